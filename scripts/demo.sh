@@ -1,0 +1,67 @@
+#!/bin/sh
+# Quick-start command 1: install dependencies, build, start a throwaway
+# sshd on 127.0.0.1 with generated host and user keys, and run real remote
+# commands through clawssh.  Nothing outside a temporary directory is
+# touched (not ~/.ssh); everything is removed on exit.
+set -eu
+cd "$(dirname "$0")/.."
+sh scripts/install-deps.sh
+sh scripts/build.sh
+CLAWSSH="$PWD/clawssh"
+
+D=$(mktemp -d /tmp/clawssh-demo.XXXXXX)
+SSHD_PID=
+cleanup() {
+	[ -n "$SSHD_PID" ] && kill "$SSHD_PID" 2>/dev/null
+	rm -rf "$D"
+}
+trap cleanup EXIT
+ssh-keygen -q -t ed25519 -N '' -f "$D/hostkey"
+ssh-keygen -q -t ed25519 -N '' -f "$D/id_ed25519"
+cp "$D/id_ed25519.pub" "$D/authorized_keys"
+[ "$(id -u)" -eq 0 ] && mkdir -p /run/sshd
+PORT=$(( ($$ % 20000) + 30000 ))
+cat > "$D/sshd_config" <<CONF
+Port $PORT
+ListenAddress 127.0.0.1
+HostKey $D/hostkey
+AuthorizedKeysFile $D/authorized_keys
+PidFile $D/sshd.pid
+StrictModes no
+UsePAM no
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+PermitRootLogin yes
+CONF
+"$(command -v sshd || echo /usr/sbin/sshd)" -D -e -f "$D/sshd_config" \
+    2>"$D/sshd.log" &
+SSHD_PID=$!
+i=0
+until grep -q "Server listening" "$D/sshd.log"; do
+	i=$((i + 1))
+	[ $i -lt 100 ] || { cat "$D/sshd.log"; exit 1; }
+	sleep 0.1
+done
+cat > "$D/ssh_config" <<CONF
+Host demo
+    HostName 127.0.0.1
+    Port $PORT
+    User $(id -un)
+    IdentityFile $D/id_ed25519
+    UserKnownHostsFile $D/known_hosts
+    StrictHostKeyChecking accept-new
+CONF
+
+run() {
+	echo "\$ clawssh exec -F ssh_config $*"
+	"$CLAWSSH" exec -F "$D/ssh_config" "$@"
+}
+echo "== clawssh demo against a throwaway sshd on 127.0.0.1:$PORT"
+run demo -- uname -a
+run demo --env GREETING='hello from clawssh' -- sh -c 'echo "$GREETING"'
+echo "some local input" | run demo -- tr a-z A-Z
+run demo -- sh -c 'echo to-stderr >&2; exit 3' || echo "(exit status $?)"
+run demo --timeout 1 -- sleep 30 || echo "(exit status $?)"
+echo "== known_hosts now holds the host key (accept-new recorded it):"
+cut -c1-60 "$D/known_hosts"
+echo "== demo finished"

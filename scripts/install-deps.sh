@@ -1,0 +1,28 @@
+#!/bin/sh
+# Install what clawssh needs to build, test and demo on Debian 12 (as root).
+# Safe to run again; skips apt when everything is already there.
+set -eu
+
+PACKAGES="build-essential autoconf automake libtool pkg-config
+libssh2-1-dev libssl-dev libcjson-dev libarchive-dev libcmocka-dev
+libinotifytools0-dev openssh-client openssh-server bubblewrap procps
+time hyperfine valgrind"
+
+missing=
+for p in $PACKAGES; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
+	    grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "install-deps: need root to install:$missing" >&2
+		exit 1
+	fi
+	echo "install-deps: installing$missing"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q
+	# shellcheck disable=SC2086
+	apt-get install -y -q --no-install-recommends $missing
+fi
+# The Debian package may have started a system sshd; tests start their own
+# on other ports and leave any system one alone.

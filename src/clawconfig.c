@@ -1,0 +1,508 @@
+/*
+ * The clawssh configuration file.  The JSON tree is checked against a fixed
+ * schema: each section has a table of keys, each key a type, a field offset
+ * in struct claw_config and, for integers, a maximum.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "compat.h"
+#include "buf.h"
+#include "clawconfig.h"
+#include "error.h"
+#include "jsonc.h"
+#include "log.h"
+#include "sshconfig.h"
+#include "xmalloc.h"
+
+enum config_type {
+	CONFIG_PATH,		/* string, leading ~ expanded */
+	CONFIG_INT,		/* whole number from 0 to max */
+	CONFIG_STRICT,		/* "yes" | "accept-new" | "no" */
+	CONFIG_ENV		/* object of string values */
+};
+
+struct config_key {
+	const char		*name;
+	enum config_type	 type;
+	size_t			 off;	/* field in struct claw_config */
+	int			 max;	/* CONFIG_INT only */
+};
+
+struct config_section {
+	const char			*name;
+	const struct config_key		*keys;
+};
+
+/* What every step of the schema check needs. */
+struct config_ctx {
+	const char		*file;
+	const char		*home;
+	struct claw_config	*cfg;
+	char			**cause;
+};
+
+#define CONFIG_FIELD(f)	offsetof(struct claw_config, f)
+
+static const struct config_key config_ssh_keys[] = {
+	{ "configFile", CONFIG_PATH, CONFIG_FIELD(ssh_config_file), 0 },
+	{ "connectTimeout", CONFIG_INT, CONFIG_FIELD(connect_timeout), 86400 },
+	{ "strictHostKeyChecking", CONFIG_STRICT, CONFIG_FIELD(strict), 0 },
+	{ "knownHostsFile", CONFIG_PATH, CONFIG_FIELD(known_hosts_file), 0 },
+	{ "identityFile", CONFIG_PATH, CONFIG_FIELD(identity_file), 0 },
+	{ "passphraseFile", CONFIG_PATH, CONFIG_FIELD(passphrase_file), 0 },
+	{ NULL, CONFIG_INT, 0, 0 }
+};
+
+static const struct config_key config_exec_keys[] = {
+	{ "timeout", CONFIG_INT, CONFIG_FIELD(exec_timeout), 31536000 },
+	{ "env", CONFIG_ENV, 0, 0 },
+	{ NULL, CONFIG_INT, 0, 0 }
+};
+
+static const struct config_key config_log_keys[] = {
+	{ "verbose", CONFIG_INT, CONFIG_FIELD(verbose), 3 },
+	{ NULL, CONFIG_INT, 0, 0 }
+};
+
+static const struct config_section config_sections[] = {
+	{ "ssh", config_ssh_keys },
+	{ "exec", config_exec_keys },
+	{ "log", config_log_keys },
+	{ NULL, NULL }
+};
+
+/* Set *cause (if wanted) to "FILE: message" and return err. */
+static int __attribute__((__format__(__printf__, 3, 4)))
+config_fail(const struct config_ctx *ctx, int err, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*msg;
+
+	if (ctx->cause == NULL)
+		return err;
+	va_start(ap, fmt);
+	msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	*ctx->cause = xasprintf("%s: %s", ctx->file, msg);
+	free(msg);
+	return err;
+}
+
+/* Return "prefix.name" (or name alone) with unprintable bytes escaped. */
+static char *
+config_key_path(const char *prefix, const char *name)
+{
+	struct buf		 b = BUF_INIT;
+	const unsigned char	*p;
+
+	if (prefix != NULL) {
+		buf_append_str(&b, prefix);
+		buf_append(&b, ".", 1);
+	}
+	for (p = (const unsigned char *)name; *p != '\0'; p++) {
+		if (*p < 0x20 || *p >= 0x7f || *p == '\\' || *p == '\'')
+			buf_appendf(&b, "\\x%02x", *p);
+		else
+			buf_append(&b, p, 1);
+	}
+	return buf_detach(&b);
+}
+
+/* Order object members by name, for qsort. */
+static int
+config_cmp_member(const void *a, const void *b)
+{
+	const cJSON	*const *ma = a, *const *mb = b;
+
+	return strcmp((*ma)->string, (*mb)->string);
+}
+
+/* Fail if two members of object obj share a name (sorted: n log n). */
+static int
+config_check_dups(const struct config_ctx *ctx, const cJSON *obj,
+    const char *prefix)
+{
+	const cJSON	**v, *m;
+	char		 *key;
+	size_t		  i, n = 0;
+	int		  r = 0;
+
+	for (m = obj->child; m != NULL; m = m->next)
+		n++;
+	if (n < 2)
+		return 0;
+	v = xreallocarray(NULL, n, sizeof(*v));
+	for (i = 0, m = obj->child; m != NULL; m = m->next)
+		v[i++] = m;
+	qsort(v, n, sizeof(*v), config_cmp_member);
+	for (i = 1; i < n && r == 0; i++) {
+		if (strcmp(v[i - 1]->string, v[i]->string) != 0)
+			continue;
+		key = config_key_path(prefix, v[i]->string);
+		r = config_fail(ctx, CLAW_ERR_PARSE, "duplicate key '%s'", key);
+		free(key);
+	}
+	free(v);
+	return r;
+}
+
+/* Fail with "unknown key 'prefix.name'". */
+static int
+config_unknown(const struct config_ctx *ctx, const char *prefix,
+    const char *name)
+{
+	char	*key;
+	int	 r;
+
+	key = config_key_path(prefix, name);
+	r = config_fail(ctx, CLAW_ERR_PARSE, "unknown key '%s'", key);
+	free(key);
+	return r;
+}
+
+/* Store a whole number from 0 to max. */
+static int
+config_set_int(const struct config_ctx *ctx, const cJSON *item,
+    const char *key, int max, int *dst)
+{
+	double	d;
+
+	if (!cJSON_IsNumber(item))
+		goto bad;
+	d = item->valuedouble;
+	if (!(d >= 0 && d <= max) || d != (double)(int)d)
+		goto bad;
+	*dst = (int)d;
+	return 0;
+bad:
+	return config_fail(ctx, CLAW_ERR_PARSE,
+	    "%s: expected an integer from 0 to %d", key, max);
+}
+
+/* Store a StrictHostKeyChecking value as an enum sshconfig_strict. */
+static int
+config_set_strict(const struct config_ctx *ctx, const cJSON *item,
+    const char *key, int *dst)
+{
+	const char	*s = cJSON_GetStringValue(item);
+
+	if (s != NULL && strcmp(s, "yes") == 0)
+		*dst = SSHCONFIG_STRICT_YES;
+	else if (s != NULL && strcmp(s, "accept-new") == 0)
+		*dst = SSHCONFIG_STRICT_ACCEPT_NEW;
+	else if (s != NULL && strcmp(s, "no") == 0)
+		*dst = SSHCONFIG_STRICT_NO;
+	else
+		return config_fail(ctx, CLAW_ERR_PARSE,
+		    "%s: expected \"yes\", \"accept-new\" or \"no\"", key);
+	return 0;
+}
+
+/* Store a path, expanding "~" and a leading "~/" with the home directory. */
+static int
+config_set_path(const struct config_ctx *ctx, const cJSON *item,
+    const char *key, char **dst)
+{
+	const char	*s = cJSON_GetStringValue(item), *rest;
+	size_t		 hlen;
+
+	if (s == NULL || *s == '\0')
+		return config_fail(ctx, CLAW_ERR_PARSE,
+		    "%s: expected a non-empty string", key);
+	free(*dst);
+	if (s[0] != '~' || (s[1] != '\0' && s[1] != '/')) {
+		*dst = xstrdup(s);
+		return 0;
+	}
+	if (ctx->home == NULL || *ctx->home == '\0')
+		return config_fail(ctx, CLAW_ERR_INVAL,
+		    "%s: cannot expand ~ without a home directory", key);
+	hlen = strlen(ctx->home);
+	rest = s + 1;
+	if (hlen > 1 && ctx->home[hlen - 1] == '/' && *rest == '/')
+		rest++;
+	*dst = xasprintf("%s%s", ctx->home, rest);
+	return 0;
+}
+
+/* Return 1 if name matches [A-Za-z_][A-Za-z0-9_]*. */
+static int
+config_env_name_ok(const char *name)
+{
+	const char	*p;
+
+	if (*name == '\0' || (*name >= '0' && *name <= '9'))
+		return 0;
+	for (p = name; *p != '\0'; p++) {
+		if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
+		    (*p >= '0' && *p <= '9') || *p == '_'))
+			return 0;
+	}
+	return 1;
+}
+
+/* Append one exec.env member to the config. */
+static int
+config_add_env(const struct config_ctx *ctx, const cJSON *item,
+    const char *key)
+{
+	struct claw_config	*cfg = ctx->cfg;
+	char			*sub;
+	int			 r;
+
+	sub = config_key_path(key, item->string);
+	if (!config_env_name_ok(item->string))
+		r = config_fail(ctx, CLAW_ERR_PARSE,
+		    "%s: invalid variable name", sub);
+	else if (!cJSON_IsString(item) || item->valuestring == NULL)
+		r = config_fail(ctx, CLAW_ERR_PARSE, "%s: expected a string",
+		    sub);
+	else {
+		cfg->env[cfg->nenv].name = xstrdup(item->string);
+		cfg->env[cfg->nenv].value = xstrdup(item->valuestring);
+		cfg->nenv++;
+		r = 0;
+	}
+	free(sub);
+	return r;
+}
+
+/* Store exec.env: an object whose members are variable names and values. */
+static int
+config_set_env(const struct config_ctx *ctx, const cJSON *item,
+    const char *key)
+{
+	const cJSON	*e;
+	int		 n, r;
+
+	if (!cJSON_IsObject(item))
+		return config_fail(ctx, CLAW_ERR_PARSE,
+		    "%s: expected an object", key);
+	if ((r = config_check_dups(ctx, item, key)) != 0)
+		return r;
+	if ((n = cJSON_GetArraySize(item)) == 0)
+		return 0;
+	ctx->cfg->env = xcalloc((size_t)n, sizeof(*ctx->cfg->env));
+	for (e = item->child; e != NULL; e = e->next) {
+		if ((r = config_add_env(ctx, e, key)) != 0)
+			return r;
+	}
+	return 0;
+}
+
+/* Store one schema key from item. */
+static int
+config_set(const struct config_ctx *ctx, const struct config_key *k,
+    const cJSON *item, const char *key)
+{
+	char	*field = (char *)ctx->cfg + k->off;
+
+	switch (k->type) {
+	case CONFIG_PATH:
+		return config_set_path(ctx, item, key, (char **)(void *)field);
+	case CONFIG_INT:
+		return config_set_int(ctx, item, key, k->max,
+		    (int *)(void *)field);
+	case CONFIG_STRICT:
+		return config_set_strict(ctx, item, key, (int *)(void *)field);
+	case CONFIG_ENV:
+		return config_set_env(ctx, item, key);
+	}
+	return config_fail(ctx, CLAW_ERR_INVAL, "%s: unhandled type", key);
+}
+
+/* Check and store one member of a section object. */
+static int
+config_member(const struct config_ctx *ctx, const struct config_section *sec,
+    const cJSON *item)
+{
+	const struct config_key	*k;
+	char			*key;
+	int			 r;
+
+	for (k = sec->keys; k->name != NULL; k++) {
+		if (strcmp(k->name, item->string) == 0)
+			break;
+	}
+	if (k->name == NULL)
+		return config_unknown(ctx, sec->name, item->string);
+	key = config_key_path(sec->name, k->name);
+	r = config_set(ctx, k, item, key);
+	free(key);
+	return r;
+}
+
+/* Check and store one top-level section. */
+static int
+config_section(const struct config_ctx *ctx, const cJSON *item)
+{
+	const struct config_section	*sec;
+	const cJSON			*m;
+	int				 r;
+
+	for (sec = config_sections; sec->name != NULL; sec++) {
+		if (strcmp(sec->name, item->string) == 0)
+			break;
+	}
+	if (sec->name == NULL)
+		return config_unknown(ctx, NULL, item->string);
+	if (!cJSON_IsObject(item))
+		return config_fail(ctx, CLAW_ERR_PARSE,
+		    "%s: expected an object", sec->name);
+	if ((r = config_check_dups(ctx, item, sec->name)) != 0)
+		return r;
+	for (m = item->child; m != NULL; m = m->next) {
+		if ((r = config_member(ctx, sec, m)) != 0)
+			return r;
+	}
+	return 0;
+}
+
+/* Check the whole tree against the schema, filling ctx->cfg. */
+static int
+config_apply(const struct config_ctx *ctx, const cJSON *root)
+{
+	const cJSON	*item;
+	int		 r;
+
+	if (!cJSON_IsObject(root))
+		return config_fail(ctx, CLAW_ERR_PARSE,
+		    "expected an object at the top level");
+	if ((r = config_check_dups(ctx, root, NULL)) != 0)
+		return r;
+	for (item = root->child; item != NULL; item = item->next) {
+		if ((r = config_section(ctx, item)) != 0)
+			return r;
+	}
+	return 0;
+}
+
+/* Wipe every string value in a JSON tree (exec.env may hold secrets). */
+static void
+config_wipe_json(cJSON *item)
+{
+	for (; item != NULL; item = item->next) {
+		if (item->valuestring != NULL)
+			explicit_bzero(item->valuestring,
+			    strlen(item->valuestring));
+		config_wipe_json(item->child);
+	}
+}
+
+/* Return base/rest without doubling a trailing slash of base. */
+static char *
+config_join(const char *base, const char *rest)
+{
+	size_t	len = strlen(base);
+
+	while (len > 1 && base[len - 1] == '/')
+		len--;
+	return xasprintf("%.*s/%s", (int)len, base, rest);
+}
+
+/* Return the default config path; see clawconfig.h. */
+char *
+config_default_path(const char *home)
+{
+	const char	*xdg;
+
+	if ((xdg = getenv("XDG_CONFIG_HOME")) != NULL && xdg[0] == '/')
+		return config_join(xdg, "clawssh/config.json");
+	if (home == NULL || *home == '\0')
+		return NULL;
+	return config_join(home, ".config/clawssh/config.json");
+}
+
+/* Return a config holding only the defaults. */
+static struct claw_config *
+config_new(void)
+{
+	struct claw_config	*cfg;
+
+	cfg = xcalloc(1, sizeof(*cfg));
+	cfg->strict = -1;
+	return cfg;
+}
+
+/* Read the file at path into cfg; missing is fine if optional. */
+static int
+config_read(struct claw_config *cfg, const char *path, int optional,
+    const char *home, char **cause)
+{
+	struct config_ctx	 ctx = { path, home, cfg, cause };
+	cJSON			*root = NULL;
+	char			*why = NULL;
+	int			 r;
+
+	r = jsonc_load_file(path, &root, &why);
+	if (r == CLAW_ERR_NOTFOUND && optional) {
+		log_debug("no config file at %s, using defaults", path);
+		free(why);
+		return 0;
+	}
+	if (r != 0) {
+		if (cause != NULL)
+			*cause = why;
+		else
+			free(why);
+		return r;
+	}
+	cfg->path = xstrdup(path);
+	r = config_apply(&ctx, root);
+	config_wipe_json(root);
+	cJSON_Delete(root);
+	return r;
+}
+
+/* Load the configuration; see clawconfig.h. */
+int
+config_load(const char *path, const char *home, struct claw_config **out,
+    char **cause)
+{
+	struct claw_config	*cfg;
+	char			*dflt = NULL;
+	int			 r = 0;
+
+	cfg = config_new();
+	if (path != NULL)
+		r = config_read(cfg, path, 0, home, cause);
+	else if ((dflt = config_default_path(home)) != NULL)
+		r = config_read(cfg, dflt, 1, home, cause);
+	free(dflt);
+	if (r != 0) {
+		config_free(cfg);
+		return r;
+	}
+	*out = cfg;
+	return 0;
+}
+
+/* Free a config, wiping the environment values; NULL is fine. */
+void
+config_free(struct claw_config *cfg)
+{
+	size_t	i;
+
+	if (cfg == NULL)
+		return;
+	for (i = 0; i < cfg->nenv; i++) {
+		free(cfg->env[i].name);
+		freezero(cfg->env[i].value, strlen(cfg->env[i].value));
+	}
+	free(cfg->env);
+	free(cfg->path);
+	free(cfg->ssh_config_file);
+	free(cfg->known_hosts_file);
+	free(cfg->identity_file);
+	free(cfg->passphrase_file);
+	free(cfg);
+}

@@ -1,0 +1,72 @@
+/*
+ * The clawssh configuration file: JSON with comments, by default at
+ * $XDG_CONFIG_HOME/clawssh/config.json (~/.config/clawssh/config.json).
+ *
+ *	{
+ *	  "ssh": {
+ *	    "configFile": "~/.ssh/config",   // OpenSSH client config to read
+ *	    "connectTimeout": 10,           // seconds, overrides ssh_config
+ *	    "strictHostKeyChecking": "yes", // yes | accept-new | no
+ *	    "knownHostsFile": "~/.ssh/known_hosts",
+ *	    "identityFile": "~/.ssh/id_ed25519",
+ *	    "passphraseFile": "~/.config/clawssh/passphrase"
+ *	  },
+ *	  "exec": {
+ *	    "timeout": 0,                   // seconds; 0 = none
+ *	    "env": { "NAME": "VALUE" }
+ *	  },
+ *	  "log": { "verbose": 0 }
+ *	}
+ *
+ * Unknown keys, duplicate keys and wrong types are errors naming the key.
+ * Integers are whole numbers within their range (connectTimeout 0..86400,
+ * timeout 0..31536000, verbose 0..3); exec.env names match
+ * [A-Za-z_][A-Za-z0-9_]*.  Only "~" and "~/..." are expanded, not "~user".
+ */
+#ifndef CLAW_CLAWCONFIG_H
+#define CLAW_CLAWCONFIG_H
+
+#include <stddef.h>
+
+struct claw_env {
+	char	*name;
+	char	*value;
+};
+
+struct claw_config {
+	char		*path;			/* file read, NULL if none */
+	char		*ssh_config_file;	/* NULL: ~/.ssh/config */
+	int		 connect_timeout;	/* 0: not set */
+	int		 strict;		/* -1 or sshconfig_strict */
+	char		*known_hosts_file;	/* NULL: not set */
+	char		*identity_file;		/* NULL: not set */
+	char		*passphrase_file;	/* NULL: not set */
+	int		 exec_timeout;		/* seconds, 0 = none */
+	struct claw_env	*env;			/* exec.env entries */
+	size_t		 nenv;
+	int		 verbose;
+};
+
+/*
+ * Load the config.  path NULL means the default location, where a missing
+ * file is fine (defaults apply); an explicit path must exist.  Paths in the
+ * file have a leading ~ expanded with home.  On success sets *out and
+ * returns 0; otherwise negative with *cause like "FILE:LINE:COL: ..." for
+ * syntax errors or "FILE: ssh.connectTimeout: expected an integer from 0
+ * to 86400" for bad values.  With path NULL and no default location (no
+ * usable XDG_CONFIG_HOME and home NULL or empty), defaults apply.
+ */
+int	config_load(const char *path, const char *home,
+	    struct claw_config **out, char **cause);
+
+/*
+ * Return the default config path (allocated): $XDG_CONFIG_HOME/clawssh/
+ * config.json if that variable is set and absolute, else
+ * home/.config/clawssh/config.json; NULL if home is needed but NULL or empty.
+ */
+char	*config_default_path(const char *home);
+
+/* Free a config; NULL is fine.  Environment values are wiped. */
+void	config_free(struct claw_config *);
+
+#endif /* CLAW_CLAWCONFIG_H */

@@ -1,0 +1,23 @@
+/*
+ * Monotonic time in milliseconds, for deadlines.
+ */
+#ifndef CLAW_CLOCK_H
+#define CLAW_CLOCK_H
+
+#include <stdint.h>
+
+#define CLOCK_NEVER	INT64_MAX	/* a deadline that never passes */
+
+/* Return milliseconds on the monotonic clock. */
+int64_t	clock_now_ms(void);
+
+/*
+ * Return the poll(2) timeout for deadline: -1 for CLOCK_NEVER, else the
+ * milliseconds left (0 when past), capped to fit an int.
+ */
+int	clock_poll_timeout(int64_t deadline);
+
+/* Return the earlier of two deadlines. */
+int64_t	clock_min(int64_t a, int64_t b);
+
+#endif /* CLAW_CLOCK_H */

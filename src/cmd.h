@@ -1,0 +1,20 @@
+/*
+ * Sub-commands of the clawssh program.  Each takes the arguments after its
+ * name (argv[0] is the command name) and returns the process exit status.
+ */
+#ifndef CLAW_CMD_H
+#define CLAW_CMD_H
+
+#define CMD_EXIT_FAILURE	255	/* clawssh's own failures, as ssh */
+
+int	cmd_exec(int argc, char **argv);
+
+/* Print the one-line error "clawssh: MSG" and return CMD_EXIT_FAILURE. */
+int	cmd_fail(const char *fmt, ...)
+	    __attribute__((__format__(__printf__, 1, 2)));
+
+/* The user's home directory and login name (static storage). */
+const char	*cmd_home(void);
+const char	*cmd_local_user(void);
+
+#endif /* CLAW_CMD_H */

@@ -1,0 +1,420 @@
+/*
+ * One remote command on a channel, driven by a single poll loop over the
+ * SSH socket, local stdin and the signal pipe.  Local writes block, which
+ * is the back-pressure: while stdout is slow we stop reading the channel,
+ * its window fills and the remote command waits.  Nothing is held whole.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <libssh2.h>
+
+#include "buf.h"
+#include "clock.h"
+#include "error.h"
+#include "exec.h"
+#include "log.h"
+#include "remote_cmd.h"
+#include "signals.h"
+#include "transport.h"
+#include "xmalloc.h"
+
+#define EXEC_CHUNK	(64 * 1024)	/* one read or write */
+#define EXEC_LINE_MAX	4096		/* longest line before the marker */
+#define EXEC_GRACE_MS	5000		/* wait for the channel after a kill */
+#define EXEC_KILL_MS	10000		/* the kill script's own deadline */
+#define EXEC_KILL_DS	20		/* TERM to KILL, tenths of a second */
+
+enum exec_stop {
+	EXEC_RUNNING = 0,
+	EXEC_STOP_TIMEOUT,
+	EXEC_STOP_SIGNAL,
+	EXEC_STOP_PIPE
+};
+
+struct exec_state {
+	struct transport	*t;
+	LIBSSH2_SESSION		*s;
+	LIBSSH2_CHANNEL		*ch;
+	const struct exec_opts	*o;
+	struct remote_cmd	 rc;
+	struct buf		 in;		/* bytes waiting for the channel */
+	size_t			 in_off;
+	int			 in_eof;	/* no more local input */
+	int			 eof_sent;
+	struct buf		 head;		/* stdout before the pid marker */
+	int			 marker_seen;
+	long			 pid;		/* remote process group */
+	int64_t			 deadline;	/* --timeout */
+	int64_t			 grace;		/* after a kill */
+	enum exec_stop		 stop;
+	int			 stop_sig;
+	int			 remote_eof;
+	int			 closed;
+	int			 got_data;	/* socket was readable */
+};
+
+/* Write all of p to fd, waiting when fd is non-blocking; -1 on failure. */
+static int
+exec_write_all(int fd, const char *p, size_t n)
+{
+	struct pollfd	pfd = { .fd = fd, .events = POLLOUT };
+	ssize_t		w;
+
+	while (n > 0) {
+		if ((w = write(fd, p, n)) >= 0) {
+			p += w;
+			n -= (size_t)w;
+		} else if (errno == EAGAIN)
+			(void)poll(&pfd, 1, -1);
+		else if (errno != EINTR)
+			return -1;
+	}
+	return 0;
+}
+
+/* Describe a channel failure and return the mapped error. */
+static int
+exec_fail(struct exec_state *st, const char *what, int rc, char **cause)
+{
+	char	*err = transport_last_error(st->t);
+
+	*cause = xasprintf("%s: %s: %s", transport_label(st->t), what, err);
+	free(err);
+	rc = transport_map_error(rc);
+	return rc == CLAW_ERR_CHANNEL || rc == CLAW_ERR_PROTO ?
+	    CLAW_ERR_CONNECT : rc;
+}
+
+/* Pass stdout on, first picking out the pid marker line. */
+static int
+exec_stdout(struct exec_state *st, const char *p, size_t n)
+{
+	char	*nl;
+	size_t	 len;
+
+	if (st->marker_seen)
+		return exec_write_all(st->o->out_fd, p, n);
+	buf_append(&st->head, p, n);
+	while (!st->marker_seen &&
+	    (nl = memchr(st->head.data, '\n', st->head.len)) != NULL) {
+		len = (size_t)(nl - st->head.data) + 1;
+		if (remote_cmd_parse_pid(&st->rc, st->head.data, len,
+		    &st->pid)) {
+			st->marker_seen = 1;
+			log_debug("remote process group %ld", st->pid);
+		} else if (exec_write_all(st->o->out_fd, st->head.data,
+		    len) != 0)
+			return -1;
+		buf_consume(&st->head, len);
+	}
+	if (st->marker_seen || st->head.len > EXEC_LINE_MAX) {
+		if (exec_write_all(st->o->out_fd, st->head.data,
+		    st->head.len) != 0)
+			return -1;
+		buf_reset(&st->head);
+	}
+	return 0;
+}
+
+/* Read one stream until libssh2 has nothing more; <0 on failure. */
+static int
+exec_read_stream(struct exec_state *st, int stream, char **cause)
+{
+	char		chunk[EXEC_CHUNK];
+	ssize_t		n;
+	int		w;
+
+	for (;;) {
+		n = libssh2_channel_read_ex(st->ch, stream, chunk,
+		    sizeof chunk);
+		if (n == LIBSSH2_ERROR_EAGAIN || n == 0)
+			return 0;
+		if (n < 0)
+			return exec_fail(st, "connection lost", (int)n, cause);
+		if (stream == 0)
+			w = exec_stdout(st, chunk, (size_t)n);
+		else
+			w = exec_write_all(st->o->err_fd, chunk, (size_t)n);
+		if (w != 0) {
+			st->stop = EXEC_STOP_PIPE;
+			return 0;
+		}
+	}
+}
+
+/* Move pending stdin to the channel, then EOF once input ended. */
+static int
+exec_flush_stdin(struct exec_state *st, char **cause)
+{
+	ssize_t	n;
+	int	rc;
+
+	while (st->in_off < st->in.len) {
+		n = libssh2_channel_write(st->ch, st->in.data + st->in_off,
+		    st->in.len - st->in_off);
+		if (n == LIBSSH2_ERROR_EAGAIN)
+			return 0;
+		if (n < 0)
+			return exec_fail(st, "sending stdin", (int)n, cause);
+		st->in_off += (size_t)n;
+	}
+	buf_reset(&st->in);
+	st->in_off = 0;
+	if (st->in_eof && !st->eof_sent) {
+		rc = libssh2_channel_send_eof(st->ch);
+		if (rc == 0)
+			st->eof_sent = 1;
+		else if (rc != LIBSSH2_ERROR_EAGAIN)
+			return exec_fail(st, "sending EOF", rc, cause);
+	}
+	return 0;
+}
+
+/* Read what local stdin has now into the pending buffer. */
+static void
+exec_read_stdin(struct exec_state *st)
+{
+	char	chunk[EXEC_CHUNK];
+	ssize_t	n;
+
+	n = read(st->o->in_fd, chunk, sizeof chunk);
+	if (n > 0)
+		buf_append(&st->in, chunk, (size_t)n);
+	else if (n == 0 || (errno != EINTR && errno != EAGAIN))
+		st->in_eof = 1;
+}
+
+/* Run the kill script for the remote process group on a new channel. */
+static void
+exec_kill_remote(struct transport *t, long pid)
+{
+	LIBSSH2_SESSION	*s = transport_session(t);
+	LIBSSH2_CHANNEL	*ch;
+	int64_t		 deadline = clock_now_ms() + EXEC_KILL_MS;
+	char		*script, *cause = NULL, sink[1024];
+	ssize_t		 n;
+
+	if ((ch = transport_channel_open(t, deadline, &cause)) == NULL) {
+		log_warn("cannot stop remote process group %ld: %s", pid,
+		    cause);
+		free(cause);
+		return;
+	}
+	script = remote_cmd_kill_script(pid, EXEC_KILL_DS);
+	while (libssh2_channel_exec(ch, script) == LIBSSH2_ERROR_EAGAIN &&
+	    transport_wait(t, deadline) == 0)
+		;
+	while (!libssh2_channel_eof(ch)) {
+		n = libssh2_channel_read(ch, sink, sizeof sink);
+		if (n == LIBSSH2_ERROR_EAGAIN) {
+			if (transport_wait(t, deadline) != 0)
+				break;
+		} else if (n < 0)
+			break;
+	}
+	while (libssh2_channel_free(ch) == LIBSSH2_ERROR_EAGAIN &&
+	    transport_wait(t, clock_now_ms() + 1000) == 0)
+		;
+	(void)s;
+	free(script);
+	log_info("stopped remote process group %ld", pid);
+}
+
+/* Stop the remote command for reason; later calls do nothing. */
+static void
+exec_stop(struct exec_state *st, enum exec_stop reason, int sig)
+{
+	if (st->stop != EXEC_RUNNING && st->stop != EXEC_STOP_PIPE)
+		return;
+	st->stop = reason;
+	st->stop_sig = sig;
+	st->grace = clock_now_ms() + EXEC_GRACE_MS;
+	if (st->pid > 0)
+		exec_kill_remote(st->t, st->pid);
+	else
+		log_warn("remote pid not known yet; closing the channel");
+	st->in_eof = 1;
+}
+
+/* Open the channel and start the command. */
+static int
+exec_start(struct exec_state *st, char **cause)
+{
+	int	rc;
+
+	if ((rc = remote_cmd_build(&st->rc, st->o->argc, st->o->argv,
+	    st->o->cwd, st->o->env, st->o->nenv, cause)) != 0)
+		return rc;
+	if ((st->ch = transport_channel_open(st->t, CLOCK_NEVER,
+	    cause)) == NULL)
+		return CLAW_ERR_CONNECT;
+	log_trace("remote command: %s", st->rc.command);
+	while ((rc = libssh2_channel_exec(st->ch, st->rc.command)) ==
+	    LIBSSH2_ERROR_EAGAIN)
+		(void)transport_wait(st->t, CLOCK_NEVER);
+	if (rc != 0)
+		return exec_fail(st, "the server refused to run the command",
+		    rc, cause);
+	buf_append(&st->in, st->rc.preamble, st->rc.preamble_len);
+	if (!st->o->forward_stdin)
+		st->in_eof = 1;
+	return 0;
+}
+
+/* Do all the channel work possible without waiting. */
+static int
+exec_pump(struct exec_state *st, char **cause)
+{
+	int	rc;
+
+	if ((rc = exec_flush_stdin(st, cause)) != 0 ||
+	    (rc = exec_read_stream(st, 0, cause)) != 0 ||
+	    (rc = exec_read_stream(st, SSH_EXTENDED_DATA_STDERR, cause)) != 0)
+		return rc;
+	if (st->stop == EXEC_STOP_PIPE && st->grace == 0)
+		exec_stop(st, EXEC_STOP_PIPE, SIGPIPE);
+	if (!st->remote_eof && libssh2_channel_eof(st->ch))
+		st->remote_eof = 1;
+	if (st->remote_eof && !st->closed) {
+		rc = libssh2_channel_wait_closed(st->ch);
+		if (rc == 0)
+			st->closed = 1;
+		else if (rc != LIBSSH2_ERROR_EAGAIN)
+			return exec_fail(st, "closing the channel", rc, cause);
+	}
+	return 0;
+}
+
+/* Compute the poll timeout from keepalive, --timeout and grace. */
+static int
+exec_timeout_ms(struct exec_state *st, int keepalive_ms)
+{
+	int64_t	deadline = CLOCK_NEVER;
+	int	ms;
+
+	if (st->stop == EXEC_RUNNING)
+		deadline = st->deadline;
+	else if (st->grace != 0)
+		deadline = st->grace;
+	ms = clock_poll_timeout(deadline);
+	if (keepalive_ms >= 0 && (ms < 0 || keepalive_ms < ms))
+		ms = keepalive_ms;
+	return ms;
+}
+
+/* Wait for the socket, stdin or a signal; act on timeouts and signals. */
+static int
+exec_wait(struct exec_state *st, char **cause)
+{
+	struct pollfd	pfd[3];
+	int		n = 2, ka_ms, rc, sig;
+
+	if ((rc = transport_keepalive(st->t, st->got_data, &ka_ms,
+	    cause)) != 0)
+		return rc;
+	pfd[0].fd = transport_fd(st->t);
+	pfd[0].events = transport_poll_events(st->t) | POLLIN;
+	pfd[1].fd = signals_fd();
+	pfd[1].events = POLLIN;
+	if (!st->in_eof && st->in.len == 0) {
+		pfd[n].fd = st->o->in_fd;
+		pfd[n++].events = POLLIN;
+	}
+	if (poll(pfd, (nfds_t)n, exec_timeout_ms(st, ka_ms)) == -1 &&
+	    errno != EINTR)
+		return CLAW_ERR_IO;
+	st->got_data = (pfd[0].revents & (POLLIN | POLLHUP)) != 0;
+	if (n == 3 && (pfd[2].revents & (POLLIN | POLLHUP | POLLERR)))
+		exec_read_stdin(st);
+	if (signals_fd() != -1 && (sig = signals_take()) != 0) {
+		if (st->stop == EXEC_STOP_SIGNAL)
+			st->grace = clock_now_ms();
+		exec_stop(st, EXEC_STOP_SIGNAL, sig);
+	}
+	if (st->stop == EXEC_RUNNING && st->deadline != CLOCK_NEVER &&
+	    clock_now_ms() >= st->deadline)
+		exec_stop(st, EXEC_STOP_TIMEOUT, 0);
+	return 0;
+}
+
+/* Turn the channel's end into the status clawssh exits with. */
+static int
+exec_status(struct exec_state *st)
+{
+	char	*sig = NULL;
+	size_t	 len = 0;
+	int	 num, status;
+
+	if (st->stop == EXEC_STOP_TIMEOUT)
+		return EXEC_STATUS_TIMEOUT;
+	if (st->stop == EXEC_STOP_SIGNAL || st->stop == EXEC_STOP_PIPE)
+		return 128 + st->stop_sig;
+	libssh2_channel_get_exit_signal(st->ch, &sig, &len, NULL, NULL, NULL,
+	    NULL);
+	if (sig != NULL) {
+		num = signals_from_name(sig);
+		log_info("remote command killed by signal %s", sig);
+		libssh2_free(st->s, sig);
+		return num > 0 ? 128 + num : EXEC_STATUS_FAILURE;
+	}
+	status = libssh2_channel_get_exit_status(st->ch);
+	return status & 0xff;
+}
+
+/* Release the channel and buffers. */
+static void
+exec_cleanup(struct exec_state *st)
+{
+	if (st->ch != NULL) {
+		while (libssh2_channel_free(st->ch) == LIBSSH2_ERROR_EAGAIN &&
+		    transport_wait(st->t, clock_now_ms() + 1000) == 0)
+			;
+	}
+	remote_cmd_clear(&st->rc);
+	buf_free_secret(&st->in);
+	buf_free(&st->head);
+}
+
+/* Run one command; see exec.h. */
+int
+exec_run(struct transport *t, const struct exec_opts *o, int *status,
+    char **cause)
+{
+	struct exec_state	st;
+	int			rc;
+
+	memset(&st, 0, sizeof st);
+	st.t = t;
+	st.s = transport_session(t);
+	st.o = o;
+	st.deadline = o->timeout > 0 ?
+	    clock_now_ms() + (int64_t)o->timeout * 1000 : CLOCK_NEVER;
+	if ((rc = exec_start(&st, cause)) != 0)
+		goto out;
+	for (;;) {
+		if ((rc = exec_pump(&st, cause)) != 0 || st.closed)
+			break;
+		if (st.grace != 0 && clock_now_ms() >= st.grace)
+			break;
+		if ((rc = exec_wait(&st, cause)) != 0)
+			break;
+	}
+	if (rc == 0) {
+		if (st.head.len != 0)
+			(void)exec_write_all(o->out_fd, st.head.data,
+			    st.head.len);
+		*status = exec_status(&st);
+	}
+out:
+	exec_cleanup(&st);
+	return rc;
+}

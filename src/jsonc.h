@@ -1,0 +1,27 @@
+/*
+ * JSON with comments: // and block comments are allowed outside strings.
+ * Parse errors report line and column.
+ */
+#ifndef CLAW_JSONC_H
+#define CLAW_JSONC_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+/*
+ * Parse text[0..len) (comments allowed, one value, trailing whitespace and
+ * comments only).  name labels messages (usually the file path).  On success
+ * sets *out (free with cJSON_Delete) and returns 0; on failure returns
+ * CLAW_ERR_PARSE with *cause like "NAME:LINE:COL: what went wrong".
+ */
+int	jsonc_parse(const char *name, const char *text, size_t len,
+	    cJSON **out, char **cause);
+
+/*
+ * Read and parse the file at path (at most 16 MiB).  Returns
+ * CLAW_ERR_NOTFOUND if it does not exist, else as jsonc_parse.
+ */
+int	jsonc_load_file(const char *path, cJSON **out, char **cause);
+
+#endif /* CLAW_JSONC_H */

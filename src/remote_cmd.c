@@ -1,0 +1,162 @@
+/*
+ * Remote command lines: the exec wrapper, its stdin preamble, the pid
+ * marker, and the kill script.  Every word that came from the user goes
+ * through shquote.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/rand.h>
+
+#include "compat.h"
+#include "buf.h"
+#include "clawconfig.h"
+#include "error.h"
+#include "remote_cmd.h"
+#include "shquote.h"
+#include "xmalloc.h"
+
+#define REMOTE_PID_MAX	4194304L	/* Linux pid_max upper bound */
+
+/* Return 1 if name is a valid environment variable name. */
+int
+remote_cmd_env_name_ok(const char *name)
+{
+	const char	*p;
+
+	if (name[0] == '\0' || (name[0] >= '0' && name[0] <= '9'))
+		return 0;
+	for (p = name; *p != '\0'; p++) {
+		if (!(*p == '_' || (*p >= 'a' && *p <= 'z') ||
+		    (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9')))
+			return 0;
+	}
+	return 1;
+}
+
+/* Fill nonce with random hex characters. */
+static void
+remote_cmd_nonce(char *nonce)
+{
+	unsigned char	raw[REMOTE_CMD_NONCE_LEN / 2];
+	size_t		i;
+
+	if (RAND_bytes(raw, sizeof raw) != 1)
+		abort();
+	for (i = 0; i < sizeof raw; i++)
+		snprintf(nonce + 2 * i, 3, "%02x", raw[i]);
+}
+
+/* Write the stdin preamble: one export per variable, then the nonce. */
+static int
+remote_cmd_preamble(struct remote_cmd *rc, const struct claw_env *env,
+    size_t nenv, char **cause)
+{
+	struct buf	b = BUF_INIT;
+	size_t		i;
+
+	for (i = 0; i < nenv; i++) {
+		if (!remote_cmd_env_name_ok(env[i].name)) {
+			*cause = xasprintf("invalid environment variable "
+			    "name '%s'", env[i].name);
+			buf_free_secret(&b);
+			return CLAW_ERR_INVAL;
+		}
+		buf_appendf(&b, "export %s=", env[i].name);
+		shquote_append(&b, env[i].value);
+		buf_append_str(&b, "\n");
+	}
+	buf_appendf(&b, "%s\n", rc->nonce);
+	rc->preamble_len = b.len;
+	rc->preamble = buf_detach(&b);
+	return 0;
+}
+
+/* Build the command line and preamble; see remote_cmd.h. */
+int
+remote_cmd_build(struct remote_cmd *rc, int argc, char *const argv[],
+    const char *cwd, const struct claw_env *env, size_t nenv, char **cause)
+{
+	struct buf	b = BUF_INIT;
+	int		r;
+
+	memset(rc, 0, sizeof *rc);
+	if (argc < 1 || (cwd != NULL && *cwd == '\0')) {
+		*cause = xstrdup(argc < 1 ? "no command given" :
+		    "empty working directory");
+		return CLAW_ERR_INVAL;
+	}
+	remote_cmd_nonce(rc->nonce);
+	if ((r = remote_cmd_preamble(rc, env, nenv, cause)) != 0)
+		return r;
+	buf_appendf(&b, "printf '\\001clawssh-pid %s %%s\\n' \"$$\"; "
+	    "__claw_ok=; __claw_e=; "
+	    "while IFS= read -r __claw_l; do "
+	    "if [ \"$__claw_l\" = %s ]; then __claw_ok=1; break; fi; "
+	    "__claw_e=\"$__claw_e$__claw_l\n\"; done; "
+	    "[ -n \"$__claw_ok\" ] || exit 255; eval \"$__claw_e\"; "
+	    "unset __claw_l __claw_e __claw_ok; ", rc->nonce, rc->nonce);
+	if (cwd != NULL) {
+		buf_append_str(&b, "cd -- ");
+		shquote_append(&b, cwd);
+		buf_append_str(&b, " || exit 1; ");
+	}
+	buf_append_str(&b, "exec ");
+	shquote_append_argv(&b, argc, argv);
+	rc->command = buf_detach(&b);
+	return 0;
+}
+
+/* Free a built command, wiping the preamble. */
+void
+remote_cmd_clear(struct remote_cmd *rc)
+{
+	if (rc->preamble != NULL)
+		freezero(rc->preamble, rc->preamble_len);
+	free(rc->command);
+	memset(rc, 0, sizeof *rc);
+}
+
+/* Recognise the pid marker line for this nonce; see remote_cmd.h. */
+int
+remote_cmd_parse_pid(const struct remote_cmd *rc, const char *line,
+    size_t len, long *pid)
+{
+	size_t	mlen = sizeof REMOTE_CMD_MARKER - 1, i;
+	long	v = 0;
+
+	if (len < mlen + REMOTE_CMD_NONCE_LEN + 3 || line[len - 1] != '\n' ||
+	    memcmp(line, REMOTE_CMD_MARKER, mlen) != 0 ||
+	    memcmp(line + mlen, rc->nonce, REMOTE_CMD_NONCE_LEN) != 0 ||
+	    line[mlen + REMOTE_CMD_NONCE_LEN] != ' ')
+		return 0;
+	i = mlen + REMOTE_CMD_NONCE_LEN + 1;
+	if (line[i] == '0' || i + 8 < len - 1)
+		return 0;
+	for (; i < len - 1; i++) {
+		if (line[i] < '0' || line[i] > '9')
+			return 0;
+		v = v * 10 + (line[i] - '0');
+	}
+	if (v < 2 || v > REMOTE_PID_MAX)
+		return 0;
+	*pid = v;
+	return 1;
+}
+
+/* Return the TERM-wait-KILL script for pid's group and session. */
+char *
+remote_cmd_kill_script(long pid, int grace_ds)
+{
+	return xasprintf("kill -s TERM -- -%ld 2>/dev/null; "
+	    "pkill -TERM -s %ld 2>/dev/null; __claw_i=0; "
+	    "while kill -s 0 -- -%ld 2>/dev/null && [ $__claw_i -lt %d ]; "
+	    "do sleep 0.1 2>/dev/null || sleep 1; __claw_i=$((__claw_i+1)); "
+	    "done; kill -s KILL -- -%ld 2>/dev/null; "
+	    "pkill -KILL -s %ld 2>/dev/null; exit 0",
+	    pid, pid, pid, grace_ds, pid, pid);
+}

@@ -1,0 +1,61 @@
+/*
+ * The remote side of an exec, as text: the command line handed to the
+ * remote user's shell, the preamble sent on its stdin, and the script that
+ * stops it.
+ *
+ * The command line prints a marker with the shell's pid on stdout (sshd
+ * makes that shell a session and process-group leader, so the pid names
+ * the whole group), reads the preamble from stdin up to a random nonce line
+ * and evaluates it (so environment values never appear in any argv), then
+ * changes directory and execs the quoted argv.
+ */
+#ifndef CLAW_REMOTE_CMD_H
+#define CLAW_REMOTE_CMD_H
+
+#include <stddef.h>
+
+struct claw_env;
+
+#define REMOTE_CMD_NONCE_LEN	32	/* hex characters */
+#define REMOTE_CMD_MARKER	"\001clawssh-pid "
+
+struct remote_cmd {
+	char	*command;		/* for the exec request */
+	char	*preamble;		/* for stdin, before the user's data */
+	size_t	 preamble_len;
+	char	 nonce[REMOTE_CMD_NONCE_LEN + 1];
+};
+
+/*
+ * Build the command for argv[0..argc) (argc >= 1) run in cwd (NULL: the
+ * login directory) with env[0..nenv) set.  Environment names must be
+ * [A-Za-z_][A-Za-z0-9_]*.  Returns 0, or CLAW_ERR_INVAL with *cause set.
+ * Free with remote_cmd_clear.
+ */
+int	remote_cmd_build(struct remote_cmd *rc, int argc, char *const argv[],
+	    const char *cwd, const struct claw_env *env, size_t nenv,
+	    char **cause);
+
+/* Wipe the preamble (it holds environment values) and free everything. */
+void	remote_cmd_clear(struct remote_cmd *rc);
+
+/*
+ * Look at one complete stdout line (with its newline) for the pid marker.
+ * Returns 1 and sets *pid if line is exactly the marker for this nonce with
+ * a plausible pid (2 .. 4194304), 0 otherwise.  Remote output is hostile:
+ * anything else is not the marker.
+ */
+int	remote_cmd_parse_pid(const struct remote_cmd *rc, const char *line,
+	    size_t len, long *pid);
+
+/*
+ * Return the script (allocated) that sends SIGTERM to the process group
+ * and session of pid, waits up to grace_ds tenths of a second for them to
+ * go, then sends SIGKILL.
+ */
+char	*remote_cmd_kill_script(long pid, int grace_ds);
+
+/* Return 1 if name is a valid environment variable name. */
+int	remote_cmd_env_name_ok(const char *name);
+
+#endif /* CLAW_REMOTE_CMD_H */

@@ -1,0 +1,24 @@
+/*
+ * Termination signals turned into readable events: SIGINT, SIGTERM and
+ * SIGHUP are written to a self-pipe that a poll loop watches; SIGPIPE is
+ * ignored so a closed output shows up as EPIPE.
+ */
+#ifndef CLAW_SIGNALS_H
+#define CLAW_SIGNALS_H
+
+/* Install the handlers.  Returns 0 or CLAW_ERR_IO. */
+int	signals_init(void);
+
+/* The fd to poll for POLLIN; -1 before signals_init. */
+int	signals_fd(void);
+
+/* Return the first pending signal and drain the pipe, or 0 if none. */
+int	signals_take(void);
+
+/*
+ * Return the number of the signal named name ("TERM", "SIGKILL", ...), or
+ * 0 if unknown.
+ */
+int	signals_from_name(const char *name);
+
+#endif /* CLAW_SIGNALS_H */

@@ -1,0 +1,80 @@
+/*
+ * The SSH transport: one authenticated, non-blocking libssh2 session to one
+ * host, over which channels are opened.  A transport and its channels belong
+ * to one thread at a time.
+ */
+#ifndef CLAW_TRANSPORT_H
+#define CLAW_TRANSPORT_H
+
+#include <stdint.h>
+
+#include <libssh2.h>
+
+struct sshconfig;
+struct transport;
+
+/* Settings that do not come from ssh_config. */
+struct transport_opts {
+	const char	*passphrase_file;	/* for encrypted keys, or NULL */
+};
+
+/*
+ * Connect to the host described by sc, verify its host key against the
+ * known_hosts files in sc (recording it when StrictHostKeyChecking allows),
+ * and authenticate with ssh-agent identities, then identity files.  The
+ * whole of it must finish within sc->connect_timeout seconds when set.
+ * Returns 0 and sets *out, or a negative CLAW_ERR_* with *cause set:
+ * CLAW_ERR_CONNECT, CLAW_ERR_TIMEOUT, CLAW_ERR_HOSTKEY_*, CLAW_ERR_AUTH,
+ * CLAW_ERR_PROTO.
+ */
+int	 transport_connect(const struct sshconfig *sc,
+	    const struct transport_opts *opts, struct transport **out,
+	    char **cause);
+
+/* Disconnect and free; NULL is fine. */
+void	 transport_free(struct transport *t);
+
+/* The libssh2 session and socket, owned by the transport. */
+LIBSSH2_SESSION	*transport_session(struct transport *t);
+int		 transport_fd(struct transport *t);
+
+/* The "user@host:port" label used in messages. */
+const char	*transport_label(struct transport *t);
+
+/*
+ * The poll(2) events the session waits for after LIBSSH2_ERROR_EAGAIN
+ * (POLLIN and/or POLLOUT; POLLIN when libssh2 says nothing).
+ */
+short	 transport_poll_events(struct transport *t);
+
+/*
+ * Wait until the socket is ready for what libssh2 is blocked on, or the
+ * deadline (clock_now_ms based; CLOCK_NEVER for none) passes.  Returns 0,
+ * CLAW_ERR_TIMEOUT or CLAW_ERR_IO.
+ */
+int	 transport_wait(struct transport *t, int64_t deadline);
+
+/*
+ * Note that data arrived from the server (for the liveness check), send a
+ * keepalive if one is due, and tell whether the server has been silent for
+ * longer than ServerAliveInterval * ServerAliveCountMax.  *next_ms is set
+ * to the milliseconds until the next call is due (-1: none).  Returns 0,
+ * or CLAW_ERR_TIMEOUT / CLAW_ERR_PROTO with *cause set.
+ */
+int	 transport_keepalive(struct transport *t, int got_data, int *next_ms,
+	    char **cause);
+
+/*
+ * Open a session channel, retrying on EAGAIN until deadline.  Returns the
+ * channel or NULL with *cause set.
+ */
+LIBSSH2_CHANNEL	*transport_channel_open(struct transport *t, int64_t deadline,
+		    char **cause);
+
+/* Describe the session's last libssh2 error (allocated). */
+char	*transport_last_error(struct transport *t);
+
+/* Map a libssh2 error code into the clawssh error space. */
+int	 transport_map_error(int rc);
+
+#endif /* CLAW_TRANSPORT_H */

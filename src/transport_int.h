@@ -1,0 +1,36 @@
+/*
+ * Internals shared by transport.c, transport_hostkey.c and
+ * transport_auth.c.  Not for use elsewhere.
+ */
+#ifndef CLAW_TRANSPORT_INT_H
+#define CLAW_TRANSPORT_INT_H
+
+#include <stdint.h>
+
+#include <libssh2.h>
+
+struct sshconfig;
+struct transport_opts;
+
+struct transport {
+	LIBSSH2_SESSION	*session;
+	int		 fd;
+	char		*label;		/* user@host:port for messages */
+	int64_t		 last_rx;	/* when the server last sent data */
+	int		 alive_interval;	/* seconds; 0 = off */
+	int		 alive_count_max;
+};
+
+/* Order host key algorithms so that types already known come first. */
+void	transport_hostkey_prefs(struct transport *t,
+	    const struct sshconfig *sc);
+
+/* Verify the negotiated host key; see transport_connect. */
+int	transport_hostkey_verify(struct transport *t,
+	    const struct sshconfig *sc, char **cause);
+
+/* Authenticate as sc->user before deadline; see transport_connect. */
+int	transport_auth(struct transport *t, const struct sshconfig *sc,
+	    const struct transport_opts *opts, int64_t deadline, char **cause);
+
+#endif /* CLAW_TRANSPORT_INT_H */

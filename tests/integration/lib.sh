@@ -1,0 +1,137 @@
+# Shared set-up for integration tests: a throwaway OpenSSH sshd on
+# 127.0.0.1 with per-run host key, user key, known_hosts and ssh_config.
+# Tests never touch ~/.ssh: HOME points into the test's own directory.
+#
+# Source it from a test; it defines:
+#   T        the test's private directory (removed on exit)
+#   PORT     the sshd's port
+#   cexec    runs "clawssh exec -F $T/ssh_config ..."
+#   fail, expect_eq, expect_match, expect_status
+
+set -u
+
+: "${CLAWSSH:?CLAWSSH must name the clawssh binary}"
+: "${SSHD:=/usr/sbin/sshd}"
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/clawssh-test.XXXXXX") || exit 99
+SSHD_PID=
+
+lib_cleanup() {
+	if [ -n "$SSHD_PID" ]; then
+		kill "$SSHD_PID" 2>/dev/null
+		wait "$SSHD_PID" 2>/dev/null
+	fi
+	if [ "${KEEP_TEST_DIR:-}" = "" ]; then
+		rm -rf "$T"
+	else
+		echo "kept $T" >&2
+	fi
+}
+trap lib_cleanup EXIT
+trap 'exit 130' INT TERM
+
+fail() {
+	echo "FAIL: $*" >&2
+	[ -f "$T/sshd.log" ] && tail -n 20 "$T/sshd.log" >&2
+	exit 1
+}
+
+# expect_eq ACTUAL EXPECTED WHAT
+expect_eq() {
+	[ "$1" = "$2" ] || fail "$3: expected '$2', got '$1'"
+}
+
+# expect_match TEXT GREP-PATTERN WHAT
+expect_match() {
+	printf '%s\n' "$1" | grep -q -- "$2" ||
+		fail "$3: '$1' does not match '$2'"
+}
+
+# expect_status STATUS EXPECTED WHAT
+expect_status() {
+	[ "$1" -eq "$2" ] || fail "$3: exit status $1, expected $2"
+}
+
+mkdir -p "$T/home/.ssh" "$T/xdg"
+chmod 700 "$T/home/.ssh"
+HOME="$T/home"
+XDG_CONFIG_HOME="$T/xdg"
+XDG_STATE_HOME="$T/state"
+export HOME XDG_CONFIG_HOME XDG_STATE_HOME
+unset SSH_AUTH_SOCK SSH_AGENT_PID
+
+ssh-keygen -q -t ed25519 -N '' -C testhost -f "$T/hostkey" || exit 99
+ssh-keygen -q -t ed25519 -N '' -C testuser -f "$T/id_ed25519" || exit 99
+cp "$T/id_ed25519.pub" "$T/authorized_keys"
+TEST_USER=$(id -un)
+
+# The sshd refuses to start as root without its privilege-separation dir.
+[ "$(id -u)" -eq 0 ] && mkdir -p /run/sshd && chmod 755 /run/sshd
+
+# start_sshd: pick a free-looking port, start sshd, retry if taken.
+start_sshd() {
+	tries=0
+	while [ $tries -lt 20 ]; do
+		tries=$((tries + 1))
+		PORT=$(( (($$ * 7919 + tries * 104729 + $(date +%N | sed 's/^0*//;s/^$/0/')) % 30000) + 20000 ))
+		cat > "$T/sshd_config" <<-CONF
+		Port $PORT
+		ListenAddress 127.0.0.1
+		HostKey $T/hostkey
+		PidFile $T/sshd.pid
+		AuthorizedKeysFile $T/authorized_keys
+		StrictModes no
+		UsePAM no
+		PasswordAuthentication no
+		KbdInteractiveAuthentication no
+		PubkeyAuthentication yes
+		PermitRootLogin yes
+		MaxStartups 100:30:200
+		MaxSessions 100
+		LogLevel VERBOSE
+		CONF
+		: > "$T/sshd.log"
+		"$SSHD" -D -e -f "$T/sshd_config" 2>>"$T/sshd.log" &
+		SSHD_PID=$!
+		i=0
+		while [ $i -lt 100 ]; do
+			if grep -q "Server listening" "$T/sshd.log"; then
+				write_client_files
+				return 0
+			fi
+			kill -0 "$SSHD_PID" 2>/dev/null || break
+			sleep 0.05
+			i=$((i + 1))
+		done
+		kill "$SSHD_PID" 2>/dev/null
+		wait "$SSHD_PID" 2>/dev/null
+		SSHD_PID=
+	done
+	echo "could not start sshd:" >&2
+	cat "$T/sshd.log" >&2
+	exit 99
+}
+
+# write_client_files: ssh_config with a "testhost" alias, and known_hosts.
+write_client_files() {
+	cat > "$T/ssh_config" <<-CONF
+	Host testhost
+	    HostName 127.0.0.1
+	    Port $PORT
+	    User $TEST_USER
+	    IdentityFile $T/id_ed25519
+	    IdentitiesOnly yes
+	    UserKnownHostsFile $T/known_hosts
+	    GlobalKnownHostsFile none
+	    StrictHostKeyChecking yes
+	    ConnectTimeout 10
+	CONF
+	printf '[127.0.0.1]:%s %s\n' "$PORT" \
+	    "$(cut -d' ' -f1,2 "$T/hostkey.pub")" > "$T/known_hosts"
+}
+
+cexec() {
+	"$CLAWSSH" exec -F "$T/ssh_config" "$@"
+}
+
+start_sshd

@@ -1,0 +1,243 @@
+/*
+ * Unit tests for the remote command wrapper, run through a real local sh
+ * exactly as sshd would run it: "sh -c COMMAND" with the preamble on stdin.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "buf.h"
+#include "clawconfig.h"
+#include "error.h"
+#include "remote_cmd.h"
+#include "xmalloc.h"
+
+/* Run rc's command under sh with preamble+extra on stdin; capture stdout. */
+static int
+run_wrapper(const struct remote_cmd *rc, const char *extra, struct buf *out)
+{
+	int	inp[2], outp[2], status;
+	char	chunk[512];
+	ssize_t	n;
+	pid_t	pid;
+
+	assert_int_equal(pipe(inp), 0);
+	assert_int_equal(pipe(outp), 0);
+	if ((pid = fork()) == 0) {
+		setsid();
+		dup2(inp[0], 0);
+		dup2(outp[1], 1);
+		close(inp[1]);
+		close(outp[0]);
+		execl("/bin/sh", "sh", "-c", rc->command, (char *)NULL);
+		_exit(127);
+	}
+	close(inp[0]);
+	close(outp[1]);
+	assert_int_equal(write(inp[1], rc->preamble, rc->preamble_len),
+	    (ssize_t)rc->preamble_len);
+	if (extra != NULL)
+		assert_int_equal(write(inp[1], extra, strlen(extra)),
+		    (ssize_t)strlen(extra));
+	close(inp[1]);
+	while ((n = read(outp[0], chunk, sizeof chunk)) > 0)
+		buf_append(out, chunk, (size_t)n);
+	close(outp[0]);
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* Split off the first line of out and check it is our pid marker. */
+static void
+check_marker(const struct remote_cmd *rc, struct buf *out)
+{
+	char	*nl = memchr(out->data, '\n', out->len);
+	long	 pid = 0;
+
+	assert_non_null(nl);
+	assert_true(remote_cmd_parse_pid(rc, out->data,
+	    (size_t)(nl - out->data) + 1, &pid));
+	assert_true(pid > 1);
+	buf_consume(out, (size_t)(nl - out->data) + 1);
+}
+
+/* Environment values, newlines and quotes included, reach the command. */
+static void
+test_env_and_argv(void **state)
+{
+	char			 na[] = "A", va[] = "it's a\nmulti-line $value";
+	char			 nb[] = "B_2", vb[] = "";
+	char			 a0[] = "sh", a1[] = "-c", a3[] = "x";
+	char			 a2[] = "printf '%s|%s|%s' \"$A\" "
+				    "\"${B_2-unset}\" \"$1\"";
+	char			 a4[] = "arg one";
+	struct claw_env		 env[] = { { na, va }, { nb, vb } };
+	char *const		 argv[] = { a0, a1, a2, a3, a4 };
+	struct remote_cmd	 rc;
+	struct buf		 out = BUF_INIT;
+	char			*cause = NULL;
+
+	(void)state;
+	assert_int_equal(remote_cmd_build(&rc, 5, argv, "/", env, 2, &cause),
+	    0);
+	assert_null(strstr(rc.command, "multi-line"));
+	assert_int_equal(run_wrapper(&rc, NULL, &out), 0);
+	check_marker(&rc, &out);
+	assert_string_equal(out.data, "it's a\nmulti-line $value||arg one");
+	remote_cmd_clear(&rc);
+	buf_free(&out);
+}
+
+/* User stdin after the preamble reaches the command untouched. */
+static void
+test_stdin_passthrough(void **state)
+{
+	char			 a0[] = "cat";
+	char *const		 argv[] = { a0 };
+	struct remote_cmd	 rc;
+	struct buf		 out = BUF_INIT;
+	char			*cause = NULL;
+
+	(void)state;
+	assert_int_equal(remote_cmd_build(&rc, 1, argv, NULL, NULL, 0,
+	    &cause), 0);
+	assert_int_equal(run_wrapper(&rc, "line1\nline2", &out), 0);
+	check_marker(&rc, &out);
+	assert_string_equal(out.data, "line1\nline2");
+	remote_cmd_clear(&rc);
+	buf_free(&out);
+}
+
+/* Without the nonce line (a cut connection) nothing runs: exit 255. */
+static void
+test_truncated_preamble(void **state)
+{
+	char			 a0[] = "echo", a1[] = "ran";
+	char *const		 argv[] = { a0, a1 };
+	struct remote_cmd	 rc;
+	struct buf		 out = BUF_INIT;
+	char			*cause = NULL;
+
+	(void)state;
+	assert_int_equal(remote_cmd_build(&rc, 2, argv, NULL, NULL, 0,
+	    &cause), 0);
+	rc.preamble_len = 0;
+	assert_int_equal(run_wrapper(&rc, NULL, &out), 255);
+	check_marker(&rc, &out);
+	assert_int_equal(out.len, 0);
+	remote_cmd_clear(&rc);
+	buf_free(&out);
+}
+
+/* Bad input is refused with a message. */
+static void
+test_bad_input(void **state)
+{
+	char			 n[] = "1BAD", v[] = "x", a0[] = "true";
+	struct claw_env		 env[] = { { n, v } };
+	char *const		 argv[] = { a0 };
+	struct remote_cmd	 rc;
+	char			*cause = NULL;
+
+	(void)state;
+	assert_int_equal(remote_cmd_build(&rc, 1, argv, NULL, env, 1,
+	    &cause), CLAW_ERR_INVAL);
+	assert_non_null(strstr(cause, "1BAD"));
+	free(cause);
+	cause = NULL;
+	assert_int_equal(remote_cmd_build(&rc, 0, argv, NULL, NULL, 0,
+	    &cause), CLAW_ERR_INVAL);
+	free(cause);
+	cause = NULL;
+	assert_int_equal(remote_cmd_build(&rc, 1, argv, "", NULL, 0,
+	    &cause), CLAW_ERR_INVAL);
+	free(cause);
+	assert_false(remote_cmd_env_name_ok(""));
+	assert_false(remote_cmd_env_name_ok("A-B"));
+	assert_true(remote_cmd_env_name_ok("_a1"));
+}
+
+/* Only an exact marker with a plausible pid is accepted. */
+static void
+test_parse_pid(void **state)
+{
+	struct remote_cmd	 rc;
+	char			 line[128];
+	long			 pid = 0;
+
+	(void)state;
+	memset(&rc, 0, sizeof rc);
+	memset(rc.nonce, 'a', REMOTE_CMD_NONCE_LEN);
+#define TRY(fmt, arg) (snprintf(line, sizeof line, fmt, rc.nonce, arg), \
+	remote_cmd_parse_pid(&rc, line, strlen(line), &pid))
+	assert_true(TRY(REMOTE_CMD_MARKER "%s %s\n", "1234"));
+	assert_int_equal(pid, 1234);
+	assert_false(TRY(REMOTE_CMD_MARKER "%s %s\n", "1"));
+	assert_false(TRY(REMOTE_CMD_MARKER "%s %s\n", "0"));
+	assert_false(TRY(REMOTE_CMD_MARKER "%s %s\n", "-5"));
+	assert_false(TRY(REMOTE_CMD_MARKER "%s %s\n", "99999999999"));
+	assert_false(TRY(REMOTE_CMD_MARKER "%s %s\n", "12a"));
+	assert_false(TRY(REMOTE_CMD_MARKER "%s %s\n", ""));
+	assert_false(TRY(REMOTE_CMD_MARKER "%s %s", "1234"));
+	assert_false(TRY("x" REMOTE_CMD_MARKER "%s %s\n", "1234"));
+	memset(line, 0, sizeof line);
+	assert_false(remote_cmd_parse_pid(&rc, line, 3, &pid));
+#undef TRY
+}
+
+/* The kill script stops a whole process group, children included. */
+static void
+test_kill_script(void **state)
+{
+	char	*script;
+	pid_t	 leader, child;
+	int	 status, i;
+
+	(void)state;
+	if ((leader = fork()) == 0) {
+		setsid();
+		execl("/bin/sh", "sh", "-c", "sleep 300 & sleep 300; wait",
+		    (char *)NULL);
+		_exit(127);
+	}
+	usleep(200000);
+	script = remote_cmd_kill_script((long)leader, 20);
+	assert_int_equal(system(script), 0);
+	free(script);
+	assert_int_equal(waitpid(leader, &status, 0), leader);
+	assert_true(WIFSIGNALED(status));
+	for (i = 0; i < 50 && kill(-leader, 0) == 0; i++)
+		usleep(100000);
+	child = kill(-leader, 0);
+	assert_int_equal(child, -1);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_env_and_argv),
+		cmocka_unit_test(test_stdin_passthrough),
+		cmocka_unit_test(test_truncated_preamble),
+		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_parse_pid),
+		cmocka_unit_test(test_kill_script),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
