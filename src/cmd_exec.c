@@ -227,6 +227,21 @@ exec_parse_args(int argc, char **argv, struct exec_args *a)
 	return 0;
 }
 
+/* Add "KEY \"PATH\"" as an option line; a path with '"' is refused. */
+static int
+exec_add_path_option(struct exec_args *a, const char *key, const char *path)
+{
+	char	*line;
+
+	if (strpbrk(path, "\"\n") != NULL)
+		return cmd_fail("config: %s path may not contain '\"' or a "
+		    "newline", key);
+	line = xasprintf("%s \"%s\"", key, path);
+	exec_add_option(a, line);
+	free(line);
+	return 0;
+}
+
 /* Fold config.json into the arguments: as defaults, after the CLI. */
 static int
 exec_apply_config(struct exec_args *a, const struct claw_config *c)
@@ -246,17 +261,11 @@ exec_apply_config(struct exec_args *a, const struct claw_config *c)
 		exec_add_option(a, line);
 		free(line);
 	}
-	if (c->known_hosts_file != NULL) {
-		line = xasprintf("UserKnownHostsFile \"%s\"",
-		    c->known_hosts_file);
-		exec_add_option(a, line);
-		free(line);
-	}
-	if (c->identity_file != NULL) {
-		line = xasprintf("IdentityFile \"%s\"", c->identity_file);
-		exec_add_option(a, line);
-		free(line);
-	}
+	if ((c->known_hosts_file != NULL && exec_add_path_option(a,
+	    "UserKnownHostsFile", c->known_hosts_file) != 0) ||
+	    (c->identity_file != NULL && exec_add_path_option(a,
+	    "IdentityFile", c->identity_file) != 0))
+		return CMD_EXIT_FAILURE;
 	if (a->passphrase_file == NULL)
 		a->passphrase_file = c->passphrase_file;
 	if (a->ssh_config == NULL)

@@ -2,8 +2,8 @@
 # Authentication and connection failures: 255 with a clear message.
 . "$TESTLIB"
 
-# Like testhost, but with no IdentityFile of its own.
-grep -v IdentityFile "$T/ssh_config" > "$T/auth_config"
+# Like testhost, but with no IdentityFile or IdentitiesOnly of its own.
+grep -v "IdentityFile\|IdentitiesOnly" "$T/ssh_config" > "$T/auth_config"
 cexec() {
 	"$CLAWSSH" exec -F "$T/auth_config" "$@"
 }
@@ -35,6 +35,50 @@ printf 'wrong\n' > "$T/badpass"
 cexec -o IdentityFile="$T/enckey" --passphrase-file "$T/badpass" \
     testhost -- true 2>"$T/err"
 expect_status $? 255 "wrong passphrase"
+
+# ssh-agent identities are tried first...
+eval "$(ssh-agent -s -a "$T/agent.sock")" >/dev/null
+ssh-add -q "$T/id_ed25519" 2>/dev/null || fail "ssh-add"
+out=$(cexec testhost -- echo via-agent 2>"$T/err")
+expect_eq "$out" "via-agent" "agent authentication"
+# ...but with IdentitiesOnly only those matching an IdentityFile.
+cexec -o IdentitiesOnly=yes -o IdentityFile="$T/wrongkey" testhost -- \
+    true 2>"$T/err"
+expect_status $? 255 "IdentitiesOnly skips other agent keys"
+cexec -o IdentitiesOnly=yes -o IdentityFile="$T/id_ed25519" testhost -- \
+    true
+expect_status $? 0 "IdentitiesOnly uses the matching agent key"
+ssh-agent -k >/dev/null 2>&1
+unset SSH_AUTH_SOCK SSH_AGENT_PID
+
+# A server that stops answering mid-command: ServerAliveInterval and
+# ServerAliveCountMax bound the wait.
+"$CLAWSSH" exec -F "$T/auth_config" -o IdentityFile="$T/id_ed25519" \
+    -o ServerAliveInterval=1 -o ServerAliveCountMax=2 testhost -- \
+    sh -c "echo started; sleep 60" > "$T/out" 2>"$T/err" &
+cpid=$!
+i=0
+while ! grep -q started "$T/out" && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+# Freeze every sshd process serving connections (not the listener).
+descendants() {
+	for c in $(ps -o pid= --ppid "$1"); do
+		echo "$c"
+		descendants "$c"
+	done
+}
+frozen=$(descendants "$SSHD_PID")
+kill -STOP $frozen
+start=$(date +%s)
+wait $cpid
+status=$?
+elapsed=$(( $(date +%s) - start ))
+kill -CONT $frozen
+expect_status $status 255 "silent server"
+[ $elapsed -le 8 ] || fail "ServerAlive 1x2 took ${elapsed}s"
+expect_match "$(cat "$T/err")" "no response" "silent server message"
 
 # A closed port: refused at once.
 kill "$SSHD_PID"
