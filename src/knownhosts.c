@@ -23,6 +23,7 @@
 #include <openssl/hmac.h>
 #include <openssl/rand.h>
 
+#include "base64.h"
 #include "compat.h"
 #include "error.h"
 #include "knownhosts.h"
@@ -132,53 +133,6 @@ kh_u32(const unsigned char *p)
 {
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
 	    (uint32_t)p[2] << 8 | (uint32_t)p[3];
-}
-
-/* Return 1 if c is a base64 alphabet character other than '='. */
-static int
-kh_b64_char(unsigned char c)
-{
-	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
-	    (c >= '0' && c <= '9') || c == '+' || c == '/';
-}
-
-/* Decode strict padded base64 s[0..len) into *out; return 0 or -1. */
-static int
-kh_b64_decode(const char *s, size_t len, unsigned char **out,
-    size_t *outlen)
-{
-	unsigned char	*p;
-	size_t		 i, pad = 0;
-	int		 n;
-
-	if (len == 0 || len % 4 != 0 || len > KH_LINE_MAX)
-		return -1;
-	if (s[len - 1] == '=')
-		pad = s[len - 2] == '=' ? 2 : 1;
-	for (i = 0; i < len - pad; i++) {
-		if (!kh_b64_char((unsigned char)s[i]))
-			return -1;
-	}
-	p = xmalloc(len / 4 * 3);
-	n = EVP_DecodeBlock(p, (const unsigned char *)s, (int)len);
-	if (n < 0 || (size_t)n != len / 4 * 3) {
-		free(p);
-		return -1;
-	}
-	*out = p;
-	*outlen = (size_t)n - pad;
-	return 0;
-}
-
-/* Return padded base64 of p[0..len) (allocated); len is bounded. */
-static char *
-kh_b64_encode(const unsigned char *p, size_t len)
-{
-	char	*s;
-
-	s = xmalloc((len + 2) / 3 * 4 + 1);
-	EVP_EncodeBlock((unsigned char *)s, p, (int)len);
-	return s;
 }
 
 /* Compute HMAC-SHA1 of name keyed by salt into mac; return 0 or -1. */
@@ -305,11 +259,11 @@ kh_match_hashed(const char *field, const char *name)
 	salt64 = field + strlen(KH_HASH_MAGIC);
 	if ((bar = strchr(salt64, '|')) == NULL)
 		return -1;
-	if (kh_b64_decode(salt64, (size_t)(bar - salt64), &salt,
-	    &saltlen) != 0)
+	salt = base64_decode_strict(salt64, (size_t)(bar - salt64), &saltlen);
+	if (salt == NULL)
 		return -1;
-	if (kh_b64_decode(bar + 1, strlen(bar + 1), &hash, &hashlen) != 0 ||
-	    saltlen != KH_SALT_LEN || hashlen != KH_SALT_LEN)
+	hash = base64_decode_strict(bar + 1, strlen(bar + 1), &hashlen);
+	if (hash == NULL || saltlen != KH_SALT_LEN || hashlen != KH_SALT_LEN)
 		goto out;
 	if (kh_hmac(salt, name, mac) != 0) {
 		log_debug("known_hosts: HMAC-SHA1 failed");
@@ -367,7 +321,8 @@ kh_decode_key(const struct kh_fields *kf, struct kh_entry *e)
 	char		*type;
 	size_t		 bloblen;
 
-	if (kh_b64_decode(kf->b64, strlen(kf->b64), &blob, &bloblen) != 0) {
+	blob = base64_decode_strict(kf->b64, strlen(kf->b64), &bloblen);
+	if (blob == NULL) {
 		log_debug("%s:%zu: bad base64 key, skipped", e->file, e->line);
 		return -1;
 	}
@@ -650,8 +605,8 @@ kh_host_field(const char *name, int hash, char **field, char **cause)
 		kh_cause(cause, "HMAC-SHA1 failed");
 		return CLAW_ERR_UNSUPPORTED;
 	}
-	salt64 = kh_b64_encode(salt, sizeof salt);
-	mac64 = kh_b64_encode(mac, sizeof mac);
+	salt64 = base64_encode(salt, sizeof salt);
+	mac64 = base64_encode(mac, sizeof mac);
 	*field = xasprintf("%s%s|%s", KH_HASH_MAGIC, salt64, mac64);
 	free(salt64);
 	free(mac64);
@@ -776,7 +731,7 @@ knownhosts_add(const char *file, const char *host, int port,
 	if ((r = kh_name(host, port, &name, cause)) != 0 ||
 	    (r = kh_host_field(name, hash, &field, cause)) != 0)
 		goto out;
-	b64 = kh_b64_encode(key, keylen);
+	b64 = base64_encode(key, keylen);
 	line = xasprintf("%s %s %s\n", field, type, b64);
 	if ((r = kh_mkparent(file, cause)) == 0)
 		r = kh_append(file, line, cause);
@@ -822,7 +777,7 @@ knownhosts_fingerprint(const unsigned char *key, size_t keylen)
 		log_error("SHA-256 digest failed");
 		abort();
 	}
-	b64 = kh_b64_encode(md, mdlen);
+	b64 = base64_encode(md, mdlen);
 	n = strlen(b64);
 	while (n > 0 && b64[n - 1] == '=')
 		b64[--n] = '\0';

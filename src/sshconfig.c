@@ -1,5 +1,8 @@
 /*
- * OpenSSH client configuration (ssh_config(5)) for one destination.
+ * OpenSSH client configuration (ssh_config(5)) for one destination: reading
+ * files and ssh -o lines, the keywords, Host, Match and Include.  Expansion
+ * and defaults are in sshconfig_expand.c, target parsing in
+ * sshconfig_target.c.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -11,63 +14,22 @@
 #include <errno.h>
 #include <glob.h>
 #include <limits.h>
-#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <unistd.h>
 
-#include "compat.h"
 #include "buf.h"
 #include "error.h"
 #include "log.h"
 #include "match.h"
 #include "sshconfig.h"
+#include "sshconfig_int.h"
 #include "xmalloc.h"
 
 #define SC_MAX_DEPTH	16		/* nested Include levels, as ssh */
 #define SC_BLANKS	" \t\r\n"
-
-/* A string value and the line it came from, expanded once all is read. */
-struct sc_item {
-	char		*value;
-	const char	*file;		/* NULL for a built-in default */
-	size_t		 line;
-};
-
-/* A list of values; set once an active line has given it. */
-struct sc_list {
-	struct sc_item	*items;
-	size_t		 n;
-	int		 set;
-};
-
-/* Integer settings; -1 in a slot means no line has given it yet. */
-enum sc_slot {
-	SC_PORT,
-	SC_IDONLY,
-	SC_STRICT,
-	SC_HASH,
-	SC_CTIMEOUT,
-	SC_ALIVE,
-	SC_ALIVEMAX,
-	SC_NSLOTS
-};
-
-/* Everything obtained so far while reading. */
-struct sc_parse {
-	const struct sshconfig_query *q;
-	char		*hostname;	/* HostName, %h already expanded */
-	char		*user;		/* User */
-	int		 ints[SC_NSLOTS];
-	struct sc_list	 ids;		/* IdentityFile */
-	struct sc_list	 ukh;		/* UserKnownHostsFile */
-	struct sc_list	 gkh;		/* GlobalKnownHostsFile */
-	char		**files;	/* names of files read, for sc_item */
-	size_t		 nfiles;
-};
 
 /* One configuration line being processed. */
 struct sc_line {
@@ -80,12 +42,6 @@ struct sc_line {
 	int		 cmdline;	/* an ssh -o option, not a file */
 };
 
-/* A %-token and its value. */
-struct sc_token {
-	char		 key;
-	const char	*value;
-};
-
 /* A supported keyword; conv and slot serve the integer ones. */
 struct sc_keyword {
 	const char	*name;
@@ -95,24 +51,12 @@ struct sc_keyword {
 	const char	*(*conv)(const char *, int *);
 };
 
-static const char *const sc_default_ids[] = {
-	"~/.ssh/id_rsa", "~/.ssh/id_ecdsa", "~/.ssh/id_ecdsa_sk",
-	"~/.ssh/id_ed25519", "~/.ssh/id_ed25519_sk", "~/.ssh/id_xmss",
-	"~/.ssh/id_dsa", NULL
-};
-static const char *const sc_default_ukh[] = {
-	"~/.ssh/known_hosts", "~/.ssh/known_hosts2", NULL
-};
-static const char *const sc_default_gkh[] = {
-	"/etc/ssh/ssh_known_hosts", "/etc/ssh/ssh_known_hosts2", NULL
-};
-
 static int	sc_read_file(struct sc_parse *, const char *, int, int,
 		    char **);
 
 /* Hand msg to the caller through cause, or drop it if cause is NULL. */
-static void
-sc_cause(char **cause, char *msg)
+void
+sshconfig_cause(char **cause, char *msg)
 {
 	if (cause != NULL)
 		*cause = msg;
@@ -121,8 +65,9 @@ sc_cause(char **cause, char *msg)
 }
 
 /* Set *cause to "FILE line N: message" and return CLAW_ERR_PARSE. */
-static int __attribute__((__format__(__printf__, 4, 5)))
-sc_err(char **cause, const char *file, size_t line, const char *fmt, ...)
+int
+sshconfig_err(char **cause, const char *file, size_t line, const char *fmt,
+    ...)
 {
 	va_list	 ap;
 	char	*msg;
@@ -131,19 +76,12 @@ sc_err(char **cause, const char *file, size_t line, const char *fmt, ...)
 	msg = xvasprintf(fmt, ap);
 	va_end(ap);
 	if (file == NULL)
-		sc_cause(cause, xasprintf("built-in default: %s", msg));
+		sshconfig_cause(cause, xasprintf("built-in default: %s", msg));
 	else
-		sc_cause(cause, xasprintf("%s line %zu: %s", file, line, msg));
+		sshconfig_cause(cause, xasprintf("%s line %zu: %s", file, line,
+		    msg));
 	free(msg);
 	return CLAW_ERR_PARSE;
-}
-
-/* Lower-case a string in place. */
-static void
-sc_lower(char *s)
-{
-	for (; *s != '\0'; s++)
-		*s = (char)tolower((unsigned char)*s);
 }
 
 /* Return 1 if every character of s is a decimal digit and s is not empty. */
@@ -154,8 +92,8 @@ sc_digits(const char *s)
 }
 
 /* Parse a port number 1..65535; return it, or -1 if s is not one. */
-static int
-sc_port(const char *s)
+int
+sshconfig_port(const char *s)
 {
 	long	v;
 
@@ -171,7 +109,7 @@ sc_port(const char *s)
 static const char *
 sc_conv_port(const char *arg, int *v)
 {
-	if ((*v = sc_port(arg)) == -1)
+	if ((*v = sshconfig_port(arg)) == -1)
 		return "bad port number";
 	return NULL;
 }
@@ -360,10 +298,10 @@ static int
 sc_one_arg(const struct sc_line *l, char **cause)
 {
 	if (l->argc < 2 || *l->argv[1] == '\0')
-		return sc_err(cause, l->file, l->num, "missing argument to %s",
-		    l->argv[0]);
+		return sshconfig_err(cause, l->file, l->num,
+		    "missing argument to %s", l->argv[0]);
 	if (l->argc > 2)
-		return sc_err(cause, l->file, l->num,
+		return sshconfig_err(cause, l->file, l->num,
 		    "%s takes one argument", l->argv[0]);
 	return 0;
 }
@@ -375,36 +313,26 @@ sc_some_args(const struct sc_line *l, char **cause)
 	size_t	i;
 
 	if (l->argc < 2)
-		return sc_err(cause, l->file, l->num, "missing argument to %s",
-		    l->argv[0]);
+		return sshconfig_err(cause, l->file, l->num,
+		    "missing argument to %s", l->argv[0]);
 	for (i = 1; i < l->argc; i++) {
 		if (*l->argv[i] == '\0')
-			return sc_err(cause, l->file, l->num,
+			return sshconfig_err(cause, l->file, l->num,
 			    "empty argument to %s", l->argv[0]);
 	}
 	return 0;
 }
 
 /* Append a value and its origin to a list. */
-static void
-sc_list_add(struct sc_list *l, const char *value, const char *file,
-    size_t line)
+void
+sshconfig_list_add(struct sc_list *l, const char *value,
+    const char *file, size_t line)
 {
 	l->items = xreallocarray(l->items, l->n + 1, sizeof *l->items);
 	l->items[l->n].value = xstrdup(value);
 	l->items[l->n].file = file;
 	l->items[l->n].line = line;
 	l->n++;
-}
-
-/* Fill a list nobody set with built-in defaults. */
-static void
-sc_list_defaults(struct sc_list *l, const char *const *defaults)
-{
-	if (l->set)
-		return;
-	for (; *defaults != NULL; defaults++)
-		sc_list_add(l, *defaults, NULL, 0);
 }
 
 /* Free the items of a list. */
@@ -420,256 +348,6 @@ sc_list_clear(struct sc_list *l)
 	l->n = 0;
 }
 
-/* Return the value of token key, or NULL if it is not one. */
-static const char *
-sc_token_find(const struct sc_token *tok, char key)
-{
-	for (; tok->key != '\0'; tok++) {
-		if (tok->key == key)
-			return tok->value;
-	}
-	return NULL;
-}
-
-/* Expand %-tokens in s; on an unknown one set *bad and return -1. */
-static int
-sc_percent(const char *s, const struct sc_token *tok, char **out, char *bad)
-{
-	struct buf	 b = BUF_INIT;
-	const char	*v;
-
-	for (; *s != '\0'; s++) {
-		if (*s != '%') {
-			buf_append(&b, s, 1);
-			continue;
-		}
-		if (*++s == '%')
-			v = "%";
-		else if ((v = sc_token_find(tok, *s)) == NULL) {
-			*bad = *s;
-			buf_free(&b);
-			return -1;
-		}
-		buf_append_str(&b, v);
-	}
-	*out = buf_detach(&b);
-	return 0;
-}
-
-/* Report a bad %-token found in value at file and line. */
-static int
-sc_percent_err(char **cause, const char *file, size_t line,
-    const char *value, char bad)
-{
-	if (bad == '\0')
-		return sc_err(cause, file, line, "'%%' at end of \"%s\"",
-		    value);
-	return sc_err(cause, file, line, "unknown token %%%c in \"%s\"", bad,
-	    value);
-}
-
-/* Look up the home directory of user name; NULL if there is none. */
-static char *
-sc_home_of(const char *name)
-{
-	struct passwd	 pw, *res = NULL;
-	char		 buf[4096];
-
-	if (getpwnam_r(name, &pw, buf, sizeof buf, &res) != 0 || res == NULL)
-		return NULL;
-	return xstrdup(pw.pw_dir);
-}
-
-/* Expand a leading ~ or ~user in s; -1 if the user is unknown. */
-static int
-sc_tilde(const char *home, const char *s, char **out)
-{
-	const char	*slash;
-	char		*name, *dir;
-
-	if (*s != '~') {
-		*out = xstrdup(s);
-		return 0;
-	}
-	if ((slash = strchr(s, '/')) == NULL)
-		slash = s + strlen(s);
-	if (slash == s + 1)
-		dir = xstrdup(home);
-	else {
-		name = xstrndup(s + 1, (size_t)(slash - s - 1));
-		dir = sc_home_of(name);
-		free(name);
-		if (dir == NULL)
-			return -1;
-	}
-	*out = xasprintf("%s%s", strcmp(dir, "/") == 0 && *slash == '/' ?
-	    "" : dir, slash);
-	free(dir);
-	return 0;
-}
-
-/* Expand ~ and then %-tokens in one item. */
-static int
-sc_expand_item(const struct sc_item *it, const struct sc_token *tok,
-    const char *home, char **out, char **cause)
-{
-	char	*t, bad = '\0';
-	int	 r;
-
-	if (sc_tilde(home, it->value, &t) != 0)
-		return sc_err(cause, it->file, it->line,
-		    "unknown user in \"%s\"", it->value);
-	r = sc_percent(t, tok, out, &bad);
-	free(t);
-	if (r != 0)
-		return sc_percent_err(cause, it->file, it->line, it->value,
-		    bad);
-	return 0;
-}
-
-/* Return 1 if s is one of v[0..n). */
-static int
-sc_strv_has(char *const *v, size_t n, const char *s)
-{
-	size_t	i;
-
-	for (i = 0; i < n; i++) {
-		if (strcmp(v[i], s) == 0)
-			return 1;
-	}
-	return 0;
-}
-
-/* Free n strings of v and v. */
-static void
-sc_strv_free(char **v, size_t n)
-{
-	size_t	i;
-
-	for (i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
-/* Expand a list into a new array, dropping "none" and duplicates. */
-static int
-sc_expand_list(const struct sc_list *l, const struct sc_token *tok,
-    const char *home, char ***vp, size_t *np, char **cause)
-{
-	char	**v = NULL, *s;
-	size_t	  i, n = 0;
-	int	  r;
-
-	for (i = 0; i < l->n; i++) {
-		if (strcasecmp(l->items[i].value, "none") == 0)
-			continue;
-		if ((r = sc_expand_item(&l->items[i], tok, home, &s,
-		    cause)) != 0) {
-			sc_strv_free(v, n);
-			return r;
-		}
-		if (sc_strv_has(v, n, s)) {
-			free(s);
-			continue;
-		}
-		v = xreallocarray(v, n + 1, sizeof *v);
-		v[n++] = s;
-	}
-	*vp = v;
-	*np = n;
-	return 0;
-}
-
-/* Set the host name buffers: long (%l) and up to the first dot (%L). */
-static void
-sc_local_host(char *lhost, char *shost, size_t len)
-{
-	if (gethostname(lhost, len) != 0) {
-		log_debug("gethostname: %s", strerror(errno));
-		lhost[0] = '\0';
-	}
-	lhost[len - 1] = '\0';
-	strlcpy(shost, lhost, len);
-	shost[strcspn(shost, ".")] = '\0';
-}
-
-/* Expand the file lists of p into c with the final values of c. */
-static int
-sc_finish_lists(struct sc_parse *p, struct sshconfig *c, char **cause)
-{
-	const struct sshconfig_query *q = p->q;
-	char	 port[16], uid[32], lhost[256], shost[256];
-	const struct sc_token tok[] = {
-		{ 'd', q->home }, { 'h', c->hostname }, { 'i', uid },
-		{ 'k', q->host }, { 'L', shost }, { 'l', lhost },
-		{ 'n', q->host }, { 'p', port }, { 'r', c->user },
-		{ 'u', q->local_user }, { '\0', NULL }
-	};
-	int	 r;
-
-	snprintf(port, sizeof port, "%d", c->port);
-	snprintf(uid, sizeof uid, "%lu", (unsigned long)getuid());
-	sc_local_host(lhost, shost, sizeof lhost);
-	sc_list_defaults(&p->ids, sc_default_ids);
-	sc_list_defaults(&p->ukh, sc_default_ukh);
-	sc_list_defaults(&p->gkh, sc_default_gkh);
-	if ((r = sc_expand_list(&p->ids, tok, q->home, &c->identity_files,
-	    &c->n_identity_files, cause)) != 0)
-		return r;
-	if ((r = sc_expand_list(&p->ukh, tok, q->home, &c->known_hosts_files,
-	    &c->n_known_hosts_files, cause)) != 0)
-		return r;
-	return sc_expand_list(&p->gkh, tok, q->home,
-	    &c->global_known_hosts_files, &c->n_global_known_hosts_files,
-	    cause);
-}
-
-/* Copy the integer settings into c with defaults filled in. */
-static void
-sc_finish_ints(const struct sc_parse *p, struct sshconfig *c)
-{
-	const int	*v = p->ints;
-
-	if (p->q->port > 0)
-		c->port = p->q->port;
-	else
-		c->port = v[SC_PORT] > 0 ? v[SC_PORT] : 22;
-	c->identities_only = v[SC_IDONLY] == 1;
-	c->strict = SSHCONFIG_STRICT_ASK;
-	if (v[SC_STRICT] != -1)
-		c->strict = (enum sshconfig_strict)v[SC_STRICT];
-	c->hash_known_hosts = v[SC_HASH] == 1;
-	c->connect_timeout = v[SC_CTIMEOUT] > 0 ? v[SC_CTIMEOUT] : 0;
-	c->server_alive_interval = v[SC_ALIVE] > 0 ? v[SC_ALIVE] : 0;
-	c->server_alive_count_max = v[SC_ALIVEMAX] >= 0 ? v[SC_ALIVEMAX] : 3;
-}
-
-/* Build the resolved config from what was read. */
-static int
-sc_finish(struct sc_parse *p, struct sshconfig **out, char **cause)
-{
-	const struct sshconfig_query *q = p->q;
-	struct sshconfig	*c;
-	int			 r;
-
-	c = xcalloc(1, sizeof *c);
-	c->host = xstrdup(q->host);
-	c->hostname = xstrdup(p->hostname != NULL ? p->hostname : q->host);
-	sc_lower(c->hostname);
-	if (q->user != NULL)
-		c->user = xstrdup(q->user);
-	else
-		c->user = xstrdup(p->user != NULL ? p->user : q->local_user);
-	c->identity_files_set = p->ids.set;
-	sc_finish_ints(p, c);
-	if ((r = sc_finish_lists(p, c, cause)) != 0) {
-		sshconfig_free(c);
-		return r;
-	}
-	*out = c;
-	return 0;
-}
-
 /* Handle Host: the block applies if a pattern matches and none negated. */
 static int
 sc_kw_host(struct sc_parse *p, const struct sc_line *l,
@@ -681,8 +359,8 @@ sc_kw_host(struct sc_parse *p, const struct sc_line *l,
 
 	(void)kw;
 	if (l->argc < 2)
-		return sc_err(cause, l->file, l->num, "missing argument to %s",
-		    l->argv[0]);
+		return sshconfig_err(cause, l->file, l->num,
+		    "missing argument to %s", l->argv[0]);
 	for (i = 1; i < l->argc; i++) {
 		pat = l->argv[i];
 		neg = *pat == '!';
@@ -753,8 +431,8 @@ sc_kw_match(struct sc_parse *p, const struct sc_line *l,
 
 	(void)kw;
 	if (l->argc < 2)
-		return sc_err(cause, l->file, l->num, "missing argument to %s",
-		    l->argv[0]);
+		return sshconfig_err(cause, l->file, l->num,
+		    "missing argument to %s", l->argv[0]);
 	for (i = 1; i < l->argc; i++) {
 		attr = l->argv[i];
 		neg = *attr == '!';
@@ -763,7 +441,7 @@ sc_kw_match(struct sc_parse *p, const struct sc_line *l,
 		arg = NULL;
 		if (!sc_match_noarg(attr)) {
 			if (++i >= l->argc || *l->argv[i] == '\0')
-				return sc_err(cause, l->file, l->num,
+				return sshconfig_err(cause, l->file, l->num,
 				    "missing argument to Match %s", attr);
 			arg = l->argv[i];
 			other = 1;
@@ -776,7 +454,7 @@ sc_kw_match(struct sc_parse *p, const struct sc_line *l,
 			on = 0;
 	}
 	if (all && other)
-		return sc_err(cause, l->file, l->num,
+		return sshconfig_err(cause, l->file, l->num,
 		    "'all' cannot be combined with other Match criteria");
 	*l->active = on;
 	return 0;
@@ -788,8 +466,8 @@ sc_include_path(const struct sc_parse *p, const struct sc_line *l,
     const char *arg, char **out, char **cause)
 {
 	if (*arg == '~') {
-		if (sc_tilde(p->q->home, arg, out) != 0)
-			return sc_err(cause, l->file, l->num,
+		if (sshconfig_tilde(p->q->home, arg, out) != 0)
+			return sshconfig_err(cause, l->file, l->num,
 			    "unknown user in \"%s\"", arg);
 	} else if (*arg == '/')
 		*out = xstrdup(arg);
@@ -816,8 +494,8 @@ sc_include_one(struct sc_parse *p, const struct sc_line *l, const char *arg,
 		    l->file, l->num, pattern);
 		r = 0;
 	} else if (r != 0)
-		r = sc_err(cause, l->file, l->num, "Include %s: glob failed",
-		    pattern);
+		r = sshconfig_err(cause, l->file, l->num,
+		    "Include %s: glob failed", pattern);
 	for (i = 0; r == 0 && i < g.gl_pathc; i++)
 		r = sc_read_file(p, g.gl_pathv[i], 0, l->depth + 1, cause);
 	globfree(&g);
@@ -839,7 +517,7 @@ sc_kw_include(struct sc_parse *p, const struct sc_line *l,
 	if (!*l->active)
 		return 0;
 	if (l->depth >= SC_MAX_DEPTH)
-		return sc_err(cause, l->file, l->num,
+		return sshconfig_err(cause, l->file, l->num,
 		    "too many nested Include levels (at most %d)",
 		    SC_MAX_DEPTH);
 	for (i = 1; i < l->argc; i++) {
@@ -861,8 +539,9 @@ sc_kw_hostname(struct sc_parse *p, const struct sc_line *l,
 	(void)kw;
 	if ((r = sc_one_arg(l, cause)) != 0)
 		return r;
-	if (sc_percent(l->argv[1], tok, &v, &bad) != 0)
-		return sc_percent_err(cause, l->file, l->num, l->argv[1], bad);
+	if (sshconfig_percent(l->argv[1], tok, &v, &bad) != 0)
+		return sshconfig_percent_err(cause, l->file, l->num, l->argv[1],
+		    bad);
 	if (*l->active && p->hostname == NULL)
 		p->hostname = v;
 	else
@@ -896,7 +575,7 @@ sc_kw_identityfile(struct sc_parse *p, const struct sc_line *l,
 	if ((r = sc_one_arg(l, cause)) != 0)
 		return r;
 	if (*l->active) {
-		sc_list_add(&p->ids, l->argv[1], l->file, l->num);
+		sshconfig_list_add(&p->ids, l->argv[1], l->file, l->num);
 		p->ids.set = 1;
 	}
 	return 0;
@@ -920,7 +599,7 @@ sc_kw_files(struct sc_parse *p, const struct sc_line *l,
 	if (!*l->active || list->set)
 		return 0;
 	for (i = 1; i < l->argc; i++)
-		sc_list_add(list, l->argv[i], l->file, l->num);
+		sshconfig_list_add(list, l->argv[i], l->file, l->num);
 	list->set = 1;
 	return 0;
 }
@@ -936,7 +615,7 @@ sc_kw_int(struct sc_parse *p, const struct sc_line *l,
 	if ((r = sc_one_arg(l, cause)) != 0)
 		return r;
 	if ((msg = kw->conv(l->argv[1], &v)) != NULL)
-		return sc_err(cause, l->file, l->num, "%s: %s \"%s\"",
+		return sshconfig_err(cause, l->file, l->num, "%s: %s \"%s\"",
 		    l->argv[0], msg, l->argv[1]);
 	if (*l->active && p->ints[kw->slot] == -1)
 		p->ints[kw->slot] = v;
@@ -990,11 +669,11 @@ sc_line_do(struct sc_parse *p, struct sc_line *l, const char *text,
 	}
 	kw = sc_keyword_find(keyword);
 	if (sc_split_args(text, keyword, l) != 0)
-		r = sc_err(cause, l->file, l->num, "unterminated quote");
+		r = sshconfig_err(cause, l->file, l->num, "unterminated quote");
 	else if (kw != NULL && l->cmdline && (kw->fn == sc_kw_host ||
 	    kw->fn == sc_kw_match || kw->fn == sc_kw_include))
-		r = sc_err(cause, l->file, l->num, "%s is not allowed as an "
-		    "option", keyword);
+		r = sshconfig_err(cause, l->file, l->num,
+		    "%s is not allowed as an option", keyword);
 	else if (kw == NULL) {
 		log_debug("%s line %zu: ignoring unsupported keyword %s",
 		    l->file, l->num, keyword);
@@ -1019,7 +698,7 @@ sc_remember(struct sc_parse *p, const char *path)
 static int
 sc_err_errno(const char *path, int errnum, char **cause)
 {
-	sc_cause(cause, xasprintf("%s: %s", path, strerror(errnum)));
+	sshconfig_cause(cause, xasprintf("%s: %s", path, strerror(errnum)));
 	if (errnum == ENOENT)
 		return CLAW_ERR_NOTFOUND;
 	return claw_err_from_errno(errnum);
@@ -1105,8 +784,8 @@ sshconfig_resolve(const char *path, int flags,
 	if (q == NULL || q->host == NULL || *q->host == '\0' ||
 	    q->local_user == NULL || q->home == NULL ||
 	    q->port < 0 || q->port > 65535) {
-		sc_cause(cause, xstrdup("ssh config: the query needs a host, "
-		    "a local user, a home directory and a valid port"));
+		sshconfig_cause(cause, xstrdup("ssh config: the query needs a "
+		    "host, a local user, a home directory and a valid port"));
 		return CLAW_ERR_INVAL;
 	}
 	memset(&p, 0, sizeof p);
@@ -1117,7 +796,7 @@ sshconfig_resolve(const char *path, int flags,
 	if (r == 0 && path != NULL)
 		r = sc_read_file(&p, path, flags, 0, cause);
 	if (r == 0)
-		r = sc_finish(&p, out, cause);
+		r = sshconfig_finish(&p, out, cause);
 	sc_parse_clear(&p);
 	return r;
 }
@@ -1131,95 +810,9 @@ sshconfig_free(struct sshconfig *c)
 	free(c->host);
 	free(c->hostname);
 	free(c->user);
-	sc_strv_free(c->identity_files, c->n_identity_files);
-	sc_strv_free(c->known_hosts_files, c->n_known_hosts_files);
-	sc_strv_free(c->global_known_hosts_files,
+	sshconfig_strv_free(c->identity_files, c->n_identity_files);
+	sshconfig_strv_free(c->known_hosts_files, c->n_known_hosts_files);
+	sshconfig_strv_free(c->global_known_hosts_files,
 	    c->n_global_known_hosts_files);
 	free(c);
-}
-
-/* Return 1 if s holds a blank or control character. */
-static int
-sc_has_space(const char *s)
-{
-	for (; *s != '\0'; s++) {
-		if (isspace((unsigned char)*s) || iscntrl((unsigned char)*s))
-			return 1;
-	}
-	return 0;
-}
-
-/* Split "host", "host:port", "[addr]" or "[addr]:port"; NULL or a reason. */
-static const char *
-sc_target_host(const char *s, char **host, const char **portstr)
-{
-	const char	*end;
-
-	*portstr = NULL;
-	if (*s == '[') {
-		if ((end = strchr(s, ']')) == NULL)
-			return "missing ']'";
-		if (end[1] == ':')
-			*portstr = end + 2;
-		else if (end[1] != '\0')
-			return "unexpected text after ']'";
-		*host = xstrndup(s + 1, (size_t)(end - s - 1));
-	} else if ((end = strchr(s, ':')) != NULL &&
-	    strchr(end + 1, ':') == NULL) {
-		*portstr = end + 1;
-		*host = xstrndup(s, (size_t)(end - s));
-	} else
-		*host = xstrdup(s);
-	if (**host == '\0')
-		return "empty host name";
-	if (sc_has_space(*host) || strchr(*host, '[') != NULL)
-		return "bad character in host name";
-	return NULL;
-}
-
-/* Split target into user, host and port parts; NULL or a reason. */
-static const char *
-sc_target_split(const char *target, char **user, char **host, int *port)
-{
-	const char	*at, *portstr, *why;
-
-	if ((at = strrchr(target, '@')) != NULL) {
-		*user = xstrndup(target, (size_t)(at - target));
-		if (**user == '\0')
-			return "empty user name";
-		if (sc_has_space(*user))
-			return "bad character in user name";
-	}
-	if ((why = sc_target_host(at != NULL ? at + 1 : target, host,
-	    &portstr)) != NULL)
-		return why;
-	if (portstr != NULL && (*port = sc_port(portstr)) == -1)
-		return "bad port number";
-	return NULL;
-}
-
-/* Split "[user@]host[:port]"; see sshconfig.h. */
-int
-sshconfig_parse_target(const char *target, char **user, char **host,
-    int *port, char **cause)
-{
-	const char	*why;
-	char		*u = NULL, *h = NULL;
-	int		 pn = 0;
-
-	if (target == NULL || *target == '\0')
-		why = "empty target";
-	else
-		why = sc_target_split(target, &u, &h, &pn);
-	if (why != NULL) {
-		sc_cause(cause, xasprintf("invalid target \"%s\": %s",
-		    target == NULL ? "" : target, why));
-		free(u);
-		free(h);
-		return CLAW_ERR_INVAL;
-	}
-	*user = u;
-	*host = h;
-	*port = pn;
-	return 0;
 }

@@ -1,5 +1,5 @@
 /*
- * Tests for sshconfig: ssh_config(5) reading and target parsing.
+ * Tests for sshconfig: reading ssh_config(5) files and resolving settings.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -7,7 +7,6 @@
 
 #include <sys/stat.h>
 
-#include <ftw.h>
 #include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -22,67 +21,7 @@
 
 #include "error.h"
 #include "sshconfig.h"
-
-/* One test's scratch directory, also used as the home directory. */
-struct fixture {
-	char	dir[64];
-};
-
-/* Make a fresh directory with an empty .ssh inside. */
-static int
-setup(void **state)
-{
-	struct fixture	*fx;
-	char		 path[PATH_MAX];
-
-	if ((fx = calloc(1, sizeof *fx)) == NULL)
-		return -1;
-	snprintf(fx->dir, sizeof fx->dir, "/tmp/test_sshconfig.XXXXXX");
-	if (mkdtemp(fx->dir) == NULL)
-		return -1;
-	snprintf(path, sizeof path, "%s/.ssh", fx->dir);
-	if (mkdir(path, 0700) != 0)
-		return -1;
-	*state = fx;
-	return 0;
-}
-
-/* Remove one entry during the depth-first walk. */
-static int
-remove_entry(const char *path, const struct stat *sb, int type,
-    struct FTW *ftw)
-{
-	(void)sb;
-	(void)type;
-	(void)ftw;
-	return remove(path);
-}
-
-/* Remove the scratch directory and everything in it. */
-static int
-teardown(void **state)
-{
-	struct fixture	*fx = *state;
-	int		 r;
-
-	r = nftw(fx->dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-	free(fx);
-	return r;
-}
-
-/* Write text to dir/name; return the full path (static buffer). */
-static const char *
-write_file(const char *dir, const char *name, const char *text)
-{
-	static char	 path[PATH_MAX];
-	FILE		*f;
-
-	snprintf(path, sizeof path, "%s/%s", dir, name);
-	assert_non_null(f = fopen(path, "w"));
-	assert_int_equal(fputs(text, f) >= 0, 1);
-	assert_int_equal(fclose(f), 0);
-	return path;
-}
+#include "sshconfig_fixture.h"
 
 /* Make directory dir/name. */
 static void
@@ -92,16 +31,6 @@ make_dir(const char *dir, const char *name)
 
 	snprintf(path, sizeof path, "%s/%s", dir, name);
 	assert_int_equal(mkdir(path, 0700), 0);
-}
-
-/* Return "dir/rest" in a static buffer, for comparing paths. */
-static const char *
-in_dir(const char *dir, const char *rest)
-{
-	static char	path[PATH_MAX];
-
-	snprintf(path, sizeof path, "%s/%s", dir, rest);
-	return path;
 }
 
 /* Resolve host (user, port from the command line) against dir/config. */
@@ -855,40 +784,6 @@ test_err_match_all(void **state)
 	    "'all'");
 }
 
-/* ssh -o lines come before the file and win; Host there is refused. */
-static void
-test_options(void **state)
-{
-	struct fixture		*fx = *state;
-	char			 o1[] = "Port=2300", o2[] = "IdentityFile ~/o";
-	char			 o3[] = "User optuser", o4[] = "Host x";
-	char			*opts[] = { o1, o2, o3 }, *bad[] = { o1, o4 };
-	struct sshconfig_query	 q = { .host = "h", .local_user = "alice",
-	    .home = fx->dir, .options = opts, .noptions = 3 };
-	struct sshconfig	*c = NULL;
-	char			*cause = NULL;
-	const char		*path;
-
-	path = write_file(fx->dir, "config",
-	    "Port 2400\nUser fileuser\nIdentityFile ~/f\n");
-	assert_int_equal(sshconfig_resolve(path, 0, &q, &c, &cause), 0);
-	assert_int_equal(c->port, 2300);
-	assert_string_equal(c->user, "optuser");
-	assert_int_equal(c->n_identity_files, 2);
-	assert_string_equal(c->identity_files[0], in_dir(fx->dir, "o"));
-	assert_string_equal(c->identity_files[1], in_dir(fx->dir, "f"));
-	sshconfig_free(c);
-	c = NULL;
-	q.options = bad;
-	q.noptions = 2;
-	assert_int_equal(sshconfig_resolve(NULL, 0, &q, &c, &cause),
-	    CLAW_ERR_PARSE);
-	assert_null(c);
-	assert_string_equal(cause,
-	    "command-line line 2: Host is not allowed as an option");
-	free(cause);
-}
-
 /* A missing file is fine only when optional; NULL means no file. */
 static void
 test_missing_file(void **state)
@@ -937,104 +832,6 @@ test_unreadable_file(void **state)
 	free(cause);
 }
 
-/* A query without a host is refused. */
-static void
-test_bad_query(void **state)
-{
-	struct fixture		*fx = *state;
-	struct sshconfig_query	 q = { .local_user = "alice",
-	    .home = fx->dir };
-	struct sshconfig	*c = NULL;
-	char			*cause = NULL;
-
-	assert_int_equal(sshconfig_resolve(NULL, 0, &q, &c, &cause),
-	    CLAW_ERR_INVAL);
-	assert_null(c);
-	assert_non_null(cause);
-	free(cause);
-}
-
-/* Good targets split into user, host and port. */
-static void
-test_target_good(void **state)
-{
-	static const struct {
-		const char	*target, *user, *host;
-		int		 port;
-	} cases[] = {
-		{ "host", NULL, "host", 0 },
-		{ "user@host", "user", "host", 0 },
-		{ "host:22", NULL, "host", 22 },
-		{ "user@host:2222", "user", "host", 2222 },
-		{ "[::1]:2222", NULL, "::1", 2222 },
-		{ "[::1]", NULL, "::1", 0 },
-		{ "user@[fe80::1]:22", "user", "fe80::1", 22 },
-		{ "::1", NULL, "::1", 0 },
-		{ "a@b@host:65535", "a@b", "host", 65535 },
-	};
-	char	*user, *host, *cause = NULL;
-	int	 port;
-	size_t	 i;
-
-	(void)state;
-	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		user = host = NULL;
-		port = -1;
-		assert_int_equal(sshconfig_parse_target(cases[i].target, &user,
-		    &host, &port, &cause), 0);
-		if (cases[i].user == NULL)
-			assert_null(user);
-		else
-			assert_string_equal(user, cases[i].user);
-		assert_string_equal(host, cases[i].host);
-		assert_int_equal(port, cases[i].port);
-		assert_null(cause);
-		free(user);
-		free(host);
-	}
-}
-
-/* Bad targets are refused with a cause; outputs stay untouched. */
-static void
-test_target_bad(void **state)
-{
-	static const struct {
-		const char	*target, *why;
-	} cases[] = {
-		{ "", "empty target" },
-		{ "@host", "empty user" },
-		{ "user@", "empty host" },
-		{ ":22", "empty host" },
-		{ "[]:22", "empty host" },
-		{ "host:", "bad port" },
-		{ "host:0", "bad port" },
-		{ "host:65536", "bad port" },
-		{ "host:22x", "bad port" },
-		{ "host:-1", "bad port" },
-		{ "[::1]:99999", "bad port" },
-		{ "[::1", "']'" },
-		{ "[::1]x", "after ']'" },
-		{ "bad host", "bad character" },
-	};
-	char	 mark[] = "unset";
-	char	*user = mark, *host = mark, *cause;
-	int	 port = 7;
-	size_t	 i;
-
-	(void)state;
-	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		cause = NULL;
-		assert_int_equal(sshconfig_parse_target(cases[i].target, &user,
-		    &host, &port, &cause), CLAW_ERR_INVAL);
-		assert_non_null(cause);
-		if (strstr(cause, cases[i].why) == NULL)
-			fail_msg("%s: cause \"%s\"", cases[i].target, cause);
-		assert_true(user == mark && host == mark);
-		assert_int_equal(port, 7);
-		free(cause);
-	}
-}
-
 /* Freeing NULL does nothing. */
 static void
 test_free_null(void **state)
@@ -1042,8 +839,6 @@ test_free_null(void **state)
 	(void)state;
 	sshconfig_free(NULL);
 }
-
-#define T(f)	cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int
 main(void)
@@ -1078,12 +873,8 @@ main(void)
 		T(test_err_strict),
 		T(test_err_inactive_block),
 		T(test_err_match_all),
-		T(test_options),
 		T(test_missing_file),
 		T(test_unreadable_file),
-		T(test_bad_query),
-		cmocka_unit_test(test_target_good),
-		cmocka_unit_test(test_target_bad),
 		cmocka_unit_test(test_free_null),
 	};
 

@@ -1,0 +1,165 @@
+/*
+ * Tests for sshconfig: the destination as the command line gives it, that
+ * is sshconfig_parse_target, ssh -o options and the query itself.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "error.h"
+#include "sshconfig.h"
+#include "sshconfig_fixture.h"
+
+/* ssh -o lines come before the file and win; Host there is refused. */
+static void
+test_options(void **state)
+{
+	struct fixture		*fx = *state;
+	char			 o1[] = "Port=2300", o2[] = "IdentityFile ~/o";
+	char			 o3[] = "User optuser", o4[] = "Host x";
+	char			*opts[] = { o1, o2, o3 }, *bad[] = { o1, o4 };
+	struct sshconfig_query	 q = { .host = "h", .local_user = "alice",
+	    .home = fx->dir, .options = opts, .noptions = 3 };
+	struct sshconfig	*c = NULL;
+	char			*cause = NULL;
+	const char		*path;
+
+	path = write_file(fx->dir, "config",
+	    "Port 2400\nUser fileuser\nIdentityFile ~/f\n");
+	assert_int_equal(sshconfig_resolve(path, 0, &q, &c, &cause), 0);
+	assert_int_equal(c->port, 2300);
+	assert_string_equal(c->user, "optuser");
+	assert_int_equal(c->n_identity_files, 2);
+	assert_string_equal(c->identity_files[0], in_dir(fx->dir, "o"));
+	assert_string_equal(c->identity_files[1], in_dir(fx->dir, "f"));
+	sshconfig_free(c);
+	c = NULL;
+	q.options = bad;
+	q.noptions = 2;
+	assert_int_equal(sshconfig_resolve(NULL, 0, &q, &c, &cause),
+	    CLAW_ERR_PARSE);
+	assert_null(c);
+	assert_string_equal(cause,
+	    "command-line line 2: Host is not allowed as an option");
+	free(cause);
+}
+
+/* A query without a host is refused. */
+static void
+test_bad_query(void **state)
+{
+	struct fixture		*fx = *state;
+	struct sshconfig_query	 q = { .local_user = "alice",
+	    .home = fx->dir };
+	struct sshconfig	*c = NULL;
+	char			*cause = NULL;
+
+	assert_int_equal(sshconfig_resolve(NULL, 0, &q, &c, &cause),
+	    CLAW_ERR_INVAL);
+	assert_null(c);
+	assert_non_null(cause);
+	free(cause);
+}
+
+/* Good targets split into user, host and port. */
+static void
+test_target_good(void **state)
+{
+	static const struct {
+		const char	*target, *user, *host;
+		int		 port;
+	} cases[] = {
+		{ "host", NULL, "host", 0 },
+		{ "user@host", "user", "host", 0 },
+		{ "host:22", NULL, "host", 22 },
+		{ "user@host:2222", "user", "host", 2222 },
+		{ "[::1]:2222", NULL, "::1", 2222 },
+		{ "[::1]", NULL, "::1", 0 },
+		{ "user@[fe80::1]:22", "user", "fe80::1", 22 },
+		{ "::1", NULL, "::1", 0 },
+		{ "a@b@host:65535", "a@b", "host", 65535 },
+	};
+	char	*user, *host, *cause = NULL;
+	int	 port;
+	size_t	 i;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		user = host = NULL;
+		port = -1;
+		assert_int_equal(sshconfig_parse_target(cases[i].target, &user,
+		    &host, &port, &cause), 0);
+		if (cases[i].user == NULL)
+			assert_null(user);
+		else
+			assert_string_equal(user, cases[i].user);
+		assert_string_equal(host, cases[i].host);
+		assert_int_equal(port, cases[i].port);
+		assert_null(cause);
+		free(user);
+		free(host);
+	}
+}
+
+/* Bad targets are refused with a cause; outputs stay untouched. */
+static void
+test_target_bad(void **state)
+{
+	static const struct {
+		const char	*target, *why;
+	} cases[] = {
+		{ "", "empty target" },
+		{ "@host", "empty user" },
+		{ "user@", "empty host" },
+		{ ":22", "empty host" },
+		{ "[]:22", "empty host" },
+		{ "host:", "bad port" },
+		{ "host:0", "bad port" },
+		{ "host:65536", "bad port" },
+		{ "host:22x", "bad port" },
+		{ "host:-1", "bad port" },
+		{ "[::1]:99999", "bad port" },
+		{ "[::1", "']'" },
+		{ "[::1]x", "after ']'" },
+		{ "bad host", "bad character" },
+	};
+	char	 mark[] = "unset";
+	char	*user = mark, *host = mark, *cause;
+	int	 port = 7;
+	size_t	 i;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		cause = NULL;
+		assert_int_equal(sshconfig_parse_target(cases[i].target, &user,
+		    &host, &port, &cause), CLAW_ERR_INVAL);
+		assert_non_null(cause);
+		if (strstr(cause, cases[i].why) == NULL)
+			fail_msg("%s: cause \"%s\"", cases[i].target, cause);
+		assert_true(user == mark && host == mark);
+		assert_int_equal(port, 7);
+		free(cause);
+	}
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(test_options),
+		T(test_bad_query),
+		cmocka_unit_test(test_target_good),
+		cmocka_unit_test(test_target_bad),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
