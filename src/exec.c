@@ -30,6 +30,7 @@
 #define EXEC_CHUNK	(64 * 1024)	/* one read or write */
 #define EXEC_LINE_MAX	4096		/* longest line before the marker */
 #define EXEC_GRACE_MS	5000		/* wait for the channel after a kill */
+#define EXEC_MARKER_MS	30000		/* wait for a late pid marker to kill */
 #define EXEC_KILL_MS	10000		/* the kill script's own deadline */
 #define EXEC_KILL_DS	20		/* TERM to KILL, tenths of a second */
 
@@ -57,6 +58,7 @@ struct exec_state {
 	int64_t			 grace;		/* after a kill */
 	enum exec_stop		 stop;
 	int			 stop_sig;
+	int			 kill_pending;	/* stopped before the pid came */
 	int			 remote_eof;
 	int			 closed;
 	int			 got_data;	/* socket was readable */
@@ -94,6 +96,8 @@ exec_fail(struct exec_state *st, const char *what, int rc, char **cause)
 	    CLAW_ERR_CONNECT : rc;
 }
 
+static void	exec_kill_late(struct exec_state *);
+
 /* Pass stdout on, first picking out the pid marker line. */
 static int
 exec_stdout(struct exec_state *st, const char *p, size_t n)
@@ -111,6 +115,7 @@ exec_stdout(struct exec_state *st, const char *p, size_t n)
 		    &st->pid)) {
 			st->marker_seen = 1;
 			log_debug("remote process group %ld", st->pid);
+			exec_kill_late(st);
 		} else if (exec_write_all(st->o->out_fd, st->head.data,
 		    len) != 0)
 			return -1;
@@ -229,7 +234,10 @@ exec_kill_remote(struct transport *t, long pid)
 	log_info("stopped remote process group %ld", pid);
 }
 
-/* Stop the remote command for reason; later calls do nothing. */
+/*
+ * Stop the remote command for reason; later calls do nothing.  If its pid
+ * has not arrived yet (a slow login shell), the kill waits for it.
+ */
 static void
 exec_stop(struct exec_state *st, enum exec_stop reason, int sig)
 {
@@ -237,12 +245,27 @@ exec_stop(struct exec_state *st, enum exec_stop reason, int sig)
 		return;
 	st->stop = reason;
 	st->stop_sig = sig;
-	st->grace = clock_now_ms() + EXEC_GRACE_MS;
-	if (st->pid > 0)
-		exec_kill_remote(st->t, st->pid);
-	else
-		log_warn("remote pid not known yet; closing the channel");
 	st->in_eof = 1;
+	if (st->pid > 0) {
+		exec_kill_remote(st->t, st->pid);
+		st->grace = clock_now_ms() + EXEC_GRACE_MS;
+	} else {
+		log_info("remote pid not known yet; waiting for it to stop "
+		    "the command");
+		st->kill_pending = 1;
+		st->grace = clock_now_ms() + EXEC_MARKER_MS;
+	}
+}
+
+/* The pid arrived after a stop was asked for: kill now. */
+static void
+exec_kill_late(struct exec_state *st)
+{
+	if (!st->kill_pending)
+		return;
+	st->kill_pending = 0;
+	exec_kill_remote(st->t, st->pid);
+	st->grace = clock_now_ms() + EXEC_GRACE_MS;
 }
 
 /* Open the channel and start the command. */
@@ -408,6 +431,9 @@ exec_run(struct transport *t, const struct exec_opts *o, int *status,
 		if ((rc = exec_wait(&st, cause)) != 0)
 			break;
 	}
+	if (st.kill_pending)
+		log_warn("could not stop the remote command: its pid never "
+		    "arrived");
 	if (rc == 0) {
 		if (st.head.len != 0)
 			(void)exec_write_all(o->out_fd, st.head.data,

@@ -6,6 +6,7 @@
 #   T        the test's private directory (removed on exit)
 #   PORT     the sshd's port
 #   cexec    runs "clawssh exec -F $T/ssh_config ..."
+# Set SSHD_EXTRA before sourcing to add lines to the sshd_config.
 #   fail, expect_eq, expect_match, expect_status
 
 set -u
@@ -89,6 +90,7 @@ start_sshd() {
 		MaxStartups 100:30:200
 		MaxSessions 100
 		LogLevel VERBOSE
+		${SSHD_EXTRA:-}
 		CONF
 		: > "$T/sshd.log"
 		"$SSHD" -D -e -f "$T/sshd_config" 2>>"$T/sshd.log" &
