@@ -6,15 +6,19 @@ set -eu
 cd "$(dirname "$0")/.."
 sh scripts/install-deps.sh
 sh scripts/build.sh
+out=$(mktemp /tmp/clawssh-check.XXXXXX)
 status=0
-make -j"$(nproc)" check || status=$?
+make -j"$(nproc)" check 2>&1 | tee "$out" || true
+grep -q '^# FAIL: *0$' "$out" && grep -q '^# ERROR: *0$' "$out" || status=1
 if [ $status -ne 0 ]; then
-	for f in tests/unit/*.log tests/integration/*.log; do
-		[ -f "$f" ] || continue
-		grep -q '^FAIL\|^ERROR' "${f%.log}.trs" 2>/dev/null &&
-		    { echo "=== $f"; tail -n 40 "$f"; }
+	# Show what failed, then repeat the runner's own summary so that it
+	# closes the output.
+	for trs in tests/*/*.trs; do
+		grep -q '^:test-result: \(FAIL\|ERROR\)' "$trs" || continue
+		echo "=== ${trs%.trs}.log"
+		tail -n 40 "${trs%.trs}.log"
 	done
-	# Print the summary last so the runner's own lines close the output.
-	make check 2>&1 | tail -n 12
+	sed -n '/^=*$/,$p' "$out" | grep -A12 'Testsuite summary' || true
 fi
+rm -f "$out"
 exit $status
