@@ -18,7 +18,7 @@ if [ $status -ne 0 ]; then
 		echo "=== ${trs%.trs}.log"
 		tail -n 40 "${trs%.trs}.log"
 	done
-	sed -n '/^=*$/,$p' "$out" | grep -A12 'Testsuite summary' || true
+	grep -B1 -A10 '^Testsuite summary' "$out" || true
 fi
 rm -f "$out"
 exit $status
