@@ -348,8 +348,8 @@ exec_connect_run(struct exec_args *a, const struct sshconfig *sc)
 	eo.timeout = a->timeout > 0 ? a->timeout : 0;
 	eo.forward_stdin = a->interactive || !isatty(STDIN_FILENO);
 	eo.in_fd = STDIN_FILENO;
-	eo.out_fd = STDOUT_FILENO;
-	eo.err_fd = STDERR_FILENO;
+	eo.out.fd = STDOUT_FILENO;
+	eo.err.fd = STDERR_FILENO;
 	if ((rc = exec_run(t, &eo, &status, &cause)) != 0) {
 		status = cmd_fail("%s", cause);
 		free(cause);

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -38,7 +39,8 @@ enum exec_stop {
 	EXEC_RUNNING = 0,
 	EXEC_STOP_TIMEOUT,
 	EXEC_STOP_SIGNAL,
-	EXEC_STOP_PIPE
+	EXEC_STOP_PIPE,
+	EXEC_STOP_OVERFLOW
 };
 
 struct exec_state {
@@ -62,6 +64,7 @@ struct exec_state {
 	int			 remote_eof;
 	int			 closed;
 	int			 got_data;	/* socket was readable */
+	int			 overflow;	/* a buffer sink overflowed */
 };
 
 /* Write all of p to fd, waiting when fd is non-blocking; -1 on failure. */
@@ -80,6 +83,21 @@ exec_write_all(int fd, const char *p, size_t n)
 		else if (errno != EINTR)
 			return -1;
 	}
+	return 0;
+}
+
+/* Deliver output to a sink; -1 if it cannot take it. */
+static int
+exec_sink_write(struct exec_state *st, const struct exec_sink *sink,
+    const char *p, size_t n)
+{
+	if (sink->fd >= 0)
+		return exec_write_all(sink->fd, p, n);
+	if (sink->buf->len + n > sink->max) {
+		st->overflow = 1;
+		return -1;
+	}
+	buf_append(sink->buf, p, n);
 	return 0;
 }
 
@@ -106,7 +124,7 @@ exec_stdout(struct exec_state *st, const char *p, size_t n)
 	size_t	 len;
 
 	if (st->marker_seen)
-		return exec_write_all(st->o->out_fd, p, n);
+		return exec_sink_write(st, &st->o->out, p, n);
 	buf_append(&st->head, p, n);
 	while (!st->marker_seen &&
 	    (nl = memchr(st->head.data, '\n', st->head.len)) != NULL) {
@@ -116,13 +134,13 @@ exec_stdout(struct exec_state *st, const char *p, size_t n)
 			st->marker_seen = 1;
 			log_debug("remote process group %ld", st->pid);
 			exec_kill_late(st);
-		} else if (exec_write_all(st->o->out_fd, st->head.data,
+		} else if (exec_sink_write(st, &st->o->out, st->head.data,
 		    len) != 0)
 			return -1;
 		buf_consume(&st->head, len);
 	}
 	if (st->marker_seen || st->head.len > EXEC_LINE_MAX) {
-		if (exec_write_all(st->o->out_fd, st->head.data,
+		if (exec_sink_write(st, &st->o->out, st->head.data,
 		    st->head.len) != 0)
 			return -1;
 		buf_reset(&st->head);
@@ -148,7 +166,8 @@ exec_read_stream(struct exec_state *st, int stream, char **cause)
 		if (stream == 0)
 			w = exec_stdout(st, chunk, (size_t)n);
 		else
-			w = exec_write_all(st->o->err_fd, chunk, (size_t)n);
+			w = exec_sink_write(st, &st->o->err, chunk,
+			    (size_t)n);
 		if (w != 0) {
 			st->stop = EXEC_STOP_PIPE;
 			return 0;
@@ -243,6 +262,8 @@ exec_stop(struct exec_state *st, enum exec_stop reason, int sig)
 {
 	if (st->stop != EXEC_RUNNING && st->stop != EXEC_STOP_PIPE)
 		return;
+	if (reason == EXEC_STOP_OVERFLOW)
+		log_debug("remote output over its limit; stopping it");
 	st->stop = reason;
 	st->stop_sig = sig;
 	st->in_eof = 1;
@@ -275,7 +296,7 @@ exec_start(struct exec_state *st, char **cause)
 	int	rc;
 
 	if ((rc = remote_cmd_build(&st->rc, st->o->argc, st->o->argv,
-	    st->o->cwd, st->o->env, st->o->nenv, cause)) != 0)
+	    st->o->pre, st->o->cwd, st->o->env, st->o->nenv, cause)) != 0)
 		return rc;
 	if ((st->ch = transport_channel_open(st->t, CLOCK_NEVER,
 	    cause)) == NULL)
@@ -288,6 +309,8 @@ exec_start(struct exec_state *st, char **cause)
 		return exec_fail(st, "the server refused to run the command",
 		    rc, cause);
 	buf_append(&st->in, st->rc.preamble, st->rc.preamble_len);
+	if (st->o->in_len != 0)
+		buf_append(&st->in, st->o->in_data, st->o->in_len);
 	if (!st->o->forward_stdin)
 		st->in_eof = 1;
 	return 0;
@@ -304,7 +327,8 @@ exec_pump(struct exec_state *st, char **cause)
 	    (rc = exec_read_stream(st, SSH_EXTENDED_DATA_STDERR, cause)) != 0)
 		return rc;
 	if (st->stop == EXEC_STOP_PIPE && st->grace == 0)
-		exec_stop(st, EXEC_STOP_PIPE, SIGPIPE);
+		exec_stop(st, st->overflow ? EXEC_STOP_OVERFLOW :
+		    EXEC_STOP_PIPE, SIGPIPE);
 	if (!st->remote_eof && libssh2_channel_eof(st->ch))
 		st->remote_eof = 1;
 	if (st->remote_eof && !st->closed) {
@@ -434,13 +458,44 @@ exec_run(struct transport *t, const struct exec_opts *o, int *status,
 	if (st.kill_pending)
 		log_warn("could not stop the remote command: its pid never "
 		    "arrived");
-	if (rc == 0) {
+	if (rc == 0 && st.overflow) {
+		*cause = xasprintf("%s: remote output larger than expected",
+		    transport_label(t));
+		rc = CLAW_ERR_PARSE;
+	} else if (rc == 0) {
 		if (st.head.len != 0)
-			(void)exec_write_all(o->out_fd, st.head.data,
+			(void)exec_sink_write(&st, &o->out, st.head.data,
 			    st.head.len);
 		*status = exec_status(&st);
 	}
 out:
 	exec_cleanup(&st);
 	return rc;
+}
+
+/* Run a script with captured, capped output; see exec.h. */
+int
+exec_script(struct transport *t, const char *script, const char *in,
+    size_t inlen, size_t max, struct buf *out, struct buf *err, int *status,
+    char **cause)
+{
+	char			 sh[] = "sh", dash_c[] = "-c";
+	char			*argv[4];
+	struct exec_opts	 o;
+
+	argv[0] = sh;
+	argv[1] = dash_c;
+	argv[2] = (char *)(uintptr_t)script;
+	argv[3] = NULL;
+	memset(&o, 0, sizeof o);
+	o.argc = 3;
+	o.argv = argv;
+	o.in_data = in;
+	o.in_len = inlen;
+	o.in_fd = -1;
+	o.out.fd = o.err.fd = -1;
+	o.out.buf = out;
+	o.err.buf = err;
+	o.out.max = o.err.max = max;
+	return exec_run(t, &o, status, cause);
 }

@@ -7,23 +7,34 @@
 
 #include <stddef.h>
 
+struct buf;
 struct claw_env;
 struct transport;
 
 #define EXEC_STATUS_TIMEOUT	124	/* as timeout(1) */
 #define EXEC_STATUS_FAILURE	255	/* connection-level failure, as ssh */
 
+/* Where one output stream goes: a descriptor, or a capped buffer. */
+struct exec_sink {
+	int		 fd;		/* write here when >= 0 */
+	struct buf	*buf;		/* else collect here... */
+	size_t		 max;		/* ...up to this many bytes */
+};
+
 struct exec_opts {
 	int			 argc;		/* >= 1 */
 	char *const		*argv;
+	const char		*pre;		/* sh run before cd, or NULL */
 	const char		*cwd;		/* remote directory, or NULL */
 	const struct claw_env	*env;		/* never in any argv */
 	size_t			 nenv;
 	int			 timeout;	/* seconds; 0 = none */
-	int			 forward_stdin;	/* else the remote gets EOF */
-	int			 in_fd;		/* usually 0, 1, 2 */
-	int			 out_fd;
-	int			 err_fd;
+	const char		*in_data;	/* sent first on stdin */
+	size_t			 in_len;
+	int			 forward_stdin;	/* then in_fd, else EOF */
+	int			 in_fd;
+	struct exec_sink	 out;
+	struct exec_sink	 err;
 };
 
 /*
@@ -32,9 +43,19 @@ struct exec_opts {
  * o->timeout passed (the remote process group is killed first), 128+N if
  * clawssh itself got SIGINT/SIGTERM/SIGHUP N (the remote process group is
  * killed first).  Returns a negative CLAW_ERR_* with *cause set when the
- * connection or channel failed; the caller exits 255.
+ * connection or channel failed (the caller exits 255), or CLAW_ERR_PARSE
+ * when output to a buffer sink passed its cap (the command is stopped).
  */
 int	exec_run(struct transport *t, const struct exec_opts *o, int *status,
 	    char **cause);
+
+/*
+ * Run the sh script on t with in[0..inlen) as its stdin, collecting
+ * stdout in out and stderr in err (each at most max bytes, else
+ * CLAW_ERR_PARSE).  *status as for exec_run.
+ */
+int	exec_script(struct transport *t, const char *script, const char *in,
+	    size_t inlen, size_t max, struct buf *out, struct buf *err,
+	    int *status, char **cause);
 
 #endif /* CLAW_EXEC_H */

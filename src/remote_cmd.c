@@ -79,7 +79,8 @@ remote_cmd_preamble(struct remote_cmd *rc, const struct claw_env *env,
 /* Build the command line and preamble; see remote_cmd.h. */
 int
 remote_cmd_build(struct remote_cmd *rc, int argc, char *const argv[],
-    const char *cwd, const struct claw_env *env, size_t nenv, char **cause)
+    const char *pre, const char *cwd, const struct claw_env *env,
+    size_t nenv, char **cause)
 {
 	struct buf	b = BUF_INIT;
 	int		r;
@@ -100,6 +101,8 @@ remote_cmd_build(struct remote_cmd *rc, int argc, char *const argv[],
 	    "__claw_e=\"$__claw_e$__claw_l\n\"; done; "
 	    "[ -n \"$__claw_ok\" ] || exit 255; eval \"$__claw_e\"; "
 	    "unset __claw_l __claw_e __claw_ok; ", rc->nonce, rc->nonce);
+	if (pre != NULL)
+		buf_appendf(&b, "%s; ", pre);
 	if (cwd != NULL) {
 		buf_append_str(&b, "cd -- ");
 		shquote_append(&b, cwd);

@@ -28,13 +28,15 @@ struct remote_cmd {
 
 /*
  * Build the command for argv[0..argc) (argc >= 1) run in cwd (NULL: the
- * login directory) with env[0..nenv) set.  Environment names must be
+ * login directory) with env[0..nenv) set.  pre, when not NULL, is sh code
+ * run first (after the environment is set, before cd); it is trusted text
+ * built by clawssh, never user input.  Environment names must be
  * [A-Za-z_][A-Za-z0-9_]*.  Returns 0, or CLAW_ERR_INVAL with *cause set.
  * Free with remote_cmd_clear.
  */
 int	remote_cmd_build(struct remote_cmd *rc, int argc, char *const argv[],
-	    const char *cwd, const struct claw_env *env, size_t nenv,
-	    char **cause);
+	    const char *pre, const char *cwd, const struct claw_env *env,
+	    size_t nenv, char **cause);
 
 /* Wipe the preamble (it holds environment values) and free everything. */
 void	remote_cmd_clear(struct remote_cmd *rc);

@@ -93,8 +93,8 @@ test_env_and_argv(void **state)
 	char			*cause = NULL;
 
 	(void)state;
-	assert_int_equal(remote_cmd_build(&rc, 5, argv, "/", env, 2, &cause),
-	    0);
+	assert_int_equal(remote_cmd_build(&rc, 5, argv, NULL, "/", env, 2,
+	    &cause), 0);
 	assert_null(strstr(rc.command, "multi-line"));
 	assert_int_equal(run_wrapper(&rc, NULL, &out), 0);
 	check_marker(&rc, &out);
@@ -114,7 +114,7 @@ test_stdin_passthrough(void **state)
 	char			*cause = NULL;
 
 	(void)state;
-	assert_int_equal(remote_cmd_build(&rc, 1, argv, NULL, NULL, 0,
+	assert_int_equal(remote_cmd_build(&rc, 1, argv, NULL, NULL, NULL, 0,
 	    &cause), 0);
 	assert_int_equal(run_wrapper(&rc, "line1\nline2", &out), 0);
 	check_marker(&rc, &out);
@@ -134,7 +134,7 @@ test_truncated_preamble(void **state)
 	char			*cause = NULL;
 
 	(void)state;
-	assert_int_equal(remote_cmd_build(&rc, 2, argv, NULL, NULL, 0,
+	assert_int_equal(remote_cmd_build(&rc, 2, argv, NULL, NULL, NULL, 0,
 	    &cause), 0);
 	rc.preamble_len = 0;
 	assert_int_equal(run_wrapper(&rc, NULL, &out), 255);
@@ -155,16 +155,16 @@ test_bad_input(void **state)
 	char			*cause = NULL;
 
 	(void)state;
-	assert_int_equal(remote_cmd_build(&rc, 1, argv, NULL, env, 1,
+	assert_int_equal(remote_cmd_build(&rc, 1, argv, NULL, NULL, env, 1,
 	    &cause), CLAW_ERR_INVAL);
 	assert_non_null(strstr(cause, "1BAD"));
 	free(cause);
 	cause = NULL;
-	assert_int_equal(remote_cmd_build(&rc, 0, argv, NULL, NULL, 0,
+	assert_int_equal(remote_cmd_build(&rc, 0, argv, NULL, NULL, NULL, 0,
 	    &cause), CLAW_ERR_INVAL);
 	free(cause);
 	cause = NULL;
-	assert_int_equal(remote_cmd_build(&rc, 1, argv, "", NULL, 0,
+	assert_int_equal(remote_cmd_build(&rc, 1, argv, NULL, "", NULL, 0,
 	    &cause), CLAW_ERR_INVAL);
 	free(cause);
 	assert_false(remote_cmd_env_name_ok(""));
