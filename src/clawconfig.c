@@ -1,7 +1,8 @@
 /*
  * The clawssh configuration file.  The JSON tree is checked against a fixed
- * schema: each section has a table of keys, each key a type, a field offset
- * in struct claw_config and, for integers, a maximum.
+ * schema: each object has a table of keys, each key a type, a field offset
+ * in struct claw_config and, for integers, a maximum; a nested object
+ * (a section, or sandbox.prune) has the table of its own keys.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -20,14 +21,22 @@
 #include "error.h"
 #include "jsonc.h"
 #include "log.h"
+#include "sandbox.h"
 #include "sshconfig.h"
 #include "xmalloc.h"
 
 enum config_type {
 	CONFIG_PATH,		/* string, leading ~ expanded */
 	CONFIG_INT,		/* whole number from 0 to max */
+	CONFIG_BOOL,		/* true or false, as 1 or 0 */
 	CONFIG_STRICT,		/* "yes" | "accept-new" | "no" */
-	CONFIG_ENV		/* object of string values */
+	CONFIG_ENV,		/* object of string values */
+	CONFIG_OBJECT,		/* object checked against keys in sub */
+	CONFIG_ROOT,		/* remote path, sandbox_root_check */
+	CONFIG_IMAGE,		/* sandbox_image_check */
+	CONFIG_SCOPE,		/* enum sandbox_scope by name */
+	CONFIG_MODE,		/* enum sandbox_mode by name */
+	CONFIG_ACCESS		/* enum sandbox_access by name */
 };
 
 struct config_key {
@@ -35,11 +44,7 @@ struct config_key {
 	enum config_type	 type;
 	size_t			 off;	/* field in struct claw_config */
 	int			 max;	/* CONFIG_INT only */
-};
-
-struct config_section {
-	const char			*name;
-	const struct config_key		*keys;
+	const struct config_key	*sub;	/* CONFIG_OBJECT only */
 };
 
 /* What every step of the schema check needs. */
@@ -51,34 +56,59 @@ struct config_ctx {
 };
 
 #define CONFIG_FIELD(f)	offsetof(struct claw_config, f)
+#define CONFIG_KEY(name, type, field, max) \
+	{ name, type, CONFIG_FIELD(field), max, NULL }
+#define CONFIG_SUB(name, sub)	{ name, CONFIG_OBJECT, 0, 0, sub }
+#define CONFIG_END		{ NULL, CONFIG_INT, 0, 0, NULL }
 
 static const struct config_key config_ssh_keys[] = {
-	{ "configFile", CONFIG_PATH, CONFIG_FIELD(ssh_config_file), 0 },
-	{ "connectTimeout", CONFIG_INT, CONFIG_FIELD(connect_timeout), 86400 },
-	{ "strictHostKeyChecking", CONFIG_STRICT, CONFIG_FIELD(strict), 0 },
-	{ "knownHostsFile", CONFIG_PATH, CONFIG_FIELD(known_hosts_file), 0 },
-	{ "identityFile", CONFIG_PATH, CONFIG_FIELD(identity_file), 0 },
-	{ "passphraseFile", CONFIG_PATH, CONFIG_FIELD(passphrase_file), 0 },
-	{ NULL, CONFIG_INT, 0, 0 }
+	CONFIG_KEY("configFile", CONFIG_PATH, ssh_config_file, 0),
+	CONFIG_KEY("connectTimeout", CONFIG_INT, connect_timeout, 86400),
+	CONFIG_KEY("strictHostKeyChecking", CONFIG_STRICT, strict, 0),
+	CONFIG_KEY("knownHostsFile", CONFIG_PATH, known_hosts_file, 0),
+	CONFIG_KEY("identityFile", CONFIG_PATH, identity_file, 0),
+	CONFIG_KEY("passphraseFile", CONFIG_PATH, passphrase_file, 0),
+	CONFIG_END
 };
 
 static const struct config_key config_exec_keys[] = {
-	{ "timeout", CONFIG_INT, CONFIG_FIELD(exec_timeout), 31536000 },
-	{ "env", CONFIG_ENV, 0, 0 },
-	{ NULL, CONFIG_INT, 0, 0 }
+	CONFIG_KEY("timeout", CONFIG_INT, exec_timeout, 31536000),
+	CONFIG_KEY("env", CONFIG_ENV, env, 0),
+	CONFIG_END
 };
 
 static const struct config_key config_log_keys[] = {
-	{ "verbose", CONFIG_INT, CONFIG_FIELD(verbose), 3 },
-	{ NULL, CONFIG_INT, 0, 0 }
+	CONFIG_KEY("verbose", CONFIG_INT, verbose, 3),
+	CONFIG_END
 };
 
-static const struct config_section config_sections[] = {
-	{ "ssh", config_ssh_keys },
-	{ "exec", config_exec_keys },
-	{ "log", config_log_keys },
-	{ NULL, NULL }
+static const struct config_key config_prune_keys[] = {
+	CONFIG_KEY("idleHours", CONFIG_INT, prune_idle_hours, 87600),
+	CONFIG_KEY("maxAgeDays", CONFIG_INT, prune_max_age_days, 36500),
+	CONFIG_END
 };
+
+static const struct config_key config_sandbox_keys[] = {
+	CONFIG_KEY("remoteRoot", CONFIG_ROOT, remote_root, 0),
+	CONFIG_KEY("scope", CONFIG_SCOPE, sandbox_scope, 0),
+	CONFIG_KEY("mode", CONFIG_MODE, sandbox_mode, 0),
+	CONFIG_KEY("access", CONFIG_ACCESS, sandbox_access, 0),
+	CONFIG_KEY("image", CONFIG_IMAGE, sandbox_image, 0),
+	CONFIG_KEY("strictConfig", CONFIG_BOOL, strict_config, 0),
+	CONFIG_SUB("prune", config_prune_keys),
+	CONFIG_END
+};
+
+static const struct config_key config_top_keys[] = {
+	CONFIG_SUB("ssh", config_ssh_keys),
+	CONFIG_SUB("exec", config_exec_keys),
+	CONFIG_SUB("log", config_log_keys),
+	CONFIG_SUB("sandbox", config_sandbox_keys),
+	CONFIG_END
+};
+
+static int	config_object(const struct config_ctx *,
+		    const struct config_key *, const cJSON *, const char *);
 
 /* Set *cause (if wanted) to "FILE: message" and return err. */
 static int __attribute__((__format__(__printf__, 3, 4)))
@@ -299,6 +329,78 @@ config_set_env(const struct config_ctx *ctx, const cJSON *item,
 	return 0;
 }
 
+/* Store true or false as 1 or 0; other JSON types are errors. */
+static int
+config_set_bool(const struct config_ctx *ctx, const cJSON *item,
+    const char *key, int *dst)
+{
+	if (!cJSON_IsBool(item))
+		return config_fail(ctx, CLAW_ERR_PARSE,
+		    "%s: expected true or false", key);
+	*dst = cJSON_IsTrue(item) ? 1 : 0;
+	return 0;
+}
+
+/* Store a string that check accepts, as is (remote: no ~ expansion). */
+static int
+config_set_checked(const struct config_ctx *ctx, const cJSON *item,
+    const char *key, int (*check)(const char *, char **), char **dst)
+{
+	const char	*s = cJSON_GetStringValue(item);
+	char		*why = NULL;
+	int		 r;
+
+	if (s == NULL)
+		return config_fail(ctx, CLAW_ERR_PARSE,
+		    "%s: expected a string", key);
+	if (check(s, &why) != 0) {
+		r = config_fail(ctx, CLAW_ERR_PARSE, "%s: %s", key,
+		    why != NULL ? why : "invalid");
+		free(why);
+		return r;
+	}
+	free(*dst);
+	*dst = xstrdup(s);
+	return 0;
+}
+
+/* Return the names a sandbox enum of this type takes, for messages. */
+static const char *
+config_enum_names(enum config_type type)
+{
+	switch (type) {
+	case CONFIG_SCOPE:
+		return "\"session\", \"agent\" or \"shared\"";
+	case CONFIG_MODE:
+		return "\"mirror\" or \"remote\"";
+	default:
+		return "\"rw\", \"ro\" or \"none\"";
+	}
+}
+
+/* Store a sandbox scope, mode or access name as its enum value. */
+static int
+config_set_enum(const struct config_ctx *ctx, const cJSON *item,
+    const char *key, enum config_type type, int *dst)
+{
+	const char		*s = cJSON_GetStringValue(item);
+	enum sandbox_scope	 scope;
+	enum sandbox_mode	 mode;
+	enum sandbox_access	 access;
+
+	if (type == CONFIG_SCOPE && sandbox_scope_parse(s, &scope) == 0)
+		*dst = (int)scope;
+	else if (type == CONFIG_MODE && sandbox_mode_parse(s, &mode) == 0)
+		*dst = (int)mode;
+	else if (type == CONFIG_ACCESS &&
+	    sandbox_access_parse(s, &access) == 0)
+		*dst = (int)access;
+	else
+		return config_fail(ctx, CLAW_ERR_PARSE, "%s: expected %s",
+		    key, config_enum_names(type));
+	return 0;
+}
+
 /* Store one schema key from item. */
 static int
 config_set(const struct config_ctx *ctx, const struct config_key *k,
@@ -312,56 +414,65 @@ config_set(const struct config_ctx *ctx, const struct config_key *k,
 	case CONFIG_INT:
 		return config_set_int(ctx, item, key, k->max,
 		    (int *)(void *)field);
+	case CONFIG_BOOL:
+		return config_set_bool(ctx, item, key, (int *)(void *)field);
 	case CONFIG_STRICT:
 		return config_set_strict(ctx, item, key, (int *)(void *)field);
 	case CONFIG_ENV:
 		return config_set_env(ctx, item, key);
+	case CONFIG_OBJECT:
+		return config_object(ctx, k->sub, item, key);
+	case CONFIG_ROOT:
+		return config_set_checked(ctx, item, key, sandbox_root_check,
+		    (char **)(void *)field);
+	case CONFIG_IMAGE:
+		return config_set_checked(ctx, item, key, sandbox_image_check,
+		    (char **)(void *)field);
+	case CONFIG_SCOPE:
+	case CONFIG_MODE:
+	case CONFIG_ACCESS:
+		return config_set_enum(ctx, item, key, k->type,
+		    (int *)(void *)field);
 	}
 	return config_fail(ctx, CLAW_ERR_INVAL, "%s: unhandled type", key);
 }
 
-/* Check and store one member of a section object. */
+/* Check and store one member of an object whose schema is keys. */
 static int
-config_member(const struct config_ctx *ctx, const struct config_section *sec,
-    const cJSON *item)
+config_member(const struct config_ctx *ctx, const struct config_key *keys,
+    const char *prefix, const cJSON *item)
 {
 	const struct config_key	*k;
 	char			*key;
 	int			 r;
 
-	for (k = sec->keys; k->name != NULL; k++) {
+	for (k = keys; k->name != NULL; k++) {
 		if (strcmp(k->name, item->string) == 0)
 			break;
 	}
 	if (k->name == NULL)
-		return config_unknown(ctx, sec->name, item->string);
-	key = config_key_path(sec->name, k->name);
+		return config_unknown(ctx, prefix, item->string);
+	key = config_key_path(prefix, k->name);
 	r = config_set(ctx, k, item, key);
 	free(key);
 	return r;
 }
 
-/* Check and store one top-level section. */
+/* Check object item, at key path (NULL: the top level), against keys. */
 static int
-config_section(const struct config_ctx *ctx, const cJSON *item)
+config_object(const struct config_ctx *ctx, const struct config_key *keys,
+    const cJSON *item, const char *path)
 {
-	const struct config_section	*sec;
-	const cJSON			*m;
-	int				 r;
+	const cJSON	*m;
+	int		 r;
 
-	for (sec = config_sections; sec->name != NULL; sec++) {
-		if (strcmp(sec->name, item->string) == 0)
-			break;
-	}
-	if (sec->name == NULL)
-		return config_unknown(ctx, NULL, item->string);
 	if (!cJSON_IsObject(item))
 		return config_fail(ctx, CLAW_ERR_PARSE,
-		    "%s: expected an object", sec->name);
-	if ((r = config_check_dups(ctx, item, sec->name)) != 0)
+		    "%s: expected an object", path);
+	if ((r = config_check_dups(ctx, item, path)) != 0)
 		return r;
 	for (m = item->child; m != NULL; m = m->next) {
-		if ((r = config_member(ctx, sec, m)) != 0)
+		if ((r = config_member(ctx, keys, path, m)) != 0)
 			return r;
 	}
 	return 0;
@@ -371,19 +482,10 @@ config_section(const struct config_ctx *ctx, const cJSON *item)
 static int
 config_apply(const struct config_ctx *ctx, const cJSON *root)
 {
-	const cJSON	*item;
-	int		 r;
-
 	if (!cJSON_IsObject(root))
 		return config_fail(ctx, CLAW_ERR_PARSE,
 		    "expected an object at the top level");
-	if ((r = config_check_dups(ctx, root, NULL)) != 0)
-		return r;
-	for (item = root->child; item != NULL; item = item->next) {
-		if ((r = config_section(ctx, item)) != 0)
-			return r;
-	}
-	return 0;
+	return config_object(ctx, config_top_keys, root, NULL);
 }
 
 /* Wipe every string value in a JSON tree (exec.env may hold secrets). */
@@ -430,6 +532,11 @@ config_new(void)
 
 	cfg = xcalloc(1, sizeof(*cfg));
 	cfg->strict = -1;
+	cfg->sandbox_scope = -1;
+	cfg->sandbox_mode = -1;
+	cfg->sandbox_access = -1;
+	cfg->prune_idle_hours = -1;
+	cfg->prune_max_age_days = -1;
 	return cfg;
 }
 
@@ -504,5 +611,7 @@ config_free(struct claw_config *cfg)
 	free(cfg->known_hosts_file);
 	free(cfg->identity_file);
 	free(cfg->passphrase_file);
+	free(cfg->remote_root);
+	free(cfg->sandbox_image);
 	free(cfg);
 }

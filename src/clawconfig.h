@@ -15,13 +15,25 @@
  *	    "timeout": 0,                   // seconds; 0 = none
  *	    "env": { "NAME": "VALUE" }
  *	  },
- *	  "log": { "verbose": 0 }
+ *	  "log": { "verbose": 0 },
+ *	  "sandbox": {
+ *	    "remoteRoot": "/tmp/clawssh-sandboxes", // on the remote host
+ *	    "scope": "session",             // session | agent | shared
+ *	    "mode": "mirror",               // mirror | remote
+ *	    "access": "rw",                 // rw | ro | none
+ *	    "image": "host",
+ *	    "strictConfig": false,          // true or false only
+ *	    "prune": { "idleHours": 24, "maxAgeDays": 7 } // 0: rule off
+ *	  }
  *	}
  *
- * Unknown keys, duplicate keys and wrong types are errors naming the key.
- * Integers are whole numbers within their range (connectTimeout 0..86400,
- * timeout 0..31536000, verbose 0..3); exec.env names match
- * [A-Za-z_][A-Za-z0-9_]*.  Only "~" and "~/..." are expanded, not "~user".
+ * Unknown keys, duplicate keys and wrong types are errors naming the key
+ * path ("sandbox.prune.idleHours").  Integers are whole numbers within
+ * their range (connectTimeout 0..86400, timeout 0..31536000, verbose 0..3,
+ * idleHours 0..87600, maxAgeDays 0..36500); exec.env names match
+ * [A-Za-z_][A-Za-z0-9_]*.  Only "~" and "~/..." are expanded, not "~user",
+ * and only in local paths: remoteRoot is a remote path, taken as written
+ * and checked with sandbox_root_check; image with sandbox_image_check.
  */
 #ifndef CLAW_CLAWCONFIG_H
 #define CLAW_CLAWCONFIG_H
@@ -45,6 +57,14 @@ struct claw_config {
 	struct claw_env	*env;			/* exec.env entries */
 	size_t		 nenv;
 	int		 verbose;
+	char		*remote_root;		/* NULL: not set */
+	int		 sandbox_scope;		/* -1 or enum sandbox_scope */
+	int		 sandbox_mode;		/* -1 or enum sandbox_mode */
+	int		 sandbox_access;	/* -1 or enum sandbox_access */
+	char		*sandbox_image;		/* NULL: not set */
+	int		 strict_config;		/* 0 or 1 */
+	int		 prune_idle_hours;	/* -1: not set, 0: off */
+	int		 prune_max_age_days;	/* -1: not set, 0: off */
 };
 
 /*

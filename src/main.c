@@ -22,7 +22,15 @@ static const struct {
 	int		(*fn)(int, char **);
 	const char	*summary;
 } commands[] = {
-	{ "exec", cmd_exec, "run a command on a remote host" },
+	{ "provision", cmd_provision, "get or create a sandbox, print its id" },
+	{ "exec", cmd_exec, "run a command on a host or in a sandbox" },
+	{ "list", cmd_list, "list sandboxes and their state" },
+	{ "status", cmd_status, "show one sandbox" },
+	{ "destroy", cmd_destroy, "remove a sandbox" },
+	{ "recreate", cmd_recreate, "remake a sandbox with current settings" },
+	{ "prune", cmd_prune, "remove idle or old sandboxes" },
+	{ "ssh-config", cmd_sshconfig, "print an ssh_config stanza for a "
+	    "sandbox" },
 };
 #define N_COMMANDS	(sizeof commands / sizeof commands[0])
 

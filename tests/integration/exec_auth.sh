@@ -38,6 +38,7 @@ expect_status $? 255 "wrong passphrase"
 
 # ssh-agent identities are tried first...
 eval "$(ssh-agent -s -a "$T/agent.sock")" >/dev/null
+trap 'ssh-agent -k >/dev/null 2>&1; lib_cleanup' EXIT
 ssh-add -q "$T/id_ed25519" 2>/dev/null || fail "ssh-add"
 out=$(cexec testhost -- echo via-agent 2>"$T/err")
 expect_eq "$out" "via-agent" "agent authentication"
@@ -50,6 +51,7 @@ cexec -o IdentitiesOnly=yes -o IdentityFile="$T/id_ed25519" testhost -- \
 expect_status $? 0 "IdentitiesOnly uses the matching agent key"
 ssh-agent -k >/dev/null 2>&1
 unset SSH_AUTH_SOCK SSH_AGENT_PID
+trap lib_cleanup EXIT
 
 # A server that stops answering mid-command: ServerAliveInterval and
 # ServerAliveCountMax bound the wait.

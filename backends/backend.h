@@ -1,0 +1,71 @@
+/*
+ * Sandbox backends: where sandboxes live and how they are made, behind one
+ * function table.  Every operation runs over an authenticated transport;
+ * backends never decide policy, they do what they are asked and report
+ * what they find.  Everything a host sends back is hostile input.
+ */
+#ifndef CLAW_BACKEND_H
+#define CLAW_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sandbox.h"
+
+struct transport;
+
+/* One sandbox as found on its host. */
+struct backend_entry {
+	struct sandbox_meta	meta;
+	int64_t			created;	/* mtime of the metadata */
+	int64_t			last_used;	/* mtime of the last-used stamp */
+};
+
+/* What a listing found. */
+struct backend_list {
+	int64_t			 now;		/* the host's clock */
+	struct backend_entry	*entries;
+	size_t			 n;
+	size_t			 corrupt;	/* sandboxes skipped as bad */
+};
+
+struct backend_ops {
+	const char	*name;
+
+	/*
+	 * Find the sandbox want->id under root, or create it atomically
+	 * (staged, then renamed into place) with want as its metadata.
+	 * Fills *got with what is there and sets *created.  Concurrent
+	 * callers, on one machine or several, get one sandbox.
+	 */
+	int	(*get_or_create)(struct transport *t, const char *root,
+		    const struct sandbox_meta *want, struct backend_entry *got,
+		    int *created, char **cause);
+
+	/* List the sandboxes under root (only id when not NULL). */
+	int	(*list)(struct transport *t, const char *root, const char *id,
+		    struct backend_list *out, char **cause);
+
+	/* Remove sandbox id under root; *existed says if it was there. */
+	int	(*destroy)(struct transport *t, const char *root,
+		    const char *id, int *existed, char **cause);
+
+	/*
+	 * sh code to run before each command in the sandbox: fail clearly
+	 * if it is gone, and mark it used (allocated).
+	 */
+	char	*(*exec_pre)(const char *root, const char *id);
+
+	/* The sandbox's workspace directory on the host (allocated). */
+	char	*(*workspace)(const char *root, const char *id);
+};
+
+extern const struct backend_ops backend_ssh;
+
+/* Free the entries of a listing and reset it; NULL-safe. */
+void	backend_list_clear(struct backend_list *l);
+
+/* Find the backend called name, or NULL. */
+const struct backend_ops	*backend_find(const char *name);
+
+#endif /* CLAW_BACKEND_H */

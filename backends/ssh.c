@@ -1,0 +1,383 @@
+/*
+ * The ssh backend: a sandbox is a directory <root>/<id>/ on a host we
+ * reach directly, holding workspace/, meta.json and a last-used stamp.
+ * Every operation is one sh script over one exec channel (see
+ * ssh_scripts.h); its output is parsed here as hostile input.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "buf.h"
+#include "error.h"
+#include "exec.h"
+#include "log.h"
+#include "sandbox.h"
+#include "shquote.h"
+#include "ssh_scripts.h"
+#include "transport.h"
+#include "xmalloc.h"
+
+#define SSH_OUT_MAX	(16 * 1024 * 1024)	/* a listing's output cap */
+#define SSH_ERR_MAX	(64 * 1024)
+#define SSH_LINE_MAX	256			/* a header line */
+#define SSH_MSG_MAX	300			/* a remote message we echo */
+#define SSH_TIME_MAX	((int64_t)1 << 53)
+
+/* Format a script whose slots are already-quoted words. */
+static char *
+ssh_script(const char *fmt, ...)
+    __attribute__((__format__(__printf__, 1, 2)));
+
+/* Format a script whose slots are already-quoted words. */
+static char *
+ssh_script(const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*s;
+
+	va_start(ap, fmt);
+	s = xvasprintf(fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+/* Copy a remote message, made printable and short. */
+static char *
+ssh_clean(const char *p, size_t n)
+{
+	char	*s;
+	size_t	 i;
+
+	if (n > SSH_MSG_MAX)
+		n = SSH_MSG_MAX;
+	s = xstrndup(p, n);
+	for (i = 0; s[i] != '\0'; i++) {
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			s[i] = '?';
+	}
+	return s;
+}
+
+/* Explain a failed script from its stderr ("clawssh-error: ..." line). */
+static char *
+ssh_failure(struct transport *t, const struct buf *err, int status)
+{
+	const char	*tag = "clawssh-error: ", *p, *end;
+	char		*msg, *out;
+
+	p = err->data != NULL ? strstr(err->data, tag) : NULL;
+	if (p != NULL) {
+		p += strlen(tag);
+		end = strchr(p, '\n');
+		msg = ssh_clean(p, end != NULL ? (size_t)(end - p) : strlen(p));
+	} else
+		msg = ssh_clean(err->data != NULL ? err->data : "",
+		    err->len);
+	out = xasprintf("%s: %s%s(remote status %d)", transport_label(t),
+	    msg, *msg != '\0' ? " " : "", status);
+	free(msg);
+	return out;
+}
+
+/* Run a script, requiring status 0; output lands in out. */
+static int
+ssh_run(struct transport *t, const char *script, const char *in,
+    size_t inlen, struct buf *out, char **cause)
+{
+	struct buf	err = BUF_INIT;
+	int		rc, status = 0;
+
+	rc = exec_script(t, script, in, inlen, SSH_OUT_MAX, out, &err,
+	    &status, cause);
+	if (rc == 0 && status != 0) {
+		*cause = ssh_failure(t, &err, status);
+		rc = CLAW_ERR_PROTO;
+	}
+	buf_free(&err);
+	return rc;
+}
+
+/* Take one line (without its newline) from *p; NULL at the end. */
+static char *
+ssh_line(const char **p, const char *end)
+{
+	const char	*nl;
+	char		*line;
+
+	if (*p >= end)
+		return NULL;
+	nl = memchr(*p, '\n', (size_t)(end - *p));
+	if (nl == NULL || nl - *p > SSH_LINE_MAX)
+		return NULL;
+	line = xstrndup(*p, (size_t)(nl - *p));
+	*p = nl + 1;
+	return line;
+}
+
+/* Parse a non-negative decimal below 2^53. */
+static int
+ssh_number(const char *s, int64_t *v)
+{
+	int64_t	n = 0;
+
+	if (*s == '\0')
+		return -1;
+	for (; *s != '\0'; s++) {
+		if (*s < '0' || *s > '9' || n > SSH_TIME_MAX / 10)
+			return -1;
+		n = n * 10 + (*s - '0');
+	}
+	*v = n;
+	return 0;
+}
+
+/* Parse "clawssh-entry ID CREATED USED SIZE"; returns 0 or -1. */
+static int
+ssh_entry_header(char *line, char *id, int64_t *created, int64_t *used,
+    int64_t *size)
+{
+	char	*f[6], *save = NULL, *p = line;
+	int	 n = 0;
+
+	while (n < 6 && (f[n] = strtok_r(p, " ", &save)) != NULL) {
+		n++;
+		p = NULL;
+	}
+	if (n != 5 || strcmp(f[0], "clawssh-entry") != 0 ||
+	    !sandbox_id_ok(f[1]) || ssh_number(f[2], created) != 0 ||
+	    ssh_number(f[3], used) != 0 || ssh_number(f[4], size) != 0 ||
+	    *size > SANDBOX_META_MAX)
+		return -1;
+	memcpy(id, f[1], SANDBOX_ID_LEN + 1);
+	return 0;
+}
+
+/*
+ * Parse one entry at *p: header line, then SIZE bytes of metadata.
+ * Returns 0 (entry filled), 1 (framing fine, metadata bad: skipped), or
+ * -1 (framing broken).
+ */
+static int
+ssh_entry(const char **p, const char *end, struct backend_entry *e,
+    char **cause)
+{
+	char	*line, id[SANDBOX_ID_LEN + 1];
+	int64_t	 size;
+	int	 rc;
+
+	memset(e, 0, sizeof *e);
+	if ((line = ssh_line(p, end)) == NULL)
+		return -1;
+	rc = ssh_entry_header(line, id, &e->created, &e->last_used, &size);
+	free(line);
+	if (rc != 0 || size > end - *p)
+		return -1;
+	memcpy(e->meta.id, id, sizeof id);
+	rc = sandbox_meta_decode(*p, (size_t)size, id, &e->meta, cause);
+	*p += size;
+	return rc == 0 ? 0 : 1;
+}
+
+/* Append an entry to a listing. */
+static void
+ssh_list_add(struct backend_list *l, const struct backend_entry *e)
+{
+	l->entries = xreallocarray(l->entries, l->n + 1, sizeof *l->entries);
+	l->entries[l->n++] = *e;
+}
+
+/* Parse a whole listing. */
+static int
+ssh_parse_list(struct transport *t, const struct buf *out,
+    struct backend_list *l, char **cause)
+{
+	const char		*p = out->data, *end = out->data + out->len;
+	struct backend_entry	 e;
+	char			*line, *why = NULL;
+	int			 rc;
+
+	if (p == NULL || (line = ssh_line(&p, end)) == NULL ||
+	    strncmp(line, "clawssh-now ", 12) != 0 ||
+	    ssh_number(line + 12, &l->now) != 0) {
+		if (p != NULL)
+			free(line);
+		*cause = xasprintf("%s: malformed listing", transport_label(t));
+		return CLAW_ERR_PARSE;
+	}
+	free(line);
+	while (p < end) {
+		if ((rc = ssh_entry(&p, end, &e, &why)) < 0) {
+			*cause = xasprintf("%s: malformed listing entry",
+			    transport_label(t));
+			return CLAW_ERR_PARSE;
+		}
+		if (rc == 0)
+			ssh_list_add(l, &e);
+		else {
+			log_warn("%s: skipping sandbox %.*s: %s",
+			    transport_label(t), SANDBOX_ID_LEN, e.meta.id, why);
+			l->corrupt++;
+		}
+		free(why);
+		why = NULL;
+	}
+	return 0;
+}
+
+/* List sandboxes under root; see backend.h. */
+static int
+ssh_list(struct transport *t, const char *root, const char *id,
+    struct backend_list *out, char **cause)
+{
+	struct buf	 o = BUF_INIT;
+	char		*qroot = shquote(root), *script;
+	int		 rc;
+
+	memset(out, 0, sizeof *out);
+	if (id != NULL && !sandbox_id_ok(id)) {
+		free(qroot);
+		*cause = xasprintf("invalid sandbox id '%s'", id);
+		return CLAW_ERR_INVAL;
+	}
+	script = ssh_script(SSH_SCRIPT_LIST, qroot,
+	    id != NULL ? id : "c????????????");
+	if ((rc = ssh_run(t, script, NULL, 0, &o, cause)) == 0 &&
+	    (rc = ssh_parse_list(t, &o, out, cause)) != 0)
+		backend_list_clear(out);
+	free(script);
+	free(qroot);
+	buf_free(&o);
+	return rc;
+}
+
+/* Parse get-or-create's answer: found/created, then one entry. */
+static int
+ssh_parse_got(struct transport *t, const struct buf *out,
+    struct backend_entry *got, int *created, char **cause)
+{
+	const char	*p = out->data, *end = out->data + out->len;
+	char		*line, *why = NULL;
+	int		 rc;
+
+	if (p == NULL || (line = ssh_line(&p, end)) == NULL)
+		line = xstrdup("");
+	*created = strcmp(line, "clawssh-created") == 0;
+	rc = *created || strcmp(line, "clawssh-found") == 0 ? 0 : -1;
+	free(line);
+	if (rc == 0 && (rc = ssh_entry(&p, end, got, &why)) == 1) {
+		*cause = xasprintf("%s: sandbox %s has corrupt metadata (%s);"
+		    " destroy it to start again", transport_label(t),
+		    got->meta.id, why);
+		free(why);
+		return CLAW_ERR_PARSE;
+	}
+	if (rc != 0 || p != end) {
+		*cause = xasprintf("%s: malformed answer from the host",
+		    transport_label(t));
+		return CLAW_ERR_PARSE;
+	}
+	return 0;
+}
+
+/* Find or atomically create a sandbox; see backend.h. */
+static int
+ssh_get_or_create(struct transport *t, const char *root,
+    const struct sandbox_meta *want, struct backend_entry *got,
+    int *created, char **cause)
+{
+	struct buf	 o = BUF_INIT;
+	char		*qroot, *qid, *qimage, *script, *meta;
+	int		 rc;
+
+	qroot = shquote(root);
+	qid = shquote(want->id);
+	qimage = shquote(want->settings.image);
+	meta = sandbox_meta_encode(want);
+	script = ssh_script(SSH_SCRIPT_GET_OR_CREATE, qroot, qid, qimage);
+	if ((rc = ssh_run(t, script, meta, strlen(meta), &o, cause)) == 0)
+		rc = ssh_parse_got(t, &o, got, created, cause);
+	free(script);
+	free(meta);
+	free(qimage);
+	free(qid);
+	free(qroot);
+	buf_free(&o);
+	return rc;
+}
+
+/* Remove a sandbox; see backend.h. */
+static int
+ssh_destroy(struct transport *t, const char *root, const char *id,
+    int *existed, char **cause)
+{
+	struct buf	 o = BUF_INIT;
+	char		*qroot, *script;
+	int		 rc;
+
+	if (!sandbox_id_ok(id)) {
+		*cause = xasprintf("invalid sandbox id '%s'", id);
+		return CLAW_ERR_INVAL;
+	}
+	qroot = shquote(root);
+	script = ssh_script(SSH_SCRIPT_DESTROY, qroot, id);
+	if ((rc = ssh_run(t, script, NULL, 0, &o, cause)) == 0) {
+		if (o.data != NULL &&
+		    strcmp(o.data, "clawssh-destroyed\n") == 0)
+			*existed = 1;
+		else if (o.data != NULL &&
+		    strcmp(o.data, "clawssh-missing\n") == 0)
+			*existed = 0;
+		else {
+			*cause = xasprintf("%s: malformed answer from the "
+			    "host", transport_label(t));
+			rc = CLAW_ERR_PARSE;
+		}
+	}
+	free(script);
+	free(qroot);
+	buf_free(&o);
+	return rc;
+}
+
+/* The sandbox directory, root/id. */
+static char *
+ssh_dir(const char *root, const char *id)
+{
+	return xasprintf("%s/%s", root, id);
+}
+
+/* The check-and-touch run before each command; see backend.h. */
+static char *
+ssh_exec_pre(const char *root, const char *id)
+{
+	char	*dir = ssh_dir(root, id), *q = shquote(dir), *pre;
+
+	pre = ssh_script(SSH_SCRIPT_EXEC_PRE, q, id);
+	free(q);
+	free(dir);
+	return pre;
+}
+
+/* The workspace directory; see backend.h. */
+static char *
+ssh_workspace(const char *root, const char *id)
+{
+	return xasprintf("%s/%s/workspace", root, id);
+}
+
+const struct backend_ops backend_ssh = {
+	.name = "ssh",
+	.get_or_create = ssh_get_or_create,
+	.list = ssh_list,
+	.destroy = ssh_destroy,
+	.exec_pre = ssh_exec_pre,
+	.workspace = ssh_workspace,
+};

@@ -1,0 +1,111 @@
+/*
+ * The sh scripts the ssh backend runs on a host.  Each is a format string
+ * whose %s slots are filled with sh-quoted words (never raw input).  They
+ * need POSIX sh plus mkdir, mv, rm, cat, wc, ls, awk, id, date, and stat
+ * or date -r for file times; errors are reported on stderr as a line
+ * "clawssh-error: MESSAGE" and exit status 3.
+ */
+#ifndef CLAW_SSH_SCRIPTS_H
+#define CLAW_SSH_SCRIPTS_H
+
+/*
+ * Shared start: the root in $root (slot 1), clawfail, mt (a file's mtime
+ * in epoch seconds, 0 if unknown), a check that no component of the root
+ * is a symbolic link, and the lock helpers clawlock / clawunlock (mkdir
+ * locks, broken after a minute of staleness).
+ */
+#define SSH_SCRIPT_PRELUDE						\
+	"umask 077\n"							\
+	"root=%s\n"							\
+	"clawfail() { echo \"clawssh-error: $*\" >&2; exit 3; }\n"	\
+	"mt() { stat -c %%Y -- \"$1\" 2>/dev/null ||"			\
+	" date -r \"$1\" +%%s 2>/dev/null || echo 0; }\n"		\
+	"case $root in /*) ;; *) clawfail \"remoteRoot $root is not"	\
+	" absolute\" ;; esac\n"						\
+	"p=; oldifs=$IFS; IFS=/; set -f\n"				\
+	"for c in $root; do [ -n \"$c\" ] || continue; p=\"$p/$c\";"	\
+	" [ -L \"$p\" ] && clawfail \"remoteRoot component $p is a"	\
+	" symbolic link\"; done\n"					\
+	"IFS=$oldifs; set +f\n"						\
+	"clawlock() { lockdir=$1; n=0;"					\
+	" until mkdir -- \"$1\" 2>/dev/null; do"				\
+	" if [ -n \"$(find \"$1\" -prune -mmin +1 2>/dev/null)\" ];"	\
+	" then rmdir -- \"$1\" 2>/dev/null; continue; fi;"		\
+	" n=$((n + 1)); [ $n -le 600 ] || clawfail \"$1 is held too"	\
+	" long\"; sleep 0.1 2>/dev/null || sleep 1; done;"		\
+	" trap 'rmdir -- \"$lockdir\" 2>/dev/null' EXIT;"		\
+	" trap 'exit 143' TERM INT HUP; }\n"				\
+	"entry() { echo \"clawssh-entry $1 $(mt \"$root/$1/meta.json\")"\
+	" $(mt \"$root/$1/last-used\") $(wc -c <"			\
+	" \"$root/$1/meta.json\")\"; cat -- \"$root/$1/meta.json\"; }\n"
+
+/* The root must exist (created 0700 if not) and belong to us. */
+#define SSH_SCRIPT_ENSURE_ROOT						\
+	"[ -d \"$root\" ] || mkdir -p -m 700 -- \"$root\" ||"		\
+	" clawfail \"cannot create remoteRoot $root\"\n"		\
+	"[ -d \"$root\" ] && [ ! -L \"$root\" ] ||"			\
+	" clawfail \"remoteRoot $root is not a directory\"\n"		\
+	"owner=$(ls -ldn -- \"$root\" | awk '{ print $3 }')\n"		\
+	"[ \"$owner\" = \"$(id -u)\" ] || clawfail \"remoteRoot $root"	\
+	" is owned by uid $owner, not by $(id -un)\"\n"
+
+/* Slots: root, id, image.  Metadata for a new sandbox comes on stdin. */
+#define SSH_SCRIPT_GET_OR_CREATE					\
+	SSH_SCRIPT_PRELUDE						\
+	SSH_SCRIPT_ENSURE_ROOT						\
+	"id=%s; image=%s; d=\"$root/$id\"\n"				\
+	"if [ \"$image\" != host ] && [ ! -d \"$root/images/$image\" ];"\
+	" then clawfail \"image $image not found in $root/images"	\
+	" (import it with: clawssh image import)\"; fi\n"		\
+	"clawlock \"$root/.lock-$id\"\n"				\
+	"if [ -d \"$d\" ] && [ ! -L \"$d\" ]; then\n"			\
+	"  [ -f \"$d/meta.json\" ] && [ ! -L \"$d/meta.json\" ] ||"	\
+	" clawfail \"$d exists but has no metadata\"\n"		\
+	"  echo clawssh-found; entry \"$id\"; exit 0\n"			\
+	"fi\n"								\
+	"if [ -e \"$d\" ] || [ -L \"$d\" ]; then clawfail \"$d exists"	\
+	" and is not a sandbox directory\"; fi\n"			\
+	"s=\"$root/.stage-$id-$$\"; rm -rf -- \"$s\"\n"		\
+	"if mkdir -- \"$s\" \"$s/workspace\" && cat > \"$s/meta.json\""	\
+	" && : > \"$s/last-used\" && mv -- \"$s\" \"$d\"; then :; else"	\
+	" rm -rf -- \"$s\"; clawfail \"cannot create $d\"; fi\n"	\
+	"echo clawssh-created; entry \"$id\"\n"
+
+/* Slots: root, glob of ids to list (an id, or the id pattern). */
+#define SSH_SCRIPT_LIST							\
+	SSH_SCRIPT_PRELUDE						\
+	"echo \"clawssh-now $(date +%%s)\"\n"				\
+	"[ -d \"$root\" ] || exit 0\n"					\
+	"cd -- \"$root\" || clawfail \"cannot enter $root\"\n"		\
+	"for d in %s; do\n"						\
+	"  case $d in c[a-z2-7][a-z2-7][a-z2-7][a-z2-7][a-z2-7]"	\
+	"[a-z2-7][a-z2-7][a-z2-7][a-z2-7][a-z2-7][a-z2-7][a-z2-7]) ;;"	\
+	" *) continue ;; esac\n"					\
+	"  [ -d \"$d\" ] && [ ! -L \"$d\" ] && [ -f \"$d/meta.json\" ]"	\
+	" && [ ! -L \"$d/meta.json\" ] || continue\n"			\
+	"  entry \"$d\"\n"						\
+	"done\n"
+
+/* Slots: root, id. */
+#define SSH_SCRIPT_DESTROY						\
+	SSH_SCRIPT_PRELUDE						\
+	"id=%s; d=\"$root/$id\"\n"					\
+	"[ -d \"$root\" ] || { echo clawssh-missing; exit 0; }\n"	\
+	"[ -L \"$d\" ] && clawfail \"$d is a symbolic link; not"	\
+	" removing it\"\n"						\
+	"[ -d \"$d\" ] || { echo clawssh-missing; exit 0; }\n"		\
+	"clawlock \"$root/.lock-$id\"\n"				\
+	"t=\"$root/.trash-$id-$$\"\n"					\
+	"mv -- \"$d\" \"$t\" || clawfail \"cannot remove $d\"\n"	\
+	"echo clawssh-destroyed\n"					\
+	"chmod -R u+rwx -- \"$t\" 2>/dev/null; rm -rf -- \"$t\"\n"
+
+/* Slots: the sandbox directory (quoted), the id (checked). */
+#define SSH_SCRIPT_EXEC_PRE						\
+	"__claw_d=%s; if [ ! -d \"$__claw_d/workspace\" ] ||"		\
+	" [ -L \"$__claw_d\" ]; then echo \"clawssh: sandbox %s no"	\
+	" longer exists on this host; provision it again\" >&2;"	\
+	" exit 255; fi; touch -c -- \"$__claw_d/last-used\""		\
+	" 2>/dev/null; unset __claw_d"
+
+#endif /* CLAW_SSH_SCRIPTS_H */

@@ -1,0 +1,203 @@
+/*
+ * Shared plumbing of the sandbox commands.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "clawconfig.h"
+#include "cmd.h"
+#include "cmd_box.h"
+#include "error.h"
+#include "log.h"
+#include "registry.h"
+#include "sshconfig.h"
+#include "transport.h"
+#include "xmalloc.h"
+
+/* Open the registry; see cmd_box.h. */
+int
+cmd_box_registry(struct cmd_box *b)
+{
+	char	*cause = NULL;
+	int	 rc;
+
+	if (b->reg != NULL)
+		return 0;
+	if (registry_open(b->cc.state_dir, cmd_home(), &b->reg,
+	    &cause) != 0) {
+		rc = cmd_fail("%s", cause);
+		free(cause);
+		return rc;
+	}
+	return 0;
+}
+
+/* Load a sandbox's record and aim at its host; see cmd_box.h. */
+int
+cmd_box_load(struct cmd_box *b, const char *id)
+{
+	char	*cause = NULL;
+	int	 rc;
+
+	if (!sandbox_id_ok(id))
+		return cmd_fail("'%s' is not a sandbox id", id);
+	if ((rc = cmd_box_registry(b)) != 0)
+		return rc;
+	if ((rc = registry_get(b->reg, id, &b->rec, &cause)) != 0) {
+		if (rc == CLAW_ERR_NOTFOUND)
+			rc = cmd_fail("no sandbox %s in %s (see 'clawssh "
+			    "list')", id, registry_dir(b->reg));
+		else
+			rc = cmd_fail("%s", cause);
+		free(cause);
+		return rc;
+	}
+	if ((b->be = backend_find(b->rec->backend)) == NULL)
+		return cmd_fail("sandbox %s: unknown backend '%s'", id,
+		    b->rec->backend);
+	if (b->cc.target == NULL)
+		b->cc.target = b->rec->target;
+	if (b->cc.ssh_config == NULL)
+		b->cc.ssh_config = b->rec->ssh_config;
+	return cmd_conn_load(&b->cc);
+}
+
+/* Resolve and connect; see cmd_box.h. */
+int
+cmd_box_connect(struct cmd_box *b)
+{
+	int	rc;
+
+	if ((rc = cmd_conn_resolve(&b->cc, &b->sc)) != 0)
+		return rc;
+	return cmd_conn_connect(&b->cc, b->sc, &b->t);
+}
+
+/* The settings in force; see cmd_box.h. */
+void
+cmd_box_settings(const struct cmd_box *b,
+    const struct sandbox_settings *base, struct sandbox_settings *out)
+{
+	const struct claw_config	*c = b->cc.cfg;
+
+	*out = *base;
+	if (c == NULL)
+		return;
+	if (c->sandbox_mode >= 0)
+		out->mode = (enum sandbox_mode)c->sandbox_mode;
+	if (c->sandbox_access >= 0)
+		out->access = (enum sandbox_access)c->sandbox_access;
+	if (c->sandbox_image != NULL)
+		snprintf(out->image, sizeof out->image, "%s",
+		    c->sandbox_image);
+}
+
+/* Whether strict config checking is on. */
+int
+cmd_box_strict(const struct cmd_box *b)
+{
+	return b->strict_config || (b->cc.cfg != NULL &&
+	    b->cc.cfg->strict_config);
+}
+
+/* Warn about, or refuse, a stale sandbox; see cmd_box.h. */
+int
+cmd_box_stale(struct cmd_box *b, const char *id, const char *stored,
+    const struct sandbox_settings *now)
+{
+	char	hash[SANDBOX_HASH_LEN + 1];
+
+	sandbox_config_hash(now, hash);
+	if (strcmp(hash, stored) == 0)
+		return 0;
+	if (cmd_box_strict(b))
+		return cmd_fail("sandbox %s was created with other settings "
+		    "(strict config): run: clawssh recreate %s", id, id);
+	if (!b->warned)
+		log_warn("sandbox %s was created with other settings; run: "
+		    "clawssh recreate %s", id, id);
+	b->warned = 1;
+	return 0;
+}
+
+/* The remote root from the config, else the default. */
+const char *
+cmd_box_root(const struct cmd_box *b)
+{
+	if (b->cc.cfg != NULL && b->cc.cfg->remote_root != NULL)
+		return b->cc.cfg->remote_root;
+	return CMD_BOX_DEFAULT_ROOT;
+}
+
+/* Format a duration compactly. */
+void
+cmd_box_duration(int64_t secs, char *out, size_t len)
+{
+	if (secs < 0)
+		secs = 0;
+	if (secs < 120)
+		snprintf(out, len, "%llds", (long long)secs);
+	else if (secs < 7200)
+		snprintf(out, len, "%lldm", (long long)(secs / 60));
+	else if (secs < 172800)
+		snprintf(out, len, "%lldh", (long long)(secs / 3600));
+	else
+		snprintf(out, len, "%lldd", (long long)(secs / 86400));
+}
+
+/* Whether two records live on the same host and root. */
+int
+cmd_box_same_host(const struct registry_record *a,
+    const struct registry_record *b)
+{
+	return strcmp(a->target, b->target) == 0 &&
+	    strcmp(a->remote_root, b->remote_root) == 0 &&
+	    (a->ssh_config == NULL) == (b->ssh_config == NULL) &&
+	    (a->ssh_config == NULL || strcmp(a->ssh_config,
+	    b->ssh_config) == 0);
+}
+
+/* The record as a JSON object. */
+cJSON *
+cmd_box_json(const struct registry_record *r)
+{
+	cJSON	*o = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(o, "id", r->id);
+	cJSON_AddStringToObject(o, "backend", r->backend);
+	cJSON_AddStringToObject(o, "target", r->target);
+	cJSON_AddStringToObject(o, "user", r->user);
+	cJSON_AddStringToObject(o, "host", r->host);
+	cJSON_AddNumberToObject(o, "port", r->port);
+	cJSON_AddStringToObject(o, "scope", sandbox_scope_name(r->scope));
+	cJSON_AddStringToObject(o, "key", r->key);
+	cJSON_AddStringToObject(o, "mode",
+	    sandbox_mode_name(r->settings.mode));
+	cJSON_AddStringToObject(o, "access",
+	    sandbox_access_name(r->settings.access));
+	cJSON_AddStringToObject(o, "image", r->settings.image);
+	cJSON_AddStringToObject(o, "configHash", r->config_hash);
+	cJSON_AddStringToObject(o, "workspace", r->workspace);
+	cJSON_AddStringToObject(o, "remoteRoot", r->remote_root);
+	cJSON_AddNumberToObject(o, "created", (double)r->created);
+	return o;
+}
+
+/* Release everything. */
+void
+cmd_box_free(struct cmd_box *b)
+{
+	transport_free(b->t);
+	sshconfig_free(b->sc);
+	registry_record_free(b->rec);
+	registry_close(b->reg);
+	cmd_conn_free(&b->cc);
+	memset(b, 0, sizeof *b);
+}

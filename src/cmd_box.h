@@ -1,0 +1,79 @@
+/*
+ * What the sandbox commands share: finding a sandbox's record, reaching
+ * its host, the settings in force, and the stale-config check.
+ */
+#ifndef CLAW_CMD_BOX_H
+#define CLAW_CMD_BOX_H
+
+#include <stdint.h>
+
+#include "backend.h"
+#include "cmd_conn.h"
+#include "sandbox.h"
+
+struct registry;
+struct registry_record;
+struct sshconfig;
+struct transport;
+
+#define CMD_BOX_DEFAULT_ROOT	"/tmp/clawssh-sandboxes"
+
+struct cmd_box {
+	struct cmd_conn			 cc;
+	struct registry			*reg;
+	struct registry_record		*rec;	/* after cmd_box_load */
+	const struct backend_ops	*be;
+	struct sshconfig		*sc;	/* after cmd_box_connect */
+	struct transport		*t;
+	int				 strict_config;	/* --strict-config */
+	int				 warned;	/* stale warning given */
+};
+
+/* Open the registry (cc.state_dir or the default).  0 or exit status. */
+int	cmd_box_registry(struct cmd_box *b);
+
+/*
+ * Load the record of sandbox id and aim the connection at its host (its
+ * target and ssh config unless the command line gave others), then load
+ * the clawssh config.  Returns 0 or an exit status (message printed).
+ */
+int	cmd_box_load(struct cmd_box *b, const char *id);
+
+/* Resolve and connect to the record's host.  0 or exit status. */
+int	cmd_box_connect(struct cmd_box *b);
+
+/*
+ * The settings in force for a sandbox: base (what it was made with, or
+ * the defaults), overridden by the config file's sandbox section.
+ */
+void	cmd_box_settings(const struct cmd_box *b,
+	    const struct sandbox_settings *base, struct sandbox_settings *out);
+
+/*
+ * Compare the stored config hash with the settings in force: warn once
+ * ("sandbox ID was created with other settings; run: clawssh recreate
+ * ID"), or with strict config refuse.  Returns 0 or an exit status.
+ */
+int	cmd_box_stale(struct cmd_box *b, const char *id, const char *stored,
+	    const struct sandbox_settings *now);
+
+/* Whether strict config checking is on (flag or config file). */
+int	cmd_box_strict(const struct cmd_box *b);
+
+/* The remote root: config file, else the default. */
+const char	*cmd_box_root(const struct cmd_box *b);
+
+/* Format a duration in seconds as "45s", "12m", "5h", "3d". */
+void	cmd_box_duration(int64_t secs, char *out, size_t len);
+
+/* Whether two records live on the same host and root. */
+int	cmd_box_same_host(const struct registry_record *a,
+	    const struct registry_record *b);
+
+/* The record as a JSON object (for --json output). */
+struct cJSON	*cmd_box_json(const struct registry_record *r);
+
+/* Release everything. */
+void	cmd_box_free(struct cmd_box *b);
+
+#endif /* CLAW_CMD_BOX_H */

@@ -1,0 +1,223 @@
+/*
+ * Connection options, config loading, target resolution and connecting,
+ * shared by the commands that reach a host.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clawconfig.h"
+#include "cmd.h"
+#include "cmd_conn.h"
+#include "log.h"
+#include "signals.h"
+#include "sshconfig.h"
+#include "transport.h"
+#include "xmalloc.h"
+
+const struct option cmd_conn_longopts[] = {
+	CMD_CONN_LONGOPTS,
+	{ NULL, 0, NULL, 0 }
+};
+
+/* Parse a decimal integer in [lo, hi]; 0 on success. */
+int
+cmd_parse_int(const char *s, int lo, int hi, int *out)
+{
+	char	*end;
+	long	 v;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	v = strtol(s, &end, 10);
+	if (*end != '\0' || v < lo || v > hi)
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+/* Append an ssh_config line ("Key value") to the option list. */
+static void
+cmd_conn_add_line(struct cmd_conn *cc, const char *line)
+{
+	cc->options = xreallocarray(cc->options, cc->noptions + 1,
+	    sizeof *cc->options);
+	cc->options[cc->noptions++] = xstrdup(line);
+}
+
+/* Take one connection option; see cmd_conn.h. */
+int
+cmd_conn_option(struct cmd_conn *cc, int ch, const char *arg)
+{
+	switch (ch) {
+	case 'F':
+		cc->ssh_config = arg;
+		return 1;
+	case 'o':
+		cmd_conn_add_line(cc, arg);
+		return 1;
+	case 'l':
+		cc->user = arg;
+		return 1;
+	case 'p':
+		if (cmd_parse_int(arg, 1, 65535, &cc->port) != 0)
+			return cmd_fail("bad port '%s'", arg);
+		return 1;
+	case 'v':
+		cc->verbose++;
+		return 1;
+	case CMD_OPT_CONFIG:
+		cc->config = arg;
+		return 1;
+	case CMD_OPT_PASSPHRASE:
+		cc->passphrase_file = arg;
+		return 1;
+	case CMD_OPT_STATE_DIR:
+		cc->state_dir = arg;
+		return 1;
+	}
+	return 0;
+}
+
+/* Add "KEY \"PATH\"" as an option line; a path with '"' is refused. */
+static int
+cmd_conn_add_path(struct cmd_conn *cc, const char *key, const char *path)
+{
+	char	*line;
+
+	if (strpbrk(path, "\"\n") != NULL)
+		return cmd_fail("config: %s path may not contain '\"' or a "
+		    "newline", key);
+	line = xasprintf("%s \"%s\"", key, path);
+	cmd_conn_add_line(cc, line);
+	free(line);
+	return 0;
+}
+
+/* Append the config file's ssh settings after the command line's. */
+static int
+cmd_conn_apply(struct cmd_conn *cc, const struct claw_config *c)
+{
+	static const char *const strict[] = { "ask", "yes", "accept-new",
+	    "no" };
+	char	*line;
+
+	if (c->connect_timeout > 0) {
+		line = xasprintf("ConnectTimeout %d", c->connect_timeout);
+		cmd_conn_add_line(cc, line);
+		free(line);
+	}
+	if (c->strict >= 0 && c->strict < 4) {
+		line = xasprintf("StrictHostKeyChecking %s", strict[c->strict]);
+		cmd_conn_add_line(cc, line);
+		free(line);
+	}
+	if ((c->known_hosts_file != NULL && cmd_conn_add_path(cc,
+	    "UserKnownHostsFile", c->known_hosts_file) != 0) ||
+	    (c->identity_file != NULL && cmd_conn_add_path(cc,
+	    "IdentityFile", c->identity_file) != 0))
+		return CMD_EXIT_FAILURE;
+	if (cc->passphrase_file == NULL)
+		cc->passphrase_file = c->passphrase_file;
+	if (cc->ssh_config == NULL)
+		cc->ssh_config = c->ssh_config_file;
+	return 0;
+}
+
+/* Load the config and apply it; see cmd_conn.h. */
+int
+cmd_conn_load(struct cmd_conn *cc)
+{
+	char	*cause = NULL;
+	int	 rc;
+
+	if (config_load(cc->config, cmd_home(), &cc->cfg, &cause) != 0) {
+		rc = cmd_fail("%s", cause);
+		free(cause);
+		return rc;
+	}
+	log_set_level(cc->verbose > cc->cfg->verbose ? cc->verbose :
+	    cc->cfg->verbose);
+	return cmd_conn_apply(cc, cc->cfg);
+}
+
+/* Resolve the target through ssh_config; see cmd_conn.h. */
+int
+cmd_conn_resolve(struct cmd_conn *cc, struct sshconfig **sc)
+{
+	struct sshconfig_query	 q;
+	char			*user = NULL, *host = NULL, *cause = NULL, *path;
+	int			 port = 0, rc, flags = 0;
+
+	if (sshconfig_parse_target(cc->target, &user, &host, &port,
+	    &cause) != 0) {
+		rc = cmd_fail("%s", cause);
+		free(cause);
+		return rc;
+	}
+	memset(&q, 0, sizeof q);
+	q.host = host;
+	q.user = cc->user != NULL ? cc->user : user;
+	q.port = cc->port != 0 ? cc->port : port;
+	q.local_user = cmd_local_user();
+	q.home = cmd_home();
+	q.options = cc->options;
+	q.noptions = cc->noptions;
+	if (cc->ssh_config != NULL)
+		path = xstrdup(cc->ssh_config);
+	else {
+		path = xasprintf("%s/.ssh/config", q.home);
+		flags = SSHCONFIG_OPTIONAL;
+	}
+	if ((rc = sshconfig_resolve(path, flags, &q, sc, &cause)) != 0) {
+		rc = cmd_fail("%s", cause);
+		free(cause);
+	}
+	free(path);
+	free(user);
+	free(host);
+	return rc;
+}
+
+/* Connect and authenticate; see cmd_conn.h. */
+int
+cmd_conn_connect(struct cmd_conn *cc, const struct sshconfig *sc,
+    struct transport **t)
+{
+	struct transport_opts	 topts = { cc->passphrase_file };
+	char			*cause = NULL;
+	int			 rc;
+
+	if (signals_init() != 0)
+		return cmd_fail("cannot install signal handlers");
+	if (transport_connect(sc, &topts, t, &cause) != 0) {
+		rc = cmd_fail("%s", cause);
+		free(cause);
+		return rc;
+	}
+	return 0;
+}
+
+/* Return "user@hostname:port" for sc. */
+char *
+cmd_conn_identity(const struct sshconfig *sc)
+{
+	return xasprintf("%s@%s:%d", sc->user, sc->hostname, sc->port);
+}
+
+/* Free what cc owns. */
+void
+cmd_conn_free(struct cmd_conn *cc)
+{
+	size_t	i;
+
+	for (i = 0; i < cc->noptions; i++)
+		free(cc->options[i]);
+	free(cc->options);
+	config_free(cc->cfg);
+	memset(cc, 0, sizeof *cc);
+}

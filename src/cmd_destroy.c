@@ -1,0 +1,254 @@
+/*
+ * clawssh destroy ID: remove a sandbox from its host and the registry;
+ * clawssh prune: remove the sandboxes idle or old past the limits.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clawconfig.h"
+#include "cmd.h"
+#include "cmd_box.h"
+#include "cmd_conn.h"
+#include "error.h"
+#include "log.h"
+#include "registry.h"
+#include "sshconfig.h"
+#include "transport.h"
+#include "xmalloc.h"
+
+#define PRUNE_IDLE_HOURS	24	/* defaults when config says nothing */
+#define PRUNE_MAX_AGE_DAYS	7
+
+struct prune_args {
+	int		 idle_hours;	/* 0: rule off */
+	int		 max_age_days;
+	int		 dry_run;
+	const char	*cli_ssh_config;	/* -F, if given */
+};
+
+enum { OPT_IDLE = CMD_OPT_FIRST_FREE, OPT_AGE, OPT_DRY };
+
+static const struct option prune_longopts[] = {
+	CMD_CONN_LONGOPTS,
+	{ "dry-run", no_argument, NULL, OPT_DRY },
+	{ "idle-hours", required_argument, NULL, OPT_IDLE },
+	{ "max-age-days", required_argument, NULL, OPT_AGE },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* Remove sandbox id on the connected host and forget it locally. */
+static int
+destroy_one(struct cmd_box *b, const char *root, const char *id,
+    int *existed)
+{
+	char	*cause = NULL;
+	int	 rc;
+
+	if (b->be->destroy(b->t, root, id, existed, &cause) != 0 ||
+	    registry_remove(b->reg, id, &cause) != 0) {
+		rc = cmd_fail("%s", cause);
+		free(cause);
+		return rc;
+	}
+	return 0;
+}
+
+/* The destroy command; see clawssh(1). */
+int
+cmd_destroy(int argc, char **argv)
+{
+	struct cmd_box	 b;
+	char		*cause = NULL;
+	int		 ch, rc, existed = 0;
+
+	memset(&b, 0, sizeof b);
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, CMD_CONN_SHORTOPTS,
+	    cmd_conn_longopts, NULL)) != -1) {
+		if ((rc = cmd_conn_option(&b.cc, ch, optarg)) != 1)
+			goto usage;
+	}
+	if (optind + 1 != argc)
+		goto usage;
+	if ((rc = cmd_box_load(&b, argv[optind])) != 0 ||
+	    (rc = cmd_box_connect(&b)) != 0)
+		goto out;
+	if (registry_lock(b.reg, b.rec->id, &cause) != 0) {
+		rc = cmd_fail("%s", cause);
+		free(cause);
+		goto out;
+	}
+	if ((rc = destroy_one(&b, b.rec->remote_root, b.rec->id,
+	    &existed)) == 0)
+		printf("%s %s\n", existed ? "destroyed" : "forgot (already "
+		    "gone from its host)", b.rec->id);
+	goto out;
+usage:
+	rc = rc > 1 ? rc : cmd_fail("usage: clawssh destroy [options] ID");
+out:
+	cmd_box_free(&b);
+	return rc;
+}
+
+/* Why entry e should go, or NULL if it stays. */
+static const char *
+prune_reason(const struct prune_args *p, const struct backend_list *l,
+    const struct backend_entry *e, char *buf, size_t len)
+{
+	char	dur[16];
+
+	if (p->idle_hours > 0 &&
+	    l->now - e->last_used > (int64_t)p->idle_hours * 3600) {
+		cmd_box_duration(l->now - e->last_used, dur, sizeof dur);
+		snprintf(buf, len, "idle %s", dur);
+		return buf;
+	}
+	if (p->max_age_days > 0 &&
+	    l->now - e->created > (int64_t)p->max_age_days * 86400) {
+		cmd_box_duration(l->now - e->created, dur, sizeof dur);
+		snprintf(buf, len, "age %s", dur);
+		return buf;
+	}
+	return NULL;
+}
+
+/* Prune the sandboxes under rec's root on rec's (connected) host. */
+static int
+prune_host(struct cmd_box *b, const struct prune_args *p,
+    const struct registry_record *rec)
+{
+	struct backend_list	 l;
+	const char		*why;
+	char			*cause = NULL, buf[64];
+	size_t			 i;
+	int			 rc = 0, existed;
+
+	if (b->be->list(b->t, rec->remote_root, NULL, &l, &cause) != 0) {
+		rc = cmd_fail("%s", cause);
+		free(cause);
+		return rc;
+	}
+	for (i = 0; i < l.n && rc == 0; i++) {
+		why = prune_reason(p, &l, &l.entries[i], buf, sizeof buf);
+		if (why == NULL)
+			continue;
+		printf("%s %s (%s)\n", p->dry_run ? "would prune" : "pruned",
+		    l.entries[i].meta.id, why);
+		if (p->dry_run)
+			continue;
+		if (registry_lock(b->reg, l.entries[i].meta.id,
+		    &cause) != 0) {
+			rc = cmd_fail("%s", cause);
+			free(cause);
+			break;
+		}
+		rc = destroy_one(b, rec->remote_root, l.entries[i].meta.id,
+		    &existed);
+		registry_unlock(b->reg);
+	}
+	backend_list_clear(&l);
+	return rc;
+}
+
+/* Parse prune's options over the config's defaults. */
+static int
+prune_parse(int argc, char **argv, struct cmd_box *b, struct prune_args *p)
+{
+	const char	*idle = NULL, *age = NULL;
+	int		 ch, rc;
+
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, CMD_CONN_SHORTOPTS,
+	    prune_longopts, NULL)) != -1) {
+		if (ch == OPT_IDLE)
+			idle = optarg;
+		else if (ch == OPT_AGE)
+			age = optarg;
+		else if (ch == OPT_DRY)
+			p->dry_run = 1;
+		else if ((rc = cmd_conn_option(&b->cc, ch, optarg)) != 1)
+			return rc > 1 ? rc : cmd_fail("usage: clawssh prune "
+			    "[--idle-hours N] [--max-age-days N] [--dry-run]");
+	}
+	if (optind != argc)
+		return cmd_fail("usage: clawssh prune [--idle-hours N] "
+		    "[--max-age-days N] [--dry-run]");
+	p->cli_ssh_config = b->cc.ssh_config;
+	if ((rc = cmd_conn_load(&b->cc)) != 0)
+		return rc;
+	p->idle_hours = b->cc.cfg->prune_idle_hours >= 0 ?
+	    b->cc.cfg->prune_idle_hours : PRUNE_IDLE_HOURS;
+	p->max_age_days = b->cc.cfg->prune_max_age_days >= 0 ?
+	    b->cc.cfg->prune_max_age_days : PRUNE_MAX_AGE_DAYS;
+	if ((idle != NULL && cmd_parse_int(idle, 0, 87600,
+	    &p->idle_hours) != 0) || (age != NULL && cmd_parse_int(age, 0,
+	    36500, &p->max_age_days) != 0))
+		return cmd_fail("--idle-hours wants 0..87600 and "
+		    "--max-age-days 0..36500");
+	return 0;
+}
+
+/* Visit every host in the registry once and prune there. */
+static int
+prune_all(struct cmd_box *b, const struct prune_args *p,
+    struct registry_record **recs, size_t n)
+{
+	size_t	i, j;
+	int	rc = 0;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < i && !cmd_box_same_host(recs[i], recs[j]); j++)
+			;
+		if (j < i)
+			continue;
+		transport_free(b->t);
+		sshconfig_free(b->sc);
+		b->t = NULL;
+		b->sc = NULL;
+		b->cc.target = recs[i]->target;
+		b->cc.ssh_config = p->cli_ssh_config != NULL ?
+		    p->cli_ssh_config :
+		    recs[i]->ssh_config != NULL ? recs[i]->ssh_config :
+		    b->cc.cfg->ssh_config_file;
+		if (cmd_box_connect(b) != 0 ||
+		    prune_host(b, p, recs[i]) != 0)
+			rc = 1;
+	}
+	return rc;
+}
+
+/* The prune command; see clawssh(1). */
+int
+cmd_prune(int argc, char **argv)
+{
+	struct cmd_box		  b;
+	struct prune_args	  p;
+	struct registry_record	**recs = NULL;
+	char			 *cause = NULL;
+	size_t			  n = 0;
+	int			  rc;
+
+	memset(&b, 0, sizeof b);
+	memset(&p, 0, sizeof p);
+	b.be = &backend_ssh;
+	if ((rc = prune_parse(argc, argv, &b, &p)) != 0)
+		goto out;
+	if ((rc = cmd_box_registry(&b)) != 0)
+		goto out;
+	if (registry_list(b.reg, &recs, &n, &cause) != 0) {
+		rc = cmd_fail("%s", cause);
+		free(cause);
+		goto out;
+	}
+	rc = prune_all(&b, &p, recs, n);
+out:
+	registry_records_free(recs);
+	cmd_box_free(&b);
+	return rc;
+}

@@ -1,0 +1,349 @@
+/*
+ * clawssh list: every sandbox in the registry, with what its host says;
+ * clawssh status ID: one of them in detail.  Hosts are visited once each;
+ * an unreachable host is shown as such within ConnectTimeout.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "clawconfig.h"
+#include "cmd.h"
+#include "cmd_box.h"
+#include "cmd_conn.h"
+#include "error.h"
+#include "log.h"
+#include "registry.h"
+#include "sshconfig.h"
+#include "transport.h"
+#include "xmalloc.h"
+
+/* How long list waits for a host that gives no ConnectTimeout. */
+#define LIST_CONNECT_TIMEOUT	"ConnectTimeout 10"
+
+/* One row: a record and what its host said about it. */
+struct list_row {
+	struct registry_record	*rec;
+	const char		*state;	/* ok stale missing unreachable */
+	int			 have_times;
+	int64_t			 age, idle;
+};
+
+/* The state of a visit to one host. */
+struct list_host {
+	struct cmd_box		*b;
+	const char		*cli_ssh_config;
+	struct backend_list	 l;
+	int			 reachable;
+};
+
+enum { OPT_JSON = CMD_OPT_FIRST_FREE };
+
+static const struct option list_longopts[] = {
+	CMD_CONN_LONGOPTS,
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* Visit the host of rec: connect and list its sandboxes. */
+static void
+list_visit(struct list_host *h, const struct registry_record *rec)
+{
+	struct cmd_box	*b = h->b;
+	char		*cause = NULL;
+
+	transport_free(b->t);
+	sshconfig_free(b->sc);
+	b->t = NULL;
+	b->sc = NULL;
+	backend_list_clear(&h->l);
+	h->reachable = 0;
+	b->cc.target = rec->target;
+	b->cc.ssh_config = h->cli_ssh_config != NULL ? h->cli_ssh_config :
+	    rec->ssh_config != NULL ? rec->ssh_config :
+	    b->cc.cfg->ssh_config_file;
+	if (cmd_box_connect(b) != 0)
+		return;
+	if (backend_find(rec->backend)->list(b->t, rec->remote_root, NULL,
+	    &h->l, &cause) != 0) {
+		cmd_fail("%s", cause);
+		free(cause);
+		return;
+	}
+	h->reachable = 1;
+}
+
+/* Fill row from the host's listing. */
+static void
+list_judge(struct list_host *h, struct list_row *row)
+{
+	struct sandbox_settings	 now;
+	char			 hash[SANDBOX_HASH_LEN + 1];
+	size_t			 i;
+
+	row->state = "unreachable";
+	if (!h->reachable)
+		return;
+	row->state = "missing";
+	for (i = 0; i < h->l.n; i++) {
+		if (strcmp(h->l.entries[i].meta.id, row->rec->id) != 0)
+			continue;
+		row->have_times = 1;
+		row->age = h->l.now - h->l.entries[i].created;
+		row->idle = h->l.now - h->l.entries[i].last_used;
+		cmd_box_settings(h->b, &h->l.entries[i].meta.settings, &now);
+		sandbox_config_hash(&now, hash);
+		row->state = strcmp(hash, h->l.entries[i].meta.config_hash)
+		    == 0 ? "ok" : "stale";
+		return;
+	}
+}
+
+/* Build the rows for recs (visiting each host once). */
+static struct list_row *
+list_rows(struct list_host *h, struct registry_record **recs, size_t n)
+{
+	struct list_row	*rows;
+	size_t		 i, j;
+
+	rows = xcalloc(n + 1, sizeof *rows);
+	for (i = 0; i < n; i++)
+		rows[i].rec = recs[i];
+	for (i = 0; i < n; i++) {
+		if (rows[i].state != NULL)
+			continue;
+		list_visit(h, recs[i]);
+		for (j = i; j < n; j++) {
+			if (rows[j].state == NULL &&
+			    cmd_box_same_host(recs[i], recs[j]))
+				list_judge(h, &rows[j]);
+		}
+	}
+	return rows;
+}
+
+/* One row as JSON. */
+static cJSON *
+list_row_json(const struct list_row *row)
+{
+	cJSON	*o = cmd_box_json(row->rec);
+
+	cJSON_AddStringToObject(o, "state", row->state);
+	if (row->have_times) {
+		cJSON_AddNumberToObject(o, "ageSeconds", (double)row->age);
+		cJSON_AddNumberToObject(o, "idleSeconds", (double)row->idle);
+	} else {
+		cJSON_AddNullToObject(o, "ageSeconds");
+		cJSON_AddNullToObject(o, "idleSeconds");
+	}
+	return o;
+}
+
+/* Print one row as a JSON object. */
+static void
+list_detail_json(const struct list_row *row)
+{
+	cJSON	*o = list_row_json(row);
+	char	*text = cJSON_Print(o);
+
+	printf("%s\n", text);
+	free(text);
+	cJSON_Delete(o);
+}
+
+/* Print one row of the table. */
+static void
+list_row_print(const struct list_row *row)
+{
+	const struct registry_record	*r = row->rec;
+	char				 host[300], sk[80], age[16], idle[16];
+
+	snprintf(host, sizeof host, "%s@%s:%d", r->user, r->host, r->port);
+	snprintf(sk, sizeof sk, "%s/%s", sandbox_scope_name(r->scope),
+	    r->key);
+	snprintf(age, sizeof age, "-");
+	snprintf(idle, sizeof idle, "-");
+	if (row->have_times) {
+		cmd_box_duration(row->age, age, sizeof age);
+		cmd_box_duration(row->idle, idle, sizeof idle);
+	}
+	printf("%-14s %-28s %-20s %-7s %-6s %-10s %-5s %-5s %s\n", r->id,
+	    host, sk, sandbox_mode_name(r->settings.mode),
+	    sandbox_access_name(r->settings.access), r->settings.image, age,
+	    idle, row->state);
+}
+
+/* Print one row as "field: value" lines, for status. */
+static void
+list_detail_print(const struct list_row *row)
+{
+	const struct registry_record	*r = row->rec;
+	char				 age[16] = "-", idle[16] = "-";
+
+	if (row->have_times) {
+		cmd_box_duration(row->age, age, sizeof age);
+		cmd_box_duration(row->idle, idle, sizeof idle);
+	}
+	printf("id:         %s\nhost:       %s@%s:%d (%s)\n"
+	    "scope:      %s\nkey:        %s\nmode:       %s\n"
+	    "access:     %s\nimage:      %s\nworkspace:  %s\n"
+	    "remote:     %s/%s/workspace\nage:        %s\n"
+	    "idle:       %s\nstate:      %s\n", r->id, r->user, r->host,
+	    r->port, r->target, sandbox_scope_name(r->scope), r->key,
+	    sandbox_mode_name(r->settings.mode),
+	    sandbox_access_name(r->settings.access), r->settings.image,
+	    r->workspace, r->remote_root, r->id, age, idle, row->state);
+}
+
+/* Print rows as a table or a JSON array. */
+static void
+list_print(const struct list_row *rows, size_t n, int json)
+{
+	cJSON	*a;
+	char	*text;
+	size_t	 i;
+
+	if (json) {
+		a = cJSON_CreateArray();
+		for (i = 0; i < n; i++)
+			cJSON_AddItemToArray(a, list_row_json(&rows[i]));
+		text = cJSON_Print(a);
+		printf("%s\n", text);
+		free(text);
+		cJSON_Delete(a);
+		return;
+	}
+	printf("%-14s %-28s %-20s %-7s %-6s %-10s %-5s %-5s %s\n", "ID",
+	    "HOST", "SCOPE/KEY", "MODE", "ACCESS", "IMAGE", "AGE", "IDLE",
+	    "STATE");
+	for (i = 0; i < n; i++)
+		list_row_print(&rows[i]);
+}
+
+/* Parse list/status options; sets *json.  0, or an exit status. */
+static int
+list_parse(int argc, char **argv, struct cmd_box *b, int *json,
+    const char *usage)
+{
+	int	ch, rc;
+
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, CMD_CONN_SHORTOPTS,
+	    list_longopts, NULL)) != -1) {
+		if (ch == OPT_JSON)
+			*json = 1;
+		else if ((rc = cmd_conn_option(&b->cc, ch, optarg)) != 1)
+			return rc == 0 ? cmd_fail("%s", usage) : rc;
+	}
+	return 0;
+}
+
+/* Load config and registry, with list's connect-timeout fallback. */
+static int
+list_setup(struct cmd_box *b)
+{
+	int	rc;
+
+	if ((rc = cmd_box_registry(b)) != 0 ||
+	    (rc = cmd_conn_load(&b->cc)) != 0)
+		return rc;
+	cmd_conn_option(&b->cc, 'o', LIST_CONNECT_TIMEOUT);
+	return 0;
+}
+
+/* Show records with their hosts' view; shared by list and status. */
+static int
+list_show(struct cmd_box *b, const char *cli_ssh_config,
+    struct registry_record **recs, size_t n, int json, int detail)
+{
+	struct list_host	 h;
+	struct list_row		*rows;
+	int			 rc = 0;
+
+	memset(&h, 0, sizeof h);
+	h.b = b;
+	h.cli_ssh_config = cli_ssh_config;
+	rows = list_rows(&h, recs, n);
+	if (detail && strcmp(rows[0].state, "ok") != 0 &&
+	    strcmp(rows[0].state, "stale") != 0)
+		rc = 1;
+	if (detail && !json)
+		list_detail_print(&rows[0]);
+	else if (detail)
+		list_detail_json(&rows[0]);
+	else
+		list_print(rows, n, json);
+	backend_list_clear(&h.l);
+	free(rows);
+	return rc;
+}
+
+/* The list command; see clawssh(1). */
+int
+cmd_list(int argc, char **argv)
+{
+	struct cmd_box		  b;
+	struct registry_record	**recs = NULL;
+	const char		 *cli;
+	char			 *cause = NULL;
+	size_t			  n = 0;
+	int			  rc, json = 0;
+
+	memset(&b, 0, sizeof b);
+	if ((rc = list_parse(argc, argv, &b, &json,
+	    "usage: clawssh list [--json] [options]")) != 0)
+		goto out;
+	if (optind != argc) {
+		rc = cmd_fail("usage: clawssh list [--json] [options]");
+		goto out;
+	}
+	cli = b.cc.ssh_config;
+	if ((rc = list_setup(&b)) != 0)
+		goto out;
+	if (registry_list(b.reg, &recs, &n, &cause) != 0) {
+		rc = cmd_fail("%s", cause);
+		free(cause);
+		goto out;
+	}
+	rc = list_show(&b, cli, recs, n, json, 0);
+out:
+	registry_records_free(recs);
+	cmd_box_free(&b);
+	return rc;
+}
+
+/* The status command; see clawssh(1). */
+int
+cmd_status(int argc, char **argv)
+{
+	struct cmd_box		 b;
+	struct registry_record	*one[2];
+	const char		*cli;
+	int			 rc, json = 0;
+
+	memset(&b, 0, sizeof b);
+	if ((rc = list_parse(argc, argv, &b, &json,
+	    "usage: clawssh status [--json] [options] ID")) != 0)
+		goto out;
+	if (optind + 1 != argc) {
+		rc = cmd_fail("usage: clawssh status [--json] [options] ID");
+		goto out;
+	}
+	cli = b.cc.ssh_config;
+	if ((rc = cmd_box_load(&b, argv[optind])) != 0)
+		goto out;
+	cmd_conn_option(&b.cc, 'o', LIST_CONNECT_TIMEOUT);
+	one[0] = b.rec;
+	one[1] = NULL;
+	rc = list_show(&b, cli, one, 1, json, 1);
+out:
+	cmd_box_free(&b);
+	return rc;
+}

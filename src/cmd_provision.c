@@ -1,0 +1,450 @@
+/*
+ * clawssh provision: get or create the sandbox of a scope and key on a
+ * host; clawssh recreate: destroy it and make it again with the settings
+ * now in force.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <getopt.h>
+#include <stdint.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "clawconfig.h"
+#include "cmd.h"
+#include "cmd_box.h"
+#include "cmd_conn.h"
+#include "error.h"
+#include "log.h"
+#include "registry.h"
+#include "sshconfig.h"
+#include "xmalloc.h"
+
+struct provision_args {
+	struct cmd_box		 box;
+	const char		*scope;		/* --scope */
+	const char		*key;		/* --key */
+	const char		*workspace;	/* --workspace */
+	const char		*mode;		/* --mode */
+	const char		*access;	/* --access */
+	const char		*image;		/* --from */
+	const char		*root;		/* --remote-root */
+	int			 json;
+};
+
+static const char provision_usage[] =
+    "usage: clawssh provision --host TARGET [--scope session|agent|shared]\n"
+    "           [--key KEY] [--workspace DIR] [--access none|ro|rw]\n"
+    "           [--mode mirror|remote] [--from IMAGE] [--json]\n"
+    "\n"
+    "Prints the id of the scope's sandbox on TARGET, creating it once.\n"
+    "\n"
+    "  --remote-root DIR     where sandboxes live on the host\n"
+    "                        (default " CMD_BOX_DEFAULT_ROOT ")\n"
+    "  --strict-config       refuse a sandbox made with other settings\n"
+    CMD_CONN_USAGE;
+
+enum {
+	OPT_SCOPE = CMD_OPT_FIRST_FREE, OPT_KEY, OPT_WORKSPACE, OPT_MODE,
+	OPT_ACCESS, OPT_FROM, OPT_ROOT, OPT_JSON, OPT_HOST, OPT_STRICT
+};
+
+static const struct option provision_longopts[] = {
+	CMD_CONN_LONGOPTS,
+	{ "access", required_argument, NULL, OPT_ACCESS },
+	{ "from", required_argument, NULL, OPT_FROM },
+	{ "help", no_argument, NULL, 'h' },
+	{ "host", required_argument, NULL, OPT_HOST },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "key", required_argument, NULL, OPT_KEY },
+	{ "mode", required_argument, NULL, OPT_MODE },
+	{ "remote-root", required_argument, NULL, OPT_ROOT },
+	{ "scope", required_argument, NULL, OPT_SCOPE },
+	{ "strict-config", no_argument, NULL, OPT_STRICT },
+	{ "workspace", required_argument, NULL, OPT_WORKSPACE },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* Record one provision option; 0 or an exit status. */
+static int
+provision_option(struct provision_args *a, int ch, const char *arg)
+{
+	int	rc;
+
+	if ((rc = cmd_conn_option(&a->box.cc, ch, arg)) != 0)
+		return rc == 1 ? 0 : rc;
+	switch (ch) {
+	case OPT_SCOPE: a->scope = arg; return 0;
+	case OPT_KEY: a->key = arg; return 0;
+	case OPT_WORKSPACE: a->workspace = arg; return 0;
+	case OPT_MODE: a->mode = arg; return 0;
+	case OPT_ACCESS: a->access = arg; return 0;
+	case OPT_FROM: a->image = arg; return 0;
+	case OPT_ROOT: a->root = arg; return 0;
+	case OPT_JSON: a->json = 1; return 0;
+	case OPT_HOST: a->box.cc.target = arg; return 0;
+	case OPT_STRICT: a->box.strict_config = 1; return 0;
+	}
+	return cmd_fail("bad option (see 'clawssh provision --help')");
+}
+
+/* Apply one named setting over s; 0 or an exit status. */
+static int
+provision_setting(const char *what, const char *val,
+    int (*parse)(const char *, int *), int *field)
+{
+	if (val != NULL && parse(val, field) != 0)
+		return cmd_fail("bad --%s '%s'", what, val);
+	return 0;
+}
+
+/* Adapters from the typed parsers to provision_setting. */
+static int
+parse_mode(const char *s, int *v)
+{
+	enum sandbox_mode	m;
+
+	if (sandbox_mode_parse(s, &m) != 0)
+		return -1;
+	*v = (int)m;
+	return 0;
+}
+
+static int
+parse_access(const char *s, int *v)
+{
+	enum sandbox_access	x;
+
+	if (sandbox_access_parse(s, &x) != 0)
+		return -1;
+	*v = (int)x;
+	return 0;
+}
+
+/* Work out the settings from defaults, config and flags. */
+static int
+provision_settings(struct provision_args *a, struct sandbox_settings *s)
+{
+	struct sandbox_settings	 base;
+	char			*cause = NULL;
+	int			 mode, access, rc;
+
+	sandbox_settings_default(&base);
+	cmd_box_settings(&a->box, &base, s);
+	mode = (int)s->mode;
+	access = (int)s->access;
+	if ((rc = provision_setting("mode", a->mode, parse_mode,
+	    &mode)) != 0 || (rc = provision_setting("access", a->access,
+	    parse_access, &access)) != 0)
+		return rc;
+	s->mode = (enum sandbox_mode)mode;
+	s->access = (enum sandbox_access)access;
+	if (a->image != NULL) {
+		if (sandbox_image_check(a->image, &cause) != 0) {
+			rc = cmd_fail("--from: %s", cause);
+			free(cause);
+			return rc;
+		}
+		snprintf(s->image, sizeof s->image, "%s", a->image);
+	}
+	return 0;
+}
+
+/* Work out scope and key; fills meta's. */
+static int
+provision_scope(struct provision_args *a, struct sandbox_meta *m)
+{
+	const struct claw_config	*c = a->box.cc.cfg;
+	const char			*key = a->key;
+	char				*cause = NULL;
+	int				 rc;
+
+	m->scope = c->sandbox_scope >= 0 ?
+	    (enum sandbox_scope)c->sandbox_scope : SANDBOX_SCOPE_SESSION;
+	if (a->scope != NULL && sandbox_scope_parse(a->scope,
+	    &m->scope) != 0)
+		return cmd_fail("bad --scope '%s': want session, agent or "
+		    "shared", a->scope);
+	if (m->scope == SANDBOX_SCOPE_SHARED && (key == NULL || *key == '\0'))
+		key = SANDBOX_SHARED_KEY;
+	if (key == NULL)
+		return cmd_fail("--key is required for scope %s",
+		    sandbox_scope_name(m->scope));
+	if (sandbox_key_check(m->scope, key, &cause) != 0) {
+		rc = cmd_fail("--key: %s", cause);
+		free(cause);
+		return rc;
+	}
+	snprintf(m->key, sizeof m->key, "%s", key);
+	return 0;
+}
+
+/* Resolve --workspace (default: the current directory) to a real path. */
+static int
+provision_workspace(struct provision_args *a, struct sandbox_meta *m)
+{
+	char	*real;
+
+	real = realpath(a->workspace != NULL ? a->workspace : ".", NULL);
+	if (real == NULL)
+		return cmd_fail("--workspace %s: not found",
+		    a->workspace != NULL ? a->workspace : ".");
+	if (strlen(real) > SANDBOX_ROOT_MAX) {
+		free(real);
+		return cmd_fail("--workspace: path too long");
+	}
+	snprintf(m->workspace, sizeof m->workspace, "%s", real);
+	free(real);
+	return 0;
+}
+
+/* Make the local record for what the host has (allocated). */
+static struct registry_record *
+provision_record(struct cmd_box *b, const char *root,
+    const struct backend_entry *e)
+{
+	const struct sandbox_meta	*m = &e->meta;
+	struct registry_record		*r;
+
+	r = xcalloc(1, sizeof *r);
+	memcpy(r->id, m->id, sizeof r->id);
+	r->backend = xstrdup(b->be->name);
+	r->target = xstrdup(b->cc.target);
+	r->ssh_config = b->cc.ssh_config != NULL ?
+	    xstrdup(b->cc.ssh_config) : NULL;
+	r->user = xstrdup(b->sc->user);
+	r->host = xstrdup(b->sc->hostname);
+	r->port = b->sc->port;
+	r->remote_root = xstrdup(root);
+	r->scope = m->scope;
+	r->key = xstrdup(m->key);
+	r->settings = m->settings;
+	memcpy(r->config_hash, m->config_hash, sizeof r->config_hash);
+	r->workspace = xstrdup(m->workspace);
+	r->created = e->created != 0 ? e->created : m->created;
+	return r;
+}
+
+/*
+ * On the connected host, get or create the sandbox want describes, check
+ * it is the one asked for, and record it.  The caller holds the id lock.
+ */
+static int
+provision_do(struct cmd_box *b, const char *root,
+    const struct sandbox_meta *want, int *created)
+{
+	struct backend_entry	 got;
+	struct registry_record	*rec;
+	char			*cause = NULL;
+	int			 rc;
+
+	if (b->be->get_or_create(b->t, root, want, &got, created,
+	    &cause) != 0) {
+		rc = cmd_fail("%s", cause);
+		free(cause);
+		return rc;
+	}
+	if (got.meta.scope != want->scope ||
+	    strcmp(got.meta.key, want->key) != 0)
+		return cmd_fail("sandbox %s on %s belongs to %s/%s, not "
+		    "%s/%s", want->id, b->cc.target,
+		    sandbox_scope_name(got.meta.scope), got.meta.key,
+		    sandbox_scope_name(want->scope), want->key);
+	if (!*created && (rc = cmd_box_stale(b, want->id,
+	    got.meta.config_hash, &want->settings)) != 0)
+		return rc;
+	rec = provision_record(b, root, &got);
+	registry_record_free(b->rec);
+	b->rec = rec;
+	if (registry_put(b->reg, b->rec, &cause) != 0) {
+		rc = cmd_fail("%s", cause);
+		free(cause);
+		return rc;
+	}
+	log_info("sandbox %s %s on %s", want->id, *created ? "created" :
+	    "found", b->cc.target);
+	return 0;
+}
+
+/* Print the outcome: the id alone, or the record as JSON. */
+static void
+provision_print(const struct cmd_box *b, int json, int created)
+{
+	cJSON	*o;
+	char	*text;
+
+	if (!json) {
+		printf("%s\n", b->rec->id);
+		return;
+	}
+	o = cmd_box_json(b->rec);
+	cJSON_AddBoolToObject(o, "new", created);
+	text = cJSON_Print(o);
+	printf("%s\n", text);
+	free(text);
+	cJSON_Delete(o);
+}
+
+/* Parse provision's command line; 0, -1 for --help, or a status. */
+static int
+provision_parse(int argc, char **argv, struct provision_args *a)
+{
+	int	ch, rc;
+
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, CMD_CONN_SHORTOPTS "h",
+	    provision_longopts, NULL)) != -1) {
+		if (ch == 'h') {
+			fputs(provision_usage, stdout);
+			return -1;
+		}
+		if ((rc = provision_option(a, ch, optarg)) != 0)
+			return rc;
+	}
+	if (a->box.cc.target == NULL && optind < argc)
+		a->box.cc.target = argv[optind++];
+	if (optind < argc)
+		return cmd_fail("unexpected argument '%s'", argv[optind]);
+	if (a->box.cc.target == NULL)
+		return cmd_fail("--host TARGET is required");
+	return 0;
+}
+
+/* Work out everything the new sandbox's metadata says. */
+static int
+provision_meta(struct provision_args *a, struct sandbox_meta *m,
+    const char **root)
+{
+	char	*cause = NULL, *ident;
+	int	 rc;
+
+	memset(m, 0, sizeof *m);
+	m->version = SANDBOX_META_VERSION;
+	m->created = (int64_t)time(NULL);
+	*root = a->root != NULL ? a->root : cmd_box_root(&a->box);
+	if (sandbox_root_check(*root, &cause) != 0) {
+		rc = cmd_fail("remoteRoot: %s", cause);
+		free(cause);
+		return rc;
+	}
+	if ((rc = provision_scope(a, m)) != 0 ||
+	    (rc = provision_settings(a, &m->settings)) != 0 ||
+	    (rc = provision_workspace(a, m)) != 0 ||
+	    (rc = cmd_conn_resolve(&a->box.cc, &a->box.sc)) != 0)
+		return rc;
+	sandbox_config_hash(&m->settings, m->config_hash);
+	ident = cmd_conn_identity(a->box.sc);
+	sandbox_id(m->scope, m->key, ident, m->id);
+	free(ident);
+	return 0;
+}
+
+/* Lock the id, connect, get or create; 0 or an exit status. */
+static int
+provision_locked(struct cmd_box *b, const char *root,
+    const struct sandbox_meta *m, int *created)
+{
+	char	*cause = NULL;
+	int	 rc;
+
+	if (registry_lock(b->reg, m->id, &cause) != 0) {
+		rc = cmd_fail("%s", cause);
+		free(cause);
+		return rc;
+	}
+	if ((rc = cmd_conn_connect(&b->cc, b->sc, &b->t)) == 0)
+		rc = provision_do(b, root, m, created);
+	registry_unlock(b->reg);
+	return rc;
+}
+
+/* The provision command; see clawssh(1). */
+int
+cmd_provision(int argc, char **argv)
+{
+	struct provision_args	 a;
+	struct sandbox_meta	 m;
+	const char		*root;
+	int			 rc, created = 0;
+
+	memset(&a, 0, sizeof a);
+	a.box.be = &backend_ssh;
+	if ((rc = provision_parse(argc, argv, &a)) != 0) {
+		cmd_box_free(&a.box);
+		return rc < 0 ? 0 : rc;
+	}
+	if ((rc = cmd_conn_load(&a.box.cc)) == 0 &&
+	    (rc = cmd_box_registry(&a.box)) == 0 &&
+	    (rc = provision_meta(&a, &m, &root)) == 0 &&
+	    (rc = provision_locked(&a.box, root, &m, &created)) == 0)
+		provision_print(&a.box, a.json, created);
+	cmd_box_free(&a.box);
+	return rc;
+}
+
+/* Recreate: destroy, then provision again with the settings in force. */
+static int
+recreate_do(struct cmd_box *b, const char *id)
+{
+	struct sandbox_meta	 m;
+	char			*cause = NULL;
+	int			 rc, existed = 0, created = 0;
+
+	memset(&m, 0, sizeof m);
+	m.version = SANDBOX_META_VERSION;
+	m.created = (int64_t)time(NULL);
+	memcpy(m.id, id, sizeof m.id);
+	m.scope = b->rec->scope;
+	snprintf(m.key, sizeof m.key, "%s", b->rec->key);
+	snprintf(m.workspace, sizeof m.workspace, "%s", b->rec->workspace);
+	cmd_box_settings(b, &b->rec->settings, &m.settings);
+	sandbox_config_hash(&m.settings, m.config_hash);
+	if (b->be->destroy(b->t, b->rec->remote_root, id, &existed,
+	    &cause) != 0) {
+		rc = cmd_fail("%s", cause);
+		free(cause);
+		return rc;
+	}
+	return provision_do(b, b->rec->remote_root, &m, &created);
+}
+
+/* The recreate command; see clawssh(1). */
+int
+cmd_recreate(int argc, char **argv)
+{
+	struct cmd_box	 b;
+	char		*cause = NULL;
+	int		 ch, rc;
+
+	memset(&b, 0, sizeof b);
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, CMD_CONN_SHORTOPTS,
+	    cmd_conn_longopts, NULL)) != -1) {
+		if ((rc = cmd_conn_option(&b.cc, ch, optarg)) != 1)
+			return rc == 0 ? cmd_fail("usage: clawssh recreate "
+			    "[options] ID") : rc;
+	}
+	if (optind + 1 != argc)
+		return cmd_fail("usage: clawssh recreate [options] ID");
+	if ((rc = cmd_box_load(&b, argv[optind])) == 0 &&
+	    (rc = cmd_box_connect(&b)) == 0) {
+		if ((rc = registry_lock(b.reg, b.rec->id, &cause)) != 0) {
+			rc = cmd_fail("%s", cause);
+			free(cause);
+		} else {
+			b.warned = 1;
+			if ((rc = recreate_do(&b, argv[optind])) == 0)
+				printf("%s\n", b.rec->id);
+		}
+	}
+	cmd_box_free(&b);
+	return rc;
+}

@@ -1,0 +1,137 @@
+/*
+ * Sandboxes as data: scopes, keys, ids, the settings a sandbox is made
+ * with, their config hash, and the metadata file kept beside the sandbox
+ * on the remote host.  Pure functions; no I/O.
+ *
+ * Everything decoded here may come from a hostile remote host or an edited
+ * local file: sizes are capped and every field is validated.
+ */
+#ifndef CLAW_SANDBOX_H
+#define CLAW_SANDBOX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum sandbox_scope {
+	SANDBOX_SCOPE_SESSION = 0,
+	SANDBOX_SCOPE_AGENT,
+	SANDBOX_SCOPE_SHARED
+};
+
+enum sandbox_mode {
+	SANDBOX_MODE_MIRROR = 0,	/* local copy canonical, synced */
+	SANDBOX_MODE_REMOTE		/* seeded once, remote canonical */
+};
+
+enum sandbox_access {
+	SANDBOX_ACCESS_RW = 0,		/* workspace read-write */
+	SANDBOX_ACCESS_RO,		/* workspace read-only */
+	SANDBOX_ACCESS_NONE		/* empty private workspace */
+};
+
+#define SANDBOX_ID_LEN		13	/* 'c' + 12 base32 characters */
+#define SANDBOX_KEY_MAX		256	/* bytes */
+#define SANDBOX_IMAGE_MAX	64	/* bytes */
+#define SANDBOX_ROOT_MAX	1024	/* bytes of a remoteRoot path */
+#define SANDBOX_HASH_LEN	64	/* hex SHA-256 */
+#define SANDBOX_META_MAX	(64 * 1024)	/* metadata file size cap */
+#define SANDBOX_SHARED_KEY	"default"	/* key of "shared" when none */
+
+/* What the config hash covers: change one and the sandbox is stale. */
+struct sandbox_settings {
+	enum sandbox_mode	mode;
+	enum sandbox_access	access;
+	char			image[SANDBOX_IMAGE_MAX + 1];	/* "host" */
+};
+
+/* The remote metadata file, <remoteRoot>/<id>/meta.json. */
+struct sandbox_meta {
+	int			version;	/* SANDBOX_META_VERSION */
+	char			id[SANDBOX_ID_LEN + 1];
+	enum sandbox_scope	scope;
+	char			key[SANDBOX_KEY_MAX + 1];
+	struct sandbox_settings	settings;
+	char			config_hash[SANDBOX_HASH_LEN + 1];
+	int64_t			created;	/* epoch seconds */
+	char			workspace[SANDBOX_ROOT_MAX + 1];
+						/* local path at provision */
+};
+
+#define SANDBOX_META_VERSION	1
+
+/*
+ * Parse and name the enums.  Parsers return 0 or CLAW_ERR_INVAL (also for
+ * NULL); names of values outside an enum are "unknown".
+ */
+int		 sandbox_scope_parse(const char *s, enum sandbox_scope *out);
+const char	*sandbox_scope_name(enum sandbox_scope scope);
+int		 sandbox_mode_parse(const char *s, enum sandbox_mode *out);
+const char	*sandbox_mode_name(enum sandbox_mode mode);
+int		 sandbox_access_parse(const char *s, enum sandbox_access *out);
+const char	*sandbox_access_name(enum sandbox_access access);
+
+/* Set settings to the defaults: mirror, rw, image "host". */
+void	sandbox_settings_default(struct sandbox_settings *s);
+
+/*
+ * Check a key for scope: session and agent need one; shared takes none
+ * (or any valid one).  A key is 1..SANDBOX_KEY_MAX bytes of printable
+ * UTF-8 or ASCII with no '/', NUL or control characters.  Returns 0 or
+ * CLAW_ERR_INVAL with *cause set.
+ *
+ * Only this check accepts a NULL or "" key, and only for shared.
+ * Everywhere else (ids, metadata, the registry) callers pass the
+ * effective key: for shared without a key, that is SANDBOX_SHARED_KEY.
+ */
+int	sandbox_key_check(enum sandbox_scope scope, const char *key,
+	    char **cause);
+
+/*
+ * Check an image name: "host", or 1..SANDBOX_IMAGE_MAX characters of
+ * [a-z0-9][a-z0-9._-]* (no "..").  Returns 0 or CLAW_ERR_INVAL.
+ */
+int	sandbox_image_check(const char *image, char **cause);
+
+/*
+ * Check a remoteRoot: absolute, at most SANDBOX_ROOT_MAX bytes, no "."
+ * or ".." component, no empty component ("//"), not "/" itself, only
+ * characters [A-Za-z0-9._/+-@].  Returns 0 or CLAW_ERR_INVAL.
+ */
+int	sandbox_root_check(const char *root, char **cause);
+
+/*
+ * Derive the id for scope and key on the host named by host_identity
+ * ("user@hostname:port"): 'c' followed by the first 60 bits of
+ * SHA-256(scope NUL key NUL host_identity) in lower-case base32
+ * (a-z, 2-7).  Stable, short, safe in paths and host names.  key is the
+ * effective key; for shared, NULL or "" is taken as SANDBOX_SHARED_KEY.
+ */
+void	sandbox_id(enum sandbox_scope scope, const char *key,
+	    const char *host_identity, char id[SANDBOX_ID_LEN + 1]);
+
+/* Return 1 if id has the form sandbox_id produces, else 0. */
+int	sandbox_id_ok(const char *id);
+
+/*
+ * The config hash: lower-case hex SHA-256 of the normalised settings
+ * ("access=rw\nimage=host\nmode=mirror\n", keys sorted).
+ */
+void	sandbox_config_hash(const struct sandbox_settings *s,
+	    char hex[SANDBOX_HASH_LEN + 1]);
+
+/* Encode meta as JSON (allocated, NUL-terminated, ends with newline). */
+char	*sandbox_meta_encode(const struct sandbox_meta *meta);
+
+/*
+ * Decode metadata from text[0..len) (hostile: over SANDBOX_META_MAX bytes,
+ * bad JSON, a wrong, missing or repeated field, an id that fails
+ * sandbox_id_ok or differs from want_id when want_id is not NULL, a bad or
+ * empty key, image, enum, hash, or a workspace that is not absolute, are
+ * all CLAW_ERR_PARSE with *cause naming the problem, like "metadata: field
+ * 'key': ...").  Unknown fields are ignored (newer writers).  On success
+ * fills *meta and returns 0.
+ */
+int	sandbox_meta_decode(const char *text, size_t len, const char *want_id,
+	    struct sandbox_meta *meta, char **cause);
+
+#endif /* CLAW_SANDBOX_H */
