@@ -66,6 +66,13 @@ expect_eq "$id3" "$id" "provision after losing the registry"
 expect_match "$(cat "$T/err")" "found" "found, not created"
 expect_eq "$(stat -c %i "$R/$id/meta.json")" "$inode" "not recreated"
 
+# Without --remote-root or config, sandboxes live in the documented default.
+did=$("$CLAWSSH" provision -F "$T/ssh_config" --host testhost \
+    --workspace "$T" --key "default-root-$$")
+[ -d "/tmp/clawssh-sandboxes/$did/workspace" ] ||
+	fail "default remoteRoot not used"
+"$CLAWSSH" destroy "$did" > /dev/null || fail "destroy in default root"
+
 # Bad input: a clear error and no change on the host.
 ls -a "$R" > "$T/before"
 for bad in "--scope nope --key x" "--key=" "--key a/b" \
