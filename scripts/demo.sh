@@ -64,4 +64,20 @@ run demo -- sh -c 'echo to-stderr >&2; exit 3' || echo "(exit status $?)"
 run demo --timeout 1 -- sleep 30 || echo "(exit status $?)"
 echo "== known_hosts now holds the host key (accept-new recorded it):"
 cut -c1-60 "$D/known_hosts"
+
+c() {
+	echo "\$ clawssh $*"
+	"$CLAWSSH" "$@"
+}
+CLAWSSH_STATE_DIR="$D/state"
+export CLAWSSH_STATE_DIR
+echo "== sandboxes: get-or-create one per session key, then use it"
+c provision -F "$D/ssh_config" --host demo --key session-42 \
+    --remote-root "$D/sandboxes" --workspace "$D"
+id=$("$CLAWSSH" provision -F "$D/ssh_config" --host demo --key session-42 \
+    --remote-root "$D/sandboxes" --workspace "$D")
+c exec -s "$id" -- sh -c 'pwd; echo hello > note.txt; ls'
+c list
+c status "$id"
+c destroy "$id"
 echo "== demo finished"
