@@ -22,6 +22,7 @@
 #include "clock.h"
 #include "error.h"
 #include "exec.h"
+#include "fdio.h"
 #include "log.h"
 #include "remote_cmd.h"
 #include "signals.h"
@@ -67,32 +68,13 @@ struct exec_state {
 	int			 overflow;	/* a buffer sink overflowed */
 };
 
-/* Write all of p to fd, waiting when fd is non-blocking; -1 on failure. */
-static int
-exec_write_all(int fd, const char *p, size_t n)
-{
-	struct pollfd	pfd = { .fd = fd, .events = POLLOUT };
-	ssize_t		w;
-
-	while (n > 0) {
-		if ((w = write(fd, p, n)) >= 0) {
-			p += w;
-			n -= (size_t)w;
-		} else if (errno == EAGAIN)
-			(void)poll(&pfd, 1, -1);
-		else if (errno != EINTR)
-			return -1;
-	}
-	return 0;
-}
-
 /* Deliver output to a sink; -1 if it cannot take it. */
 static int
 exec_sink_write(struct exec_state *st, const struct exec_sink *sink,
     const char *p, size_t n)
 {
 	if (sink->fd >= 0)
-		return exec_write_all(sink->fd, p, n);
+		return fdio_write_all(sink->fd, p, n);
 	if (sink->buf->len + n > sink->max) {
 		st->overflow = 1;
 		return -1;

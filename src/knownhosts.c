@@ -26,6 +26,7 @@
 #include "base64.h"
 #include "compat.h"
 #include "error.h"
+#include "fdio.h"
 #include "knownhosts.h"
 #include "log.h"
 #include "match.h"
@@ -630,28 +631,6 @@ kh_mkparent(const char *file, char **cause)
 	return r;
 }
 
-/* Write all of p[0..len) to fd; return 0 or -1 with errno set. */
-static int
-kh_write_all(int fd, const char *p, size_t len)
-{
-	ssize_t	n;
-
-	while (len > 0) {
-		if ((n = write(fd, p, len)) == -1) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		if (n == 0) {
-			errno = EIO;
-			return -1;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* Set *nl to 1 if the open file fd is empty or ends with a newline. */
 static int
 kh_ends_newline(int fd, const char *file, int *nl, char **cause)
@@ -700,7 +679,7 @@ kh_append(const char *file, const char *line, char **cause)
 	if ((r = kh_ends_newline(fd, file, &nl, cause)) != 0)
 		goto out;
 	text = xasprintf("%s%s", nl ? "" : "\n", line);
-	if (kh_write_all(fd, text, strlen(text)) != 0)
+	if (fdio_write_all(fd, text, strlen(text)) != 0)
 		r = kh_errno(cause, file, "write");
 	else if (fsync(fd) != 0)
 		r = kh_errno(cause, file, "fsync");

@@ -28,6 +28,7 @@
 
 #include "compat.h"
 #include "error.h"
+#include "fdio.h"
 #include "jsonc.h"
 #include "log.h"
 #include "registry.h"
@@ -747,28 +748,6 @@ reg_encode_text(const struct registry_record *rec)
 	return text;
 }
 
-/* Write all of p[0..len) to fd; return 0 or -1 with errno set. */
-static int
-reg_write_all(int fd, const char *p, size_t len)
-{
-	ssize_t	n;
-
-	while (len > 0) {
-		if ((n = write(fd, p, len)) == -1) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		if (n == 0) {
-			errno = EIO;
-			return -1;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* Return a fresh temporary name "<id>.json.tmp.<pid>.<random hex>". */
 static int
 reg_tmp_name(const char *id, char **name, char **cause)
@@ -799,7 +778,7 @@ reg_write_tmp(struct registry *reg, const char *tmp, const char *text,
 		free(path);
 		return r;
 	}
-	if (reg_write_all(fd, text, len) != 0)
+	if (fdio_write_all(fd, text, len) != 0)
 		r = reg_errno(cause, path, "cannot write");
 	else if (fsync(fd) != 0)
 		r = reg_errno(cause, path, "cannot sync");

@@ -1,7 +1,8 @@
 /*
  * Unit tests for the sandbox registry: state directory resolution, record
- * round trips and validation, atomic replacement, listing and locks.
- * Every test runs in its own temporary directory, removed afterwards.
+ * round trips, atomic replacement, listing and locks.  Records that must
+ * not load are in test_registry_load.c.  Every test runs in its own
+ * temporary directory, removed afterwards.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -15,7 +16,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -33,24 +33,11 @@
 #include "error.h"
 #include "jsonc.h"
 #include "registry.h"
+#include "registry_fixture.h"
 #include "sandbox.h"
 #include "xmalloc.h"
 
-#define ID_A	"cabcdefghijkl"
-#define ID_B	"cmnopqrstuvwx"
-#define ID_C	"c234567abcdef"
-#define MAX(a, b)	((a) > (b) ? (a) : (b))
 #define MIN(a, b)	((a) < (b) ? (a) : (b))
-#define HASH	"0123456789abcdef0123456789abcdef" \
-		"0123456789abcdef0123456789abcdef"
-
-/* One bad value for one member of a stored record. */
-struct field_case {
-	const char	*test;		/* test name */
-	const char	*member;
-	const char	*json;		/* the value; NULL: drop the member */
-	size_t		 len;		/* if not 0: a string of len 'a's */
-};
 
 /* Inputs to state directory resolution; "@" stands for the test dir. */
 struct resolve_case {
@@ -61,90 +48,14 @@ struct resolve_case {
 	const char	*want;		/* below the test dir */
 };
 
-/* Per-test state: a private temporary directory and its paths. */
-struct fixture {
-	char			 dir[64];
-	char			 state[128];	/* dir/state, the override */
-	char			 home[128];	/* dir/home */
-	char			 sbdir[160];	/* state/sandboxes */
-	char			 path_a[192];	/* the record file of ID_A */
-	struct registry		*reg;		/* closed by teardown */
-	const void		*arg;		/* the case, table tests */
-};
-
-/* Create the test's directory, a home inside it, and enter it. */
-static int
-setup(void **state)
-{
-	struct fixture	*f;
-
-	f = xcalloc(1, sizeof(*f));
-	f->arg = *state;
-	strlcpy(f->dir, "/tmp/test_registry.XXXXXX", sizeof(f->dir));
-	if (mkdtemp(f->dir) == NULL) {
-		free(f);
-		return -1;
-	}
-	snprintf(f->state, sizeof(f->state), "%s/state", f->dir);
-	snprintf(f->home, sizeof(f->home), "%s/home", f->dir);
-	snprintf(f->sbdir, sizeof(f->sbdir), "%s/sandboxes", f->state);
-	snprintf(f->path_a, sizeof(f->path_a), "%s/%s.json", f->sbdir, ID_A);
-	if (mkdir(f->home, 0700) == -1 || chdir(f->dir) == -1)
-		return -1;
-	unsetenv("CLAWSSH_STATE_DIR");
-	unsetenv("XDG_STATE_HOME");
-	*state = f;
-	return 0;
-}
-
-/* Remove one entry during a depth-first walk. */
-static int
-remove_entry(const char *path, const struct stat *sb, int flag,
-    struct FTW *ftw)
-{
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-/* Close the registry and remove the test's directory. */
-static int
-teardown(void **state)
-{
-	struct fixture	*f = *state;
-	int		 r;
-
-	registry_close(f->reg);
-	unsetenv("CLAWSSH_STATE_DIR");
-	unsetenv("XDG_STATE_HOME");
-	r = chdir("/");
-	if (nftw(f->dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
-		r = -1;
-	free(f);
-	return r == 0 ? 0 : -1;
-}
-
-/* Write len bytes of data to path, replacing it. */
-static void
-write_file(const char *path, const char *data, size_t len)
-{
-	int	fd;
-
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	assert_true(fd != -1);
-	assert_int_equal(write(fd, data, len), (ssize_t)len);
-	assert_int_equal(close(fd), 0);
-}
-
 /* Write a short string to f->sbdir/name. */
 static void
-write_sb(const struct fixture *f, const char *name, const char *text)
+write_sb(const struct rf *f, const char *name, const char *text)
 {
 	char	path[256];
 
 	snprintf(path, sizeof(path), "%s/%s", f->sbdir, name);
-	write_file(path, text, strlen(text));
+	rf_write_file(path, text, strlen(text));
 }
 
 /* Return the mode bits of dir/name (not following a link). */
@@ -177,90 +88,12 @@ count_entries(const char *path)
 	return n;
 }
 
-/* Check a failure: r is want and *cause (then freed) holds fragment. */
-static void
-check_fail(int r, int want, char **cause, const char *fragment)
-{
-	assert_int_equal(r, want);
-	assert_non_null(*cause);
-	if (fragment != NULL && strstr(*cause, fragment) == NULL)
-		fail_msg("cause \"%s\" lacks \"%s\"", *cause, fragment);
-	free(*cause);
-	*cause = NULL;
-}
-
-/* Open (or reopen) the registry at the fixture's state directory. */
-static struct registry *
-open_reg(struct fixture *f)
-{
-	char	*cause = NULL;
-
-	registry_close(f->reg);
-	f->reg = NULL;
-	assert_int_equal(registry_open(f->state, NULL, &f->reg, &cause), 0);
-	assert_null(cause);
-	assert_non_null(f->reg);
-	return f->reg;
-}
-
-/* Return a record for id with valid values, every field set. */
-static struct registry_record *
-make_record(const char *id)
-{
-	struct registry_record	*rec = xcalloc(1, sizeof(*rec));
-
-	strlcpy(rec->id, id, sizeof(rec->id));
-	rec->backend = xstrdup("ssh");
-	rec->target = xstrdup("gpu-box");
-	rec->ssh_config = xstrdup("/home/u/.ssh/config");
-	rec->user = xstrdup("alice");
-	rec->host = xstrdup("gpu.example.net");
-	rec->port = 2222;
-	rec->remote_root = xstrdup("/srv/clawssh");
-	rec->scope = SANDBOX_SCOPE_AGENT;
-	rec->key = xstrdup("agent-7");
-	rec->settings.mode = SANDBOX_MODE_REMOTE;
-	rec->settings.access = SANDBOX_ACCESS_RO;
-	strlcpy(rec->settings.image, "ubuntu-22.04",
-	    sizeof(rec->settings.image));
-	strlcpy(rec->config_hash, HASH, sizeof(rec->config_hash));
-	rec->workspace = xstrdup("/home/u/project");
-	rec->created = 4102444800LL;	/* past 2^32 */
-	return rec;
-}
-
 /* Replace the allocated string *field with a copy of s. */
 static void
 set_str(char **field, const char *s)
 {
 	free(*field);
 	*field = s != NULL ? xstrdup(s) : NULL;
-}
-
-/* Store a valid record for id in reg. */
-static void
-put_record(struct registry *reg, const char *id)
-{
-	struct registry_record	*rec;
-	char			*cause = NULL;
-
-	rec = make_record(id);
-	assert_int_equal(registry_put(reg, rec, &cause), 0);
-	assert_null(cause);
-	registry_record_free(rec);
-}
-
-/* Load id from reg, expecting success. */
-static struct registry_record *
-get_record(struct registry *reg, const char *id)
-{
-	struct registry_record	*got = NULL;
-	char			*cause = NULL;
-
-	assert_int_equal(registry_get(reg, id, &got, &cause), 0);
-	assert_null(cause);
-	assert_non_null(got);
-	return got;
 }
 
 /* Fail unless records a and b hold the same values. */
@@ -291,7 +124,7 @@ assert_same_record(const struct registry_record *a,
 
 /* Set environment variable name to v, "@" expanded; NULL: leave unset. */
 static void
-setenv_case(const struct fixture *f, const char *name, const char *v)
+setenv_case(const struct rf *f, const char *name, const char *v)
 {
 	char	buf[256];
 
@@ -308,7 +141,7 @@ setenv_case(const struct fixture *f, const char *name, const char *v)
 static void
 test_resolve(void **state)
 {
-	struct fixture			*f = *state;
+	struct rf			*f = *state;
 	const struct resolve_case	*rc = f->arg;
 	char				*cause = NULL, want[256];
 	int				 in_home;
@@ -346,14 +179,14 @@ static struct resolve_case resolve_cases[] = {
 static void
 test_resolve_nothing(void **state)
 {
-	struct fixture	*f = *state;
+	struct rf	*f = *state;
 	char		*cause = NULL;
 
-	check_fail(registry_open(NULL, NULL, &f->reg, &cause),
+	rf_check_fail(registry_open(NULL, NULL, &f->reg, &cause),
 	    CLAW_ERR_INVAL, &cause, "state directory");
-	check_fail(registry_open(NULL, "home", &f->reg, &cause),
+	rf_check_fail(registry_open(NULL, "home", &f->reg, &cause),
 	    CLAW_ERR_INVAL, &cause, "state directory");
-	check_fail(registry_open("", f->home, &f->reg, &cause),
+	rf_check_fail(registry_open("", f->home, &f->reg, &cause),
 	    CLAW_ERR_INVAL, &cause, "state directory");
 	assert_null(f->reg);
 	assert_int_equal(count_entries(f->home), 0);
@@ -361,11 +194,11 @@ test_resolve_nothing(void **state)
 
 /* Try to open the state directory, expecting refusal with what. */
 static void
-expect_open_refused(struct fixture *f, const char *what)
+expect_open_refused(struct rf *f, const char *what)
 {
 	char	*cause = NULL;
 
-	check_fail(registry_open(f->state, NULL, &f->reg, &cause),
+	rf_check_fail(registry_open(f->state, NULL, &f->reg, &cause),
 	    CLAW_ERR_INVAL, &cause, what);
 	assert_null(f->reg);
 }
@@ -374,7 +207,7 @@ expect_open_refused(struct fixture *f, const char *what)
 static void
 test_open_symlink_refused(void **state)
 {
-	struct fixture	*f = *state;
+	struct rf	*f = *state;
 
 	assert_int_equal(mkdir("real", 0700), 0);
 	assert_int_equal(symlink("real", f->state), 0);
@@ -386,9 +219,9 @@ test_open_symlink_refused(void **state)
 static void
 test_open_not_directory(void **state)
 {
-	struct fixture	*f = *state;
+	struct rf	*f = *state;
 
-	write_file(f->state, "x", 1);
+	rf_write_file(f->state, "x", 1);
 	expect_open_refused(f, "not a directory");
 }
 
@@ -396,7 +229,7 @@ test_open_not_directory(void **state)
 static void
 test_open_subdir_symlink_refused(void **state)
 {
-	struct fixture	*f = *state;
+	struct rf	*f = *state;
 
 	assert_int_equal(mkdir("real", 0700), 0);
 	assert_int_equal(mkdir(f->state, 0700), 0);
@@ -406,13 +239,13 @@ test_open_subdir_symlink_refused(void **state)
 
 /* Store rec, load it back, compare every field, and free rec. */
 static void
-roundtrip(struct fixture *f, struct registry_record *rec)
+roundtrip(struct rf *f, struct registry_record *rec)
 {
 	struct registry_record	*got;
 	char			*cause = NULL;
 
-	assert_int_equal(registry_put(open_reg(f), rec, &cause), 0);
-	got = get_record(open_reg(f), rec->id);
+	assert_int_equal(registry_put(rf_open(f), rec, &cause), 0);
+	got = rf_get_record(rf_open(f), rec->id);
 	assert_same_record(got, rec);
 	registry_record_free(got);
 	registry_record_free(rec);
@@ -422,19 +255,19 @@ roundtrip(struct fixture *f, struct registry_record *rec)
 static void
 test_roundtrip_full(void **state)
 {
-	roundtrip(*state, make_record(ID_A));
+	roundtrip(*state, rf_make_record(ID_A));
 }
 
 /* A record without sshConfig round trips and omits the member. */
 static void
 test_roundtrip_no_ssh_config(void **state)
 {
-	struct fixture		*f = *state;
+	struct rf		*f = *state;
 	struct registry_record	*rec;
 	cJSON			*root = NULL;
 	char			*cause = NULL;
 
-	rec = make_record(ID_A);
+	rec = rf_make_record(ID_A);
 	set_str(&rec->ssh_config, NULL);
 	rec->scope = SANDBOX_SCOPE_SHARED;
 	rec->settings.access = SANDBOX_ACCESS_NONE;
@@ -450,15 +283,15 @@ test_roundtrip_no_ssh_config(void **state)
 static void
 test_put_replaces(void **state)
 {
-	struct registry		*reg = open_reg(*state);
+	struct registry		*reg = rf_open(*state);
 	struct registry_record	*rec, *got;
 	char			*cause = NULL;
 
-	put_record(reg, ID_A);
-	rec = make_record(ID_A);
+	rf_put_record(reg, ID_A);
+	rec = rf_make_record(ID_A);
 	set_str(&rec->target, "other-box");
 	assert_int_equal(registry_put(reg, rec, &cause), 0);
-	got = get_record(reg, ID_A);
+	got = rf_get_record(reg, ID_A);
 	assert_string_equal(got->target, "other-box");
 	registry_record_free(got);
 	registry_record_free(rec);
@@ -471,7 +304,7 @@ test_get_missing(void **state)
 	struct registry_record	*got = (struct registry_record *)0x1;
 	char			*cause = NULL;
 
-	check_fail(registry_get(open_reg(*state), ID_A, &got, &cause),
+	rf_check_fail(registry_get(rf_open(*state), ID_A, &got, &cause),
 	    CLAW_ERR_NOTFOUND, &cause, ID_A ".json");
 	assert_ptr_equal(got, (struct registry_record *)0x1);
 }
@@ -483,24 +316,24 @@ test_bad_ids_refused(void **state)
 	static const char *const bad[] = { "../x", "C123", "", "cabcdefghijk",
 	    "cabcdefghijklm", "cABCDEFGHIJKL", "cabcdefghijk1", "../../etc",
 	    "cabcdefghij/l", NULL };
-	struct fixture		*f = *state;
-	struct registry		*reg = open_reg(f);
+	struct rf		*f = *state;
+	struct registry		*reg = rf_open(f);
 	struct registry_record	*rec, *got = NULL;
 	char			*cause = NULL;
 	size_t			 i;
 
 	for (i = 0; bad[i] != NULL; i++) {
-		check_fail(registry_get(reg, bad[i], &got, &cause),
+		rf_check_fail(registry_get(reg, bad[i], &got, &cause),
 		    CLAW_ERR_INVAL, &cause, NULL);
-		check_fail(registry_remove(reg, bad[i], &cause),
+		rf_check_fail(registry_remove(reg, bad[i], &cause),
 		    CLAW_ERR_INVAL, &cause, NULL);
-		check_fail(registry_lock(reg, bad[i], &cause),
+		rf_check_fail(registry_lock(reg, bad[i], &cause),
 		    CLAW_ERR_INVAL, &cause, NULL);
-		rec = make_record(ID_A);
+		rec = rf_make_record(ID_A);
 		memset(rec->id, 0, sizeof(rec->id));
 		/* One too long fills the array with no NUL at all. */
 		memcpy(rec->id, bad[i], MIN(strlen(bad[i]), sizeof(rec->id)));
-		check_fail(registry_put(reg, rec, &cause), CLAW_ERR_INVAL,
+		rf_check_fail(registry_put(reg, rec, &cause), CLAW_ERR_INVAL,
 		    &cause, NULL);
 		registry_record_free(rec);
 	}
@@ -513,22 +346,22 @@ test_bad_ids_refused(void **state)
 static void
 test_put_invalid_refused(void **state)
 {
-	struct fixture		*f = *state;
-	struct registry		*reg = open_reg(f);
+	struct rf		*f = *state;
+	struct registry		*reg = rf_open(f);
 	struct registry_record	*rec;
 	char			*cause = NULL;
 
-	rec = make_record(ID_A);
+	rec = rf_make_record(ID_A);
 	rec->port = 0;
-	check_fail(registry_put(reg, rec, &cause), CLAW_ERR_INVAL, &cause,
+	rf_check_fail(registry_put(reg, rec, &cause), CLAW_ERR_INVAL, &cause,
 	    "field 'port'");
 	rec->port = 22;
 	set_str(&rec->workspace, "relative/dir");
-	check_fail(registry_put(reg, rec, &cause), CLAW_ERR_INVAL, &cause,
+	rf_check_fail(registry_put(reg, rec, &cause), CLAW_ERR_INVAL, &cause,
 	    "field 'workspace'");
 	set_str(&rec->workspace, "/w");
 	set_str(&rec->host, NULL);
-	check_fail(registry_put(reg, rec, &cause), CLAW_ERR_INVAL, &cause,
+	rf_check_fail(registry_put(reg, rec, &cause), CLAW_ERR_INVAL, &cause,
 	    "field 'host': missing");
 	assert_int_equal(count_entries(f->sbdir), 0);
 	registry_record_free(rec);
@@ -538,13 +371,13 @@ test_put_invalid_refused(void **state)
 static void
 test_remove_idempotent(void **state)
 {
-	struct registry		*reg = open_reg(*state);
+	struct registry		*reg = rf_open(*state);
 	struct registry_record	*got = NULL;
 	char			*cause = NULL;
 
-	put_record(reg, ID_A);
+	rf_put_record(reg, ID_A);
 	assert_int_equal(registry_remove(reg, ID_A, &cause), 0);
-	check_fail(registry_get(reg, ID_A, &got, &cause), CLAW_ERR_NOTFOUND,
+	rf_check_fail(registry_get(reg, ID_A, &got, &cause), CLAW_ERR_NOTFOUND,
 	    &cause, NULL);
 	assert_int_equal(registry_remove(reg, ID_A, &cause), 0);
 	assert_null(cause);
@@ -552,7 +385,7 @@ test_remove_idempotent(void **state)
 
 /* Run registry_list with stderr captured into *err (allocated). */
 static int
-list_capture(struct fixture *f, struct registry_record ***recs, size_t *n,
+list_capture(struct rf *f, struct registry_record ***recs, size_t *n,
     char **err)
 {
 	char	buf[4096];
@@ -584,7 +417,7 @@ test_list_empty(void **state)
 	size_t			  n = 99;
 	char			 *cause = NULL;
 
-	assert_int_equal(registry_list(open_reg(*state), &recs, &n, &cause),
+	assert_int_equal(registry_list(rf_open(*state), &recs, &n, &cause),
 	    0);
 	assert_int_equal(n, 0);
 	assert_non_null(recs);
@@ -596,14 +429,14 @@ test_list_empty(void **state)
 static void
 test_list_sorted(void **state)
 {
-	struct registry		 *reg = open_reg(*state);
+	struct registry		 *reg = rf_open(*state);
 	struct registry_record	**recs = NULL;
 	size_t			  n = 0;
 	char			 *cause = NULL;
 
-	put_record(reg, ID_B);
-	put_record(reg, ID_C);
-	put_record(reg, ID_A);
+	rf_put_record(reg, ID_B);
+	rf_put_record(reg, ID_C);
+	rf_put_record(reg, ID_A);
 	assert_int_equal(registry_list(reg, &recs, &n, &cause), 0);
 	assert_int_equal(n, 3);
 	assert_string_equal(recs[0]->id, ID_C);
@@ -618,13 +451,13 @@ test_list_sorted(void **state)
 static void
 test_list_skips_corrupt(void **state)
 {
-	struct fixture		 *f = *state;
+	struct rf		 *f = *state;
 	struct registry_record	**recs = NULL;
 	size_t			  n = 0;
 	char			 *err;
 
-	put_record(open_reg(f), ID_A);
-	put_record(f->reg, ID_C);
+	rf_put_record(rf_open(f), ID_A);
+	rf_put_record(f->reg, ID_C);
 	write_sb(f, ID_B ".json", "{ \"id\": 12");
 	assert_int_equal(list_capture(f, &recs, &n, &err), 0);
 	assert_int_equal(n, 2);
@@ -640,12 +473,12 @@ test_list_skips_corrupt(void **state)
 static void
 test_list_ignores_others(void **state)
 {
-	struct fixture		 *f = *state;
+	struct rf		 *f = *state;
 	struct registry_record	**recs = NULL;
 	size_t			  n = 0;
 	char			 *err;
 
-	put_record(open_reg(f), ID_A);
+	rf_put_record(rf_open(f), ID_A);
 	write_sb(f, ID_B ".json.tmp.123.00112233aabbccdd", "garbage");
 	write_sb(f, "notes.txt", "garbage");
 	write_sb(f, "CABCDEFGHIJKL.json", "garbage");
@@ -662,12 +495,12 @@ test_list_ignores_others(void **state)
 static void
 test_put_leaves_no_temp(void **state)
 {
-	struct fixture	*f = *state;
-	struct registry	*reg = open_reg(f);
+	struct rf	*f = *state;
+	struct registry	*reg = rf_open(f);
 
-	put_record(reg, ID_A);
-	put_record(reg, ID_A);
-	put_record(reg, ID_B);
+	rf_put_record(reg, ID_A);
+	rf_put_record(reg, ID_A);
+	rf_put_record(reg, ID_B);
 	assert_int_equal(count_entries(f->sbdir), 2);
 	assert_int_equal(mode_of(f->path_a, ""), 0600);
 }
@@ -676,15 +509,15 @@ test_put_leaves_no_temp(void **state)
 static void
 test_crash_temp_ignored(void **state)
 {
-	struct fixture		 *f = *state;
-	struct registry		 *reg = open_reg(f);
+	struct rf		 *f = *state;
+	struct registry		 *reg = rf_open(f);
 	struct registry_record	 *got, **recs = NULL;
 	size_t			  n = 0;
 	char			 *cause = NULL;
 
-	put_record(reg, ID_A);
+	rf_put_record(reg, ID_A);
 	write_sb(f, ID_A ".json.tmp.4242.0123456789abcdef", "{ \"id\": \"ha");
-	got = get_record(reg, ID_A);
+	got = rf_get_record(reg, ID_A);
 	assert_string_equal(got->target, "gpu-box");
 	assert_int_equal(registry_list(reg, &recs, &n, &cause), 0);
 	assert_int_equal(n, 1);
@@ -694,7 +527,7 @@ test_crash_temp_ignored(void **state)
 
 /* In a child: try to put a new version of ID_A with writes capped. */
 static int
-child_put_capped(const struct fixture *f)
+child_put_capped(const struct rf *f)
 {
 	struct registry		*reg;
 	struct registry_record	*rec;
@@ -707,7 +540,7 @@ child_put_capped(const struct fixture *f)
 	signal(SIGXFSZ, SIG_IGN);
 	if (setrlimit(RLIMIT_FSIZE, &rl) != 0)
 		return 3;
-	rec = make_record(ID_A);
+	rec = rf_make_record(ID_A);
 	set_str(&rec->target, "new-box");
 	r = registry_put(reg, rec, &cause);
 	r = r == CLAW_ERR_IO && cause != NULL ? 0 : 1;
@@ -721,12 +554,12 @@ child_put_capped(const struct fixture *f)
 static void
 test_put_failure_keeps_old(void **state)
 {
-	struct fixture		*f = *state;
+	struct rf		*f = *state;
 	struct registry_record	*got;
 	pid_t			 pid;
 	int			 status;
 
-	put_record(open_reg(f), ID_A);
+	rf_put_record(rf_open(f), ID_A);
 	registry_close(f->reg);
 	f->reg = NULL;
 	if ((pid = fork()) == 0)
@@ -735,7 +568,7 @@ test_put_failure_keeps_old(void **state)
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_true(WIFEXITED(status));
 	assert_int_equal(WEXITSTATUS(status), 0);
-	got = get_record(open_reg(f), ID_A);
+	got = rf_get_record(rf_open(f), ID_A);
 	assert_string_equal(got->target, "gpu-box");
 	assert_int_equal(count_entries(f->sbdir), 1);
 	registry_record_free(got);
@@ -745,13 +578,13 @@ test_put_failure_keeps_old(void **state)
 static void
 test_put_rename_failure_cleans(void **state)
 {
-	struct fixture		*f = *state;
-	struct registry		*reg = open_reg(f);
+	struct rf		*f = *state;
+	struct registry		*reg = rf_open(f);
 	struct registry_record	*rec;
 	char			*cause = NULL;
 
 	assert_int_equal(mkdir(f->path_a, 0700), 0);
-	rec = make_record(ID_A);
+	rec = rf_make_record(ID_A);
 	assert_true(registry_put(reg, rec, &cause) < 0);
 	assert_non_null(strstr(cause, f->path_a));
 	free(cause);
@@ -759,171 +592,10 @@ test_put_rename_failure_cleans(void **state)
 	registry_record_free(rec);
 }
 
-/* Store ID_A, then set member name of its file to value (NULL: drop it). */
-static void
-edit_record(struct fixture *f, const char *name, cJSON *value)
-{
-	cJSON	*root = NULL;
-	char	*cause = NULL, *text;
-
-	put_record(open_reg(f), ID_A);
-	assert_int_equal(jsonc_load_file(f->path_a, &root, &cause), 0);
-	cJSON_DeleteItemFromObjectCaseSensitive(root, name);
-	if (value != NULL)
-		cJSON_AddItemToObject(root, name, value);
-	assert_non_null(text = cJSON_Print(root));
-	write_file(f->path_a, text, strlen(text));
-	cJSON_free(text);
-	cJSON_Delete(root);
-}
-
-/* Loading ID_A must fail with PARSE and a cause "PATH" + suffix. */
-static void
-expect_load_error(struct fixture *f, const char *suffix)
-{
-	struct registry_record	*got = (struct registry_record *)0x1;
-	char			*cause = NULL, *want;
-
-	want = xasprintf("%s%s", f->path_a, suffix);
-	assert_int_equal(registry_get(open_reg(f), ID_A, &got, &cause),
-	    CLAW_ERR_PARSE);
-	assert_ptr_equal(got, (struct registry_record *)0x1);
-	assert_non_null(cause);
-	if (strncmp(cause, want, strlen(want)) != 0)
-		fail_msg("cause \"%s\" does not start \"%s\"", cause, want);
-	free(cause);
-	free(want);
-}
-
-/* Make the value a field case describes (NULL: drop the member). */
-static cJSON *
-field_value(const struct field_case *fc)
-{
-	cJSON	*v;
-	char	*s;
-
-	if (fc->len != 0) {
-		s = xmalloc(fc->len + 1);
-		memset(s, 'a', fc->len);
-		s[fc->len] = '\0';
-		v = cJSON_CreateString(s);
-		free(s);
-		return v;
-	}
-	if (fc->json == NULL)
-		return NULL;
-	assert_non_null(v = cJSON_Parse(fc->json));
-	return v;
-}
-
-/* A stored record with one bad member fails with "FILE: field 'x': ". */
-static void
-test_load_field(void **state)
-{
-	struct fixture		*f = *state;
-	const struct field_case	*fc = f->arg;
-	char			*suffix;
-
-	edit_record(f, fc->member, field_value(fc));
-	suffix = xasprintf(": field '%s': ", fc->member);
-	expect_load_error(f, suffix);
-	free(suffix);
-}
-
-#define S(s)	"\"" s "\""
-
-static struct field_case field_cases[] = {
-	{ "test_load_id_mismatch", "id", S(ID_B), 0 },
-	{ "test_load_id_not_string", "id", "7", 0 },
-	{ "test_load_id_malformed", "id", S("../x"), 0 },
-	{ "test_load_missing_host", "host", NULL, 0 },
-	{ "test_load_empty_backend", "backend", S(""), 0 },
-	{ "test_load_port_zero", "port", "0", 0 },
-	{ "test_load_port_too_big", "port", "65536", 0 },
-	{ "test_load_port_fraction", "port", "22.5", 0 },
-	{ "test_load_port_string", "port", S("22"), 0 },
-	{ "test_load_relative_root", "remoteRoot", S("srv/claw"), 0 },
-	{ "test_load_hash_upper", "configHash", S("0123456789ABCDEF"
-	    "0123456789abcdef0123456789abcdef0123456789abcdef"), 0 },
-	{ "test_load_hash_short", "configHash", S("0123abcd"), 0 },
-	{ "test_load_huge_string", "target", NULL, 4097 },
-	{ "test_load_relative_workspace", "workspace", S("home/u"), 0 },
-	{ "test_load_bad_scope", "scope", S("global"), 0 },
-	{ "test_load_bad_mode", "mode", S("MIRROR"), 0 },
-	{ "test_load_access_not_string", "access", "true", 0 },
-	{ "test_load_bad_image", "image", S("../etc"), 0 },
-	{ "test_load_long_image", "image", NULL, 65 },
-	{ "test_load_bad_key", "key", S("a/b"), 0 },
-	{ "test_load_control_char", "user", S("alice\\u001b[2J"), 0 },
-	{ "test_load_created_negative", "created", "-1", 0 },
-	{ "test_load_created_fraction", "created", "1.5", 0 },
-	{ "test_load_ssh_config_not_string", "sshConfig", "1", 0 },
-};
-
-/* A whole record file that must not load. */
-struct file_case {
-	const char	*test;
-	const char	*text;
-	size_t		 size;		/* padded with spaces to this size */
-	const char	*suffix;	/* the cause after the file name */
-};
-
-/* A spoiled record file fails with a cause naming the file. */
-static void
-test_load_file(void **state)
-{
-	struct fixture		*f = *state;
-	const struct file_case	*fc = f->arg;
-	char			*text;
-	size_t			 len = strlen(fc->text);
-
-	edit_record(f, "id", NULL);
-	text = xmalloc(MAX(len, fc->size) + 1);
-	memset(text, ' ', MAX(len, fc->size));
-	memcpy(text, fc->text, len);
-	write_file(f->path_a, text, MAX(len, fc->size));
-	free(text);
-	expect_load_error(f, fc->suffix);
-}
-
-static struct file_case file_cases[] = {
-	{ "test_load_not_json", "not json at all", 0, ":1:1: " },
-	{ "test_load_not_object", "[1, 2]", 0, ": not a JSON object" },
-	{ "test_load_too_large", "{}", 100 * 1024, ": larger than 64 KiB" },
-	{ "test_load_empty_file", "", 0, ": empty file" },
-};
-
-/* A record file that is a symbolic link is refused. */
-static void
-test_load_symlink_refused(void **state)
-{
-	struct fixture		*f = *state;
-	struct registry_record	*got = NULL;
-	char			*cause = NULL;
-
-	put_record(open_reg(f), ID_B);
-	assert_int_equal(symlink(ID_B ".json", f->path_a), 0);
-	check_fail(registry_get(f->reg, ID_A, &got, &cause), CLAW_ERR_INVAL,
-	    &cause, "symbolic link");
-	assert_null(got);
-}
-
-/* Unknown members (a newer writer) are ignored. */
-static void
-test_load_unknown_member(void **state)
-{
-	struct fixture		*f = *state;
-	struct registry_record	*got;
-
-	edit_record(f, "futureField", cJSON_CreateString("x"));
-	got = get_record(open_reg(f), ID_A);
-	assert_int_equal(got->port, 2222);
-	registry_record_free(got);
-}
 
 /* In a child: hold ID_A's lock, say so, then record 'C' and release. */
 static int
-child_hold_lock(const struct fixture *f, int ready, int order)
+child_hold_lock(const struct rf *f, int ready, int order)
 {
 	struct registry	*reg;
 	char		*cause = NULL;
@@ -944,7 +616,7 @@ child_hold_lock(const struct fixture *f, int ready, int order)
 static void
 test_lock_blocks(void **state)
 {
-	struct fixture	*f = *state;
+	struct rf	*f = *state;
 	char		*cause = NULL, c, seq[3] = "";
 	int		 ready[2], order[2], status;
 	pid_t		 pid;
@@ -956,7 +628,7 @@ test_lock_blocks(void **state)
 	assert_true(pid > 0);
 	close(ready[1]);
 	assert_int_equal(read(ready[0], &c, 1), 1);
-	assert_int_equal(registry_lock(open_reg(f), ID_A, &cause), 0);
+	assert_int_equal(registry_lock(rf_open(f), ID_A, &cause), 0);
 	assert_int_equal(write(order[1], "P", 1), 1);
 	close(order[1]);
 	assert_int_equal(waitpid(pid, &status, 0), pid);
@@ -992,15 +664,15 @@ lock_held(const char *path)
 static void
 test_lock_release(void **state)
 {
-	struct fixture	*f = *state;
-	struct registry	*reg = open_reg(f);
+	struct rf	*f = *state;
+	struct registry	*reg = rf_open(f);
 	char		*cause = NULL, path[256];
 
 	snprintf(path, sizeof(path), "%s/locks/%s.lock", f->state, ID_A);
 	assert_int_equal(registry_lock(reg, ID_A, &cause), 0);
 	assert_int_equal(mode_of(path, ""), 0600);
 	assert_int_equal(lock_held(path), 1);
-	check_fail(registry_lock(reg, ID_B, &cause), CLAW_ERR_INVAL, &cause,
+	rf_check_fail(registry_lock(reg, ID_B, &cause), CLAW_ERR_INVAL, &cause,
 	    "already held");
 	registry_unlock(reg);
 	assert_int_equal(lock_held(path), 0);
@@ -1019,7 +691,7 @@ test_record_dup(void **state)
 	struct registry_record	*rec, *dup;
 
 	(void)state;
-	rec = make_record(ID_A);
+	rec = rf_make_record(ID_A);
 	dup = registry_record_dup(rec);
 	assert_non_null(dup);
 	assert_same_record(dup, rec);
@@ -1033,58 +705,39 @@ test_record_dup(void **state)
 	registry_close(NULL);
 }
 
-#define T(fn)	cmocka_unit_test_setup_teardown(fn, setup, teardown)
-#define NITEMS(a)	(sizeof(a) / sizeof((a)[0]))
-
 /* Run every test, each in its own directory; table cases by name. */
 int
 main(void)
 {
 	const struct CMUnitTest	tests[] = {
-		T(test_resolve_nothing),
-		T(test_open_symlink_refused),
-		T(test_open_not_directory),
-		T(test_open_subdir_symlink_refused),
-		T(test_roundtrip_full),
-		T(test_roundtrip_no_ssh_config),
-		T(test_put_replaces),
-		T(test_get_missing),
-		T(test_bad_ids_refused),
-		T(test_put_invalid_refused),
-		T(test_remove_idempotent),
-		T(test_list_empty),
-		T(test_list_sorted),
-		T(test_list_skips_corrupt),
-		T(test_list_ignores_others),
-		T(test_put_leaves_no_temp),
-		T(test_crash_temp_ignored),
-		T(test_put_failure_keeps_old),
-		T(test_put_rename_failure_cleans),
-		T(test_load_symlink_refused),
-		T(test_load_unknown_member),
-		T(test_lock_blocks),
-		T(test_lock_release),
-		T(test_record_dup),
+		RF_TEST(test_resolve_nothing),
+		RF_TEST(test_open_symlink_refused),
+		RF_TEST(test_open_not_directory),
+		RF_TEST(test_open_subdir_symlink_refused),
+		RF_TEST(test_roundtrip_full),
+		RF_TEST(test_roundtrip_no_ssh_config),
+		RF_TEST(test_put_replaces),
+		RF_TEST(test_get_missing),
+		RF_TEST(test_bad_ids_refused),
+		RF_TEST(test_put_invalid_refused),
+		RF_TEST(test_remove_idempotent),
+		RF_TEST(test_list_empty),
+		RF_TEST(test_list_sorted),
+		RF_TEST(test_list_skips_corrupt),
+		RF_TEST(test_list_ignores_others),
+		RF_TEST(test_put_leaves_no_temp),
+		RF_TEST(test_crash_temp_ignored),
+		RF_TEST(test_put_failure_keeps_old),
+		RF_TEST(test_put_rename_failure_cleans),
+		RF_TEST(test_lock_blocks),
+		RF_TEST(test_lock_release),
+		RF_TEST(test_record_dup),
 	};
-	struct CMUnitTest	all[NITEMS(tests) + NITEMS(resolve_cases) +
-				    NITEMS(field_cases) + NITEMS(file_cases)];
-	size_t			i, n = NITEMS(tests);
+	struct CMUnitTest	all[RF_NITEMS(tests) +
+				    RF_NITEMS(resolve_cases)];
+	size_t			n = RF_NITEMS(tests);
 
 	memcpy(all, tests, sizeof(tests));
-	for (i = 0; i < NITEMS(resolve_cases); i++) {
-		all[n] = (struct CMUnitTest)T(test_resolve);
-		all[n].name = resolve_cases[i].test;
-		all[n++].initial_state = &resolve_cases[i];
-	}
-	for (i = 0; i < NITEMS(field_cases); i++) {
-		all[n] = (struct CMUnitTest)T(test_load_field);
-		all[n].name = field_cases[i].test;
-		all[n++].initial_state = &field_cases[i];
-	}
-	for (i = 0; i < NITEMS(file_cases); i++) {
-		all[n] = (struct CMUnitTest)T(test_load_file);
-		all[n].name = file_cases[i].test;
-		all[n++].initial_state = &file_cases[i];
-	}
+	RF_ADD_CASES(all, n, test_resolve, resolve_cases);
 	return _cmocka_run_group_tests("test_registry", all, n, NULL, NULL);
 }

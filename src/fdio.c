@@ -1,0 +1,47 @@
+/*
+ * Descriptor I/O helpers: writing a whole buffer through short writes,
+ * signals and non-blocking descriptors.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <errno.h>
+#include <poll.h>
+#include <unistd.h>
+
+#include "fdio.h"
+
+/* Wait until fd can take more bytes; 0, or -1 with errno set. */
+static int
+fdio_wait_writable(int fd)
+{
+	struct pollfd	pfd = { .fd = fd, .events = POLLOUT };
+
+	if (poll(&pfd, 1, -1) == -1 && errno != EINTR)
+		return -1;
+	return 0;
+}
+
+/* Write all n bytes at p to fd; 0, or -1 with errno set. */
+int
+fdio_write_all(int fd, const void *p, size_t n)
+{
+	const unsigned char	*cp = p;
+	ssize_t			 w;
+
+	while (n > 0) {
+		if ((w = write(fd, cp, n)) > 0) {
+			cp += w;
+			n -= (size_t)w;
+		} else if (w == 0) {
+			errno = EIO;
+			return -1;
+		} else if (errno == EAGAIN) {
+			if (fdio_wait_writable(fd) != 0)
+				return -1;
+		} else if (errno != EINTR)
+			return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,21 @@
+/*
+ * Descriptor I/O helpers shared by modules that write files and streams.
+ */
+#ifndef CLAW_FDIO_H
+#define CLAW_FDIO_H
+
+#include <stddef.h>
+
+/*
+ * Write all n bytes at p to fd.  Short writes are continued and EINTR is
+ * retried.  On a non-blocking fd, EAGAIN waits in poll(2) until fd is
+ * writable, so the call always blocks until done or failed; on a blocking
+ * fd that wait never happens.  n may be 0 (nothing is written).  Returns 0,
+ * or -1 with errno set: write(2)'s or poll(2)'s error, or EIO if write(2)
+ * took no bytes.  On failure an unknown prefix of p may have been written.
+ * SIGPIPE is not touched: a caller writing to a pipe or socket whose reader
+ * may go away ignores it to get EPIPE instead.
+ */
+int	fdio_write_all(int fd, const void *p, size_t n);
+
+#endif /* CLAW_FDIO_H */
