@@ -18,7 +18,7 @@ struct transport;
 struct backend_entry {
 	struct sandbox_meta	meta;
 	int64_t			created;	/* mtime of the metadata */
-	int64_t			last_used;	/* mtime of the last-used stamp */
+	int64_t			last_used;	/* mtime of last-used */
 };
 
 /* What a listing found. */

@@ -28,7 +28,7 @@
 	" symbolic link\"; done\n"					\
 	"IFS=$oldifs; set +f\n"						\
 	"clawlock() { lockdir=$1; n=0;"					\
-	" until mkdir -- \"$1\" 2>/dev/null; do"				\
+	" until mkdir -- \"$1\" 2>/dev/null; do"			\
 	" if [ -n \"$(find \"$1\" -prune -mmin +1 2>/dev/null)\" ];"	\
 	" then rmdir -- \"$1\" 2>/dev/null; continue; fi;"		\
 	" n=$((n + 1)); [ $n -le 600 ] || clawfail \"$1 is held too"	\

@@ -26,7 +26,7 @@ struct cmd_box {
 	struct sshconfig		*sc;	/* after cmd_box_connect */
 	struct transport		*t;
 	int				 strict_config;	/* --strict-config */
-	int				 warned;	/* stale warning given */
+	int				 warned;	/* stale: warned */
 };
 
 /* Open the registry (cc.state_dir or the default).  0 or exit status. */

@@ -150,7 +150,8 @@ int
 cmd_conn_resolve(struct cmd_conn *cc, struct sshconfig **sc)
 {
 	struct sshconfig_query	 q;
-	char			*user = NULL, *host = NULL, *cause = NULL, *path;
+	char			*user = NULL, *host = NULL, *cause = NULL;
+	char			*path;
 	int			 port = 0, rc, flags = 0;
 
 	if (sshconfig_parse_target(cc->target, &user, &host, &port,

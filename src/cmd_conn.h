@@ -18,7 +18,7 @@ enum {
 	CMD_OPT_CONFIG = 256,
 	CMD_OPT_PASSPHRASE,
 	CMD_OPT_STATE_DIR,
-	CMD_OPT_FIRST_FREE		/* commands number their own from here */
+	CMD_OPT_FIRST_FREE		/* commands number theirs from here */
 };
 
 #define CMD_CONN_SHORTOPTS	"F:l:o:p:v"

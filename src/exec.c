@@ -50,18 +50,18 @@ struct exec_state {
 	LIBSSH2_CHANNEL		*ch;
 	const struct exec_opts	*o;
 	struct remote_cmd	 rc;
-	struct buf		 in;		/* bytes waiting for the channel */
+	struct buf		 in;		/* waiting for the channel */
 	size_t			 in_off;
 	int			 in_eof;	/* no more local input */
 	int			 eof_sent;
-	struct buf		 head;		/* stdout before the pid marker */
+	struct buf		 head;		/* stdout before the marker */
 	int			 marker_seen;
 	long			 pid;		/* remote process group */
 	int64_t			 deadline;	/* --timeout */
 	int64_t			 grace;		/* after a kill */
 	enum exec_stop		 stop;
 	int			 stop_sig;
-	int			 kill_pending;	/* stopped before the pid came */
+	int			 kill_pending;	/* stop came before pid */
 	int			 remote_eof;
 	int			 closed;
 	int			 got_data;	/* socket was readable */

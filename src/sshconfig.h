@@ -33,14 +33,14 @@ struct sshconfig_query {
 /* The resolved settings, every default filled in. */
 struct sshconfig {
 	char		*host;		/* original host (alias), for %n */
-	char		*hostname;	/* HostName with %h expanded, else host */
+	char		*hostname;	/* HostName (%h expanded), or host */
 	char		*user;		/* query user, else User, else local */
 	int		 port;		/* query port, else Port, else 22 */
 	char		**identity_files;	/* expanded paths */
 	size_t		 n_identity_files;
-	int		 identity_files_set;	/* 0: the list is ssh's defaults */
+	int		 identity_files_set;	/* 0: ssh's defaults */
 	int		 identities_only;	/* IdentitiesOnly, default 0 */
-	char		**known_hosts_files;	/* UserKnownHostsFile, expanded */
+	char		**known_hosts_files;	/* UserKnownHostsFile */
 	size_t		 n_known_hosts_files;
 	char		**global_known_hosts_files; /* GlobalKnownHostsFile */
 	size_t		 n_global_known_hosts_files;

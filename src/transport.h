@@ -15,7 +15,7 @@ struct transport;
 
 /* Settings that do not come from ssh_config. */
 struct transport_opts {
-	const char	*passphrase_file;	/* for encrypted keys, or NULL */
+	const char	*passphrase_file;	/* encrypted keys, or NULL */
 };
 
 /*

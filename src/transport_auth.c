@@ -28,7 +28,7 @@ struct auth_state {
 	const struct sshconfig		*sc;
 	const struct transport_opts	*opts;
 	int64_t				 deadline;
-	struct buf			 tried;	/* "agent (2 keys), FILE, ..." */
+	struct buf			 tried;	/* "ssh-agent (2 keys), F" */
 	struct buf			 notes;	/* why some keys were skipped */
 	int				 timed_out;
 };
