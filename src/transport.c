@@ -294,20 +294,32 @@ transport_connect(const struct sshconfig *sc,
 	return 0;
 }
 
-/* Disconnect politely (without waiting long) and free everything. */
+/*
+ * Disconnect politely (waiting at most a second) and free everything.  If
+ * the server does not take the goodbye, the socket is shut down so that
+ * libssh2's own teardown fails fast instead of returning EAGAIN forever
+ * (a session freed in non-blocking mode can otherwise be left half-freed).
+ */
 void
 transport_free(struct transport *t)
 {
 	int64_t	deadline;
+	int	rc, tries;
 
 	if (t == NULL)
 		return;
 	if (t->session != NULL) {
 		deadline = clock_now_ms() + 1000;
-		while (libssh2_session_disconnect(t->session, "bye") ==
+		while ((rc = libssh2_session_disconnect(t->session, "bye")) ==
 		    LIBSSH2_ERROR_EAGAIN && transport_wait(t, deadline) == 0)
 			;
-		libssh2_session_free(t->session);
+		if (rc != 0 && t->fd != -1)
+			shutdown(t->fd, SHUT_RDWR);
+		for (tries = 0; tries < 100 && libssh2_session_free(t->session)
+		    == LIBSSH2_ERROR_EAGAIN; tries++) {
+			if (t->fd != -1)
+				shutdown(t->fd, SHUT_RDWR);
+		}
 	}
 	if (t->fd != -1)
 		close(t->fd);
