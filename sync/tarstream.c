@@ -1,0 +1,514 @@
+/*
+ * Tar streams: libarchive on one side, pathguard on the other.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <archive.h>
+#include <archive_entry.h>
+
+#include "error.h"
+#include "fdio.h"
+#include "log.h"
+#include "pathguard.h"
+#include "tarstream.h"
+#include "xmalloc.h"
+
+#define TS_CHUNK	(64 * 1024)
+
+/* A directory whose mode and time are set after its content. */
+struct ts_dir {
+	char		*path;
+	mode_t		 mode;
+	struct timespec	 mtime;
+};
+
+/* Extraction state. */
+struct ts_x {
+	struct pathguard		*pg;
+	struct archive			*a;
+	tarstream_read_fn		 rd;
+	void				*arg;
+	struct tarstream_limits		 lim;
+	struct tarstream_stats		*st;
+	uint64_t			 entries;
+	struct ts_dir			*dirs;
+	size_t				 ndirs;
+};
+
+/* libarchive's read callback: pull from the caller's source. */
+static la_ssize_t
+ts_read_cb(struct archive *a, void *data, const void **buf)
+{
+	struct ts_x	*x = data;
+	ssize_t		 n;
+
+	if ((n = x->rd(x->arg, buf)) < 0)
+		archive_set_error(a, EIO, "reading the stream failed");
+	return n;
+}
+
+/* Log and count a refused entry; extraction goes on. */
+static int
+ts_refuse(struct ts_x *x, const char *name, const char *why)
+{
+	char	*esc = pathguard_escape(name != NULL ? name : "(no name)");
+
+	log_warn("refused %s: %s", esc, why);
+	free(esc);
+	x->st->refused++;
+	return 0;
+}
+
+/*
+ * Sort a pathguard failure for entry name: a judgment on the entry is a
+ * refusal (0); a replaced root or an I/O failure stops everything.
+ */
+static int
+ts_verdict(struct ts_x *x, const char *name, int r, char *why, char **cause)
+{
+	if (r == CLAW_ERR_INVAL || r == CLAW_ERR_PERM ||
+	    r == CLAW_ERR_EXISTS || r == CLAW_ERR_NOTFOUND) {
+		ts_refuse(x, name, why != NULL ? why : claw_strerror(r));
+		free(why);
+		return pathguard_check_root(x->pg, cause);
+	}
+	*cause = why != NULL ? why : xstrdup(claw_strerror(r));
+	return r;
+}
+
+/* Normalise an entry name: drop leading "./" and trailing '/'. */
+static char *
+ts_name(const char *raw)
+{
+	size_t	len;
+
+	while (raw[0] == '.' && raw[1] == '/')
+		raw += 2;
+	len = strlen(raw);
+	while (len > 1 && raw[len - 1] == '/')
+		len--;
+	return xstrndup(raw, len);
+}
+
+/* Make room for an entry of type want at name (0 or a pathguard error). */
+static int
+ts_clear(struct ts_x *x, const char *name, mode_t want, char **why)
+{
+	struct stat	sb;
+	int		r;
+
+	r = pathguard_lstat(x->pg, name, &sb, why);
+	if (r == CLAW_ERR_NOTFOUND) {
+		free(*why);
+		*why = NULL;
+		return 0;
+	}
+	if (r != 0 || (sb.st_mode & S_IFMT) == want ||
+	    (!S_ISDIR(sb.st_mode) && want != S_IFDIR))
+		return r;
+	x->st->deleted++;
+	return pathguard_remove_tree(x->pg, name, why);
+}
+
+/* Copy the entry's data blocks into fd, within its declared size. */
+static int
+ts_copy(struct ts_x *x, int fd, int64_t size, char **why)
+{
+	const void	*buf;
+	size_t		 len;
+	la_int64_t	 off;
+	int		 r;
+
+	while ((r = archive_read_data_block(x->a, &buf, &len, &off)) ==
+	    ARCHIVE_OK) {
+		if (off < 0 || off > size || (int64_t)len > size - off) {
+			*why = xstrdup("data beyond the entry's size");
+			return CLAW_ERR_INVAL;
+		}
+		if (lseek(fd, off, SEEK_SET) == -1 ||
+		    fdio_write_all(fd, buf, len) == -1) {
+			*why = xasprintf("write failed: %s", strerror(errno));
+			return CLAW_ERR_IO;
+		}
+	}
+	if (r != ARCHIVE_EOF) {
+		*why = xasprintf("tar stream: %s", archive_error_string(x->a));
+		return CLAW_ERR_PARSE;
+	}
+	if (ftruncate(fd, size) == -1) {
+		*why = xasprintf("write failed: %s", strerror(errno));
+		return CLAW_ERR_IO;
+	}
+	return 0;
+}
+
+/* Check the byte cap for an entry of size bytes. */
+static int
+ts_bytes(struct ts_x *x, int64_t size, char **cause)
+{
+	if (size < 0 || (uint64_t)size > x->lim.max_bytes - x->st->bytes) {
+		*cause = xasprintf("tar stream exceeds %llu bytes (limit); "
+		    "stopped", (unsigned long long)x->lim.max_bytes);
+		return CLAW_ERR_PERM;
+	}
+	x->st->bytes += (uint64_t)size;
+	return 0;
+}
+
+/* Extract a regular file through a temporary name. */
+static int
+ts_file(struct ts_x *x, struct archive_entry *e, const char *name,
+    char **cause)
+{
+	struct timespec	 ts;
+	int64_t		 size = archive_entry_size(e);
+	char		*why = NULL, *tmp = NULL;
+	int		 fd, r;
+
+	if ((r = ts_bytes(x, size, cause)) != 0)
+		return r;
+	if ((r = ts_clear(x, name, S_IFREG, &why)) != 0 ||
+	    (r = pathguard_write_begin(x->pg, name, &fd, &tmp, &why)) != 0)
+		return ts_verdict(x, name, r, why, cause);
+	if ((r = ts_copy(x, fd, size, &why)) != 0) {
+		pathguard_write_abort(x->pg, name, tmp, fd);
+		free(tmp);
+		if (r == CLAW_ERR_INVAL)
+			return ts_verdict(x, name, r, why, cause);
+		*cause = why;
+		return r;
+	}
+	ts.tv_sec = archive_entry_mtime(e);
+	ts.tv_nsec = archive_entry_mtime_nsec(e);
+	r = pathguard_write_commit(x->pg, name, tmp, fd,
+	    archive_entry_perm(e), &ts, &why);
+	free(tmp);
+	if (r != 0)
+		return ts_verdict(x, name, r, why, cause);
+	x->st->files++;
+	return 0;
+}
+
+/* Create a directory now; its mode and time are set at the end. */
+static int
+ts_dir(struct ts_x *x, struct archive_entry *e, const char *name,
+    char **cause)
+{
+	struct ts_dir	*d;
+	char		*why = NULL;
+	int		 r;
+
+	if ((r = ts_clear(x, name, S_IFDIR, &why)) != 0 ||
+	    (r = pathguard_mkdirs(x->pg, name, 0700, &why)) != 0)
+		return ts_verdict(x, name, r, why, cause);
+	x->dirs = xreallocarray(x->dirs, x->ndirs + 1, sizeof *x->dirs);
+	d = &x->dirs[x->ndirs++];
+	d->path = xstrdup(name);
+	d->mode = archive_entry_perm(e);
+	d->mtime.tv_sec = archive_entry_mtime(e);
+	d->mtime.tv_nsec = archive_entry_mtime_nsec(e);
+	x->st->dirs++;
+	return 0;
+}
+
+/* Create a symbolic link, after pathguard judged its target. */
+static int
+ts_link(struct ts_x *x, struct archive_entry *e, const char *name,
+    char **cause)
+{
+	const char	*target = archive_entry_symlink(e);
+	char		*why = NULL;
+	int		 r;
+
+	if (target == NULL)
+		return ts_refuse(x, name, "symbolic link without a target");
+	if ((r = ts_clear(x, name, S_IFLNK, &why)) != 0 ||
+	    (r = pathguard_symlink(x->pg, name, target, &why)) != 0)
+		return ts_verdict(x, name, r, why, cause);
+	x->st->links++;
+	return 0;
+}
+
+/* Judge one entry and hand it to the right writer. */
+static int
+ts_entry(struct ts_x *x, struct archive_entry *e, char **cause)
+{
+	const char	*raw = archive_entry_pathname(e);
+	char		*name, *why = NULL;
+	int		 r;
+
+	if (raw == NULL)
+		return ts_refuse(x, NULL, "entry without a name");
+	name = ts_name(raw);
+	if (pathguard_name_check(name, &why) != 0) {
+		r = ts_refuse(x, raw, why);
+		free(why);
+	} else if (archive_entry_hardlink(e) != NULL)
+		r = ts_refuse(x, name, "hard links are not accepted");
+	else if (archive_entry_filetype(e) == AE_IFREG)
+		r = ts_file(x, e, name, cause);
+	else if (archive_entry_filetype(e) == AE_IFDIR)
+		r = ts_dir(x, e, name, cause);
+	else if (archive_entry_filetype(e) == AE_IFLNK)
+		r = ts_link(x, e, name, cause);
+	else
+		r = ts_refuse(x, name, "devices, FIFOs and sockets are not "
+		    "accepted");
+	free(name);
+	return r;
+}
+
+/* Set directory modes and times, deepest first, then free the list. */
+static void
+ts_dirs_finish(struct ts_x *x, int apply)
+{
+	char	*why = NULL;
+	size_t	 i;
+
+	for (i = x->ndirs; i > 0; i--) {
+		if (apply && pathguard_set_meta(x->pg, x->dirs[i - 1].path,
+		    x->dirs[i - 1].mode, &x->dirs[i - 1].mtime, &why) != 0) {
+			log_debug("%s", why);
+			free(why);
+			why = NULL;
+		}
+		free(x->dirs[i - 1].path);
+	}
+	free(x->dirs);
+	x->dirs = NULL;
+	x->ndirs = 0;
+}
+
+/* Read headers until the end; see tarstream.h. */
+static int
+ts_loop(struct ts_x *x, char **cause)
+{
+	struct archive_entry	*e;
+	int			 r, rc;
+
+	while ((r = archive_read_next_header(x->a, &e)) == ARCHIVE_OK ||
+	    r == ARCHIVE_WARN) {
+		if (++x->entries > x->lim.max_entries) {
+			*cause = xasprintf("tar stream has more than %llu "
+			    "entries (limit); stopped",
+			    (unsigned long long)x->lim.max_entries);
+			return CLAW_ERR_PERM;
+		}
+		if ((rc = pathguard_check_root(x->pg, cause)) != 0 ||
+		    (rc = ts_entry(x, e, cause)) != 0)
+			return rc;
+	}
+	if (r != ARCHIVE_EOF) {
+		*cause = xasprintf("malformed tar stream: %s",
+		    archive_error_string(x->a));
+		return CLAW_ERR_PARSE;
+	}
+	return 0;
+}
+
+/* Extract a hostile tar stream; see tarstream.h. */
+int
+tarstream_extract(struct pathguard *pg, tarstream_read_fn rd, void *arg,
+    const struct tarstream_limits *lim, struct tarstream_stats *st,
+    char **cause)
+{
+	struct tarstream_stats	 local;
+	struct ts_x		 x;
+	int			 rc;
+
+	memset(&x, 0, sizeof x);
+	memset(&local, 0, sizeof local);
+	x.pg = pg;
+	x.rd = rd;
+	x.arg = arg;
+	x.st = st != NULL ? st : &local;
+	x.lim.max_entries = lim != NULL ? lim->max_entries :
+	    TARSTREAM_MAX_ENTRIES;
+	x.lim.max_bytes = lim != NULL ? lim->max_bytes : TARSTREAM_MAX_BYTES;
+	if ((x.a = archive_read_new()) == NULL)
+		abort();
+	archive_read_support_format_tar(x.a);
+	if (archive_read_open2(x.a, &x, NULL, ts_read_cb, NULL, NULL) !=
+	    ARCHIVE_OK) {
+		*cause = xasprintf("tar stream: %s",
+		    archive_error_string(x.a));
+		rc = CLAW_ERR_PARSE;
+	} else
+		rc = ts_loop(&x, cause);
+	ts_dirs_finish(&x, rc == 0);
+	archive_read_free(x.a);
+	return rc;
+}
+
+/* Creation state. */
+struct ts_c {
+	struct pathguard	*pg;
+	struct archive		*a;
+	tarstream_write_fn	 wr;
+	void			*arg;
+	struct tarstream_stats	*st;
+};
+
+/* libarchive's write callback: push to the caller's sink. */
+static la_ssize_t
+ts_write_cb(struct archive *a, void *data, const void *buf, size_t len)
+{
+	struct ts_c	*c = data;
+
+	if (c->wr(c->arg, buf, len) != 0) {
+		archive_set_error(a, EIO, "writing the stream failed");
+		return -1;
+	}
+	return (la_ssize_t)len;
+}
+
+/* Describe libarchive's last error as the cause. */
+static int
+ts_aerr(struct ts_c *c, const char *path, char **cause)
+{
+	*cause = xasprintf("%s: %s", path, archive_error_string(c->a));
+	return CLAW_ERR_IO;
+}
+
+/* Send one file's content, as much as its header announced. */
+static int
+ts_send_data(struct ts_c *c, int fd, const char *path, off_t size,
+    char **cause)
+{
+	char	buf[TS_CHUNK];
+	off_t	left = size;
+	ssize_t	n;
+
+	while (left > 0) {
+		n = read(fd, buf, (size_t)(left < TS_CHUNK ? left : TS_CHUNK));
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1) {
+			*cause = xasprintf("%s: %s", path, strerror(errno));
+			return CLAW_ERR_IO;
+		}
+		if (n == 0) {		/* shrank while we read: pad */
+			memset(buf, 0, sizeof buf);
+			n = left < TS_CHUNK ? left : TS_CHUNK;
+		}
+		if (archive_write_data(c->a, buf, (size_t)n) != n)
+			return ts_aerr(c, path, cause);
+		left -= n;
+	}
+	c->st->bytes += (uint64_t)size;
+	c->st->files++;
+	return 0;
+}
+
+/* Fill the header fields common to every type. */
+static void
+ts_header(struct archive_entry *e, const char *path, const struct stat *sb)
+{
+	archive_entry_set_pathname(e, path);
+	archive_entry_set_mode(e, sb->st_mode & (S_IFMT | 0777));
+	archive_entry_set_mtime(e, sb->st_mtim.tv_sec, sb->st_mtim.tv_nsec);
+	archive_entry_set_size(e, S_ISREG(sb->st_mode) ? sb->st_size : 0);
+}
+
+/* Add a regular file: open it beneath the root, header, then content. */
+static int
+ts_add_file(struct ts_c *c, struct archive_entry *e, const char *path,
+    char **cause)
+{
+	struct stat	sb;
+	int		fd, r;
+
+	if ((r = pathguard_open_read(c->pg, path, &fd, cause)) != 0)
+		return r;
+	if (fstat(fd, &sb) == -1 || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		log_debug("%s: no longer a regular file; skipped", path);
+		return 0;
+	}
+	ts_header(e, path, &sb);
+	if (archive_write_header(c->a, e) != ARCHIVE_OK)
+		r = ts_aerr(c, path, cause);
+	else
+		r = ts_send_data(c, fd, path, sb.st_size, cause);
+	close(fd);
+	return r;
+}
+
+/* Add one path of whatever type it has now. */
+static int
+ts_add(struct ts_c *c, const char *path, char **cause)
+{
+	struct archive_entry	*e;
+	struct stat		 sb;
+	char			*target = NULL;
+	int			 r;
+
+	if ((r = pathguard_lstat(c->pg, path, &sb, cause)) != 0) {
+		if (r != CLAW_ERR_NOTFOUND)
+			return r;
+		free(*cause);
+		*cause = NULL;
+		return 0;
+	}
+	if ((e = archive_entry_new()) == NULL)
+		abort();
+	if (S_ISREG(sb.st_mode))
+		r = ts_add_file(c, e, path, cause);
+	else if (S_ISDIR(sb.st_mode) || (S_ISLNK(sb.st_mode) &&
+	    (r = pathguard_readlink(c->pg, path, &target, cause)) == 0)) {
+		ts_header(e, path, &sb);
+		if (target != NULL)
+			archive_entry_set_symlink(e, target);
+		if (archive_write_header(c->a, e) != ARCHIVE_OK)
+			r = ts_aerr(c, path, cause);
+		else if (target != NULL)
+			c->st->links++;
+		else
+			c->st->dirs++;
+	} else if (r == 0)
+		log_debug("%s: not a file, directory or link; skipped", path);
+	free(target);
+	archive_entry_free(e);
+	return r;
+}
+
+/* Write a tar stream of paths; see tarstream.h. */
+int
+tarstream_create(struct pathguard *pg, char *const *paths, size_t n,
+    tarstream_write_fn wr, void *arg, struct tarstream_stats *st,
+    char **cause)
+{
+	struct tarstream_stats	 local;
+	struct ts_c		 c;
+	size_t			 i;
+	int			 rc = 0;
+
+	memset(&local, 0, sizeof local);
+	c.pg = pg;
+	c.wr = wr;
+	c.arg = arg;
+	c.st = st != NULL ? st : &local;
+	if ((c.a = archive_write_new()) == NULL)
+		abort();
+	archive_write_set_format_pax_restricted(c.a);
+	archive_write_set_bytes_per_block(c.a, 0);
+	if (archive_write_open2(c.a, &c, NULL, ts_write_cb, NULL, NULL) !=
+	    ARCHIVE_OK)
+		rc = ts_aerr(&c, "tar stream", cause);
+	for (i = 0; rc == 0 && i < n; i++)
+		rc = ts_add(&c, paths[i], cause);
+	if (rc == 0 && archive_write_close(c.a) != ARCHIVE_OK)
+		rc = ts_aerr(&c, "tar stream", cause);
+	archive_write_free(c.a);
+	return rc;
+}
