@@ -15,6 +15,7 @@ int	cmd_prune(int argc, char **argv);
 int	cmd_recreate(int argc, char **argv);
 int	cmd_sshconfig(int argc, char **argv);
 int	cmd_status(int argc, char **argv);
+int	cmd_sync(int argc, char **argv);
 
 /* Print the one-line error "clawssh: MSG" and return CMD_EXIT_FAILURE. */
 int	cmd_fail(const char *fmt, ...)

@@ -24,8 +24,11 @@
 #include "cmd_conn.h"
 #include "error.h"
 #include "log.h"
+#include "pathguard.h"
 #include "registry.h"
 #include "sshconfig.h"
+#include "tarstream.h"
+#include "transfer.h"
 #include "xmalloc.h"
 
 struct provision_args {
@@ -347,6 +350,41 @@ provision_meta(struct provision_args *a, struct sandbox_meta *m,
 	return 0;
 }
 
+/*
+ * Seed a new remote-mode sandbox: stream the local workspace up once,
+ * staged and renamed into place on the host.  On failure the sandbox is
+ * destroyed again, so that a retry starts clean.
+ */
+static int
+provision_seed(struct cmd_box *b, const char *root)
+{
+	struct tarstream_stats	 st;
+	struct pathguard	*pg = NULL;
+	char			*ws, *cause = NULL, *why = NULL;
+	int			 rc, existed;
+
+	memset(&st, 0, sizeof st);
+	ws = b->be->workspace(root, b->rec->id);
+	if ((rc = pathguard_open(b->rec->workspace, &pg, &cause)) == 0)
+		rc = transfer_push(b->t, pg, ws, NULL, 0, 1, &st, &cause);
+	pathguard_close(pg);
+	free(ws);
+	if (rc == 0) {
+		log_info("seeded %s: %llu files, %llu bytes", b->rec->id,
+		    (unsigned long long)st.files,
+		    (unsigned long long)st.bytes);
+		return 0;
+	}
+	if (b->be->destroy(b->t, root, b->rec->id, &existed, &why) != 0 ||
+	    registry_remove(b->reg, b->rec->id, &why) != 0) {
+		log_warn("%s", why);
+		free(why);
+	}
+	rc = cmd_fail("seeding sandbox %s failed: %s", b->rec->id, cause);
+	free(cause);
+	return rc;
+}
+
 /* Lock the id, connect, get or create; 0 or an exit status. */
 static int
 provision_locked(struct cmd_box *b, const char *root,
@@ -360,8 +398,10 @@ provision_locked(struct cmd_box *b, const char *root,
 		free(cause);
 		return rc;
 	}
-	if ((rc = cmd_conn_connect(&b->cc, b->sc, &b->t)) == 0)
-		rc = provision_do(b, root, m, created);
+	if ((rc = cmd_conn_connect(&b->cc, b->sc, &b->t)) == 0 &&
+	    (rc = provision_do(b, root, m, created)) == 0 && *created &&
+	    m->settings.mode == SANDBOX_MODE_REMOTE)
+		rc = provision_seed(b, root);
 	registry_unlock(b->reg);
 	return rc;
 }

@@ -1,0 +1,124 @@
+/*
+ * clawssh sync push|pull ID [PATH...]: move workspace files between the
+ * local workspace and a sandbox explicitly (remote mode, or any time).
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "clock.h"
+#include "cmd.h"
+#include "cmd_box.h"
+#include "cmd_conn.h"
+#include "pathguard.h"
+#include "registry.h"
+#include "tarstream.h"
+#include "transfer.h"
+
+enum { OPT_JSON = CMD_OPT_FIRST_FREE };
+
+static const struct option sync_longopts[] = {
+	CMD_CONN_LONGOPTS,
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ NULL, 0, NULL, 0 }
+};
+
+static const char sync_usage[] =
+    "usage: clawssh sync push|pull [--json] [options] ID [PATH...]";
+
+/* Print what moved, as a line or as JSON. */
+static void
+sync_report(const char *dir, const struct tarstream_stats *st,
+    int64_t ms, int json)
+{
+	if (json)
+		printf("{\"direction\": \"%s\", \"files\": %llu, \"dirs\": "
+		    "%llu, \"links\": %llu, \"bytes\": %llu, \"refused\": "
+		    "%llu, \"ms\": %lld}\n", dir,
+		    (unsigned long long)st->files,
+		    (unsigned long long)st->dirs,
+		    (unsigned long long)st->links,
+		    (unsigned long long)st->bytes,
+		    (unsigned long long)st->refused, (long long)ms);
+	else
+		fprintf(stderr, "clawssh: %s %llu files, %llu bytes in %lld "
+		    "ms%s\n", dir, (unsigned long long)st->files,
+		    (unsigned long long)st->bytes, (long long)ms,
+		    st->refused != 0 ? " (some entries refused)" : "");
+}
+
+/* Do the transfer for the loaded, connected sandbox. */
+static int
+sync_move(struct cmd_box *b, int push, char **paths, size_t n, int json)
+{
+	struct tarstream_stats	 st;
+	struct pathguard	*pg = NULL;
+	char			*ws, *cause = NULL;
+	int64_t			 start = clock_now_ms();
+	int			 rc;
+
+	memset(&st, 0, sizeof st);
+	if (pathguard_open(b->rec->workspace, &pg, &cause) != 0) {
+		rc = cmd_fail("%s", cause);
+		free(cause);
+		return rc;
+	}
+	ws = b->be->workspace(b->rec->remote_root, b->rec->id);
+	if (push)
+		rc = transfer_push(b->t, pg, ws, paths, n, 0, &st, &cause);
+	else
+		rc = transfer_pull(b->t, pg, ws, paths, n, NULL, &st, &cause);
+	if (rc != 0) {
+		rc = cmd_fail("%s", cause);
+		free(cause);
+	} else {
+		sync_report(push ? "pushed" : "pulled", &st,
+		    clock_now_ms() - start, json);
+		rc = st.refused != 0 ? 1 : 0;
+	}
+	free(ws);
+	pathguard_close(pg);
+	return rc;
+}
+
+/* The sync command; see clawssh(1). */
+int
+cmd_sync(int argc, char **argv)
+{
+	struct cmd_box	b;
+	int		ch, rc, json = 0, push;
+
+	memset(&b, 0, sizeof b);
+	if (argc < 2 || (strcmp(argv[1], "push") != 0 &&
+	    strcmp(argv[1], "pull") != 0))
+		return cmd_fail("%s", sync_usage);
+	push = strcmp(argv[1], "push") == 0;
+	argc--;
+	argv++;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, CMD_CONN_SHORTOPTS,
+	    sync_longopts, NULL)) != -1) {
+		if (ch == OPT_JSON)
+			json = 1;
+		else if ((rc = cmd_conn_option(&b.cc, ch, optarg)) != 1) {
+			cmd_box_free(&b);
+			return rc > 1 ? rc : cmd_fail("%s", sync_usage);
+		}
+	}
+	if (optind >= argc) {
+		cmd_box_free(&b);
+		return cmd_fail("%s", sync_usage);
+	}
+	if ((rc = cmd_box_load(&b, argv[optind])) == 0 &&
+	    (rc = cmd_box_connect(&b)) == 0)
+		rc = sync_move(&b, push, argv + optind + 1,
+		    (size_t)(argc - optind - 1), json);
+	cmd_box_free(&b);
+	return rc;
+}

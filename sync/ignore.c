@@ -1,0 +1,844 @@
+/*
+ * gitignore(5) pattern sets: each line is compiled once into a pattern,
+ * patterns are kept per directory of the file they came from, and a path is
+ * judged the way git judges it (see ignore.h).  The wildcard matcher follows
+ * git's wildmatch, so "**" and bracket classes behave as in git.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <sys/stat.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "error.h"
+#include "ignore.h"
+#include "log.h"
+#include "pathguard.h"
+#include "xmalloc.h"
+
+#define IG_NITEMS(a)	(sizeof(a) / sizeof((a)[0]))
+
+#define IG_NEGATE	0x1	/* '!': a match re-includes */
+#define IG_DIRONLY	0x2	/* trailing '/': directories only */
+#define IG_BASENAME	0x4	/* no '/': matches the last component */
+
+#define IG_FNV_BASIS	2166136261u
+#define IG_FNV_PRIME	16777619u
+
+/* How a compiled pattern is compared. */
+enum ig_kind {
+	IG_LITERAL,		/* text, escapes removed, compared whole */
+	IG_SUFFIX,		/* a '*' then text: the name ends with text */
+	IG_GLOB			/* text is a wildcard pattern */
+};
+
+/* Results of the wildcard matcher, as in git's wildmatch. */
+enum ig_wm {
+	IG_WM_MATCH,
+	IG_WM_NOMATCH,
+	IG_WM_ABORT_ALL,	/* text ran out: a later start cannot match */
+	IG_WM_ABORT_STARSTAR	/* a '*' met a '/': only "**" may go on */
+};
+
+/* One compiled pattern. */
+struct ig_pat {
+	char		*text;		/* see kind; NUL-terminated */
+	size_t		 len;		/* strlen(text) */
+	size_t		 prefix;	/* IG_GLOB: leading literal bytes */
+	enum ig_kind	 kind;
+	int		 flags;		/* IG_NEGATE, IG_DIRONLY, IG_BASENAME */
+};
+
+/* Patterns in precedence order: a later match wins. */
+struct ig_list {
+	struct ig_pat	*pats;
+	size_t		 n;
+	size_t		 cap;
+};
+
+/* The patterns of one directory's ignore files. */
+struct ig_scope {
+	char		*dir;		/* relative to the root; "" for it */
+	size_t		 dirlen;
+	uint32_t	 hash;		/* ig_hash of dir */
+	struct ig_scope	*parent;	/* nearest loaded ancestor, or NULL */
+	struct ig_list	 list;
+};
+
+struct ignore {
+	struct ig_list	  global;	/* defaults, then configuration */
+	struct ig_scope	**tab;		/* open addressing by hash */
+	size_t		  tabsize;	/* 0 or a power of two */
+	size_t		  nscopes;
+};
+
+/* One wildcard match: the pattern's start and the end of the text. */
+struct ig_wctx {
+	const char	*pat;
+	const char	*te;
+};
+
+/* A "[:name:]" class inside a bracket expression. */
+struct ig_cclass {
+	const char	*name;
+	int		(*fn)(int);
+};
+
+static const struct ig_cclass ig_cclasses[] = {
+	{ "alnum", isalnum }, { "alpha", isalpha }, { "blank", isblank },
+	{ "cntrl", iscntrl }, { "digit", isdigit }, { "graph", isgraph },
+	{ "lower", islower }, { "print", isprint }, { "punct", ispunct },
+	{ "space", isspace }, { "upper", isupper }, { "xdigit", isxdigit }
+};
+
+/* The built-in defaults, lowest precedence of all; see ignore.h. */
+static const char *const ig_defaults[] = {
+	".git/",
+	PATHGUARD_TMP_PREFIX "*"
+};
+
+static enum ig_wm	ig_wild(const struct ig_wctx *, const char *,
+			    const char *);
+
+/* Set *cause (if wanted) to a formatted message and return err. */
+static int __attribute__((__format__(__printf__, 3, 4)))
+ig_fail(char **cause, int err, const char *fmt, ...)
+{
+	va_list	ap;
+
+	if (cause != NULL) {
+		va_start(ap, fmt);
+		*cause = xvasprintf(fmt, ap);
+		va_end(ap);
+	}
+	return err;
+}
+
+/* Fail with "PATH: what: strerror(errno)", mapping errno. */
+static int
+ig_errno(char **cause, const char *path, const char *what)
+{
+	int	err = errno;
+
+	return ig_fail(cause, claw_err_from_errno(err), "%s: %s: %s", path,
+	    what, strerror(err));
+}
+
+/* Return whether c has a meaning of its own in a pattern. */
+static int
+ig_special(char c)
+{
+	return c == '*' || c == '?' || c == '[' || c == '\\';
+}
+
+/* Return the FNV-1a hash of the len bytes at s. */
+static uint32_t
+ig_hash(const char *s, size_t len)
+{
+	uint32_t	h = IG_FNV_BASIS;
+
+	while (len-- > 0)
+		h = (h ^ (unsigned char)*s++) * IG_FNV_PRIME;
+	return h;
+}
+
+/*
+ * Look at a "[:" at *pp inside a bracket expression.  Returns 0 if it is no
+ * class name (a literal '['), -1 for an unknown or unterminated name, else
+ * 1 if byte c is in the class, 2 if not, with *pp moved to its final ']'.
+ */
+static int
+ig_posix(const char **pp, int c)
+{
+	const char	*s = *pp + 2, *e;
+	size_t		 i, n;
+
+	if ((e = strchr(s, ']')) == NULL)
+		return -1;
+	if (e == s || e[-1] != ':')
+		return 0;
+	n = (size_t)(e - s) - 1;
+	for (i = 0; i < IG_NITEMS(ig_cclasses); i++) {
+		if (strlen(ig_cclasses[i].name) != n ||
+		    memcmp(ig_cclasses[i].name, s, n) != 0)
+			continue;
+		*pp = e;
+		return c >= 0 && ig_cclasses[i].fn(c) ? 1 : 2;
+	}
+	return -1;
+}
+
+/*
+ * Match byte c (-1: none, to check the syntax) against the bracket
+ * expression after a '[' at p, the first character of which is literal even
+ * if it is ']'.  Returns its closing ']' and sets *hit, or NULL if the
+ * expression is malformed.  Rules as in git's wildmatch.
+ */
+static const char *
+ig_class(const char *p, int c, int *hit)
+{
+	int	neg = 0, prev = 0, ch, m = 0, r;
+
+	if (*p == '!' || *p == '^') {
+		neg = 1;
+		p++;
+	}
+	ch = (unsigned char)*p;
+	do {
+		if (ch == '\0')
+			return NULL;
+		if (ch == '\\') {
+			if ((ch = (unsigned char)*++p) == '\0')
+				return NULL;
+			m |= c == ch;
+		} else if (ch == '-' && prev != 0 && p[1] != '\0' &&
+		    p[1] != ']') {
+			if ((ch = (unsigned char)*++p) == '\\' &&
+			    (ch = (unsigned char)*++p) == '\0')
+				return NULL;
+			m |= c >= prev && c <= ch;
+			ch = 0;		/* no range may start here */
+		} else if (ch == '[' && p[1] == ':') {
+			if ((r = ig_posix(&p, c)) < 0)
+				return NULL;
+			m |= r == 1 || (r == 0 && c == '[');
+			if (r != 0)
+				ch = 0;
+		} else
+			m |= c == ch;
+		prev = ch;
+	} while ((ch = (unsigned char)*++p) != ']');
+	*hit = m != neg;
+	return p;
+}
+
+/*
+ * Go on matching at a '*' at p.  "**" between slashes (or at an end) also
+ * matches '/'; a lone '*' does not.  The ABORT results cut the search short
+ * as git's wildmatch does, keeping the work polynomial.
+ */
+static enum ig_wm
+ig_star(const struct ig_wctx *w, const char *p, const char *t)
+{
+	const char	*start = p;
+	enum ig_wm	 r;
+	int		 any = 0;
+
+	while (*++p == '*')
+		;
+	if (p - start > 1 && (start == w->pat || start[-1] == '/') &&
+	    (*p == '\0' || *p == '/' || (p[0] == '\\' && p[1] == '/'))) {
+		if (*p == '/' && ig_wild(w, p + 1, t) == IG_WM_MATCH)
+			return IG_WM_MATCH;
+		any = 1;
+	}
+	if (*p == '\0')
+		return any || memchr(t, '/', (size_t)(w->te - t)) == NULL ?
+		    IG_WM_MATCH : IG_WM_NOMATCH;
+	if (!any && *p == '/') {
+		if ((t = memchr(t, '/', (size_t)(w->te - t))) == NULL)
+			return IG_WM_NOMATCH;
+		return ig_wild(w, p + 1, t + 1);
+	}
+	for (; t < w->te; t++) {
+		if (!ig_special(*p)) {
+			while (t < w->te && (any || *t != '/') && *t != *p)
+				t++;
+			if (t == w->te || *t != *p)
+				return IG_WM_NOMATCH;
+		}
+		if ((r = ig_wild(w, p, t)) != IG_WM_NOMATCH) {
+			if (!any || r != IG_WM_ABORT_STARSTAR)
+				return r;
+		} else if (!any && *t == '/')
+			return IG_WM_ABORT_STARSTAR;
+	}
+	return IG_WM_ABORT_ALL;
+}
+
+/* Match the text from t to w->te against the (checked) pattern at p. */
+static enum ig_wm
+ig_wild(const struct ig_wctx *w, const char *p, const char *t)
+{
+	int	hit = 0;
+
+	for (; *p != '\0'; p++, t++) {
+		if (t == w->te && *p != '*')
+			return IG_WM_ABORT_ALL;
+		switch (*p) {
+		case '*':
+			return ig_star(w, p, t);
+		case '?':
+			if (*t == '/')
+				return IG_WM_NOMATCH;
+			break;
+		case '[':
+			if ((p = ig_class(p + 1, (unsigned char)*t, &hit)) ==
+			    NULL)
+				return IG_WM_ABORT_ALL;
+			if (!hit || *t == '/')
+				return IG_WM_NOMATCH;
+			break;
+		case '\\':
+			p++;
+			/* FALLTHROUGH */
+		default:
+			if (*t != *p)
+				return IG_WM_NOMATCH;
+			break;
+		}
+	}
+	return t == w->te ? IG_WM_MATCH : IG_WM_NOMATCH;
+}
+
+/* Return why pattern p can never match (a static string), or NULL if ok. */
+static const char *
+ig_check(const char *p)
+{
+	int	hit;
+
+	for (; *p != '\0'; p++) {
+		if (*p == '\\') {
+			if (*++p == '\0')
+				return "trailing '\\'";
+		} else if (*p == '[') {
+			if ((p = ig_class(p + 1, -1, &hit)) == NULL)
+				return "unterminated '[' or unknown [:class:]";
+		}
+	}
+	return NULL;
+}
+
+/*
+ * If p has no wildcard, set *out to it with escapes removed (allocated) and
+ * return 1; else return 0.
+ */
+static int
+ig_literal(const char *p, char **out)
+{
+	char	*s, *d;
+
+	if (strpbrk(p, "*?[\\") == NULL) {
+		*out = xstrdup(p);
+		return 1;
+	}
+	d = s = xmalloc(strlen(p) + 1);
+	for (; *p != '\0'; p++) {
+		if (*p == '*' || *p == '?' || *p == '[') {
+			free(s);
+			return 0;
+		}
+		if (*p == '\\')
+			p++;
+		*d++ = *p;
+	}
+	*d = '\0';
+	*out = s;
+	return 1;
+}
+
+/* Compile the checked pattern p (no '!', leading or trailing '/'). */
+static void
+ig_compile(const char *p, int flags, struct ig_pat *pat)
+{
+	memset(pat, 0, sizeof(*pat));
+	pat->flags = flags;
+	if (ig_literal(p, &pat->text))
+		pat->kind = IG_LITERAL;
+	else if ((flags & IG_BASENAME) && *p == '*' &&
+	    ig_literal(p + 1, &pat->text))
+		pat->kind = IG_SUFFIX;
+	else {
+		pat->kind = IG_GLOB;
+		pat->text = xstrdup(p);
+		while (pat->text[pat->prefix] != '\0' &&
+		    !ig_special(pat->text[pat->prefix]))
+			pat->prefix++;
+	}
+	pat->len = strlen(pat->text);
+}
+
+/* Drop trailing spaces from s unless escaped with '\', as git does. */
+static void
+ig_trim(char *s)
+{
+	char	*space = NULL;
+
+	for (; *s != '\0'; s++) {
+		if (*s == ' ') {
+			if (space == NULL)
+				space = s;
+			continue;
+		}
+		space = NULL;
+		if (*s == '\\' && *++s == '\0')
+			return;
+	}
+	if (space != NULL)
+		*space = '\0';
+}
+
+/*
+ * Parse line (modified) into *pat.  Returns 1 if it holds a pattern, 0 if
+ * it is blank or a comment, -1 with *why set if the pattern is malformed.
+ */
+static int
+ig_parse(char *line, struct ig_pat *pat, const char **why)
+{
+	char	*p = line;
+	size_t	 len;
+	int	 flags = 0;
+
+	if (*p == '#')
+		return 0;
+	ig_trim(p);
+	if (*p == '!') {
+		flags |= IG_NEGATE;
+		p++;
+	}
+	len = strlen(p);
+	if (len > 0 && p[len - 1] == '/') {
+		flags |= IG_DIRONLY;
+		p[--len] = '\0';
+	}
+	if (p[0] == '*' && p[1] == '*' && p[2] == '/' &&
+	    strchr(p + 3, '/') == NULL)
+		p += 3;		/* the same as a name at any depth */
+	if (strchr(p, '/') == NULL)
+		flags |= IG_BASENAME;
+	else if (*p == '/')
+		p++;
+	if (*p == '\0')
+		return 0;
+	if ((*why = ig_check(p)) != NULL)
+		return -1;
+	ig_compile(p, flags, pat);
+	return 1;
+}
+
+/* Parse line (modified) and append its pattern, if any, to list. */
+static int
+ig_list_add(struct ig_list *list, char *line, const char **why)
+{
+	struct ig_pat	pat;
+	int		r;
+
+	if ((r = ig_parse(line, &pat, why)) <= 0)
+		return r;
+	if (list->n == list->cap) {
+		list->cap = list->cap == 0 ? 16 : list->cap * 2;
+		list->pats = xreallocarray(list->pats, list->cap,
+		    sizeof(*list->pats));
+	}
+	list->pats[list->n++] = pat;
+	return 0;
+}
+
+/* Append the pattern of the one line s to list (see ig_parse). */
+static int
+ig_list_add_string(struct ig_list *list, const char *s, const char **why)
+{
+	char	*line = xstrdup(s);
+	int	 r;
+
+	r = ig_list_add(list, line, why);
+	free(line);
+	return r;
+}
+
+/* Free the patterns of list and empty it. */
+static void
+ig_list_clear(struct ig_list *list)
+{
+	size_t	i;
+
+	for (i = 0; i < list->n; i++)
+		free(list->pats[i].text);
+	free(list->pats);
+	memset(list, 0, sizeof(*list));
+}
+
+/* Append the patterns of file text (len bytes, modified), from path. */
+static void
+ig_list_add_text(struct ig_list *list, char *text, size_t len,
+    const char *path)
+{
+	char		*line = text, *end = text + len, *nl;
+	const char	*why;
+	size_t		 lineno = 0;
+
+	if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)
+		line += 3;
+	for (; line < end; line = nl + 1) {
+		lineno++;
+		if ((nl = memchr(line, '\n', (size_t)(end - line))) == NULL)
+			nl = end;
+		*nl = '\0';
+		if (nl > line && nl[-1] == '\r')
+			nl[-1] = '\0';
+		if (ig_list_add(list, line, &why) < 0)
+			log_warn("%s:%zu: %s; the pattern never matches",
+			    path, lineno, why);
+	}
+}
+
+/* Find the scope of the len bytes at dir (hash h), or NULL. */
+static struct ig_scope *
+ig_scope_find(const struct ignore *ig, const char *dir, size_t len,
+    uint32_t h)
+{
+	struct ig_scope	*sc;
+	size_t		 i, mask;
+
+	if (ig->tabsize == 0)
+		return NULL;
+	mask = ig->tabsize - 1;
+	for (i = h & mask; (sc = ig->tab[i]) != NULL; i = (i + 1) & mask) {
+		if (sc->hash == h && sc->dirlen == len &&
+		    memcmp(sc->dir, dir, len) == 0)
+			return sc;
+	}
+	return NULL;
+}
+
+/* Put sc into the table, which has a free slot. */
+static void
+ig_tab_put(struct ignore *ig, struct ig_scope *sc)
+{
+	size_t	i, mask = ig->tabsize - 1;
+
+	for (i = sc->hash & mask; ig->tab[i] != NULL; i = (i + 1) & mask)
+		;
+	ig->tab[i] = sc;
+}
+
+/* Grow the table if adding a scope would fill it over half. */
+static void
+ig_tab_grow(struct ignore *ig)
+{
+	struct ig_scope	**old = ig->tab;
+	size_t		  i, oldsize = ig->tabsize;
+
+	if ((ig->nscopes + 1) * 2 <= ig->tabsize)
+		return;
+	ig->tabsize = oldsize == 0 ? 16 : oldsize * 2;
+	ig->tab = xcalloc(ig->tabsize, sizeof(*ig->tab));
+	for (i = 0; i < oldsize; i++) {
+		if (old[i] != NULL)
+			ig_tab_put(ig, old[i]);
+	}
+	free(old);
+}
+
+/* Return the nearest loaded scope above the len bytes at dir, or NULL. */
+static struct ig_scope *
+ig_scope_parent(const struct ignore *ig, const char *dir, size_t len)
+{
+	struct ig_scope	*sc;
+
+	while (len > 0) {
+		while (--len > 0 && dir[len] != '/')
+			;
+		if ((sc = ig_scope_find(ig, dir, len, ig_hash(dir, len))) !=
+		    NULL)
+			return sc;
+	}
+	return NULL;
+}
+
+/* Return whether scope up is a proper ancestor of scope sc. */
+static int
+ig_scope_above(const struct ig_scope *up, const struct ig_scope *sc)
+{
+	if (up->dirlen == 0)
+		return sc->dirlen > 0;
+	return sc->dirlen > up->dirlen && sc->dir[up->dirlen] == '/' &&
+	    memcmp(sc->dir, up->dir, up->dirlen) == 0;
+}
+
+/*
+ * Add an empty scope for the len bytes at dir.  Scopes loaded earlier
+ * below it (out of descending order) take it as their parent if it is
+ * nearer than the one they had.
+ */
+static struct ig_scope *
+ig_scope_new(struct ignore *ig, const char *dir, size_t len)
+{
+	struct ig_scope	*sc, *t;
+	size_t		 i;
+
+	sc = xcalloc(1, sizeof(*sc));
+	sc->dir = xstrndup(dir, len);
+	sc->dirlen = len;
+	sc->hash = ig_hash(dir, len);
+	sc->parent = ig_scope_parent(ig, dir, len);
+	for (i = 0; i < ig->tabsize; i++) {
+		if ((t = ig->tab[i]) != NULL && ig_scope_above(sc, t) &&
+		    (t->parent == NULL || t->parent->dirlen < len))
+			t->parent = sc;
+	}
+	ig_tab_grow(ig);
+	ig_tab_put(ig, sc);
+	ig->nscopes++;
+	return sc;
+}
+
+/* Read all of fd (a regular file) into b, refusing over IGNORE_FILE_MAX. */
+static int
+ig_read_fd(int fd, const char *path, struct buf *b, char **cause)
+{
+	char	chunk[8192];
+	ssize_t	n;
+
+	for (;;) {
+		if ((n = read(fd, chunk, sizeof(chunk))) == 0)
+			return 0;
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1)
+			return ig_errno(cause, path, "cannot read");
+		if (b->len + (size_t)n > IGNORE_FILE_MAX)
+			return ig_fail(cause, CLAW_ERR_PARSE,
+			    "%s: larger than %d MiB", path,
+			    IGNORE_FILE_MAX >> 20);
+		buf_append(b, chunk, (size_t)n);
+	}
+}
+
+/*
+ * Read file name in dirfd (path names it in messages) into b.  A missing
+ * file, a symbolic link or anything but a regular file leaves b empty.
+ */
+static int
+ig_read(int dirfd, const char *name, const char *path, struct buf *b,
+    char **cause)
+{
+	struct stat	sb;
+	int		fd, r = 0;
+
+	fd = openat(dirfd, name, O_RDONLY|O_NOFOLLOW|O_NONBLOCK|O_CLOEXEC);
+	if (fd == -1 && errno == ENOENT)
+		return 0;
+	if (fd == -1 && errno == ELOOP) {
+		log_debug("%s: symbolic link, skipped", path);
+		return 0;
+	}
+	if (fd == -1)
+		return ig_errno(cause, path, "cannot open");
+	if (fstat(fd, &sb) == -1)
+		r = ig_errno(cause, path, "cannot stat");
+	else if (!S_ISREG(sb.st_mode))
+		log_debug("%s: not a regular file, skipped", path);
+	else if (sb.st_size > IGNORE_FILE_MAX)
+		r = ig_fail(cause, CLAW_ERR_PARSE, "%s: larger than %d MiB",
+		    path, IGNORE_FILE_MAX >> 20);
+	else
+		r = ig_read_fd(fd, path, b, cause);
+	close(fd);
+	return r;
+}
+
+/* Append the patterns of ignore file name in dirfd (reldir) to list. */
+static int
+ig_load_file(int dirfd, const char *reldir, const char *name,
+    struct ig_list *list, char **cause)
+{
+	struct buf	 b = BUF_INIT;
+	char		*path;
+	int		 r;
+
+	if (*reldir == '\0')
+		path = xstrdup(name);
+	else
+		path = xasprintf("%s/%s", reldir, name);
+	if ((r = ig_read(dirfd, name, path, &b, cause)) == 0 && b.len > 0)
+		ig_list_add_text(list, b.data, b.len, path);
+	buf_free(&b);
+	free(path);
+	return r;
+}
+
+/* Make a set of the defaults and configuration patterns; see ignore.h. */
+int
+ignore_new(const char *const *extra, size_t nextra, struct ignore **out,
+    char **cause)
+{
+	struct ignore	*ig;
+	const char	*why;
+	size_t		 i;
+	int		 r;
+
+	ig = xcalloc(1, sizeof(*ig));
+	for (i = 0; i < IG_NITEMS(ig_defaults); i++)
+		(void)ig_list_add_string(&ig->global, ig_defaults[i], &why);
+	for (i = 0; i < nextra; i++) {
+		if (ig_list_add_string(&ig->global, extra[i], &why) < 0) {
+			r = ig_fail(cause, CLAW_ERR_PARSE,
+			    "sync.exclude: bad pattern '%s': %s", extra[i],
+			    why);
+			ignore_free(ig);
+			return r;
+		}
+	}
+	*out = ig;
+	return 0;
+}
+
+/* Load the ignore files of directory reldir; see ignore.h. */
+int
+ignore_load_dir(struct ignore *ig, int dirfd, const char *reldir,
+    char **cause)
+{
+	struct ig_list	 list = { NULL, 0, 0 };
+	struct ig_scope	*sc;
+	size_t		 len = strlen(reldir);
+	int		 r;
+
+	if (*reldir == '/' || (len > 0 && reldir[len - 1] == '/'))
+		return ig_fail(cause, CLAW_ERR_INVAL,
+		    "%s: not a relative directory", reldir);
+	if ((r = ig_load_file(dirfd, reldir, ".gitignore", &list,
+	    cause)) != 0 || (r = ig_load_file(dirfd, reldir,
+	    ".clawsshignore", &list, cause)) != 0) {
+		ig_list_clear(&list);
+		return r;
+	}
+	sc = ig_scope_find(ig, reldir, len, ig_hash(reldir, len));
+	if (sc == NULL && list.n == 0)
+		return 0;
+	if (sc == NULL)
+		sc = ig_scope_new(ig, reldir, len);
+	ig_list_clear(&sc->list);
+	sc->list = list;
+	return 0;
+}
+
+/*
+ * Return whether pat matches a path: rel (rellen bytes) relative to the
+ * pattern's directory, name (namelen bytes) its last component.
+ */
+static int
+ig_pat_match(const struct ig_pat *pat, const char *rel, size_t rellen,
+    const char *name, size_t namelen, int is_dir)
+{
+	struct ig_wctx	 w;
+	const char	*s = rel;
+	size_t		 n = rellen;
+
+	if ((pat->flags & IG_DIRONLY) && !is_dir)
+		return 0;
+	if (pat->flags & IG_BASENAME) {
+		s = name;
+		n = namelen;
+	}
+	/* Compare one byte before calling memcmp: most patterns fail there. */
+	if (pat->kind == IG_LITERAL)
+		return n == pat->len && *s == *pat->text &&
+		    memcmp(s, pat->text, n) == 0;
+	if (pat->kind == IG_SUFFIX)
+		return n >= pat->len && (pat->len == 0 ||
+		    (s[n - 1] == pat->text[pat->len - 1] &&
+		    memcmp(s + n - pat->len, pat->text, pat->len) == 0));
+	if (n < pat->prefix || (pat->prefix > 0 && (*s != *pat->text ||
+	    memcmp(s, pat->text, pat->prefix) != 0)))
+		return 0;
+	/* Like git, a "**" right after the literal prefix counts as leading. */
+	w.pat = pat->text + pat->prefix;
+	w.te = s + n;
+	return ig_wild(&w, w.pat, s + pat->prefix) == IG_WM_MATCH;
+}
+
+/* Return 1 (excluded), 0 (re-included) or -1 (no match) by list's last. */
+static int
+ig_list_judge(const struct ig_list *list, const char *rel, size_t rellen,
+    const char *name, size_t namelen, int is_dir)
+{
+	const struct ig_pat	*pat;
+	size_t			 i;
+
+	for (i = list->n; i-- > 0;) {
+		pat = &list->pats[i];
+		if (ig_pat_match(pat, rel, rellen, name, namelen, is_dir))
+			return (pat->flags & IG_NEGATE) ? 0 : 1;
+	}
+	return -1;
+}
+
+/*
+ * Judge path (len bytes; its last component at name) with the scopes from
+ * sc up to the root, then the global patterns.  Returns as ig_list_judge.
+ */
+static int
+ig_judge(const struct ignore *ig, const struct ig_scope *sc,
+    const char *path, size_t len, const char *name, int is_dir)
+{
+	size_t	namelen = (size_t)(path + len - name), off;
+	int	r;
+
+	for (; sc != NULL; sc = sc->parent) {
+		off = sc->dirlen == 0 ? 0 : sc->dirlen + 1;
+		r = ig_list_judge(&sc->list, path + off, len - off, name,
+		    namelen, is_dir);
+		if (r != -1)
+			return r;
+	}
+	return ig_list_judge(&ig->global, path, len, name, namelen, is_dir);
+}
+
+/* Judge relpath and, first, each of its ancestors; see ignore.h. */
+int
+ignore_match(const struct ignore *ig, const char *relpath, int is_dir)
+{
+	const struct ig_scope	*sc, *found;
+	const char		*p, *name = relpath;
+	size_t			 len;
+	uint32_t		 h = IG_FNV_BASIS;
+
+	if (*relpath == '\0')
+		return 0;
+	sc = ig_scope_find(ig, relpath, 0, h);
+	for (p = relpath; *p != '\0'; p++) {
+		if (*p == '/') {
+			len = (size_t)(p - relpath);
+			if (ig_judge(ig, sc, relpath, len, name, 1) == 1)
+				return 1;
+			if ((found = ig_scope_find(ig, relpath, len, h)) !=
+			    NULL)
+				sc = found;
+			name = p + 1;
+		}
+		h = (h ^ (unsigned char)*p) * IG_FNV_PRIME;
+	}
+	return ig_judge(ig, sc, relpath, (size_t)(p - relpath), name,
+	    is_dir) == 1;
+}
+
+/* Free ig and everything it holds; NULL does nothing. */
+void
+ignore_free(struct ignore *ig)
+{
+	size_t	i;
+
+	if (ig == NULL)
+		return;
+	ig_list_clear(&ig->global);
+	for (i = 0; i < ig->tabsize; i++) {
+		if (ig->tab[i] == NULL)
+			continue;
+		ig_list_clear(&ig->tab[i]->list);
+		free(ig->tab[i]->dir);
+		free(ig->tab[i]);
+	}
+	free(ig->tab);
+	free(ig);
+}

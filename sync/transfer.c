@@ -1,0 +1,367 @@
+/*
+ * Tar streams over an exec channel, one child process on the local side.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "error.h"
+#include "exec.h"
+#include "fdio.h"
+#include "ignore.h"
+#include "log.h"
+#include "manifest.h"
+#include "pathguard.h"
+#include "shquote.h"
+#include "tarstream.h"
+#include "transfer.h"
+#include "transport.h"
+#include "xmalloc.h"
+
+#define TRANSFER_ERR_MAX	(64 * 1024)
+#define TRANSFER_CHUNK		(64 * 1024)
+
+/* What the child reports back through its result pipe. */
+struct transfer_result {
+	int			rc;
+	struct tarstream_stats	st;
+	size_t			cause_len;
+};
+
+/* A stream end for the tarstream callbacks. */
+struct transfer_fd {
+	int	fd;
+	char	buf[TRANSFER_CHUNK];
+};
+
+/* tarstream_write_fn over a descriptor. */
+static int
+transfer_write_cb(void *arg, const void *buf, size_t len)
+{
+	return fdio_write_all(((struct transfer_fd *)arg)->fd, buf, len);
+}
+
+/* tarstream_read_fn over a descriptor. */
+static ssize_t
+transfer_read_cb(void *arg, const void **buf)
+{
+	struct transfer_fd	*f = arg;
+	ssize_t			 n;
+
+	do
+		n = read(f->fd, f->buf, sizeof f->buf);
+	while (n == -1 && errno == EINTR);
+	*buf = f->buf;
+	return n;
+}
+
+/* In the child: send the outcome up the result pipe and exit. */
+static void __attribute__((__noreturn__))
+transfer_child_exit(int fd, int rc, const struct tarstream_stats *st,
+    const char *cause)
+{
+	struct transfer_result	res;
+
+	memset(&res, 0, sizeof res);
+	res.rc = rc;
+	res.st = *st;
+	res.cause_len = cause != NULL ? strlen(cause) : 0;
+	if (fdio_write_all(fd, &res, sizeof res) == 0 && cause != NULL)
+		(void)fdio_write_all(fd, cause, res.cause_len);
+	_exit(0);
+}
+
+/* In the parent: collect the child's outcome and reap it. */
+static int
+transfer_child_wait(pid_t pid, int fd, struct tarstream_stats *st,
+    char **cause)
+{
+	struct transfer_result	res;
+	ssize_t			n;
+	int			status;
+
+	n = read(fd, &res, sizeof res);
+	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
+		;
+	if (n != (ssize_t)sizeof res || res.cause_len > TRANSFER_ERR_MAX) {
+		*cause = xstrdup("the local side of the transfer died");
+		return CLAW_ERR_IO;
+	}
+	if (st != NULL)
+		*st = res.st;
+	if (res.rc != 0) {
+		*cause = xcalloc(1, res.cause_len + 1);
+		if (read(fd, *cause, res.cause_len) != (ssize_t)res.cause_len)
+			snprintf(*cause, res.cause_len + 1, "transfer failed");
+	}
+	return res.rc;
+}
+
+/* Run script on the host with in_fd as stdin and out_fd as stdout. */
+static int
+transfer_run(struct transport *t, const char *script, int in_fd,
+    int out_fd, char **cause)
+{
+	char			 sh[] = "sh", dash_c[] = "-c";
+	char			*argv[4];
+	struct exec_opts	 o;
+	struct buf		 err = BUF_INIT, out = BUF_INIT;
+	int			 rc, status = 0;
+
+	argv[0] = sh;
+	argv[1] = dash_c;
+	argv[2] = (char *)(uintptr_t)script;
+	argv[3] = NULL;
+	memset(&o, 0, sizeof o);
+	o.argc = 3;
+	o.argv = argv;
+	o.forward_stdin = in_fd != -1;
+	o.in_fd = in_fd;
+	o.out.fd = out_fd;
+	o.out.buf = &out;
+	o.out.max = TRANSFER_ERR_MAX;
+	o.err.fd = -1;
+	o.err.buf = &err;
+	o.err.max = TRANSFER_ERR_MAX;
+	rc = exec_run(t, &o, &status, cause);
+	if (rc == 0 && status != 0) {
+		*cause = xasprintf("%s: remote tar failed (status %d): %.300s",
+		    transport_label(t), status, err.data != NULL ? err.data :
+		    "");
+		rc = CLAW_ERR_PROTO;
+	}
+	buf_free(&out);
+	buf_free(&err);
+	return rc;
+}
+
+/* manifest_skip_cb: the ignore rules decide what is left out. */
+static int
+transfer_skip(void *arg, int dirfd, const char *reldir, const char *relpath,
+    int is_dir)
+{
+	char	*why = NULL;
+	int	 rc;
+
+	if (relpath != NULL)
+		return ignore_match(arg, relpath, is_dir);
+	if ((rc = ignore_load_dir(arg, dirfd, reldir, &why)) != 0) {
+		log_warn("%s", why);
+		free(why);
+	}
+	return rc;
+}
+
+/* Return 1 if path is one of sel[0..n) or lies beneath one. */
+static int
+transfer_selected(const char *path, char *const *sel, size_t n)
+{
+	size_t	i, len;
+
+	if (n == 0)
+		return 1;
+	for (i = 0; i < n; i++) {
+		len = strlen(sel[i]);
+		if (strncmp(path, sel[i], len) == 0 &&
+		    (path[len] == '\0' || path[len] == '/'))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Scan the workspace (ignore rules applied, no link followed), keep what
+ * sel names (everything when nsel is 0), and write it as a tar stream.
+ */
+static int
+transfer_walk_create(struct pathguard *pg, char *const *sel, size_t nsel,
+    tarstream_write_fn wr, void *arg, struct tarstream_stats *st,
+    char **cause)
+{
+	struct manifest	 *m = NULL;
+	struct ignore	 *ig = NULL;
+	char		**list;
+	size_t		  i, k = 0;
+	int		  rootfd, rc;
+
+	rootfd = open(pathguard_root(pg), O_RDONLY | O_DIRECTORY |
+	    O_NOFOLLOW | O_CLOEXEC);
+	if (rootfd == -1) {
+		*cause = xasprintf("%s: cannot open the workspace",
+		    pathguard_root(pg));
+		return CLAW_ERR_IO;
+	}
+	if ((rc = ignore_new(NULL, 0, &ig, cause)) == 0)
+		rc = manifest_scan(rootfd, NULL, transfer_skip, ig, 0, &m,
+		    cause);
+	close(rootfd);
+	ignore_free(ig);
+	if (rc != 0)
+		return rc;
+	list = xcalloc(m->n + 1, sizeof *list);
+	for (i = 0; i < m->n; i++) {
+		if (transfer_selected(m->e[i].path, sel, nsel))
+			list[k++] = m->e[i].path;
+	}
+	rc = tarstream_create(pg, list, k, wr, arg, st, cause);
+	free(list);
+	manifest_free(m);
+	return rc;
+}
+
+/* Quote the path list for the host's tar ("." for everything). */
+static char *
+transfer_paths(char *const *paths, size_t n)
+{
+	struct buf	b = BUF_INIT;
+	size_t		i;
+
+	if (n == 0)
+		return xstrdup(".");
+	for (i = 0; i < n; i++) {
+		if (i != 0)
+			buf_append_str(&b, " ");
+		shquote_append(&b, paths[i]);
+	}
+	return buf_detach(&b);
+}
+
+/* The host-side unpacking script for a push. */
+static char *
+transfer_push_script(const char *remote_dir, int stage)
+{
+	char	*q = shquote(remote_dir), *s;
+
+	if (!stage)
+		s = xasprintf("d=%s; mkdir -p -- \"$d\" && cd -- \"$d\" && "
+		    "tar -xpf -", q);
+	else
+		s = xasprintf("d=%s; s=\"$d.stage.$$\"; o=\"$d.old.$$\"; "
+		    "rm -rf -- \"$s\" && mkdir -p -- \"$s\" && "
+		    "(cd -- \"$s\" && tar -xpf -) && "
+		    "{ [ ! -e \"$d\" ] || mv -- \"$d\" \"$o\"; } && "
+		    "mv -- \"$s\" \"$d\" && rm -rf -- \"$o\" || "
+		    "{ rm -rf -- \"$s\"; exit 1; }", q);
+	free(q);
+	return s;
+}
+
+/* Check every path with pathguard before it reaches a command line. */
+static int
+transfer_check_paths(char *const *paths, size_t n, char **cause)
+{
+	size_t	i;
+	int	rc;
+
+	for (i = 0; i < n; i++) {
+		if ((rc = pathguard_name_check(paths[i], cause)) != 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* Upload; see transfer.h. */
+int
+transfer_push(struct transport *t, struct pathguard *pg,
+    const char *remote_dir, char *const *paths, size_t n, int stage,
+    struct tarstream_stats *st, char **cause)
+{
+	struct transfer_fd	 w;
+	struct tarstream_stats	 cst;
+	char			*script, *why = NULL;
+	pid_t			 pid;
+	int			 data[2], res[2], rc;
+
+	if ((rc = transfer_check_paths(paths, n, cause)) != 0)
+		return rc;
+	if (pipe2(data, O_CLOEXEC) == -1 || pipe2(res, O_CLOEXEC) == -1)
+		return CLAW_ERR_IO;
+	if ((pid = fork()) == -1)
+		return CLAW_ERR_IO;
+	if (pid == 0) {
+		close(data[0]);
+		close(res[0]);
+		memset(&cst, 0, sizeof cst);
+		w.fd = data[1];
+		rc = transfer_walk_create(pg, paths, n, transfer_write_cb, &w,
+		    &cst, &why);
+		close(data[1]);
+		transfer_child_exit(res[1], rc, &cst, why);
+	}
+	close(data[1]);
+	close(res[1]);
+	script = transfer_push_script(remote_dir, stage);
+	rc = transfer_run(t, script, data[0], -1, cause);
+	close(data[0]);
+	free(script);
+	if (transfer_child_wait(pid, res[0], st, &why) != 0 && rc == 0) {
+		*cause = why;
+		why = NULL;
+		rc = CLAW_ERR_IO;
+	}
+	free(why);
+	close(res[0]);
+	return rc;
+}
+
+/* Download; see transfer.h. */
+int
+transfer_pull(struct transport *t, struct pathguard *pg,
+    const char *remote_dir, char *const *paths, size_t n,
+    const struct tarstream_limits *lim, struct tarstream_stats *st,
+    char **cause)
+{
+	struct transfer_fd	 r;
+	struct tarstream_stats	 cst;
+	char			*script, *list, *q, *why = NULL;
+	pid_t			 pid;
+	int			 data[2], res[2], rc, crc;
+
+	if ((rc = transfer_check_paths(paths, n, cause)) != 0)
+		return rc;
+	if (pipe2(data, O_CLOEXEC) == -1 || pipe2(res, O_CLOEXEC) == -1)
+		return CLAW_ERR_IO;
+	if ((pid = fork()) == -1)
+		return CLAW_ERR_IO;
+	if (pid == 0) {
+		close(data[1]);
+		close(res[0]);
+		memset(&cst, 0, sizeof cst);
+		r.fd = data[0];
+		rc = tarstream_extract(pg, transfer_read_cb, &r, lim, &cst,
+		    &why);
+		transfer_child_exit(res[1], rc, &cst, why);
+	}
+	close(data[0]);
+	close(res[1]);
+	q = shquote(remote_dir);
+	list = transfer_paths(paths, n);
+	script = xasprintf("cd -- %s && tar -cf - -- %s", q, list);
+	rc = transfer_run(t, script, -1, data[1], cause);
+	close(data[1]);
+	crc = transfer_child_wait(pid, res[0], st, &why);
+	if (crc != 0 && rc == 0) {
+		*cause = why;
+		why = NULL;
+		rc = crc;
+	}
+	free(why);
+	free(script);
+	free(list);
+	free(q);
+	close(res[0]);
+	return rc;
+}

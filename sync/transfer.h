@@ -1,0 +1,41 @@
+/*
+ * Moving workspace files over one exec channel as a tar stream.
+ *
+ * Uploads read the local workspace through pathguard and are unpacked by
+ * the host's own tar.  Downloads are packed by the host's tar and unpacked
+ * here by tarstream through pathguard, treating them as hostile.  Each
+ * direction streams: a child process packs (or unpacks) the local side
+ * while the channel carries the bytes, so nothing is held whole.
+ */
+#ifndef CLAW_TRANSFER_H
+#define CLAW_TRANSFER_H
+
+#include <stddef.h>
+
+#include "tarstream.h"
+
+struct pathguard;
+struct transport;
+
+/*
+ * Send paths[0..n) (relative to the workspace; n == 0 means the whole
+ * workspace, as ".") into the host directory remote_dir, creating it.
+ * With stage set the files go to a fresh sibling directory first, which
+ * then replaces remote_dir in one rename (a seed: the host never sees a
+ * half-filled workspace).  Returns 0 or a negative CLAW_ERR_*.
+ */
+int	transfer_push(struct transport *t, struct pathguard *pg,
+	    const char *remote_dir, char *const *paths, size_t n, int stage,
+	    struct tarstream_stats *st, char **cause);
+
+/*
+ * Fetch paths[0..n) (n == 0: everything) from the host directory
+ * remote_dir into the workspace of pg, within lim (NULL: defaults).
+ * Refused entries are counted in st->refused.  Returns 0 or negative.
+ */
+int	transfer_pull(struct transport *t, struct pathguard *pg,
+	    const char *remote_dir, char *const *paths, size_t n,
+	    const struct tarstream_limits *lim, struct tarstream_stats *st,
+	    char **cause);
+
+#endif /* CLAW_TRANSFER_H */

@@ -1,0 +1,92 @@
+#!/bin/sh
+# Explicit transfers against a real sshd: seeding a remote-mode sandbox,
+# sync push and pull (whole and partial), and hostile remote content that
+# must not write outside the local workspace.
+. "$TESTLIB"
+
+CLAWSSH_STATE_DIR="$T/state"
+export CLAWSSH_STATE_DIR
+R="$T/root"
+W="$T/ws"
+mkdir -p "$W/src/sub" "$W/.git" "$T/outside"
+echo hello > "$W/src/a.txt"
+echo deep > "$W/src/sub/b.txt"
+ln -s a.txt "$W/src/link"
+echo secret > "$W/.git/config"
+chmod 640 "$W/src/a.txt"
+c() {
+	"$CLAWSSH" "$@"
+}
+
+# Seed: a remote-mode sandbox gets the workspace once, .git left out.
+id=$(c provision -F "$T/ssh_config" --host testhost --key s --mode remote \
+    --remote-root "$R" --workspace "$W")
+expect_status $? 0 "provision --mode remote"
+RW="$R/$id/workspace"
+expect_eq "$(cat "$RW/src/a.txt")" "hello" "seeded file"
+expect_eq "$(cat "$RW/src/sub/b.txt")" "deep" "seeded nested file"
+expect_eq "$(readlink "$RW/src/link")" "a.txt" "seeded symlink"
+expect_eq "$(stat -c %a "$RW/src/a.txt")" "640" "seeded mode"
+[ -e "$RW/.git" ] && fail ".git was seeded"
+ls -a "$R/$id" | grep -q 'stage\|old' && fail "seed staging left behind"
+
+# Remote mode: nothing syncs by itself, provisioning again does not reseed.
+echo local-change > "$W/src/a.txt"
+c provision -F "$T/ssh_config" --host testhost --key s --mode remote \
+    --remote-root "$R" --workspace "$W" > /dev/null
+expect_eq "$(cat "$RW/src/a.txt")" "hello" "no reseed"
+
+# push: one path, then everything.
+echo new > "$W/src/sub/c.txt"
+c sync push "$id" src/sub 2>/dev/null
+expect_status $? 0 "sync push src/sub"
+expect_eq "$(cat "$RW/src/sub/c.txt")" "new" "pushed file"
+expect_eq "$(cat "$RW/src/a.txt")" "hello" "push of src/sub only"
+out=$(c sync push --json "$id")
+expect_match "$out" '"direction": "pushed"' "push --json"
+expect_eq "$(cat "$RW/src/a.txt")" "local-change" "push everything"
+c sync push "$id" ../etc 2>/dev/null
+expect_status $? 255 "push of a path outside the workspace"
+
+# pull: what commands changed remotely comes down.
+c exec -s "$id" -- sh -c 'echo remote > src/r.txt; mkdir -p x/y; echo z > x/y/z'
+c sync pull "$id" x 2>/dev/null
+expect_status $? 0 "sync pull x"
+expect_eq "$(cat "$W/x/y/z")" "z" "pulled nested file"
+[ -e "$W/src/r.txt" ] && fail "partial pull brought other paths"
+c sync pull "$id" 2>/dev/null
+expect_eq "$(cat "$W/src/r.txt")" "remote" "pull everything"
+
+# Hostile content: each bad entry refused and named; nothing outside.
+c exec -s "$id" -- sh -c '
+	ln -s /etc/passwd abs-link
+	ln -s ../../../outside escape-link
+	mkfifo fifo
+	echo data > hard1; ln hard1 hard2
+	echo s > suid; chmod 4755 suid
+	printf x > "$(printf "ctl\001name")"'
+c sync pull "$id" > "$T/out" 2>"$T/err"
+expect_status $? 1 "pull with refused entries"
+err=$(cat "$T/err")
+expect_match "$err" "refused abs-link" "absolute link refused"
+expect_match "$err" "refused escape-link" "escaping link refused"
+expect_match "$err" "refused fifo" "fifo refused"
+expect_match "$err" "refused hard[12]: hard links" "hard link refused"
+expect_match "$err" 'ctl\\x01name: control character' \
+    "control character shown escaped"
+[ -e "$W/abs-link" ] || [ -e "$W/escape-link" ] || [ -e "$W/fifo" ] &&
+    fail "a refused entry was written"
+[ -e "$W/hard1" ] && [ -e "$W/hard2" ] && fail "hard link written"
+expect_eq "$(stat -c %a "$W/suid")" "755" "setuid stripped"
+[ -z "$(ls -A "$T/outside")" ] || fail "something written outside"
+
+# A symlink planted by one exec is not followed by the next download.
+c exec -s "$id" -- sh -c 'mkdir -p target; ln -s target plant'
+c sync pull "$id" 2>/dev/null
+expect_eq "$(readlink "$W/plant")" "target" "inside link pulled"
+c exec -s "$id" -- sh -c 'rm plant; mkdir plant; echo x > plant/f'
+c sync pull "$id" 2>/dev/null
+[ -d "$W/plant" ] && [ ! -L "$W/plant" ] || fail "type change not applied"
+[ -e "$W/target/f" ] && fail "download followed a planted symlink"
+expect_eq "$(cat "$W/plant/f")" "x" "file under the new directory"
+exit 0
