@@ -80,4 +80,14 @@ c exec -s "$id" -- sh -c 'pwd; echo hello > note.txt; ls'
 c list
 c status "$id"
 c destroy "$id"
+
+echo "== a remote-mode sandbox: seeded once from the workspace, then pulled"
+mkdir -p "$D/ws/src"
+echo 'print("hello")' > "$D/ws/src/main.py"
+id=$("$CLAWSSH" provision -F "$D/ssh_config" --host demo --key seeded \
+    --mode remote --remote-root "$D/sandboxes" --workspace "$D/ws")
+c exec -s "$id" -- sh -c 'ls -R; echo "result: 42" > result.txt'
+c sync pull "$id" result.txt
+echo "local copy of result.txt: $(cat "$D/ws/result.txt")"
+c destroy "$id"
 echo "== demo finished"
