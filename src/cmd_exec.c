@@ -23,6 +23,8 @@
 #include "error.h"
 #include "exec.h"
 #include "log.h"
+#include "mirror.h"
+#include "pathguard.h"
 #include "registry.h"
 #include "remote_cmd.h"
 #include "transport.h"
@@ -36,6 +38,7 @@ struct exec_args {
 	const char	*cwd;
 	int		 timeout;	/* -1: not given */
 	int		 interactive;	/* -i */
+	int		 no_sync;	/* --no-sync */
 	int		 argc;
 	char		**argv;
 };
@@ -53,11 +56,12 @@ static const char exec_usage[] =
     "                        sandbox workspace with -s)\n"
     "  -i                    forward stdin even when it is a terminal\n"
     "  --strict-config       refuse a sandbox made with other settings\n"
+    "  --no-sync             mirror mode: skip the sync before and after\n"
     CMD_CONN_USAGE;
 
 enum {
 	OPT_TIMEOUT = CMD_OPT_FIRST_FREE, OPT_ENV, OPT_CWD, OPT_HOST,
-	OPT_STRICT
+	OPT_STRICT, OPT_NOSYNC
 };
 
 static const struct option exec_longopts[] = {
@@ -66,6 +70,7 @@ static const struct option exec_longopts[] = {
 	{ "env", required_argument, NULL, OPT_ENV },
 	{ "help", no_argument, NULL, 'h' },
 	{ "host", required_argument, NULL, OPT_HOST },
+	{ "no-sync", no_argument, NULL, OPT_NOSYNC },
 	{ "sandbox", required_argument, NULL, 's' },
 	{ "strict-config", no_argument, NULL, OPT_STRICT },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
@@ -132,6 +137,9 @@ exec_option(struct exec_args *a, int ch, const char *arg)
 		return 0;
 	case OPT_STRICT:
 		a->box.strict_config = 1;
+		return 0;
+	case OPT_NOSYNC:
+		a->no_sync = 1;
 		return 0;
 	case OPT_TIMEOUT:
 		if (cmd_parse_int(arg, 1, INT_MAX / 1000, &a->timeout) != 0)
@@ -235,17 +243,84 @@ exec_sandbox(struct exec_args *a, char **pre, char **cwd)
 	return 0;
 }
 
+/* Whether this exec mirrors the workspace around the command. */
+static int
+exec_mirrors(const struct exec_args *a)
+{
+	return a->sandbox != NULL && !a->no_sync &&
+	    a->box.rec->settings.mode == SANDBOX_MODE_MIRROR;
+}
+
+/* Mirror mode: open the sync state and push local changes up. */
+static int
+exec_sync_up(struct exec_args *a, struct mirror *m, struct pathguard **pg)
+{
+	struct registry_record	*r = a->box.rec;
+	char			*ws, *dir, *cause = NULL;
+	int			 rc;
+
+	if ((rc = pathguard_open(r->workspace, pg, &cause)) != 0) {
+		rc = cmd_fail("workspace: %s", cause);
+		free(cause);
+		return rc;
+	}
+	ws = a->box.be->workspace(r->remote_root, r->id);
+	dir = xasprintf("%s/manifests", registry_dir(a->box.reg));
+	if ((rc = mirror_open(m, a->box.t, *pg, ws, dir, r->id, NULL, 0,
+	    &cause)) == 0)
+		rc = mirror_push(m, &cause);
+	free(dir);
+	free(ws);
+	if (rc != 0) {
+		rc = cmd_fail("sync up: %s", cause);
+		free(cause);
+	}
+	return rc;
+}
+
+/* Mirror mode: bring the command's changes down. */
+static int
+exec_sync_down(struct mirror *m)
+{
+	char	*cause = NULL;
+	int	 rc;
+
+	if ((rc = mirror_pull(m, &cause)) != 0) {
+		rc = cmd_fail("sync down: %s", cause);
+		free(cause);
+		return rc;
+	}
+	log_info("synced: up %llu files, down %llu files, %zu deleted "
+	    "there, %zu deleted here, %zu conflicts",
+	    (unsigned long long)m->up.files,
+	    (unsigned long long)m->down.files, m->deleted_remote,
+	    m->deleted_local, m->conflicts);
+	return 0;
+}
+
 /* Connect and run the command; returns the exit status. */
 static int
 exec_connect_run(struct exec_args *a, const char *pre, const char *cwd)
 {
 	struct exec_opts	 eo;
+	struct mirror		 m;
+	struct pathguard	*pg = NULL;
 	char			*cause = NULL;
-	int			 rc, status = CMD_EXIT_FAILURE;
+	int			 rc, status = CMD_EXIT_FAILURE, mirroring = 0;
 
+	memset(&m, 0, sizeof m);
+	m.statefd = -1;
 	if ((rc = cmd_conn_resolve(&a->box.cc, &a->box.sc)) != 0 ||
 	    (rc = cmd_conn_connect(&a->box.cc, a->box.sc, &a->box.t)) != 0)
 		return rc;
+	if (exec_mirrors(a)) {
+		if ((rc = exec_sync_up(a, &m, &pg)) != 0) {
+			mirror_close(&m);
+			pathguard_close(pg);
+			return rc;
+		}
+		mirroring = 1;
+	}
 	memset(&eo, 0, sizeof eo);
 	eo.argc = a->argc;
 	eo.argv = a->argv;
@@ -261,9 +336,14 @@ exec_connect_run(struct exec_args *a, const char *pre, const char *cwd)
 	if (exec_run(a->box.t, &eo, &status, &cause) != 0) {
 		status = cmd_fail("%s", cause);
 		free(cause);
+		mirroring = 0;
 	} else if (status == EXEC_STATUS_TIMEOUT && eo.timeout > 0)
 		log_warn("command timed out after %d s; remote process "
 		    "stopped", eo.timeout);
+	if (mirroring && exec_sync_down(&m) != 0)
+		status = CMD_EXIT_FAILURE;
+	mirror_close(&m);
+	pathguard_close(pg);
 	return status;
 }
 

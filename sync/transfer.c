@@ -110,10 +110,13 @@ transfer_child_wait(pid_t pid, int fd, struct tarstream_stats *st,
 	return res.rc;
 }
 
-/* Run script on the host with in_fd as stdin and out_fd as stdout. */
+/*
+ * Run script on the host with in (then in_fd, unless -1) as stdin and
+ * out_fd as stdout (-1: discarded).
+ */
 static int
-transfer_run(struct transport *t, const char *script, int in_fd,
-    int out_fd, char **cause)
+transfer_run(struct transport *t, const char *script, const struct buf *in,
+    int in_fd, int out_fd, char **cause)
 {
 	char			 sh[] = "sh", dash_c[] = "-c";
 	char			*argv[4];
@@ -130,6 +133,10 @@ transfer_run(struct transport *t, const char *script, int in_fd,
 	o.argv = argv;
 	o.forward_stdin = in_fd != -1;
 	o.in_fd = in_fd;
+	if (in != NULL) {
+		o.in_data = in->data;
+		o.in_len = in->len;
+	}
 	o.out.fd = out_fd;
 	o.out.buf = &out;
 	o.out.max = TRANSFER_ERR_MAX;
@@ -222,21 +229,17 @@ transfer_walk_create(struct pathguard *pg, char *const *sel, size_t nsel,
 	return rc;
 }
 
-/* Quote the path list for the host's tar ("." for everything). */
-static char *
-transfer_paths(char *const *paths, size_t n)
+/*
+ * The names for the host's tar -T, one a line, each as "./NAME" so that
+ * none can look like an option (names were judged: no newlines).
+ */
+static void
+transfer_names(struct buf *b, char *const *paths, size_t n)
 {
-	struct buf	b = BUF_INIT;
-	size_t		i;
+	size_t	i;
 
-	if (n == 0)
-		return xstrdup(".");
-	for (i = 0; i < n; i++) {
-		if (i != 0)
-			buf_append_str(&b, " ");
-		shquote_append(&b, paths[i]);
-	}
-	return buf_detach(&b);
+	for (i = 0; i < n; i++)
+		buf_appendf(b, "./%s\n", paths[i]);
 }
 
 /* The host-side unpacking script for a push. */
@@ -273,11 +276,11 @@ transfer_check_paths(char *const *paths, size_t n, char **cause)
 	return 0;
 }
 
-/* Upload; see transfer.h. */
-int
-transfer_push(struct transport *t, struct pathguard *pg,
+/* Upload, scanning (exact == 0) or taking paths as they are. */
+static int
+transfer_push_do(struct transport *t, struct pathguard *pg,
     const char *remote_dir, char *const *paths, size_t n, int stage,
-    struct tarstream_stats *st, char **cause)
+    int exact, struct tarstream_stats *st, char **cause)
 {
 	struct transfer_fd	 w;
 	struct tarstream_stats	 cst;
@@ -296,15 +299,19 @@ transfer_push(struct transport *t, struct pathguard *pg,
 		close(res[0]);
 		memset(&cst, 0, sizeof cst);
 		w.fd = data[1];
-		rc = transfer_walk_create(pg, paths, n, transfer_write_cb, &w,
-		    &cst, &why);
+		if (exact)
+			rc = tarstream_create(pg, paths, n, transfer_write_cb,
+			    &w, &cst, &why);
+		else
+			rc = transfer_walk_create(pg, paths, n,
+			    transfer_write_cb, &w, &cst, &why);
 		close(data[1]);
 		transfer_child_exit(res[1], rc, &cst, why);
 	}
 	close(data[1]);
 	close(res[1]);
 	script = transfer_push_script(remote_dir, stage);
-	rc = transfer_run(t, script, data[0], -1, cause);
+	rc = transfer_run(t, script, NULL, data[0], -1, cause);
 	close(data[0]);
 	free(script);
 	if (transfer_child_wait(pid, res[0], st, &why) != 0 && rc == 0) {
@@ -317,16 +324,36 @@ transfer_push(struct transport *t, struct pathguard *pg,
 	return rc;
 }
 
-/* Download; see transfer.h. */
+/* Upload; see transfer.h. */
 int
-transfer_pull(struct transport *t, struct pathguard *pg,
+transfer_push(struct transport *t, struct pathguard *pg,
+    const char *remote_dir, char *const *paths, size_t n, int stage,
+    struct tarstream_stats *st, char **cause)
+{
+	return transfer_push_do(t, pg, remote_dir, paths, n, stage, 0, st,
+	    cause);
+}
+
+/* Upload exactly these entries; see transfer.h. */
+int
+transfer_push_list(struct transport *t, struct pathguard *pg,
     const char *remote_dir, char *const *paths, size_t n,
+    struct tarstream_stats *st, char **cause)
+{
+	return transfer_push_do(t, pg, remote_dir, paths, n, 0, 1, st, cause);
+}
+
+/* Download, with or without recursion into named directories. */
+static int
+transfer_pull_do(struct transport *t, struct pathguard *pg,
+    const char *remote_dir, char *const *paths, size_t n, int recurse,
     const struct tarstream_limits *lim, struct tarstream_stats *st,
     char **cause)
 {
 	struct transfer_fd	 r;
 	struct tarstream_stats	 cst;
-	char			*script, *list, *q, *why = NULL;
+	struct buf		 names = BUF_INIT;
+	char			*script, *q, *why = NULL;
 	pid_t			 pid;
 	int			 data[2], res[2], rc, crc;
 
@@ -348,9 +375,10 @@ transfer_pull(struct transport *t, struct pathguard *pg,
 	close(data[0]);
 	close(res[1]);
 	q = shquote(remote_dir);
-	list = transfer_paths(paths, n);
-	script = xasprintf("cd -- %s && tar -cf - -- %s", q, list);
-	rc = transfer_run(t, script, -1, data[1], cause);
+	transfer_names(&names, paths, n);
+	script = xasprintf("cd -- %s && tar -cf - %s", q, n == 0 ? "." :
+	    recurse ? "-T -" : "--no-recursion -T -");
+	rc = transfer_run(t, script, &names, -1, data[1], cause);
 	close(data[1]);
 	crc = transfer_child_wait(pid, res[0], st, &why);
 	if (crc != 0 && rc == 0) {
@@ -360,8 +388,30 @@ transfer_pull(struct transport *t, struct pathguard *pg,
 	}
 	free(why);
 	free(script);
-	free(list);
+	buf_free(&names);
 	free(q);
 	close(res[0]);
 	return rc;
+}
+
+/* Download; see transfer.h. */
+int
+transfer_pull(struct transport *t, struct pathguard *pg,
+    const char *remote_dir, char *const *paths, size_t n,
+    const struct tarstream_limits *lim, struct tarstream_stats *st,
+    char **cause)
+{
+	return transfer_pull_do(t, pg, remote_dir, paths, n, 1, lim, st,
+	    cause);
+}
+
+/* Download exactly these entries; see transfer.h. */
+int
+transfer_pull_list(struct transport *t, struct pathguard *pg,
+    const char *remote_dir, char *const *paths, size_t n,
+    const struct tarstream_limits *lim, struct tarstream_stats *st,
+    char **cause)
+{
+	return transfer_pull_do(t, pg, remote_dir, paths, n, 0, lim, st,
+	    cause);
 }

@@ -29,11 +29,28 @@ int	transfer_push(struct transport *t, struct pathguard *pg,
 	    struct tarstream_stats *st, char **cause);
 
 /*
+ * Send exactly the entries paths[0..n) (no scan, no ignore rules, no
+ * recursion: a directory goes as the directory alone) into remote_dir.
+ */
+int	transfer_push_list(struct transport *t, struct pathguard *pg,
+	    const char *remote_dir, char *const *paths, size_t n,
+	    struct tarstream_stats *st, char **cause);
+
+/*
  * Fetch paths[0..n) (n == 0: everything) from the host directory
  * remote_dir into the workspace of pg, within lim (NULL: defaults).
  * Refused entries are counted in st->refused.  Returns 0 or negative.
  */
 int	transfer_pull(struct transport *t, struct pathguard *pg,
+	    const char *remote_dir, char *const *paths, size_t n,
+	    const struct tarstream_limits *lim, struct tarstream_stats *st,
+	    char **cause);
+
+/*
+ * Fetch exactly the entries paths[0..n) (n > 0; a directory comes without
+ * its contents).  Needs a tar with --no-recursion and -T (GNU, BusyBox).
+ */
+int	transfer_pull_list(struct transport *t, struct pathguard *pg,
 	    const char *remote_dir, char *const *paths, size_t n,
 	    const struct tarstream_limits *lim, struct tarstream_stats *st,
 	    char **cause);

@@ -1,0 +1,62 @@
+/*
+ * Mirror mode: the local workspace is canonical.  Before each command the
+ * local changes since the last sync go up; after it, what the command
+ * changed on the host comes down.  The last synced state is a manifest
+ * kept in the local state directory.
+ *
+ * Both sides changing one file between syncs is a conflict: the local
+ * version is kept, the host's is saved beside it as NAME.clawssh-remote,
+ * and the conflict is reported.  If the host's workspace has vanished or
+ * become empty, the pull stops instead of deleting the local workspace.
+ */
+#ifndef CLAW_MIRROR_H
+#define CLAW_MIRROR_H
+
+#include <stddef.h>
+
+#include "tarstream.h"
+
+struct ignore;
+struct manifest;
+struct pathguard;
+struct transport;
+
+#define MIRROR_CONFLICT_SUFFIX	".clawssh-remote"
+
+struct mirror {
+	struct transport	*t;
+	struct pathguard	*pg;
+	char			*remote_ws;	/* the sandbox workspace */
+	int			 statefd;	/* holds the manifests */
+	char			*name;		/* "<id>.manifest" */
+	struct ignore		*ig;
+	struct manifest		*base;		/* state after the push */
+	struct tarstream_stats	 up, down;
+	size_t			 deleted_remote, deleted_local, conflicts;
+};
+
+/*
+ * Prepare to mirror the workspace of pg to remote_ws over t, keeping the
+ * manifest in statedir (created 0700) under id.  extra/nextra are config
+ * exclude patterns.  Returns 0 or a negative CLAW_ERR_* with *cause.
+ */
+int	mirror_open(struct mirror *m, struct transport *t,
+	    struct pathguard *pg, const char *remote_ws, const char *statedir,
+	    const char *id, const char *const *extra, size_t nextra,
+	    char **cause);
+
+/* Send local changes since the last sync (everything the first time). */
+int	mirror_push(struct mirror *m, char **cause);
+
+/*
+ * Bring down what changed on the host since mirror_push, apply remote
+ * deletions, keep conflicts as NAME.clawssh-remote, and record the new
+ * synced state.  Returns 0 or negative (the workspace is left as it was
+ * for whatever was not yet applied).
+ */
+int	mirror_pull(struct mirror *m, char **cause);
+
+/* Release everything; the pathguard and transport stay the caller's. */
+void	mirror_close(struct mirror *m);
+
+#endif /* CLAW_MIRROR_H */

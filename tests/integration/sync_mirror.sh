@@ -1,0 +1,88 @@
+#!/bin/sh
+# Mirror mode against a real sshd: local changes go up before each exec,
+# the command's changes come down after it; --no-sync; conflicts kept as
+# NAME.clawssh-remote; the mass-deletion guard; ignored outputs stay away.
+. "$TESTLIB"
+
+CLAWSSH_STATE_DIR="$T/state"
+export CLAWSSH_STATE_DIR
+R="$T/root"
+W="$T/ws"
+mkdir -p "$W/src" "$T/outside"
+echo hello > "$W/src/a.txt"
+echo keep > "$W/b.txt"
+printf 'build/\n' > "$W/.gitignore"
+id=$("$CLAWSSH" provision -F "$T/ssh_config" --host testhost --key m \
+    --remote-root "$R" --workspace "$W")
+RW="$R/$id/workspace"
+x() {
+	"$CLAWSSH" exec -s "$id" "$@"
+}
+
+# First exec sends everything; the command's output comes back.
+out=$(x -- sh -c 'cat src/a.txt; echo made > out.txt')
+expect_eq "$out" "hello" "first exec sees the workspace"
+expect_eq "$(cat "$W/out.txt")" "made" "command output came down"
+
+# Local edits, deletions, renames, mode changes and links go up.
+echo changed > "$W/src/a.txt"
+rm "$W/b.txt"
+mv "$W/out.txt" "$W/renamed.txt"
+chmod 600 "$W/src/a.txt"
+ln -s src/a.txt "$W/alink"
+out=$(x -- sh -c 'cat src/a.txt; ls; stat -c %a src/a.txt; readlink alink')
+expect_match "$out" "changed" "edit went up"
+echo "$out" | grep -qx "b.txt" && fail "deletion did not go up"
+echo "$out" | grep -qx "out.txt" && fail "rename left the old name"
+expect_match "$out" "renamed.txt" "rename went up"
+expect_match "$out" "^600$" "mode change went up"
+expect_match "$out" "^src/a.txt$" "symlink went up"
+
+# The command's deletions, new directories and edits come down.
+x -- sh -c 'rm renamed.txt; mkdir -p gen/sub; echo g > gen/sub/x;
+	echo edited > src/a.txt'
+[ -e "$W/renamed.txt" ] && fail "remote deletion not applied"
+expect_eq "$(cat "$W/gen/sub/x")" "g" "new remote directory"
+expect_eq "$(cat "$W/src/a.txt")" "edited" "remote edit"
+
+# Ignored outputs stay on the host.
+x -- sh -c 'mkdir -p build; echo obj > build/o'
+[ -e "$W/build" ] && fail "ignored build/ came down"
+
+# --no-sync: nothing moves either way.
+echo local-only > "$W/nosync.txt"
+x --no-sync -- sh -c 'test ! -e nosync.txt && echo r > remote-only.txt'
+expect_status $? 0 "--no-sync did not push"
+[ -e "$W/remote-only.txt" ] && fail "--no-sync pulled"
+x -- true
+expect_eq "$(cat "$W/remote-only.txt")" "r" "next sync pulls it"
+expect_eq "$(cat "$RW/nosync.txt")" "local-only" "next sync pushes it"
+
+# Conflict: both sides change a file during a long command.
+x -- sh -c 'sleep 2; echo remote-version > src/a.txt' 2>"$T/err" &
+cpid=$!
+sleep 1
+echo local-version > "$W/src/a.txt"
+wait $cpid
+expect_eq "$(cat "$W/src/a.txt")" "local-version" "local side kept"
+expect_eq "$(cat "$W/src/a.txt.clawssh-remote")" "remote-version" \
+    "remote side saved beside it"
+expect_match "$(cat "$T/err")" "conflict: src/a.txt" "conflict reported"
+
+# Hostile output from the command is refused, nothing outside.
+x -- sh -c 'ln -s ../../../outside esc' 2>"$T/err"
+expect_match "$(cat "$T/err")" "refused esc" "escaping link refused"
+[ -z "$(ls -A "$T/outside")" ] || fail "written outside"
+
+# Mass-deletion guard: an emptied workspace halts instead of deleting.
+count=$(find "$W" | wc -l)
+x -- sh -c 'rm -rf ./* ./.[!.]*' 2>"$T/err"
+expect_status $? 255 "emptied remote workspace"
+expect_match "$(cat "$T/err")" "halted" "halt message"
+[ "$(find "$W" | wc -l)" -eq "$count" ] || fail "local files were deleted"
+
+# ...and so does a vanished one.
+x -- sh -c 'cd .. && rm -rf workspace' 2>"$T/err"
+expect_status $? 255 "vanished remote workspace"
+[ "$(find "$W" | wc -l)" -eq "$count" ] || fail "local files were deleted"
+exit 0
