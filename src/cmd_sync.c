@@ -12,14 +12,17 @@
 #include <string.h>
 #include <time.h>
 
+#include "buf.h"
 #include "clock.h"
 #include "cmd.h"
 #include "cmd_box.h"
 #include "cmd_conn.h"
+#include "mirror.h"
 #include "pathguard.h"
 #include "registry.h"
 #include "tarstream.h"
 #include "transfer.h"
+#include "xmalloc.h"
 
 enum { OPT_JSON = CMD_OPT_FIRST_FREE };
 
@@ -30,7 +33,8 @@ static const struct option sync_longopts[] = {
 };
 
 static const char sync_usage[] =
-    "usage: clawssh sync push|pull [--json] [options] ID [PATH...]";
+    "usage: clawssh sync push|pull [--json] [options] ID [PATH...]\n"
+    "       clawssh sync status [options] ID";
 
 /* Print what moved, as a line or as JSON. */
 static void
@@ -87,18 +91,55 @@ sync_move(struct cmd_box *b, int push, char **paths, size_t n, int json)
 	return rc;
 }
 
+/* Show what the next mirror sync would move each way. */
+static int
+sync_status(struct cmd_box *b)
+{
+	struct registry_record	*r = b->rec;
+	struct pathguard	*pg = NULL;
+	struct mirror		 m;
+	struct buf		 up = BUF_INIT, down = BUF_INIT;
+	char			*ws, *dir, *cause = NULL;
+	int			 rc;
+
+	memset(&m, 0, sizeof m);
+	m.statefd = -1;
+	if ((rc = pathguard_open(r->workspace, &pg, &cause)) == 0) {
+		ws = b->be->workspace(r->remote_root, r->id);
+		dir = xasprintf("%s/manifests", registry_dir(b->reg));
+		if ((rc = mirror_open(&m, b->t, pg, ws, dir, r->id, NULL, 0,
+		    &cause)) == 0)
+			rc = mirror_status(&m, &up, &down, &cause);
+		free(dir);
+		free(ws);
+	}
+	if (rc != 0) {
+		rc = cmd_fail("%s", cause);
+		free(cause);
+	} else
+		printf("up (local changes):\n%sdown (sandbox changes):\n%s",
+		    up.data != NULL ? up.data : "", down.data != NULL ?
+		    down.data : "");
+	mirror_close(&m);
+	pathguard_close(pg);
+	buf_free(&up);
+	buf_free(&down);
+	return rc;
+}
+
 /* The sync command; see clawssh(1). */
 int
 cmd_sync(int argc, char **argv)
 {
 	struct cmd_box	b;
-	int		ch, rc, json = 0, push;
+	int		ch, rc, json = 0, push, status;
 
 	memset(&b, 0, sizeof b);
 	if (argc < 2 || (strcmp(argv[1], "push") != 0 &&
-	    strcmp(argv[1], "pull") != 0))
+	    strcmp(argv[1], "pull") != 0 && strcmp(argv[1], "status") != 0))
 		return cmd_fail("%s", sync_usage);
 	push = strcmp(argv[1], "push") == 0;
+	status = strcmp(argv[1], "status") == 0;
 	argc--;
 	argv++;
 	optind = 1;
@@ -117,8 +158,8 @@ cmd_sync(int argc, char **argv)
 	}
 	if ((rc = cmd_box_load(&b, argv[optind])) == 0 &&
 	    (rc = cmd_box_connect(&b)) == 0)
-		rc = sync_move(&b, push, argv + optind + 1,
-		    (size_t)(argc - optind - 1), json);
+		rc = status ? sync_status(&b) : sync_move(&b, push,
+		    argv + optind + 1, (size_t)(argc - optind - 1), json);
 	cmd_box_free(&b);
 	return rc;
 }

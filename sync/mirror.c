@@ -440,6 +440,62 @@ mirror_pull(struct mirror *m, char **cause)
 	return rc;
 }
 
+/* Describe changes as "KIND PATH" lines (paths escaped). */
+static void
+mirror_describe(const struct manifest_change *ch, size_t n, struct buf *b)
+{
+	static const char	*kinds = "?AMPLD";
+	const char		*path;
+	char			*esc;
+	size_t			 i;
+	int			 k;
+
+	for (i = 0; i < n; i++) {
+		path = ch[i].now != NULL ? ch[i].now->path : ch[i].old->path;
+		k = ch[i].kind == MANIFEST_CH_ADDED ? 1 : ch[i].kind ==
+		    MANIFEST_CH_MODIFIED ? 2 : ch[i].kind == MANIFEST_CH_MODE ?
+		    3 : ch[i].kind == MANIFEST_CH_LINK ? 4 : 5;
+		esc = pathguard_escape(path);
+		buf_appendf(b, "%c %s\n", kinds[k], esc);
+		free(esc);
+	}
+}
+
+/* What would move each way; see mirror.h. */
+int
+mirror_status(struct mirror *m, struct buf *up, struct buf *down,
+    char **cause)
+{
+	struct manifest		*base = NULL, *local = NULL, *remote = NULL;
+	struct manifest_change	*ch = NULL;
+	size_t			 n = 0;
+	int			 rc;
+
+	rc = manifest_load(m->statefd, m->name, NULL, &base, cause);
+	if (rc == CLAW_ERR_NOTFOUND) {
+		free(*cause);
+		*cause = NULL;
+	} else if (rc != 0)
+		return rc;
+	if ((rc = mirror_scan(m, base, &local, cause)) == 0 &&
+	    (rc = manifest_diff(base, local, &ch, &n)) == 0) {
+		mirror_describe(ch, n, up);
+		free(ch);
+		ch = NULL;
+	}
+	if (rc == 0 && base != NULL &&
+	    (rc = mirror_list_remote(m, &remote, cause)) == 0) {
+		mirror_filter(m, remote);
+		if ((rc = manifest_diff(base, remote, &ch, &n)) == 0)
+			mirror_describe(ch, n, down);
+	}
+	free(ch);
+	manifest_free(base);
+	manifest_free(local);
+	manifest_free(remote);
+	return rc;
+}
+
 /* Release everything. */
 void
 mirror_close(struct mirror *m)

@@ -56,6 +56,16 @@ int	mirror_push(struct mirror *m, char **cause);
  */
 int	mirror_pull(struct mirror *m, char **cause);
 
+/*
+ * What the next sync would move: lines "K PATH" (K: A added, M modified,
+ * P permissions, L link target, D deleted; PATH escaped) appended to up
+ * for local changes and to down for the host's changes since the last
+ * sync (nothing down before the first sync).  Returns 0 or negative.
+ */
+struct buf;
+int	mirror_status(struct mirror *m, struct buf *up, struct buf *down,
+	    char **cause);
+
 /* Release everything; the pathguard and transport stay the caller's. */
 void	mirror_close(struct mirror *m);
 

@@ -54,6 +54,9 @@ echo local-only > "$W/nosync.txt"
 x --no-sync -- sh -c 'test ! -e nosync.txt && echo r > remote-only.txt'
 expect_status $? 0 "--no-sync did not push"
 [ -e "$W/remote-only.txt" ] && fail "--no-sync pulled"
+out=$("$CLAWSSH" sync status "$id")
+expect_match "$out" "^A nosync.txt$" "sync status: local change"
+expect_match "$out" "^A remote-only.txt$" "sync status: sandbox change"
 x -- true
 expect_eq "$(cat "$W/remote-only.txt")" "r" "next sync pulls it"
 expect_eq "$(cat "$RW/nosync.txt")" "local-only" "next sync pushes it"
