@@ -1,0 +1,74 @@
+#!/bin/sh
+# Sync benchmarks on loopback, all figures from one run:
+#   seed        clawssh provision --mode remote   vs  tar | ssh tar, rsync -a
+#   round trip  clawssh exec -s (1 file changed each way, mirror mode)
+#               vs  rsync up + ssh (ControlMaster) + rsync down
+#   no change   clawssh exec -s (mirror) vs clawssh exec -s --no-sync
+# Prints medians and ratios.  Run after building; needs hyperfine, rsync.
+#   bench/sync_bench.sh [RUNS]
+set -eu
+cd "$(dirname "$0")/.."
+RUNS=${1:-5}
+CLAWSSH=${CLAWSSH:-$PWD/clawssh}
+SSHD=${SSHD:-$(command -v sshd || echo /usr/sbin/sshd)}
+TESTLIB=$PWD/tests/integration/lib.sh
+export CLAWSSH SSHD
+for tool in hyperfine rsync; do
+	command -v $tool >/dev/null ||
+	    { echo "$tool missing: apt-get install $tool" >&2; exit 1; }
+done
+. "$TESTLIB"
+CLAWSSH_STATE_DIR="$T/state"
+export CLAWSSH_STATE_DIR
+W="$T/ws"
+R="$T/root"
+sh bench/gen_workspace.sh "$W"
+SSH="ssh -F $T/ssh_config -o BatchMode=yes"
+MUX="$SSH -o ControlMaster=auto -o ControlPath=$T/cm -o ControlPersist=300"
+$MUX testhost true
+C="$CLAWSSH"
+F="-F $T/ssh_config"
+
+hf() {
+	name=$1
+	shift
+	hyperfine --style basic --runs "$RUNS" --export-csv "$T/$name.csv" \
+	    "$@" >"$T/hf.log" 2>&1 || { cat "$T/hf.log" >&2; exit 1; }
+}
+median() {
+	awk -F, -v n="$2" 'NR > 1 && $1 == n { print $4 * 1000 }' "$T/$1.csv"
+}
+
+# Seed: each run into a fresh place.
+hf seed --prepare "rm -rf $T/dst; mkdir -p $T/dst" \
+    -n clawssh "$C provision $F --host testhost --mode remote --remote-root $R --workspace $W --key seed-\$(date +%s%N)" \
+    -n tar-ssh "cd $W && tar -cf - . | $SSH testhost 'tar -xf - -C $T/dst'" \
+    -n rsync "rsync -a -e '$SSH' $W/ testhost:$T/dst/"
+
+# Mirror round trip: change one file locally, the command changes one.
+id=$($C provision $F --host testhost --remote-root $R --workspace $W --key mirror)
+$C exec -s "$id" -- true
+RW="$R/$id/workspace"
+hf trip --prepare "date +%s%N > $W/pkg0/mod0/f000" \
+    -n clawssh "$C exec -s $id -- sh -c 'date +%s%N > out.txt'" \
+    -n rsync-ssh-rsync "rsync -a -e '$MUX' $W/ testhost:$RW/ && $MUX testhost 'cd $RW && date +%s%N > out.txt' && rsync -a -e '$MUX' testhost:$RW/ $W/"
+
+# No-change exec: sync overhead over --no-sync.
+hf nochange -n mirror "$C exec -s $id -- true" \
+    -n no-sync "$C exec -s $id --no-sync -- true"
+
+$MUX -O exit testhost 2>/dev/null || true
+cs=$(median seed clawssh); ts=$(median seed tar-ssh); rs=$(median seed rsync)
+ct=$(median trip clawssh); rt=$(median trip rsync-ssh-rsync)
+cm=$(median nochange mirror); cn=$(median nochange no-sync)
+awk -v cs="$cs" -v ts="$ts" -v rs="$rs" -v ct="$ct" -v rt="$rt" \
+    -v cm="$cm" -v cn="$cn" -v runs="$RUNS" 'BEGIN {
+	printf "medians over %d runs, milliseconds (workspace ~120 MiB, 10,002 files)\n", runs
+	printf "seed:       clawssh %8.1f  tar|ssh %8.1f  rsync %8.1f\n", cs, ts, rs
+	printf "            clawssh / tar|ssh   %.2f  (target <= 1.10)\n", cs / ts
+	printf "            clawssh / rsync     %.2f  (target < 1.00)\n", cs / rs
+	printf "round trip: clawssh %8.1f  rsync+ssh+rsync %8.1f\n", ct, rt
+	printf "            speed-up            %.2fx (target >= 3)\n", rt / ct
+	printf "no change:  mirror  %8.1f  --no-sync %8.1f\n", cm, cn
+	printf "            sync overhead       %.2fx over --no-sync (full scan; no journal)\n", cm / cn
+}'
