@@ -40,7 +40,8 @@ struct ts_x {
 	void				*arg;
 	struct tarstream_limits		 lim;
 	struct tarstream_stats		*st;
-	uint64_t			 entries;
+	uint64_t			 entries;	/* in this stream */
+	uint64_t			 bytes;		/* in this stream */
 	struct ts_dir			*dirs;
 	size_t				 ndirs;
 };
@@ -57,15 +58,25 @@ ts_read_cb(struct archive *a, void *data, const void **buf)
 	return n;
 }
 
-/* Log and count a refused entry; extraction goes on. */
+/* Log and count a refused entry (msg names it); extraction goes on. */
+static int
+ts_refused(struct ts_x *x, const char *msg)
+{
+	log_warn("refused %s", msg);
+	x->st->refused++;
+	return 0;
+}
+
+/* Refuse the entry name for the reason why. */
 static int
 ts_refuse(struct ts_x *x, const char *name, const char *why)
 {
 	char	*esc = pathguard_escape(name != NULL ? name : "(no name)");
+	char	*msg = xasprintf("%s: %s", esc, why);
 
-	log_warn("refused %s: %s", esc, why);
+	ts_refused(x, msg);
+	free(msg);
 	free(esc);
-	x->st->refused++;
 	return 0;
 }
 
@@ -78,7 +89,10 @@ ts_verdict(struct ts_x *x, const char *name, int r, char *why, char **cause)
 {
 	if (r == CLAW_ERR_INVAL || r == CLAW_ERR_PERM ||
 	    r == CLAW_ERR_EXISTS || r == CLAW_ERR_NOTFOUND) {
-		ts_refuse(x, name, why != NULL ? why : claw_strerror(r));
+		if (why != NULL)	/* pathguard's messages name it */
+			ts_refused(x, why);
+		else
+			ts_refuse(x, name, claw_strerror(r));
 		free(why);
 		return pathguard_check_root(x->pg, cause);
 	}
@@ -98,6 +112,18 @@ ts_name(const char *raw)
 	while (len > 1 && raw[len - 1] == '/')
 		len--;
 	return xstrndup(raw, len);
+}
+
+/*
+ * Return 1 if e is the directory entry of the root itself ("./" or "."
+ * once normalised, as "tar -cf - ." writes first): it is left as it is.
+ */
+static int
+ts_is_root(struct archive_entry *e, const char *name)
+{
+	return (name[0] == '\0' || strcmp(name, ".") == 0) &&
+	    archive_entry_filetype(e) == AE_IFDIR &&
+	    archive_entry_hardlink(e) == NULL;
 }
 
 /* Make room for an entry of type want at name (0 or a pathguard error). */
@@ -152,15 +178,19 @@ ts_copy(struct ts_x *x, int fd, int64_t size, char **why)
 	return 0;
 }
 
-/* Check the byte cap for an entry of size bytes. */
+/*
+ * Check the byte cap for an entry of size bytes.  The cap counts this
+ * stream only (x->bytes never passes it), whatever st held before.
+ */
 static int
 ts_bytes(struct ts_x *x, int64_t size, char **cause)
 {
-	if (size < 0 || (uint64_t)size > x->lim.max_bytes - x->st->bytes) {
+	if (size < 0 || (uint64_t)size > x->lim.max_bytes - x->bytes) {
 		*cause = xasprintf("tar stream exceeds %llu bytes (limit); "
 		    "stopped", (unsigned long long)x->lim.max_bytes);
 		return CLAW_ERR_PERM;
 	}
+	x->bytes += (uint64_t)size;
 	x->st->bytes += (uint64_t)size;
 	return 0;
 }
@@ -221,7 +251,10 @@ ts_dir(struct ts_x *x, struct archive_entry *e, const char *name,
 	return 0;
 }
 
-/* Create a symbolic link, after pathguard judged its target. */
+/*
+ * Create a symbolic link, after pathguard judged its target: a refused
+ * link must not remove what is at its name.
+ */
 static int
 ts_link(struct ts_x *x, struct archive_entry *e, const char *name,
     char **cause)
@@ -232,7 +265,8 @@ ts_link(struct ts_x *x, struct archive_entry *e, const char *name,
 
 	if (target == NULL)
 		return ts_refuse(x, name, "symbolic link without a target");
-	if ((r = ts_clear(x, name, S_IFLNK, &why)) != 0 ||
+	if ((r = pathguard_link_check(name, target, &why)) != 0 ||
+	    (r = ts_clear(x, name, S_IFLNK, &why)) != 0 ||
 	    (r = pathguard_symlink(x->pg, name, target, &why)) != 0)
 		return ts_verdict(x, name, r, why, cause);
 	x->st->links++;
@@ -250,8 +284,10 @@ ts_entry(struct ts_x *x, struct archive_entry *e, char **cause)
 	if (raw == NULL)
 		return ts_refuse(x, NULL, "entry without a name");
 	name = ts_name(raw);
-	if (pathguard_name_check(name, &why) != 0) {
-		r = ts_refuse(x, raw, why);
+	if (ts_is_root(e, name))
+		r = 0;
+	else if (pathguard_name_check(name, &why) != 0) {
+		r = ts_refused(x, why);
 		free(why);
 	} else if (archive_entry_hardlink(e) != NULL)
 		r = ts_refuse(x, name, "hard links are not accepted");
@@ -268,20 +304,33 @@ ts_entry(struct ts_x *x, struct archive_entry *e, char **cause)
 	return r;
 }
 
+/*
+ * Set the mode and time of d, unless a later entry replaced the directory
+ * (a file or link there keeps its own).
+ */
+static void
+ts_dir_meta(struct ts_x *x, const struct ts_dir *d)
+{
+	struct stat	 sb;
+	char		*why = NULL;
+
+	if (pathguard_lstat(x->pg, d->path, &sb, &why) != 0 ||
+	    (S_ISDIR(sb.st_mode) && pathguard_set_meta(x->pg, d->path,
+	    d->mode, &d->mtime, &why) != 0)) {
+		log_debug("%s", why);
+		free(why);
+	}
+}
+
 /* Set directory modes and times, deepest first, then free the list. */
 static void
 ts_dirs_finish(struct ts_x *x, int apply)
 {
-	char	*why = NULL;
-	size_t	 i;
+	size_t	i;
 
 	for (i = x->ndirs; i > 0; i--) {
-		if (apply && pathguard_set_meta(x->pg, x->dirs[i - 1].path,
-		    x->dirs[i - 1].mode, &x->dirs[i - 1].mtime, &why) != 0) {
-			log_debug("%s", why);
-			free(why);
-			why = NULL;
-		}
+		if (apply)
+			ts_dir_meta(x, &x->dirs[i - 1]);
 		free(x->dirs[i - 1].path);
 	}
 	free(x->dirs);
@@ -357,17 +406,24 @@ struct ts_c {
 	tarstream_write_fn	 wr;
 	void			*arg;
 	struct tarstream_stats	*st;
+	int			 wr_failed;	/* the sink failed */
+	int			 mute;		/* drop what comes */
 };
 
-/* libarchive's write callback: push to the caller's sink. */
+/*
+ * libarchive's write callback: push to the caller's sink.  A failing sink
+ * is noted in c->wr_failed, not reported: libarchive 3.6 leaks its filter
+ * state when an archive is freed after a fatal error.  Once muted,
+ * everything is dropped.
+ */
 static la_ssize_t
 ts_write_cb(struct archive *a, void *data, const void *buf, size_t len)
 {
 	struct ts_c	*c = data;
 
-	if (c->wr(c->arg, buf, len) != 0) {
-		archive_set_error(a, EIO, "writing the stream failed");
-		return -1;
+	if (!c->mute && c->wr(c->arg, buf, len) != 0) {
+		c->wr_failed = 1;
+		c->mute = 1;
 	}
 	return (la_ssize_t)len;
 }
@@ -389,7 +445,7 @@ ts_send_data(struct ts_c *c, int fd, const char *path, off_t size,
 	off_t	left = size;
 	ssize_t	n;
 
-	while (left > 0) {
+	while (left > 0 && !c->mute) {
 		n = read(fd, buf, (size_t)(left < TS_CHUNK ? left : TS_CHUNK));
 		if (n == -1 && errno == EINTR)
 			continue;
@@ -494,21 +550,33 @@ tarstream_create(struct pathguard *pg, char *const *paths, size_t n,
 	int			 rc = 0;
 
 	memset(&local, 0, sizeof local);
+	memset(&c, 0, sizeof c);
 	c.pg = pg;
 	c.wr = wr;
 	c.arg = arg;
 	c.st = st != NULL ? st : &local;
 	if ((c.a = archive_write_new()) == NULL)
 		abort();
-	archive_write_set_format_pax_restricted(c.a);
+	archive_write_set_format_pax(c.a);	/* mtime to the nanosecond */
 	archive_write_set_bytes_per_block(c.a, 0);
 	if (archive_write_open2(c.a, &c, NULL, ts_write_cb, NULL, NULL) !=
 	    ARCHIVE_OK)
 		rc = ts_aerr(&c, "tar stream", cause);
-	for (i = 0; rc == 0 && i < n; i++)
+	for (i = 0; rc == 0 && !c.mute && i < n; i++)
 		rc = ts_add(&c, paths[i], cause);
 	if (rc == 0 && archive_write_close(c.a) != ARCHIVE_OK)
 		rc = ts_aerr(&c, "tar stream", cause);
+	if (rc == 0 && c.wr_failed) {
+		*cause = xstrdup("tar stream: writing the stream failed");
+		rc = CLAW_ERR_IO;
+	}
+	/*
+	 * After a failure, the padding and end-of-archive blocks that freeing
+	 * writes are dropped, so the stream cannot read as complete.  (Not
+	 * archive_write_fail: the same leak.)
+	 */
+	if (rc != 0)
+		c.mute = 1;
 	archive_write_free(c.a);
 	return rc;
 }

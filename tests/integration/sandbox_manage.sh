@@ -10,9 +10,10 @@ R="$T/root"
 mkdir -p "$XDG_CONFIG_HOME/clawssh"
 printf '{ "sandbox": { "remoteRoot": "%s" } }\n' "$R" \
     > "$XDG_CONFIG_HOME/clawssh/config.json"
+mkdir -p "$T/ws"
 prov() {
 	"$CLAWSSH" provision -F "$T/ssh_config" --host testhost \
-	    --workspace "$T" "$@"
+	    --workspace "$T/ws" "$@"
 }
 c() {
 	"$CLAWSSH" "$@"
