@@ -164,6 +164,7 @@ mirror_push(struct mirror *m, char **cause)
 		log_info("no sync state yet: sending the whole workspace");
 	} else if (rc != 0)
 		return rc;
+	log_info("no change journal running: scanning the workspace");
 	if ((rc = mirror_scan(m, old, &now, cause)) != 0 ||
 	    (rc = manifest_diff(old, now, &ch, &n)) != 0)
 		goto out;
