@@ -36,7 +36,8 @@ enum config_type {
 	CONFIG_IMAGE,		/* sandbox_image_check */
 	CONFIG_SCOPE,		/* enum sandbox_scope by name */
 	CONFIG_MODE,		/* enum sandbox_mode by name */
-	CONFIG_ACCESS		/* enum sandbox_access by name */
+	CONFIG_ACCESS,		/* enum sandbox_access by name */
+	CONFIG_EXCLUDE		/* array of pattern strings */
 };
 
 struct config_key {
@@ -99,11 +100,17 @@ static const struct config_key config_sandbox_keys[] = {
 	CONFIG_END
 };
 
+static const struct config_key config_sync_keys[] = {
+	CONFIG_KEY("exclude", CONFIG_EXCLUDE, sync_exclude, 0),
+	CONFIG_END
+};
+
 static const struct config_key config_top_keys[] = {
 	CONFIG_SUB("ssh", config_ssh_keys),
 	CONFIG_SUB("exec", config_exec_keys),
 	CONFIG_SUB("log", config_log_keys),
 	CONFIG_SUB("sandbox", config_sandbox_keys),
+	CONFIG_SUB("sync", config_sync_keys),
 	CONFIG_END
 };
 
@@ -401,6 +408,36 @@ config_set_enum(const struct config_ctx *ctx, const cJSON *item,
 	return 0;
 }
 
+#define CONFIG_EXCLUDE_MAX	1000	/* patterns in sync.exclude */
+#define CONFIG_PATTERN_MAX	4096	/* bytes in one pattern */
+
+/* Store sync.exclude: an array of non-empty pattern strings. */
+static int
+config_set_exclude(const struct config_ctx *ctx, const cJSON *item,
+    const char *key)
+{
+	const cJSON	*v;
+	size_t		 n = 0;
+
+	if (!cJSON_IsArray(item))
+		return config_fail(ctx, CLAW_ERR_PARSE, "%s: expected an array "
+		    "of pattern strings", key);
+	cJSON_ArrayForEach(v, item) {
+		if (!cJSON_IsString(v) || v->valuestring[0] == '\0' ||
+		    strlen(v->valuestring) > CONFIG_PATTERN_MAX ||
+		    ++n > CONFIG_EXCLUDE_MAX)
+			return config_fail(ctx, CLAW_ERR_PARSE, "%s: expected "
+			    "at most %d non-empty pattern strings", key,
+			    CONFIG_EXCLUDE_MAX);
+	}
+	ctx->cfg->sync_exclude = xcalloc(n + 1, sizeof *ctx->cfg->sync_exclude);
+	n = 0;
+	cJSON_ArrayForEach(v, item)
+		ctx->cfg->sync_exclude[n++] = xstrdup(v->valuestring);
+	ctx->cfg->nsync_exclude = n;
+	return 0;
+}
+
 /* Store one schema key from item. */
 static int
 config_set(const struct config_ctx *ctx, const struct config_key *k,
@@ -433,6 +470,8 @@ config_set(const struct config_ctx *ctx, const struct config_key *k,
 	case CONFIG_ACCESS:
 		return config_set_enum(ctx, item, key, k->type,
 		    (int *)(void *)field);
+	case CONFIG_EXCLUDE:
+		return config_set_exclude(ctx, item, key);
 	}
 	return config_fail(ctx, CLAW_ERR_INVAL, "%s: unhandled type", key);
 }
@@ -613,5 +652,8 @@ config_free(struct claw_config *cfg)
 	free(cfg->passphrase_file);
 	free(cfg->remote_root);
 	free(cfg->sandbox_image);
+	for (i = 0; i < cfg->nsync_exclude; i++)
+		free(cfg->sync_exclude[i]);
+	free(cfg->sync_exclude);
 	free(cfg);
 }

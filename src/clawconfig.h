@@ -24,7 +24,8 @@
  *	    "image": "host",
  *	    "strictConfig": false,          // true or false only
  *	    "prune": { "idleHours": 24, "maxAgeDays": 7 } // 0: rule off
- *	  }
+ *	  },
+ *	  "sync": { "exclude": ["*.log", "node_modules/"] } // gitignore syntax
  *	}
  *
  * Unknown keys, duplicate keys and wrong types are errors naming the key
@@ -65,6 +66,8 @@ struct claw_config {
 	int		 strict_config;		/* 0 or 1 */
 	int		 prune_idle_hours;	/* -1: not set, 0: off */
 	int		 prune_max_age_days;	/* -1: not set, 0: off */
+	char		**sync_exclude;		/* sync.exclude patterns */
+	size_t		 nsync_exclude;
 };
 
 /*

@@ -10,6 +10,7 @@
 
 #include <getopt.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -266,8 +267,9 @@ exec_sync_up(struct exec_args *a, struct mirror *m, struct pathguard **pg)
 	}
 	ws = a->box.be->workspace(r->remote_root, r->id);
 	dir = xasprintf("%s/manifests", registry_dir(a->box.reg));
-	if ((rc = mirror_open(m, a->box.t, *pg, ws, dir, r->id, NULL, 0,
-	    &cause)) == 0)
+	if ((rc = mirror_open(m, a->box.t, *pg, ws, dir, r->id,
+	    (const char *const *)(uintptr_t)a->box.cc.cfg->sync_exclude,
+	    a->box.cc.cfg->nsync_exclude, &cause)) == 0)
 		rc = mirror_push(m, &cause);
 	free(dir);
 	free(ws);

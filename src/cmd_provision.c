@@ -366,7 +366,9 @@ provision_seed(struct cmd_box *b, const char *root)
 	memset(&st, 0, sizeof st);
 	ws = b->be->workspace(root, b->rec->id);
 	if ((rc = pathguard_open(b->rec->workspace, &pg, &cause)) == 0)
-		rc = transfer_push(b->t, pg, ws, NULL, 0, 1, &st, &cause);
+		rc = transfer_push(b->t, pg, ws, NULL, 0, 1,
+		    b->cc.cfg->sync_exclude, b->cc.cfg->nsync_exclude, &st,
+		    &cause);
 	pathguard_close(pg);
 	free(ws);
 	if (rc == 0) {

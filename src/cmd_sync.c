@@ -7,12 +7,14 @@
 #endif
 
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "buf.h"
+#include "clawconfig.h"
 #include "clock.h"
 #include "cmd.h"
 #include "cmd_box.h"
@@ -75,7 +77,9 @@ sync_move(struct cmd_box *b, int push, char **paths, size_t n, int json)
 	}
 	ws = b->be->workspace(b->rec->remote_root, b->rec->id);
 	if (push)
-		rc = transfer_push(b->t, pg, ws, paths, n, 0, &st, &cause);
+		rc = transfer_push(b->t, pg, ws, paths, n, 0,
+		    b->cc.cfg->sync_exclude, b->cc.cfg->nsync_exclude, &st,
+		    &cause);
 	else
 		rc = transfer_pull(b->t, pg, ws, paths, n, NULL, &st, &cause);
 	if (rc != 0) {
@@ -107,8 +111,9 @@ sync_status(struct cmd_box *b)
 	if ((rc = pathguard_open(r->workspace, &pg, &cause)) == 0) {
 		ws = b->be->workspace(r->remote_root, r->id);
 		dir = xasprintf("%s/manifests", registry_dir(b->reg));
-		if ((rc = mirror_open(&m, b->t, pg, ws, dir, r->id, NULL, 0,
-		    &cause)) == 0)
+		if ((rc = mirror_open(&m, b->t, pg, ws, dir, r->id,
+		    (const char *const *)(uintptr_t)b->cc.cfg->sync_exclude,
+		    b->cc.cfg->nsync_exclude, &cause)) == 0)
 			rc = mirror_status(&m, &up, &down, &cause);
 		free(dir);
 		free(ws);

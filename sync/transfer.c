@@ -195,8 +195,8 @@ transfer_selected(const char *path, char *const *sel, size_t n)
  */
 static int
 transfer_walk_create(struct pathguard *pg, char *const *sel, size_t nsel,
-    tarstream_write_fn wr, void *arg, struct tarstream_stats *st,
-    char **cause)
+    char *const *exclude, size_t nexclude, tarstream_write_fn wr, void *arg,
+    struct tarstream_stats *st, char **cause)
 {
 	struct manifest	 *m = NULL;
 	struct ignore	 *ig = NULL;
@@ -211,7 +211,8 @@ transfer_walk_create(struct pathguard *pg, char *const *sel, size_t nsel,
 		    pathguard_root(pg));
 		return CLAW_ERR_IO;
 	}
-	if ((rc = ignore_new(NULL, 0, &ig, cause)) == 0)
+	if ((rc = ignore_new((const char *const *)(uintptr_t)exclude,
+	    nexclude, &ig, cause)) == 0)
 		rc = manifest_scan(rootfd, NULL, transfer_skip, ig, 0, &m,
 		    cause);
 	close(rootfd);
@@ -280,7 +281,8 @@ transfer_check_paths(char *const *paths, size_t n, char **cause)
 static int
 transfer_push_do(struct transport *t, struct pathguard *pg,
     const char *remote_dir, char *const *paths, size_t n, int stage,
-    int exact, struct tarstream_stats *st, char **cause)
+    int exact, char *const *exclude, size_t nexclude,
+    struct tarstream_stats *st, char **cause)
 {
 	struct transfer_fd	 w;
 	struct tarstream_stats	 cst;
@@ -303,8 +305,8 @@ transfer_push_do(struct transport *t, struct pathguard *pg,
 			rc = tarstream_create(pg, paths, n, transfer_write_cb,
 			    &w, &cst, &why);
 		else
-			rc = transfer_walk_create(pg, paths, n,
-			    transfer_write_cb, &w, &cst, &why);
+			rc = transfer_walk_create(pg, paths, n, exclude,
+			    nexclude, transfer_write_cb, &w, &cst, &why);
 		close(data[1]);
 		transfer_child_exit(res[1], rc, &cst, why);
 	}
@@ -328,10 +330,11 @@ transfer_push_do(struct transport *t, struct pathguard *pg,
 int
 transfer_push(struct transport *t, struct pathguard *pg,
     const char *remote_dir, char *const *paths, size_t n, int stage,
-    struct tarstream_stats *st, char **cause)
+    char *const *exclude, size_t nexclude, struct tarstream_stats *st,
+    char **cause)
 {
-	return transfer_push_do(t, pg, remote_dir, paths, n, stage, 0, st,
-	    cause);
+	return transfer_push_do(t, pg, remote_dir, paths, n, stage, 0,
+	    exclude, nexclude, st, cause);
 }
 
 /* Upload exactly these entries; see transfer.h. */
@@ -340,7 +343,8 @@ transfer_push_list(struct transport *t, struct pathguard *pg,
     const char *remote_dir, char *const *paths, size_t n,
     struct tarstream_stats *st, char **cause)
 {
-	return transfer_push_do(t, pg, remote_dir, paths, n, 0, 1, st, cause);
+	return transfer_push_do(t, pg, remote_dir, paths, n, 0, 1, NULL, 0,
+	    st, cause);
 }
 
 /* Download, with or without recursion into named directories. */

@@ -22,11 +22,13 @@ struct transport;
  * workspace, as ".") into the host directory remote_dir, creating it.
  * With stage set the files go to a fresh sibling directory first, which
  * then replaces remote_dir in one rename (a seed: the host never sees a
- * half-filled workspace).  Returns 0 or a negative CLAW_ERR_*.
+ * half-filled workspace).  exclude[0..nexclude) are extra ignore patterns
+ * (config sync.exclude).  Returns 0 or a negative CLAW_ERR_*.
  */
 int	transfer_push(struct transport *t, struct pathguard *pg,
 	    const char *remote_dir, char *const *paths, size_t n, int stage,
-	    struct tarstream_stats *st, char **cause);
+	    char *const *exclude, size_t nexclude, struct tarstream_stats *st,
+	    char **cause);
 
 /*
  * Send exactly the entries paths[0..n) (no scan, no ignore rules, no

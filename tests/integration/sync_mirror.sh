@@ -49,6 +49,16 @@ expect_eq "$(cat "$W/src/a.txt")" "edited" "remote edit"
 x -- sh -c 'mkdir -p build; echo obj > build/o'
 [ -e "$W/build" ] && fail "ignored build/ came down"
 
+# sync.exclude from the config applies both ways.
+mkdir -p "$XDG_CONFIG_HOME/clawssh"
+echo '{ "sync": { "exclude": ["*.log"] } }' \
+    > "$XDG_CONFIG_HOME/clawssh/config.json"
+echo local > "$W/local.log"
+x -- sh -c 'test ! -e local.log && echo remote > remote.log'
+expect_status $? 0 "excluded file not pushed"
+[ -e "$W/remote.log" ] && fail "excluded file pulled"
+rm -f "$XDG_CONFIG_HOME/clawssh/config.json" "$W/local.log"
+
 # --no-sync: nothing moves either way.
 echo local-only > "$W/nosync.txt"
 x --no-sync -- sh -c 'test ! -e nosync.txt && echo r > remote-only.txt'

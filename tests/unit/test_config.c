@@ -838,11 +838,38 @@ test_config_empty_sections(void **state)
 #define T(fn)	cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 /* Run every test, each in its own directory. */
+/* sync.exclude: an array of non-empty patterns, kept in order. */
+static void
+test_sync_exclude(void **state)
+{
+	const struct fixture	*f = *state;
+	struct claw_config	*cfg;
+
+	cfg = load_config(f, "{ \"sync\": { \"exclude\": [\"*.log\", "
+	    "\"node_modules/\"] } }");
+	assert_int_equal(cfg->nsync_exclude, 2);
+	assert_string_equal(cfg->sync_exclude[0], "*.log");
+	assert_string_equal(cfg->sync_exclude[1], "node_modules/");
+	config_free(cfg);
+	expect_config_error(f, "{ \"sync\": { \"exclude\": \"*.log\" } }",
+	    CLAW_ERR_PARSE, ": sync.exclude: expected an array of pattern "
+	    "strings");
+	expect_config_error(f, "{ \"sync\": { \"exclude\": [\"\"] } }",
+	    CLAW_ERR_PARSE, ": sync.exclude: expected at most 1000 non-empty "
+	    "pattern strings");
+	expect_config_error(f, "{ \"sync\": { \"exclude\": [1] } }",
+	    CLAW_ERR_PARSE, ": sync.exclude: expected at most 1000 non-empty "
+	    "pattern strings");
+	expect_config_error(f, "{ \"sync\": { \"exlude\": [] } }",
+	    CLAW_ERR_PARSE, ": unknown key 'sync.exlude'");
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest	tests[] = {
 		T(test_jsonc_comments),
+		T(test_sync_exclude),
 		T(test_jsonc_syntax_position),
 		T(test_jsonc_syntax_strings),
 		T(test_jsonc_unexpected_end),
