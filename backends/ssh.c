@@ -8,7 +8,6 @@
 #include "config.h"
 #endif
 
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,24 +29,6 @@
 #define SSH_LINE_MAX	256			/* a header line */
 #define SSH_MSG_MAX	300			/* a remote message we echo */
 #define SSH_TIME_MAX	((int64_t)1 << 53)
-
-/* Format a script whose slots are already-quoted words. */
-static char *
-ssh_script(const char *fmt, ...)
-    __attribute__((__format__(__printf__, 1, 2)));
-
-/* Format a script whose slots are already-quoted words. */
-static char *
-ssh_script(const char *fmt, ...)
-{
-	va_list	 ap;
-	char	*s;
-
-	va_start(ap, fmt);
-	s = xvasprintf(fmt, ap);
-	va_end(ap);
-	return s;
-}
 
 /* Copy a remote message, made printable and short. */
 static char *
@@ -247,7 +228,7 @@ ssh_list(struct transport *t, const char *root, const char *id,
 		*cause = xasprintf("invalid sandbox id '%s'", id);
 		return CLAW_ERR_INVAL;
 	}
-	script = ssh_script(SSH_SCRIPT_LIST, qroot,
+	script = xasprintf(SSH_SCRIPT_LIST, qroot,
 	    id != NULL ? id : "c????????????");
 	if ((rc = ssh_run(t, script, NULL, 0, &o, cause)) == 0 &&
 	    (rc = ssh_parse_list(t, &o, out, cause)) != 0)
@@ -301,7 +282,7 @@ ssh_get_or_create(struct transport *t, const char *root,
 	qid = shquote(want->id);
 	qimage = shquote(want->settings.image);
 	meta = sandbox_meta_encode(want);
-	script = ssh_script(SSH_SCRIPT_GET_OR_CREATE, qroot, qid, qimage);
+	script = xasprintf(SSH_SCRIPT_GET_OR_CREATE, qroot, qid, qimage);
 	if ((rc = ssh_run(t, script, meta, strlen(meta), &o, cause)) == 0)
 		rc = ssh_parse_got(t, &o, got, created, cause);
 	free(script);
@@ -327,7 +308,7 @@ ssh_destroy(struct transport *t, const char *root, const char *id,
 		return CLAW_ERR_INVAL;
 	}
 	qroot = shquote(root);
-	script = ssh_script(SSH_SCRIPT_DESTROY, qroot, id);
+	script = xasprintf(SSH_SCRIPT_DESTROY, qroot, id);
 	if ((rc = ssh_run(t, script, NULL, 0, &o, cause)) == 0) {
 		if (o.data != NULL &&
 		    strcmp(o.data, "clawssh-destroyed\n") == 0)
@@ -360,7 +341,7 @@ ssh_exec_pre(const char *root, const char *id)
 {
 	char	*dir = ssh_dir(root, id), *q = shquote(dir), *pre;
 
-	pre = ssh_script(SSH_SCRIPT_EXEC_PRE, q, id);
+	pre = xasprintf(SSH_SCRIPT_EXEC_PRE, q, id);
 	free(q);
 	free(dir);
 	return pre;

@@ -455,23 +455,32 @@ out:
 	return rc;
 }
 
+/* Run "sh -c script"; see exec.h. */
+int
+exec_sh(struct transport *t, const char *script, struct exec_opts *o,
+    int *status, char **cause)
+{
+	char	 sh[] = "sh", dash_c[] = "-c";
+	char	*argv[4];
+
+	argv[0] = sh;
+	argv[1] = dash_c;
+	argv[2] = (char *)(uintptr_t)script;
+	argv[3] = NULL;
+	o->argc = 3;
+	o->argv = argv;
+	return exec_run(t, o, status, cause);
+}
+
 /* Run a script with captured, capped output; see exec.h. */
 int
 exec_script(struct transport *t, const char *script, const char *in,
     size_t inlen, size_t max, struct buf *out, struct buf *err, int *status,
     char **cause)
 {
-	char			 sh[] = "sh", dash_c[] = "-c";
-	char			*argv[4];
-	struct exec_opts	 o;
+	struct exec_opts	o;
 
-	argv[0] = sh;
-	argv[1] = dash_c;
-	argv[2] = (char *)(uintptr_t)script;
-	argv[3] = NULL;
 	memset(&o, 0, sizeof o);
-	o.argc = 3;
-	o.argv = argv;
 	o.in_data = in;
 	o.in_len = inlen;
 	o.in_fd = -1;
@@ -479,5 +488,5 @@ exec_script(struct transport *t, const char *script, const char *in,
 	o.out.buf = out;
 	o.err.buf = err;
 	o.out.max = o.err.max = max;
-	return exec_run(t, &o, status, cause);
+	return exec_sh(t, script, &o, status, cause);
 }

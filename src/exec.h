@@ -50,6 +50,13 @@ int	exec_run(struct transport *t, const struct exec_opts *o, int *status,
 	    char **cause);
 
 /*
+ * Run "sh -c script" on t with the rest of o as given (o->argc and o->argv
+ * are set here).  As exec_run.
+ */
+int	exec_sh(struct transport *t, const char *script, struct exec_opts *o,
+	    int *status, char **cause);
+
+/*
  * Run the sh script on t with in[0..inlen) as its stdin, collecting
  * stdout in out and stderr in err (each at most max bytes, else
  * CLAW_ERR_PARSE).  *status as for exec_run.

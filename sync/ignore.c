@@ -842,3 +842,20 @@ ignore_free(struct ignore *ig)
 	free(ig->tab);
 	free(ig);
 }
+
+/* The manifest_skip_cb over an ignore set; see ignore.h. */
+int
+ignore_skip_cb(void *arg, int dirfd, const char *reldir, const char *relpath,
+    int is_dir)
+{
+	char	*why = NULL;
+	int	 rc;
+
+	if (relpath != NULL)
+		return ignore_match(arg, relpath, is_dir);
+	if ((rc = ignore_load_dir(arg, dirfd, reldir, &why)) != 0) {
+		log_warn("%s", why);
+		free(why);
+	}
+	return rc;
+}

@@ -81,6 +81,14 @@ int	ignore_load_dir(struct ignore *ig, int dirfd, const char *reldir,
  */
 int	ignore_match(const struct ignore *ig, const char *relpath, int is_dir);
 
+/*
+ * A manifest_skip_cb (see manifest.h) over ig passed as arg: on entering a
+ * directory it loads that directory's ignore files (a failure is logged
+ * and stops the scan), for each entry it answers ignore_match.
+ */
+int	ignore_skip_cb(void *arg, int dirfd, const char *reldir,
+	    const char *relpath, int is_dir);
+
 /* Free ig and all its patterns; NULL does nothing. */
 void	ignore_free(struct ignore *ig);
 

@@ -28,23 +28,6 @@
 
 #define MIRROR_LIST_MAX	(512 * 1024 * 1024)	/* remote listing cap */
 
-/* manifest_skip_cb over the ignore rules (directories load their files). */
-static int
-mirror_skip(void *arg, int dirfd, const char *reldir, const char *relpath,
-    int is_dir)
-{
-	char	*why = NULL;
-	int	 rc;
-
-	if (relpath != NULL)
-		return ignore_match(arg, relpath, is_dir);
-	if ((rc = ignore_load_dir(arg, dirfd, reldir, &why)) != 0) {
-		log_warn("%s", why);
-		free(why);
-	}
-	return rc;
-}
-
 /* Prepare; see mirror.h. */
 int
 mirror_open(struct mirror *m, struct transport *t, struct pathguard *pg,
@@ -84,7 +67,7 @@ mirror_scan(struct mirror *m, const struct manifest *prev,
 		    pathguard_root(m->pg));
 		return CLAW_ERR_IO;
 	}
-	rc = manifest_scan(rootfd, prev, mirror_skip, m->ig,
+	rc = manifest_scan(rootfd, prev, ignore_skip_cb, m->ig,
 	    MANIFEST_HASH_CHANGED, out, cause);
 	close(rootfd);
 	return rc;
@@ -270,28 +253,23 @@ mirror_fetch(struct mirror *m, const char *path, int fd, char **why)
 {
 	struct exec_opts	 o;
 	struct buf		 err = BUF_INIT;
-	char			 sh[] = "sh", c[] = "-c";
-	char			*argv[4], *qws, *q;
+	char			*script, *qws, *q;
 	int			 rc, status = 0;
 
 	qws = shquote(m->remote_ws);
 	q = shquote(path);
-	argv[0] = sh;
-	argv[1] = c;
-	argv[2] = xasprintf("cd -- %s && exec cat -- ./%s", qws, q);
-	argv[3] = NULL;
+	script = xasprintf("cd -- %s && exec cat -- ./%s", qws, q);
 	memset(&o, 0, sizeof o);
-	o.argc = 3;
-	o.argv = argv;
 	o.out.fd = fd;
 	o.err.fd = -1;
 	o.err.buf = &err;
 	o.err.max = 4096;
-	if ((rc = exec_run(m->t, &o, &status, why)) == 0 && status != 0) {
+	if ((rc = exec_sh(m->t, script, &o, &status, why)) == 0 &&
+	    status != 0) {
 		*why = xasprintf("cat failed on the host (status %d)", status);
 		rc = CLAW_ERR_PROTO;
 	}
-	free(argv[2]);
+	free(script);
 	free(q);
 	free(qws);
 	buf_free(&err);

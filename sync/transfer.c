@@ -118,19 +118,11 @@ static int
 transfer_run(struct transport *t, const char *script, const struct buf *in,
     int in_fd, int out_fd, char **cause)
 {
-	char			 sh[] = "sh", dash_c[] = "-c";
-	char			*argv[4];
 	struct exec_opts	 o;
 	struct buf		 err = BUF_INIT, out = BUF_INIT;
 	int			 rc, status = 0;
 
-	argv[0] = sh;
-	argv[1] = dash_c;
-	argv[2] = (char *)(uintptr_t)script;
-	argv[3] = NULL;
 	memset(&o, 0, sizeof o);
-	o.argc = 3;
-	o.argv = argv;
 	o.forward_stdin = in_fd != -1;
 	o.in_fd = in_fd;
 	if (in != NULL) {
@@ -143,7 +135,7 @@ transfer_run(struct transport *t, const char *script, const struct buf *in,
 	o.err.fd = -1;
 	o.err.buf = &err;
 	o.err.max = TRANSFER_ERR_MAX;
-	rc = exec_run(t, &o, &status, cause);
+	rc = exec_sh(t, script, &o, &status, cause);
 	if (rc == 0 && status != 0) {
 		*cause = xasprintf("%s: remote tar failed (status %d): %.300s",
 		    transport_label(t), status, err.data != NULL ? err.data :
@@ -152,23 +144,6 @@ transfer_run(struct transport *t, const char *script, const struct buf *in,
 	}
 	buf_free(&out);
 	buf_free(&err);
-	return rc;
-}
-
-/* manifest_skip_cb: the ignore rules decide what is left out. */
-static int
-transfer_skip(void *arg, int dirfd, const char *reldir, const char *relpath,
-    int is_dir)
-{
-	char	*why = NULL;
-	int	 rc;
-
-	if (relpath != NULL)
-		return ignore_match(arg, relpath, is_dir);
-	if ((rc = ignore_load_dir(arg, dirfd, reldir, &why)) != 0) {
-		log_warn("%s", why);
-		free(why);
-	}
 	return rc;
 }
 
@@ -213,7 +188,7 @@ transfer_walk_create(struct pathguard *pg, char *const *sel, size_t nsel,
 	}
 	if ((rc = ignore_new((const char *const *)(uintptr_t)exclude,
 	    nexclude, &ig, cause)) == 0)
-		rc = manifest_scan(rootfd, NULL, transfer_skip, ig, 0, &m,
+		rc = manifest_scan(rootfd, NULL, ignore_skip_cb, ig, 0, &m,
 		    cause);
 	close(rootfd);
 	ignore_free(ig);
@@ -277,6 +252,58 @@ transfer_check_paths(char *const *paths, size_t n, char **cause)
 	return 0;
 }
 
+/*
+ * Make the data and result pipes and fork.  The child gets in *data the
+ * data end it uses (the read end when child_reads) and in *res the result
+ * write end; the parent gets the other data end and the result read end.
+ * Returns the pid (0 in the child), or -1 with nothing left open.
+ */
+static pid_t
+transfer_spawn(int child_reads, int *data, int *res)
+{
+	int	d[2], r[2], mine;
+	pid_t	pid;
+
+	if (pipe2(d, O_CLOEXEC) == -1)
+		return -1;
+	if (pipe2(r, O_CLOEXEC) == -1) {
+		close(d[0]);
+		close(d[1]);
+		return -1;
+	}
+	if ((pid = fork()) == -1) {
+		close(d[0]);
+		close(d[1]);
+		close(r[0]);
+		close(r[1]);
+		return -1;
+	}
+	mine = (pid == 0) == (child_reads != 0) ? 0 : 1;
+	*data = d[mine];
+	close(d[1 - mine]);
+	*res = r[pid == 0 ? 1 : 0];
+	close(r[pid == 0 ? 0 : 1]);
+	return pid;
+}
+
+/* In the parent: reap the child and merge its outcome with rc. */
+static int
+transfer_finish(pid_t pid, int res, int rc, struct tarstream_stats *st,
+    char **cause)
+{
+	char	*why = NULL;
+	int	 crc;
+
+	crc = transfer_child_wait(pid, res, st, &why);
+	close(res);
+	if (crc != 0 && rc == 0) {
+		*cause = why;
+		return crc;
+	}
+	free(why);
+	return rc;
+}
+
 /* Upload, scanning (exact == 0) or taking paths as they are. */
 static int
 transfer_push_do(struct transport *t, struct pathguard *pg,
@@ -288,42 +315,29 @@ transfer_push_do(struct transport *t, struct pathguard *pg,
 	struct tarstream_stats	 cst;
 	char			*script, *why = NULL;
 	pid_t			 pid;
-	int			 data[2], res[2], rc;
+	int			 data, res, rc;
 
 	if ((rc = transfer_check_paths(paths, n, cause)) != 0)
 		return rc;
-	if (pipe2(data, O_CLOEXEC) == -1 || pipe2(res, O_CLOEXEC) == -1)
-		return CLAW_ERR_IO;
-	if ((pid = fork()) == -1)
+	if ((pid = transfer_spawn(0, &data, &res)) == -1)
 		return CLAW_ERR_IO;
 	if (pid == 0) {
-		close(data[0]);
-		close(res[0]);
 		memset(&cst, 0, sizeof cst);
-		w.fd = data[1];
+		w.fd = data;
 		if (exact)
 			rc = tarstream_create(pg, paths, n, transfer_write_cb,
 			    &w, &cst, &why);
 		else
 			rc = transfer_walk_create(pg, paths, n, exclude,
 			    nexclude, transfer_write_cb, &w, &cst, &why);
-		close(data[1]);
-		transfer_child_exit(res[1], rc, &cst, why);
+		close(data);
+		transfer_child_exit(res, rc, &cst, why);
 	}
-	close(data[1]);
-	close(res[1]);
 	script = transfer_push_script(remote_dir, stage);
-	rc = transfer_run(t, script, NULL, data[0], -1, cause);
-	close(data[0]);
+	rc = transfer_run(t, script, NULL, data, -1, cause);
+	close(data);
 	free(script);
-	if (transfer_child_wait(pid, res[0], st, &why) != 0 && rc == 0) {
-		*cause = why;
-		why = NULL;
-		rc = CLAW_ERR_IO;
-	}
-	free(why);
-	close(res[0]);
-	return rc;
+	return transfer_finish(pid, res, rc, st, cause);
 }
 
 /* Upload; see transfer.h. */
@@ -359,43 +373,29 @@ transfer_pull_do(struct transport *t, struct pathguard *pg,
 	struct buf		 names = BUF_INIT;
 	char			*script, *q, *why = NULL;
 	pid_t			 pid;
-	int			 data[2], res[2], rc, crc;
+	int			 data, res, rc;
 
 	if ((rc = transfer_check_paths(paths, n, cause)) != 0)
 		return rc;
-	if (pipe2(data, O_CLOEXEC) == -1 || pipe2(res, O_CLOEXEC) == -1)
-		return CLAW_ERR_IO;
-	if ((pid = fork()) == -1)
+	if ((pid = transfer_spawn(1, &data, &res)) == -1)
 		return CLAW_ERR_IO;
 	if (pid == 0) {
-		close(data[1]);
-		close(res[0]);
 		memset(&cst, 0, sizeof cst);
-		r.fd = data[0];
+		r.fd = data;
 		rc = tarstream_extract(pg, transfer_read_cb, &r, lim, &cst,
 		    &why);
-		transfer_child_exit(res[1], rc, &cst, why);
+		transfer_child_exit(res, rc, &cst, why);
 	}
-	close(data[0]);
-	close(res[1]);
 	q = shquote(remote_dir);
 	transfer_names(&names, paths, n);
 	script = xasprintf("cd -- %s && tar -cf - %s", q, n == 0 ? "." :
 	    recurse ? "-T -" : "--no-recursion -T -");
-	rc = transfer_run(t, script, &names, -1, data[1], cause);
-	close(data[1]);
-	crc = transfer_child_wait(pid, res[0], st, &why);
-	if (crc != 0 && rc == 0) {
-		*cause = why;
-		why = NULL;
-		rc = crc;
-	}
-	free(why);
+	rc = transfer_run(t, script, &names, -1, data, cause);
+	close(data);
 	free(script);
 	buf_free(&names);
 	free(q);
-	close(res[0]);
-	return rc;
+	return transfer_finish(pid, res, rc, st, cause);
 }
 
 /* Download; see transfer.h. */
