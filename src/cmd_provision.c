@@ -437,7 +437,7 @@ static int
 recreate_do(struct cmd_box *b, const char *id)
 {
 	struct sandbox_meta	 m;
-	char			*cause = NULL;
+	char			*cause = NULL, *root;
 	int			 rc, existed = 0, created = 0;
 
 	memset(&m, 0, sizeof m);
@@ -455,7 +455,12 @@ recreate_do(struct cmd_box *b, const char *id)
 		free(cause);
 		return rc;
 	}
-	return provision_do(b, b->rec->remote_root, &m, &created);
+	root = xstrdup(b->rec->remote_root);
+	if ((rc = provision_do(b, root, &m, &created)) == 0 && created &&
+	    m.settings.mode == SANDBOX_MODE_REMOTE)
+		rc = provision_seed(b, root);
+	free(root);
+	return rc;
 }
 
 /* The recreate command; see clawssh(1). */

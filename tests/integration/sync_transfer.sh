@@ -36,6 +36,14 @@ c provision -F "$T/ssh_config" --host testhost --key s --mode remote \
     --remote-root "$R" --workspace "$W" > /dev/null
 expect_eq "$(cat "$RW/src/a.txt")" "hello" "no reseed"
 
+# recreate reseeds a remote-mode sandbox from the local workspace.
+c exec -s "$id" -- sh -c 'echo junk > junk.txt'
+c recreate "$id" > /dev/null
+expect_status $? 0 "recreate"
+[ -e "$RW/junk.txt" ] && fail "recreate kept the old remote content"
+expect_eq "$(cat "$RW/src/a.txt")" "local-change" "recreate reseeded"
+c exec -s "$id" -- sh -c 'echo hello > src/a.txt'
+
 # push: one path, then everything.
 echo new > "$W/src/sub/c.txt"
 c sync push "$id" src/sub 2>/dev/null
