@@ -6,8 +6,11 @@
 #endif
 
 #include <errno.h>
+#include <stdarg.h>
+#include <string.h>
 
 #include "error.h"
+#include "xmalloc.h"
 
 static const char *const claw_errstr[] = {
 	[0] = "success",
@@ -68,4 +71,28 @@ claw_err_from_errno(int errnum)
 	default:
 		return CLAW_ERR_IO;
 	}
+}
+
+/* Report a failure through cause; see error.h. */
+int
+claw_fail(char **cause, int err, const char *fmt, ...)
+{
+	va_list	ap;
+
+	if (cause != NULL) {
+		va_start(ap, fmt);
+		*cause = xvasprintf(fmt, ap);
+		va_end(ap);
+	}
+	return err;
+}
+
+/* Report a failed system call; see error.h. */
+int
+claw_fail_errno(char **cause, const char *path, const char *what)
+{
+	int	err = errno;
+
+	return claw_fail(cause, claw_err_from_errno(err), "%s: %s: %s", path,
+	    what, strerror(err));
 }

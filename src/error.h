@@ -33,4 +33,18 @@ const char	*claw_strerror(int err);
 /* Map an errno value into the clawssh error space. */
 int		 claw_err_from_errno(int errnum);
 
+/*
+ * Set *cause (unless cause is NULL) to the formatted message and return
+ * err: the one way modules report a failure.
+ */
+int		 claw_fail(char **cause, int err, const char *fmt, ...)
+		    __attribute__((__format__(__printf__, 3, 4)));
+
+/*
+ * Fail with "PATH: WHAT: strerror(errno)" and errno mapped into the
+ * clawssh error space.  Call right after the failing system call.
+ */
+int		 claw_fail_errno(char **cause, const char *path,
+		    const char *what);
+
 #endif /* CLAW_ERROR_H */

@@ -27,20 +27,6 @@
 #define JSONC_MAX_SIZE		(16 * 1024 * 1024)
 #define JSONC_EXCERPT_MAX	16
 
-/* Set *cause (if wanted) to a formatted message and return err. */
-static int __attribute__((__format__(__printf__, 3, 4)))
-jsonc_fail(char **cause, int err, const char *fmt, ...)
-{
-	va_list	ap;
-
-	if (cause != NULL) {
-		va_start(ap, fmt);
-		*cause = xvasprintf(fmt, ap);
-		va_end(ap);
-	}
-	return err;
-}
-
 /* Convert byte offset off in text to a 1-based line and column. */
 static void
 jsonc_position(const char *text, size_t off, size_t *line, size_t *col)
@@ -268,10 +254,10 @@ jsonc_check(const char *name, const char *text, size_t len, char **cause)
 	const char	*nul;
 
 	if (len == 0)
-		return jsonc_fail(cause, CLAW_ERR_PARSE, "%s: empty file",
+		return claw_fail(cause, CLAW_ERR_PARSE, "%s: empty file",
 		    name);
 	if (len > JSONC_MAX_SIZE)
-		return jsonc_fail(cause, CLAW_ERR_PARSE,
+		return claw_fail(cause, CLAW_ERR_PARSE,
 		    "%s: larger than %d MiB", name, JSONC_MAX_SIZE >> 20);
 	if ((nul = memchr(text, '\0', len)) != NULL)
 		return jsonc_fail_at(cause, name, text, (size_t)(nul - text),
@@ -293,7 +279,7 @@ jsonc_parse_stripped(const char *name, const char *text, const char *s,
 	size_t		 off;
 
 	if (jsonc_skip_space(s, len, 0) == len)
-		return jsonc_fail(cause, CLAW_ERR_PARSE, "%s: no JSON value",
+		return claw_fail(cause, CLAW_ERR_PARSE, "%s: no JSON value",
 		    name);
 	root = cJSON_ParseWithLengthOpts(s, len + 1, &end, 0);
 	if (root == NULL) {
@@ -346,21 +332,21 @@ jsonc_open(const char *path, int *fdp, char **cause)
 	/* O_NONBLOCK: a FIFO must not hang open; regular files ignore it. */
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) == -1) {
 		if (errno == ENOENT)
-			return jsonc_fail(cause, CLAW_ERR_NOTFOUND,
+			return claw_fail(cause, CLAW_ERR_NOTFOUND,
 			    "%s: no such file", path);
 		err = errno;
-		return jsonc_fail(cause, claw_err_from_errno(err), "%s: %s",
+		return claw_fail(cause, claw_err_from_errno(err), "%s: %s",
 		    path, strerror(err));
 	}
 	if (fstat(fd, &sb) == -1) {
 		err = errno;
 		close(fd);
-		return jsonc_fail(cause, claw_err_from_errno(err), "%s: %s",
+		return claw_fail(cause, claw_err_from_errno(err), "%s: %s",
 		    path, strerror(err));
 	}
 	if (!S_ISREG(sb.st_mode)) {
 		close(fd);
-		return jsonc_fail(cause, CLAW_ERR_INVAL,
+		return claw_fail(cause, CLAW_ERR_INVAL,
 		    "%s: not a regular file", path);
 	}
 	*fdp = fd;
@@ -401,7 +387,7 @@ jsonc_read(int fd, const char *path, char **bufp, size_t *capp,
 			jsonc_grow(&buf, &cap, len);
 		if (len > JSONC_MAX_SIZE) {
 			freezero(buf, cap);
-			return jsonc_fail(cause, CLAW_ERR_PARSE,
+			return claw_fail(cause, CLAW_ERR_PARSE,
 			    "%s: larger than %d MiB", path,
 			    JSONC_MAX_SIZE >> 20);
 		}
@@ -412,7 +398,7 @@ jsonc_read(int fd, const char *path, char **bufp, size_t *capp,
 		if (n == -1) {
 			err = errno;
 			freezero(buf, cap);
-			return jsonc_fail(cause, claw_err_from_errno(err),
+			return claw_fail(cause, claw_err_from_errno(err),
 			    "%s: %s", path, strerror(err));
 		}
 		len += (size_t)n;

@@ -94,30 +94,6 @@ static const struct reg_fixed reg_fixeds[] = {
 	{ NULL, 0, 0 }
 };
 
-/* Set *cause (if wanted) to a formatted message and return err. */
-static int __attribute__((__format__(__printf__, 3, 4)))
-reg_fail(char **cause, int err, const char *fmt, ...)
-{
-	va_list	ap;
-
-	if (cause != NULL) {
-		va_start(ap, fmt);
-		*cause = xvasprintf(fmt, ap);
-		va_end(ap);
-	}
-	return err;
-}
-
-/* Fail with "PATH: what: strerror(errno)", mapping errno. */
-static int
-reg_errno(char **cause, const char *path, const char *what)
-{
-	int	err = errno;
-
-	return reg_fail(cause, claw_err_from_errno(err), "%s: %s: %s", path,
-	    what, strerror(err));
-}
-
 /* Fail with "FILE: field 'name': message" and the context's error. */
 static int __attribute__((__format__(__printf__, 3, 4)))
 reg_field_fail(const struct reg_ctx *ctx, const char *name,
@@ -141,7 +117,7 @@ static int
 reg_id_check(const char *id, char **cause)
 {
 	if (id == NULL || !sandbox_id_ok(id))
-		return reg_fail(cause, CLAW_ERR_INVAL, "invalid sandbox id");
+		return claw_fail(cause, CLAW_ERR_INVAL, "invalid sandbox id");
 	return 0;
 }
 
@@ -155,7 +131,8 @@ reg_resolve(const char *override, const char *home, char **dir,
 	size_t		 len;
 
 	if (override != NULL && *override == '\0')
-		return reg_fail(cause, CLAW_ERR_INVAL, "empty state directory");
+		return claw_fail(cause, CLAW_ERR_INVAL,
+		    "empty state directory");
 	if (override != NULL)
 		s = xstrdup(override);
 	else if ((env = getenv("CLAWSSH_STATE_DIR")) != NULL && *env != '\0')
@@ -165,7 +142,7 @@ reg_resolve(const char *override, const char *home, char **dir,
 	else if (home != NULL && *home == '/')
 		s = xasprintf("%s/.local/state/clawssh", home);
 	else
-		return reg_fail(cause, CLAW_ERR_INVAL, "no state directory: "
+		return claw_fail(cause, CLAW_ERR_INVAL, "no state directory: "
 		    "set CLAWSSH_STATE_DIR or HOME");
 	len = strlen(s);
 	while (len > 1 && s[len - 1] == '/')
@@ -180,7 +157,7 @@ reg_mkdir(int dfd, const char *name, const char *label, char **cause)
 {
 	if (mkdirat(dfd, name, 0700) == 0 || errno == EEXIST)
 		return 0;
-	return reg_errno(cause, label, "cannot create directory");
+	return claw_fail_errno(cause, label, "cannot create directory");
 }
 
 /* Create dir and any missing parents, each 0700. */
@@ -218,12 +195,12 @@ reg_opendir(int dfd, const char *name, const char *label, int mk, int *fdp,
 		return 0;
 	}
 	if (errno != ELOOP && errno != ENOTDIR)
-		return reg_errno(cause, label, "cannot open directory");
+		return claw_fail_errno(cause, label, "cannot open directory");
 	if (fstatat(dfd, name, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
 	    S_ISLNK(sb.st_mode))
-		return reg_fail(cause, CLAW_ERR_INVAL,
+		return claw_fail(cause, CLAW_ERR_INVAL,
 		    "%s: is a symbolic link", label);
-	return reg_fail(cause, CLAW_ERR_INVAL, "%s: not a directory", label);
+	return claw_fail(cause, CLAW_ERR_INVAL, "%s: not a directory", label);
 }
 
 /* Open the state directory and its subdirectories into reg. */
@@ -303,19 +280,19 @@ registry_lock(struct registry *reg, const char *id, char **cause)
 	if ((r = reg_id_check(id, cause)) != 0)
 		return r;
 	if (reg->lockfd != -1)
-		return reg_fail(cause, CLAW_ERR_INVAL,
+		return claw_fail(cause, CLAW_ERR_INVAL,
 		    "%s: a sandbox lock is already held", reg->lockdir);
 	name = xasprintf("%s.lock", id);
 	path = xasprintf("%s/%s", reg->lockdir, name);
 	fd = openat(reg->lockdirfd, name, O_RDWR|O_CREAT|O_NOFOLLOW|O_CLOEXEC,
 	    0600);
 	if (fd == -1)
-		r = reg_errno(cause, path, "cannot open lock");
+		r = claw_fail_errno(cause, path, "cannot open lock");
 	else {
 		while ((r = flock(fd, LOCK_EX)) == -1 && errno == EINTR)
 			;
 		if (r == -1) {
-			r = reg_errno(cause, path, "cannot lock");
+			r = claw_fail_errno(cause, path, "cannot lock");
 			close(fd);
 		} else
 			reg->lockfd = fd;
@@ -565,7 +542,7 @@ reg_decode(const struct reg_ctx *ctx, const cJSON *root,
 	int	r;
 
 	if (!cJSON_IsObject(root))
-		return reg_fail(ctx->cause, ctx->err, "%s: not a JSON object",
+		return claw_fail(ctx->cause, ctx->err, "%s: not a JSON object",
 		    ctx->file);
 	if ((r = reg_get_strings(ctx, root, rec)) != 0)
 		return r;
@@ -595,14 +572,14 @@ reg_read_fd(int fd, const char *path, char **textp, size_t *lenp,
 			continue;
 		if (n == -1) {
 			free(text);
-			return reg_errno(cause, path, "cannot read");
+			return claw_fail_errno(cause, path, "cannot read");
 		}
 		len += (size_t)n;
 	}
 	if (len > REG_FILE_MAX) {
 		free(text);
-		return reg_fail(cause, CLAW_ERR_PARSE, "%s: larger than %d KiB",
-		    path, REG_FILE_MAX / 1024);
+		return claw_fail(cause, CLAW_ERR_PARSE,
+		    "%s: larger than %d KiB", path, REG_FILE_MAX / 1024);
 	}
 	*textp = text;
 	*lenp = len;
@@ -619,17 +596,17 @@ reg_read(struct registry *reg, const char *name, const char *path,
 
 	fd = openat(reg->sbfd, name, O_RDONLY|O_NOFOLLOW|O_NONBLOCK|O_CLOEXEC);
 	if (fd == -1 && errno == ENOENT)
-		return reg_fail(cause, CLAW_ERR_NOTFOUND, "%s: no such record",
+		return claw_fail(cause, CLAW_ERR_NOTFOUND, "%s: no such record",
 		    path);
 	if (fd == -1 && errno == ELOOP)
-		return reg_fail(cause, CLAW_ERR_INVAL,
+		return claw_fail(cause, CLAW_ERR_INVAL,
 		    "%s: is a symbolic link", path);
 	if (fd == -1)
-		return reg_errno(cause, path, "cannot open");
+		return claw_fail_errno(cause, path, "cannot open");
 	if (fstat(fd, &sb) == -1)
-		r = reg_errno(cause, path, "cannot stat");
+		r = claw_fail_errno(cause, path, "cannot stat");
 	else if (!S_ISREG(sb.st_mode))
-		r = reg_fail(cause, CLAW_ERR_INVAL, "%s: not a regular file",
+		r = claw_fail(cause, CLAW_ERR_INVAL, "%s: not a regular file",
 		    path);
 	else
 		r = reg_read_fd(fd, path, textp, lenp, cause);
@@ -755,7 +732,7 @@ reg_tmp_name(const char *id, char **name, char **cause)
 	uint64_t	rnd;
 
 	if (RAND_bytes((unsigned char *)&rnd, sizeof(rnd)) != 1)
-		return reg_fail(cause, CLAW_ERR_UNSUPPORTED,
+		return claw_fail(cause, CLAW_ERR_UNSUPPORTED,
 		    "cannot get random bytes for a temporary name");
 	*name = xasprintf("%s%s.tmp.%ld.%016llx", id, REG_SUFFIX,
 	    (long)getpid(), (unsigned long long)rnd);
@@ -774,16 +751,16 @@ reg_write_tmp(struct registry *reg, const char *tmp, const char *text,
 	fd = openat(reg->sbfd, tmp,
 	    O_WRONLY|O_CREAT|O_EXCL|O_NOFOLLOW|O_CLOEXEC, 0600);
 	if (fd == -1) {
-		r = reg_errno(cause, path, "cannot create");
+		r = claw_fail_errno(cause, path, "cannot create");
 		free(path);
 		return r;
 	}
 	if (fdio_write_all(fd, text, len) != 0)
-		r = reg_errno(cause, path, "cannot write");
+		r = claw_fail_errno(cause, path, "cannot write");
 	else if (fsync(fd) != 0)
-		r = reg_errno(cause, path, "cannot sync");
+		r = claw_fail_errno(cause, path, "cannot sync");
 	if (close(fd) != 0 && r == 0)
-		r = reg_errno(cause, path, "cannot close");
+		r = claw_fail_errno(cause, path, "cannot close");
 	if (r != 0)
 		unlinkat(reg->sbfd, tmp, 0);
 	free(path);
@@ -804,10 +781,10 @@ reg_write(struct registry *reg, const char *id, const char *name,
 	if ((r = reg_write_tmp(reg, tmp, text, strlen(text), cause)) != 0)
 		goto out;
 	if (renameat(reg->sbfd, tmp, reg->sbfd, name) != 0) {
-		r = reg_errno(cause, path, "cannot replace");
+		r = claw_fail_errno(cause, path, "cannot replace");
 		unlinkat(reg->sbfd, tmp, 0);
 	} else if (fsync(reg->sbfd) != 0)
-		r = reg_errno(cause, reg->sbdir, "cannot sync");
+		r = claw_fail_errno(cause, reg->sbdir, "cannot sync");
 out:
 	free(tmp);
 	free(path);
@@ -832,9 +809,9 @@ registry_put(struct registry *reg, const struct registry_record *rec,
 	if ((r = reg_check(&ctx, rec)) != 0)
 		goto out;
 	if ((text = reg_encode_text(rec)) == NULL)
-		r = reg_fail(cause, CLAW_ERR_NOMEM, "%s: out of memory", path);
+		r = claw_fail(cause, CLAW_ERR_NOMEM, "%s: out of memory", path);
 	else if (strlen(text) > REG_FILE_MAX)
-		r = reg_fail(cause, CLAW_ERR_INVAL, "%s: larger than %d KiB",
+		r = claw_fail(cause, CLAW_ERR_INVAL, "%s: larger than %d KiB",
 		    path, REG_FILE_MAX / 1024);
 	else
 		r = reg_write(reg, rec->id, name, text, cause);
@@ -858,9 +835,9 @@ registry_remove(struct registry *reg, const char *id, char **cause)
 	path = xasprintf("%s/%s", reg->sbdir, name);
 	if (unlinkat(reg->sbfd, name, 0) == 0) {
 		if (fsync(reg->sbfd) != 0)
-			r = reg_errno(cause, reg->sbdir, "cannot sync");
+			r = claw_fail_errno(cause, reg->sbdir, "cannot sync");
 	} else if (errno != ENOENT)
-		r = reg_errno(cause, path, "cannot remove");
+		r = claw_fail_errno(cause, path, "cannot remove");
 	free(name);
 	free(path);
 	return r;
@@ -923,10 +900,12 @@ reg_list_open(struct registry *reg, DIR **dp, char **cause)
 	int	 fd;
 
 	if ((fd = fcntl(reg->sbfd, F_DUPFD_CLOEXEC, 0)) == -1)
-		return reg_errno(cause, reg->sbdir, "cannot open directory");
+		return claw_fail_errno(cause, reg->sbdir,
+		    "cannot open directory");
 	if ((d = fdopendir(fd)) == NULL) {
 		close(fd);
-		return reg_errno(cause, reg->sbdir, "cannot open directory");
+		return claw_fail_errno(cause, reg->sbdir,
+		    "cannot open directory");
 	}
 	rewinddir(d);
 	*dp = d;
@@ -954,7 +933,7 @@ registry_list(struct registry *reg, struct registry_record ***out,
 		reg_list_one(reg, de->d_name, &recs, &nrecs, &cap);
 	}
 	if (errno != 0)
-		r = reg_errno(cause, reg->sbdir, "cannot read directory");
+		r = claw_fail_errno(cause, reg->sbdir, "cannot read directory");
 	closedir(d);
 	if (r != 0) {
 		registry_records_free(recs);

@@ -45,20 +45,6 @@ static const char *const sandbox_scope_names[] = {
 static const char *const sandbox_mode_names[] = { "mirror", "remote" };
 static const char *const sandbox_access_names[] = { "rw", "ro", "none" };
 
-/* Set *cause (if wanted) to a formatted message and return err. */
-static int __attribute__((__format__(__printf__, 3, 4)))
-sandbox_fail(char **cause, int err, const char *fmt, ...)
-{
-	va_list	ap;
-
-	if (cause != NULL) {
-		va_start(ap, fmt);
-		*cause = xvasprintf(fmt, ap);
-		va_end(ap);
-	}
-	return err;
-}
-
 /*
  * Return s in single quotes for a message (allocated): bytes that are not
  * printable ASCII, quotes and backslashes as \xNN, cut after
@@ -95,7 +81,7 @@ sandbox_fail_value(char **cause, const char *what, const char *value,
 	char	*q;
 
 	q = sandbox_quote(value);
-	sandbox_fail(cause, CLAW_ERR_INVAL, "invalid %s %s: %s", what, q, why);
+	claw_fail(cause, CLAW_ERR_INVAL, "invalid %s %s: %s", what, q, why);
 	free(q);
 	free(why);
 	return CLAW_ERR_INVAL;
@@ -270,12 +256,12 @@ sandbox_key_check(enum sandbox_scope scope, const char *key, char **cause)
 
 	if (scope != SANDBOX_SCOPE_SESSION && scope != SANDBOX_SCOPE_AGENT &&
 	    scope != SANDBOX_SCOPE_SHARED)
-		return sandbox_fail(cause, CLAW_ERR_INVAL, "invalid scope %d",
+		return claw_fail(cause, CLAW_ERR_INVAL, "invalid scope %d",
 		    (int)scope);
 	if (key == NULL || *key == '\0') {
 		if (scope == SANDBOX_SCOPE_SHARED)
 			return 0;
-		return sandbox_fail(cause, CLAW_ERR_INVAL,
+		return claw_fail(cause, CLAW_ERR_INVAL,
 		    "scope '%s' needs a key", sandbox_scope_name(scope));
 	}
 	if (strnlen(key, SANDBOX_KEY_MAX + 1) > SANDBOX_KEY_MAX)
@@ -295,7 +281,7 @@ sandbox_image_check(const char *image, char **cause)
 	char	*why = NULL;
 
 	if (image == NULL)
-		return sandbox_fail(cause, CLAW_ERR_INVAL, "no image given");
+		return claw_fail(cause, CLAW_ERR_INVAL, "no image given");
 	len = strnlen(image, SANDBOX_IMAGE_MAX + 1);
 	if (len == 0)
 		why = xstrdup("empty");
@@ -342,7 +328,7 @@ sandbox_root_check(const char *root, char **cause)
 	char		*why = NULL;
 
 	if (root == NULL)
-		return sandbox_fail(cause, CLAW_ERR_INVAL,
+		return claw_fail(cause, CLAW_ERR_INVAL,
 		    "no remote root given");
 	len = strnlen(root, SANDBOX_ROOT_MAX + 1);
 	if (len > SANDBOX_ROOT_MAX)
@@ -745,13 +731,13 @@ meta_field(const cJSON *root, const struct meta_field *f,
 	size_t		 n;
 
 	if ((n = meta_count(root, f->name)) != 1)
-		return sandbox_fail(cause, CLAW_ERR_PARSE,
+		return claw_fail(cause, CLAW_ERR_PARSE,
 		    "metadata: field '%s': %s", f->name,
 		    n == 0 ? "missing" : "given more than once");
 	item = cJSON_GetObjectItemCaseSensitive(root, f->name);
 	if (f->fn(item, c, &why) == 0)
 		return 0;
-	sandbox_fail(cause, CLAW_ERR_PARSE, "metadata: field '%s': %s",
+	claw_fail(cause, CLAW_ERR_PARSE, "metadata: field '%s': %s",
 	    f->name, why);
 	free(why);
 	return CLAW_ERR_PARSE;
@@ -791,18 +777,18 @@ sandbox_meta_decode(const char *text, size_t len, const char *want_id,
 	int			 r;
 
 	if (text == NULL)
-		return sandbox_fail(cause, CLAW_ERR_PARSE, "metadata: none");
+		return claw_fail(cause, CLAW_ERR_PARSE, "metadata: none");
 	if (len > SANDBOX_META_MAX)
-		return sandbox_fail(cause, CLAW_ERR_PARSE,
+		return claw_fail(cause, CLAW_ERR_PARSE,
 		    "metadata: larger than %d bytes", SANDBOX_META_MAX);
 	if (meta_has_nul_escape(text, len))
-		return sandbox_fail(cause, CLAW_ERR_PARSE,
+		return claw_fail(cause, CLAW_ERR_PARSE,
 		    "metadata: \\u0000 (a NUL character) is not allowed");
 	if ((r = jsonc_parse("metadata", text, len, &root, cause)) != 0)
 		return r;
 	memset(&m, 0, sizeof(m));
 	if (!cJSON_IsObject(root))
-		r = sandbox_fail(cause, CLAW_ERR_PARSE,
+		r = claw_fail(cause, CLAW_ERR_PARSE,
 		    "metadata: expected an object");
 	for (i = 0; r == 0 && i < SANDBOX_NITEMS(meta_fields); i++)
 		r = meta_field(root, &meta_fields[i], &c, cause);

@@ -110,30 +110,6 @@ static const char *const ig_defaults[] = {
 static enum ig_wm	ig_wild(const struct ig_wctx *, const char *,
 			    const char *);
 
-/* Set *cause (if wanted) to a formatted message and return err. */
-static int __attribute__((__format__(__printf__, 3, 4)))
-ig_fail(char **cause, int err, const char *fmt, ...)
-{
-	va_list	ap;
-
-	if (cause != NULL) {
-		va_start(ap, fmt);
-		*cause = xvasprintf(fmt, ap);
-		va_end(ap);
-	}
-	return err;
-}
-
-/* Fail with "PATH: what: strerror(errno)", mapping errno. */
-static int
-ig_errno(char **cause, const char *path, const char *what)
-{
-	int	err = errno;
-
-	return ig_fail(cause, claw_err_from_errno(err), "%s: %s: %s", path,
-	    what, strerror(err));
-}
-
 /* Return whether c has a meaning of its own in a pattern. */
 static int
 ig_special(char c)
@@ -606,9 +582,9 @@ ig_read_fd(int fd, const char *path, struct buf *b, char **cause)
 		if (n == -1 && errno == EINTR)
 			continue;
 		if (n == -1)
-			return ig_errno(cause, path, "cannot read");
+			return claw_fail_errno(cause, path, "cannot read");
 		if (b->len + (size_t)n > IGNORE_FILE_MAX)
-			return ig_fail(cause, CLAW_ERR_PARSE,
+			return claw_fail(cause, CLAW_ERR_PARSE,
 			    "%s: larger than %d MiB", path,
 			    IGNORE_FILE_MAX >> 20);
 		buf_append(b, chunk, (size_t)n);
@@ -634,13 +610,13 @@ ig_read(int dirfd, const char *name, const char *path, struct buf *b,
 		return 0;
 	}
 	if (fd == -1)
-		return ig_errno(cause, path, "cannot open");
+		return claw_fail_errno(cause, path, "cannot open");
 	if (fstat(fd, &sb) == -1)
-		r = ig_errno(cause, path, "cannot stat");
+		r = claw_fail_errno(cause, path, "cannot stat");
 	else if (!S_ISREG(sb.st_mode))
 		log_debug("%s: not a regular file, skipped", path);
 	else if (sb.st_size > IGNORE_FILE_MAX)
-		r = ig_fail(cause, CLAW_ERR_PARSE, "%s: larger than %d MiB",
+		r = claw_fail(cause, CLAW_ERR_PARSE, "%s: larger than %d MiB",
 		    path, IGNORE_FILE_MAX >> 20);
 	else
 		r = ig_read_fd(fd, path, b, cause);
@@ -683,7 +659,7 @@ ignore_new(const char *const *extra, size_t nextra, struct ignore **out,
 		(void)ig_list_add_string(&ig->global, ig_defaults[i], &why);
 	for (i = 0; i < nextra; i++) {
 		if (ig_list_add_string(&ig->global, extra[i], &why) < 0) {
-			r = ig_fail(cause, CLAW_ERR_PARSE,
+			r = claw_fail(cause, CLAW_ERR_PARSE,
 			    "sync.exclude: bad pattern '%s': %s", extra[i],
 			    why);
 			ignore_free(ig);
@@ -705,7 +681,7 @@ ignore_load_dir(struct ignore *ig, int dirfd, const char *reldir,
 	int		 r;
 
 	if (*reldir == '/' || (len > 0 && reldir[len - 1] == '/'))
-		return ig_fail(cause, CLAW_ERR_INVAL,
+		return claw_fail(cause, CLAW_ERR_INVAL,
 		    "%s: not a relative directory", reldir);
 	if ((r = ig_load_file(dirfd, reldir, ".gitignore", &list,
 	    cause)) != 0 || (r = ig_load_file(dirfd, reldir,

@@ -61,20 +61,6 @@ struct pg_walk {
 static int	pg_openat2_ok = -1;	/* -1 not probed yet, 0 no, 1 yes */
 static int	pg_walk_forced;		/* pathguard_force_walk */
 
-/* Set *cause (if wanted) to a formatted message and return err. */
-static int __attribute__((__format__(__printf__, 3, 4)))
-pg_fail(char **cause, int err, const char *fmt, ...)
-{
-	va_list	ap;
-
-	if (cause != NULL) {
-		va_start(ap, fmt);
-		*cause = xvasprintf(fmt, ap);
-		va_end(ap);
-	}
-	return err;
-}
-
 /* Fail with "ENTRY: what" with entry escaped. */
 static int
 pg_refuse(char **cause, int err, const char *entry, const char *what)
@@ -223,7 +209,7 @@ pathguard_name_check(const char *rel, char **cause)
 	size_t		 n;
 
 	if (rel == NULL || *rel == '\0')
-		return pg_fail(cause, CLAW_ERR_INVAL, "empty path");
+		return claw_fail(cause, CLAW_ERR_INVAL, "empty path");
 	if (pg_has_control(rel))
 		return pg_refuse(cause, CLAW_ERR_INVAL, rel,
 		    "control character in path");
@@ -587,7 +573,7 @@ pathguard_check_root(struct pathguard *pg, char **cause)
 	if (lstat(pg->path, &st) == 0 && S_ISDIR(st.st_mode) &&
 	    st.st_dev == pg->dev && st.st_ino == pg->ino)
 		return 0;
-	return pg_fail(cause, CLAW_ERR_PERM,
+	return claw_fail(cause, CLAW_ERR_PERM,
 	    "workspace root %s was replaced; sync stopped", pg->path);
 }
 
@@ -1021,7 +1007,7 @@ pathguard_readlink(struct pathguard *pg, const char *rel, char **target,
 	if (n == -1)
 		r = pg_errno(cause, rel, "cannot read link");
 	else if ((size_t)n >= sizeof buf)
-		r = pg_fail(cause, CLAW_ERR_INVAL, "%s: link target too long",
+		r = claw_fail(cause, CLAW_ERR_INVAL, "%s: link target too long",
 		    rel);
 	else
 		*target = xstrndup(buf, (size_t)n);
