@@ -72,9 +72,14 @@ expect_eq "$(cat "$W/remote-only.txt")" "r" "next sync pulls it"
 expect_eq "$(cat "$RW/nosync.txt")" "local-only" "next sync pushes it"
 
 # Conflict: both sides change a file during a long command.
-x -- sh -c 'sleep 2; echo remote-version > src/a.txt' 2>"$T/err" &
+x -- sh -c 'touch started; sleep 2; echo remote-version > src/a.txt' \
+    2>"$T/err" &
 cpid=$!
-sleep 1
+i=0
+while [ ! -e "$RW/started" ] && [ $i -lt 300 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
 echo local-version > "$W/src/a.txt"
 wait $cpid
 expect_eq "$(cat "$W/src/a.txt")" "local-version" "local side kept"
