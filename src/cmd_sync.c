@@ -132,6 +132,24 @@ sync_status(struct cmd_box *b)
 	return rc;
 }
 
+/*
+ * Tidy user-given paths in place: drop a leading "./" and trailing '/'
+ * (as shells complete directories); pathguard judges the rest.
+ */
+static void
+sync_tidy_paths(char **paths, size_t n)
+{
+	size_t	i, len;
+
+	for (i = 0; i < n; i++) {
+		while (paths[i][0] == '.' && paths[i][1] == '/')
+			paths[i] += 2;
+		len = strlen(paths[i]);
+		while (len > 1 && paths[i][len - 1] == '/')
+			paths[i][--len] = '\0';
+	}
+}
+
 /* The sync command; see clawssh(1). */
 int
 cmd_sync(int argc, char **argv)
@@ -161,6 +179,7 @@ cmd_sync(int argc, char **argv)
 		cmd_box_free(&b);
 		return cmd_fail("%s", sync_usage);
 	}
+	sync_tidy_paths(argv + optind + 1, (size_t)(argc - optind - 1));
 	if ((rc = cmd_box_load(&b, argv[optind])) == 0 &&
 	    (rc = cmd_box_connect(&b)) == 0)
 		rc = status ? sync_status(&b) : sync_move(&b, push,

@@ -46,8 +46,8 @@ c exec -s "$id" -- sh -c 'echo hello > src/a.txt'
 
 # push: one path, then everything.
 echo new > "$W/src/sub/c.txt"
-c sync push "$id" src/sub 2>/dev/null
-expect_status $? 0 "sync push src/sub"
+c sync push "$id" ./src/sub/ 2>/dev/null
+expect_status $? 0 "sync push ./src/sub/"
 expect_eq "$(cat "$RW/src/sub/c.txt")" "new" "pushed file"
 expect_eq "$(cat "$RW/src/a.txt")" "hello" "push of src/sub only"
 out=$(c sync push --json "$id")
