@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "clock.h"
 #include "error.h"
 #include "exec.h"
 #include "fdio.h"
@@ -43,15 +44,66 @@ struct transfer_result {
 
 /* A stream end for the tarstream callbacks. */
 struct transfer_fd {
-	int	fd;
-	char	buf[TRANSFER_CHUNK];
+	int				 fd;
+	char				 buf[TRANSFER_CHUNK];
+	const char			*verb;	/* "sent", "received" */
+	const struct tarstream_stats	*st;	/* the child's running stats */
+	uint64_t			 bytes;	/* through the stream so far */
+	int64_t				 start;	/* clock_now_ms() */
+	int64_t				 shown;	/* last progress line, 0: none */
+	int				 tty;	/* stderr is a terminal */
 };
+
+#define TRANSFER_PROGRESS_AFTER	1000	/* ms before a progress line */
+#define TRANSFER_PROGRESS_EVERY	200	/* ms between updates */
+
+/*
+ * Count bytes through the stream and, on a terminal, once the transfer has
+ * run for a second, keep one progress line up to date on stderr.
+ */
+static void
+transfer_progress(struct transfer_fd *f, size_t n, int done)
+{
+	int64_t	now = clock_now_ms(), ms;
+	double	mib;
+
+	f->bytes += n;
+	if (!f->tty || (!done && (now - f->start < TRANSFER_PROGRESS_AFTER ||
+	    now - f->shown < TRANSFER_PROGRESS_EVERY)) || (done &&
+	    f->shown == 0))
+		return;
+	ms = now - f->start > 0 ? now - f->start : 1;
+	mib = (double)f->bytes / (1024 * 1024);
+	fprintf(stderr, "\rclawssh: %s %llu files, %.1f MiB, %.1f MiB/s%s",
+	    f->verb, (unsigned long long)f->st->files, mib,
+	    mib * 1000 / (double)ms, done ? "\n" : "   ");
+	f->shown = now;
+}
+
+/* Set up a stream end for the child. */
+static void
+transfer_fd_init(struct transfer_fd *f, int fd, const char *verb,
+    const struct tarstream_stats *st)
+{
+	f->fd = fd;
+	f->verb = verb;
+	f->st = st;
+	f->bytes = 0;
+	f->start = clock_now_ms();
+	f->shown = 0;
+	f->tty = isatty(STDERR_FILENO);
+}
 
 /* tarstream_write_fn over a descriptor. */
 static int
 transfer_write_cb(void *arg, const void *buf, size_t len)
 {
-	return fdio_write_all(((struct transfer_fd *)arg)->fd, buf, len);
+	struct transfer_fd	*f = arg;
+
+	if (fdio_write_all(f->fd, buf, len) != 0)
+		return -1;
+	transfer_progress(f, len, 0);
+	return 0;
 }
 
 /* tarstream_read_fn over a descriptor. */
@@ -65,6 +117,8 @@ transfer_read_cb(void *arg, const void **buf)
 		n = read(f->fd, f->buf, sizeof f->buf);
 	while (n == -1 && errno == EINTR);
 	*buf = f->buf;
+	if (n > 0)
+		transfer_progress(f, (size_t)n, 0);
 	return n;
 }
 
@@ -323,13 +377,14 @@ transfer_push_do(struct transport *t, struct pathguard *pg,
 		return CLAW_ERR_IO;
 	if (pid == 0) {
 		memset(&cst, 0, sizeof cst);
-		w.fd = data;
+		transfer_fd_init(&w, data, "sent", &cst);
 		if (exact)
 			rc = tarstream_create(pg, paths, n, transfer_write_cb,
 			    &w, &cst, &why);
 		else
 			rc = transfer_walk_create(pg, paths, n, exclude,
 			    nexclude, transfer_write_cb, &w, &cst, &why);
+		transfer_progress(&w, 0, 1);
 		close(data);
 		transfer_child_exit(res, rc, &cst, why);
 	}
@@ -381,9 +436,10 @@ transfer_pull_do(struct transport *t, struct pathguard *pg,
 		return CLAW_ERR_IO;
 	if (pid == 0) {
 		memset(&cst, 0, sizeof cst);
-		r.fd = data;
+		transfer_fd_init(&r, data, "received", &cst);
 		rc = tarstream_extract(pg, transfer_read_cb, &r, lim, &cst,
 		    &why);
+		transfer_progress(&r, 0, 1);
 		transfer_child_exit(res, rc, &cst, why);
 	}
 	q = shquote(remote_dir);
