@@ -52,9 +52,11 @@ struct transfer_fd {
 	int64_t				 start;	/* clock_now_ms() */
 	int64_t				 shown;	/* last progress line, 0: none */
 	int				 tty;	/* stderr is a terminal */
+	int				 after;	/* ms before the first line */
 };
 
-#define TRANSFER_PROGRESS_AFTER	1000	/* ms before a progress line */
+#define TRANSFER_PROGRESS_AFTER	1000	/* ms before a progress line, unless
+					   CLAWSSH_PROGRESS_MS says */
 #define TRANSFER_PROGRESS_EVERY	200	/* ms between updates */
 
 /*
@@ -68,7 +70,7 @@ transfer_progress(struct transfer_fd *f, size_t n, int done)
 	double	mib;
 
 	f->bytes += n;
-	if (!f->tty || (!done && (now - f->start < TRANSFER_PROGRESS_AFTER ||
+	if (!f->tty || (!done && (now - f->start < f->after ||
 	    now - f->shown < TRANSFER_PROGRESS_EVERY)) || (done &&
 	    f->shown == 0))
 		return;
@@ -80,11 +82,26 @@ transfer_progress(struct transfer_fd *f, size_t n, int done)
 	f->shown = now;
 }
 
+/* Return 1 if s is a plain decimal from 0 to 600000. */
+static int
+transfer_ms_ok(const char *s)
+{
+	size_t	i;
+
+	for (i = 0; s[i] != '\0'; i++) {
+		if (s[i] < '0' || s[i] > '9' || i >= 6)
+			return 0;
+	}
+	return i > 0;
+}
+
 /* Set up a stream end for the child. */
 static void
 transfer_fd_init(struct transfer_fd *f, int fd, const char *verb,
     const struct tarstream_stats *st)
 {
+	const char	*env;
+
 	f->fd = fd;
 	f->verb = verb;
 	f->st = st;
@@ -92,6 +109,10 @@ transfer_fd_init(struct transfer_fd *f, int fd, const char *verb,
 	f->start = clock_now_ms();
 	f->shown = 0;
 	f->tty = isatty(STDERR_FILENO);
+	f->after = TRANSFER_PROGRESS_AFTER;
+	if ((env = getenv("CLAWSSH_PROGRESS_MS")) != NULL &&
+	    transfer_ms_ok(env))
+		f->after = atoi(env);
 }
 
 /* tarstream_write_fn over a descriptor. */

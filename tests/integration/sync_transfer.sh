@@ -56,6 +56,17 @@ expect_eq "$(cat "$RW/src/a.txt")" "local-change" "push everything"
 c sync push "$id" ../etc 2>/dev/null
 expect_status $? 255 "push of a path outside the workspace"
 
+# A progress line on a terminal (shown at once with CLAWSSH_PROGRESS_MS=0),
+# and none when stderr is not a terminal.
+if command -v script >/dev/null; then
+	out=$(CLAWSSH_PROGRESS_MS=0 script -qec \
+	    "'$CLAWSSH' sync push '$id' src" /dev/null </dev/null | tr '\r' '\n')
+	expect_match "$out" "clawssh: sent [0-9]* files, .* MiB/s" \
+	    "progress on a terminal"
+fi
+out=$(CLAWSSH_PROGRESS_MS=0 c sync push "$id" src 2>&1)
+echo "$out" | grep -q "MiB/s" && fail "progress line without a terminal"
+
 # pull: what commands changed remotely comes down.
 c exec -s "$id" -- sh -c 'echo remote > src/r.txt; mkdir -p x/y; echo z > x/y/z'
 c sync pull "$id" x 2>/dev/null
