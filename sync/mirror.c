@@ -348,6 +348,8 @@ mirror_sort(struct mirror *m, const struct manifest *local,
 
 	path = c->old != NULL ? c->old->path : c->now->path;
 	cur = manifest_find(local, path);
+	if (!mirror_same(cur, c->old) && mirror_same(cur, c->now))
+		return 0;	/* already as the host has it (a resumed pull) */
 	if (!mirror_same(cur, c->old)) {
 		if (c->now != NULL)
 			mirror_conflict(m, c->now);
