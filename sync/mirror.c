@@ -110,6 +110,23 @@ mirror_remote_delete(struct mirror *m, const struct buf *del, char **cause)
 	return rc;
 }
 
+/*
+ * Return 1 if path can travel: names pathguard refuses (control characters
+ * such as a newline, over-long ones) stay local, with a warning, so that
+ * they can never be misread by the host's shell or tar.
+ */
+static int
+mirror_syncable(const char *path)
+{
+	char	*why = NULL;
+
+	if (pathguard_name_check(path, &why) == 0)
+		return 1;
+	log_warn("not syncing %s", why);
+	free(why);
+	return 0;
+}
+
 /* Split changes into paths to send and top-level paths to delete. */
 static void
 mirror_plan_push(const struct manifest_change *ch, size_t n, char ***send,
@@ -120,6 +137,9 @@ mirror_plan_push(const struct manifest_change *ch, size_t n, char ***send,
 	*send = xcalloc(n + 1, sizeof **send);
 	*nsend = *ndel = 0;
 	for (i = 0; i < n; i++) {
+		if (!mirror_syncable(ch[i].now != NULL ? ch[i].now->path :
+		    ch[i].old->path))
+			continue;
 		if (ch[i].kind != MANIFEST_CH_DELETED) {
 			(*send)[(*nsend)++] = ch[i].now->path;
 			continue;
@@ -347,6 +367,8 @@ mirror_sort(struct mirror *m, const struct manifest *local,
 	const struct manifest_entry	*cur;
 
 	path = c->old != NULL ? c->old->path : c->now->path;
+	if (!mirror_syncable(path))
+		return 0;
 	cur = manifest_find(local, path);
 	if (!mirror_same(cur, c->old) && mirror_same(cur, c->now))
 		return 0;	/* already as the host has it (a resumed pull) */

@@ -271,8 +271,15 @@ transfer_walk_create(struct pathguard *pg, char *const *sel, size_t nsel,
 		return rc;
 	list = xcalloc(m->n + 1, sizeof *list);
 	for (i = 0; i < m->n; i++) {
-		if (transfer_selected(m->e[i].path, sel, nsel))
-			list[k++] = m->e[i].path;
+		if (!transfer_selected(m->e[i].path, sel, nsel))
+			continue;
+		if (pathguard_name_check(m->e[i].path, cause) != 0) {
+			log_warn("not sent: %s", *cause);
+			free(*cause);
+			*cause = NULL;
+			continue;
+		}
+		list[k++] = m->e[i].path;
 	}
 	rc = tarstream_create(pg, list, k, wr, arg, st, cause);
 	free(list);

@@ -87,6 +87,18 @@ expect_eq "$(cat "$W/src/a.txt.clawssh-remote")" "remote-version" \
     "remote side saved beside it"
 expect_match "$(cat "$T/err")" "conflict: src/a.txt" "conflict reported"
 
+# A local name the host's shell or tar could misread stays local.
+nl='
+'
+echo x > "$W/bad${nl}name"
+x -- true 2>"$T/err"
+expect_status $? 0 "exec with an unsyncable local name"
+expect_match "$(cat "$T/err")" "not syncing" "warning for the name"
+ls "$RW" | grep -q '^bad' && fail "unsyncable name reached the host"
+rm "$W/bad${nl}name"
+x -- true 2>/dev/null
+expect_status $? 0 "exec after removing the unsyncable name"
+
 # Hostile output from the command is refused, nothing outside.
 x -- sh -c 'ln -s ../../../outside esc' 2>"$T/err"
 expect_match "$(cat "$T/err")" "refused esc" "escaping link refused"
