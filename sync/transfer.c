@@ -473,7 +473,8 @@ transfer_pull_do(struct transport *t, struct pathguard *pg,
 	q = shquote(remote_dir);
 	transfer_names(&names, paths, n);
 	script = xasprintf("cd -- %s && tar -cf - %s", q, n == 0 ? "." :
-	    recurse ? "-T -" : "--no-recursion -T -");
+	    recurse ? "--no-unquote -T -" :
+	    "--no-unquote --no-recursion -T -");
 	rc = transfer_run(t, script, &names, -1, data, cause);
 	close(data);
 	free(script);
