@@ -58,19 +58,8 @@ static int
 mirror_scan(struct mirror *m, const struct manifest *prev,
     struct manifest **out, char **cause)
 {
-	int	rootfd, rc;
-
-	rootfd = open(pathguard_root(m->pg), O_RDONLY | O_DIRECTORY |
-	    O_NOFOLLOW | O_CLOEXEC);
-	if (rootfd == -1) {
-		*cause = xasprintf("%s: cannot open the workspace",
-		    pathguard_root(m->pg));
-		return CLAW_ERR_IO;
-	}
-	rc = manifest_scan(rootfd, prev, ignore_skip_cb, m->ig,
-	    MANIFEST_HASH_CHANGED, out, cause);
-	close(rootfd);
-	return rc;
+	return transfer_scan(m->pg, m->ig, prev, MANIFEST_HASH_CHANGED, out,
+	    cause);
 }
 
 /* Return 1 if a change's path lies under an earlier deleted directory. */

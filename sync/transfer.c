@@ -239,6 +239,27 @@ transfer_selected(const char *path, char *const *sel, size_t n)
 	return 0;
 }
 
+/* Scan the workspace of pg with the ignore rules ig; see transfer.h. */
+int
+transfer_scan(struct pathguard *pg, struct ignore *ig,
+    const struct manifest *prev, int flags, struct manifest **out,
+    char **cause)
+{
+	int	rootfd, rc;
+
+	rootfd = open(pathguard_root(pg), O_RDONLY | O_DIRECTORY |
+	    O_NOFOLLOW | O_CLOEXEC);
+	if (rootfd == -1) {
+		*cause = xasprintf("%s: cannot open the workspace",
+		    pathguard_root(pg));
+		return CLAW_ERR_IO;
+	}
+	rc = manifest_scan(rootfd, prev, ignore_skip_cb, ig, flags, out,
+	    cause);
+	close(rootfd);
+	return rc;
+}
+
 /*
  * Scan the workspace (ignore rules applied, no link followed), keep what
  * sel names (everything when nsel is 0), and write it as a tar stream.
@@ -252,20 +273,11 @@ transfer_walk_create(struct pathguard *pg, char *const *sel, size_t nsel,
 	struct ignore	 *ig = NULL;
 	char		**list;
 	size_t		  i, k = 0;
-	int		  rootfd, rc;
+	int		  rc;
 
-	rootfd = open(pathguard_root(pg), O_RDONLY | O_DIRECTORY |
-	    O_NOFOLLOW | O_CLOEXEC);
-	if (rootfd == -1) {
-		*cause = xasprintf("%s: cannot open the workspace",
-		    pathguard_root(pg));
-		return CLAW_ERR_IO;
-	}
 	if ((rc = ignore_new((const char *const *)(uintptr_t)exclude,
 	    nexclude, &ig, cause)) == 0)
-		rc = manifest_scan(rootfd, NULL, ignore_skip_cb, ig, 0, &m,
-		    cause);
-	close(rootfd);
+		rc = transfer_scan(pg, ig, NULL, 0, &m, cause);
 	ignore_free(ig);
 	if (rc != 0)
 		return rc;

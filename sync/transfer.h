@@ -14,8 +14,18 @@
 
 #include "tarstream.h"
 
+struct ignore;
+struct manifest;
 struct pathguard;
 struct transport;
+
+/*
+ * Scan the workspace of pg (no link followed) with the ignore rules ig:
+ * manifest_scan from the workspace root, with prev and flags as there.
+ */
+int	transfer_scan(struct pathguard *pg, struct ignore *ig,
+	    const struct manifest *prev, int flags, struct manifest **out,
+	    char **cause);
 
 /*
  * Send paths[0..n) (relative to the workspace; n == 0 means the whole
