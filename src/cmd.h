@@ -8,14 +8,19 @@
 #define CMD_EXIT_FAILURE	255	/* clawssh's own failures, as ssh */
 
 int	cmd_destroy(int argc, char **argv);
+int	cmd_edit(int argc, char **argv);
 int	cmd_exec(int argc, char **argv);
 int	cmd_list(int argc, char **argv);
+int	cmd_ls(int argc, char **argv);
 int	cmd_provision(int argc, char **argv);
 int	cmd_prune(int argc, char **argv);
+int	cmd_read(int argc, char **argv);
 int	cmd_recreate(int argc, char **argv);
 int	cmd_sshconfig(int argc, char **argv);
+int	cmd_stat(int argc, char **argv);
 int	cmd_status(int argc, char **argv);
 int	cmd_sync(int argc, char **argv);
+int	cmd_write(int argc, char **argv);
 
 /* Print the one-line error "clawssh: MSG" and return CMD_EXIT_FAILURE. */
 int	cmd_fail(const char *fmt, ...)

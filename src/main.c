@@ -30,6 +30,11 @@ static const struct {
 	{ "recreate", cmd_recreate, "remake a sandbox with current settings" },
 	{ "prune", cmd_prune, "remove idle or old sandboxes" },
 	{ "sync", cmd_sync, "push or pull workspace files (sync push|pull)" },
+	{ "read", cmd_read, "print a file of a sandbox's workspace" },
+	{ "write", cmd_write, "replace a file with stdin, atomically" },
+	{ "edit", cmd_edit, "replace exact text in a file" },
+	{ "ls", cmd_ls, "list a directory of a sandbox's workspace" },
+	{ "stat", cmd_stat, "show one file's type, mode, size and time" },
 	{ "ssh-config", cmd_sshconfig, "print an ssh_config stanza for a "
 	    "sandbox" },
 };

@@ -831,3 +831,71 @@ pathguard_readlink(struct pathguard *pg, const char *rel, char **target,
 	close(dfd);
 	return r;
 }
+
+/*
+ * Open the longest existing prefix of rel (of length *len on return)
+ * beneath the root, following links that stay beneath it.
+ */
+static int
+pg_open_prefix(struct pathguard *pg, const char *rel, size_t *len)
+{
+	char	*p = xstrdup(rel), *slash;
+	int	 fd;
+
+	for (;;) {
+		fd = pg_openat2(pg->fd, *p == '\0' ? "." : p,
+		    O_PATH | O_CLOEXEC, RESOLVE_BENEATH |
+		    RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV);
+		if (fd != -1 || errno != ENOENT || *p == '\0')
+			break;
+		if ((slash = strrchr(p, '/')) != NULL)
+			*slash = '\0';
+		else
+			*p = '\0';
+	}
+	*len = strlen(p);
+	free(p);
+	return fd;
+}
+
+/* Resolve rel, following links that stay beneath the root. */
+int
+pathguard_resolve(struct pathguard *pg, const char *rel, char **out,
+    char **cause)
+{
+	char	 proc[64], real[PATH_MAX];
+	size_t	 len, rootlen = strlen(pg->path);
+	ssize_t	 n;
+	int	 fd, r;
+
+	if ((r = pathguard_check_root(pg, cause)) != 0 ||
+	    (r = pathguard_name_check(rel, cause)) != 0)
+		return r;
+	if (!pg_use_openat2()) {
+		*out = xstrdup(rel);
+		return 0;
+	}
+	if ((fd = pg_open_prefix(pg, rel, &len)) == -1) {
+		if (errno == EXDEV || errno == ELOOP)
+			return pg_refuse(cause, CLAW_ERR_PERM, rel, "a symbolic "
+			    "link on the way leads outside the workspace");
+		return pg_errno(cause, rel, "cannot resolve");
+	}
+	snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+	n = readlink(proc, real, sizeof real - 1);
+	close(fd);
+	if (n == -1)
+		return pg_errno(cause, rel, "cannot resolve");
+	real[n] = '\0';
+	if (strncmp(real, pg->path, rootlen) != 0 ||
+	    (real[rootlen] != '\0' && real[rootlen] != '/'))
+		return pg_refuse(cause, CLAW_ERR_PERM, rel,
+		    "resolves outside the workspace");
+	if (real[rootlen] == '\0')
+		*out = xstrdup(rel + len + (rel[len] == '/'));
+	else if (rel[len] == '\0')
+		*out = xstrdup(real + rootlen + 1);
+	else
+		*out = xasprintf("%s/%s", real + rootlen + 1, rel + len + 1);
+	return 0;
+}

@@ -215,6 +215,20 @@ int	pathguard_readlink(struct pathguard *pg, const char *rel,
 	    char **target, char **cause);
 
 /*
+ * Resolve rel for a file tool acting on the user's behalf: follow the
+ * symbolic links on the way (the last component too) as long as every
+ * step stays beneath the root (openat2(2) RESOLVE_BENEATH; a link that
+ * leads out, an absolute link or another file system is refused with
+ * CLAW_ERR_PERM).  Missing trailing components are kept as written, so a
+ * file yet to be created resolves too.  Sets *out to the equivalent
+ * relative path free of links ("" for the root itself), which the other
+ * pathguard calls then use.  Without openat2(2), *out is rel unchanged
+ * and those calls refuse any link on the way.
+ */
+int	pathguard_resolve(struct pathguard *pg, const char *rel, char **out,
+	    char **cause);
+
+/*
  * For tests: when on is non-zero, resolve with the O_NOFOLLOW walk even
  * where openat2(2) works.  Global and not thread-safe.
  */

@@ -1,0 +1,385 @@
+/*
+ * The file tools an agent calls on a sandbox's workspace:
+ *
+ *	clawssh read -s ID PATH [--offset N] [--limit N] [--lines]
+ *	clawssh write -s ID PATH [--push]		(content on stdin)
+ *	clawssh edit -s ID PATH --old TEXT --new TEXT [--all] [--push]
+ *	clawssh ls -s ID [PATH] [--json]
+ *	clawssh stat -s ID PATH [--json]
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "buf.h"
+#include "cmd.h"
+#include "cmd_fs.h"
+#include "error.h"
+#include "fdio.h"
+#include "fsedit.h"
+#include "fstore.h"
+#include "xmalloc.h"
+
+/* Parse, take exactly want path arguments (or want - 1 with optional). */
+static int
+files_setup(struct cmd_fs *f, const char *tool, int allowed,
+    const char *usage, int argc, char **argv, int optional, char **path)
+{
+	char	*cause = NULL;
+	int	 rc;
+
+	if ((rc = cmd_fs_parse(f, tool, allowed, usage, argc, argv)) != 0)
+		return rc;
+	if (f->nargs > 1 || (f->nargs == 0 && !optional))
+		return cmd_fail("%s: give one PATH (see 'clawssh %s --help')",
+		    tool, tool);
+	if (fstore_path(f->nargs == 1 ? f->args[0] : ".", path, &cause) != 0)
+		return cmd_fs_fail(f, cause);
+	return 0;
+}
+
+/* Keep lines [from, from + n) of b (n 0: to the end), 0-based. */
+static void
+files_lines(struct buf *b, uint64_t from, uint64_t n)
+{
+	size_t		 start = 0, end, i;
+	uint64_t	 line = 0;
+
+	for (i = 0; i < b->len && line < from; i++) {
+		if (b->data[i] == '\n')
+			line++;
+	}
+	start = line < from ? b->len : i;
+	end = b->len;
+	for (i = start, line = 0; n != 0 && i < b->len; i++) {
+		if (b->data[i] == '\n' && ++line == n) {
+			end = i + 1;
+			break;
+		}
+	}
+	memmove(b->data, b->data + start, end - start);
+	b->len = end - start;
+}
+
+static const char read_usage[] =
+    "usage: clawssh read -s ID PATH [--offset N] [--limit N] [--lines]\n"
+    "\n"
+    "Write a file of the sandbox's workspace to stdout.  --offset and\n"
+    "--limit count bytes, or lines with --lines.\n";
+
+/* The read tool. */
+int
+cmd_read(int argc, char **argv)
+{
+	struct cmd_fs	 f;
+	struct buf	 b = BUF_INIT;
+	char		*path = NULL, *cause = NULL;
+	int		 rc;
+
+	memset(&f, 0, sizeof f);
+	if ((rc = files_setup(&f, "read", CMD_FS_RANGE, read_usage, argc,
+	    argv, 0, &path)) != 0 || (rc = cmd_fs_open(&f, 0)) != 0)
+		goto out;
+	if (f.lines)
+		rc = fstore_read(f.fs, path, 0, 0, &b, NULL, &cause);
+	else
+		rc = fstore_read(f.fs, path, f.offset, f.limit, &b, NULL,
+		    &cause);
+	if (rc != 0) {
+		rc = cmd_fs_fail(&f, cause);
+		goto out;
+	}
+	if (f.lines)
+		files_lines(&b, f.offset, f.limit);
+	if (b.len != 0 && fdio_write_all(STDOUT_FILENO, b.data, b.len) != 0)
+		rc = cmd_fail("read: stdout: %s", strerror(errno));
+out:
+	buf_free(&b);
+	free(path);
+	cmd_fs_free(&f);
+	return rc < 0 ? 0 : rc;
+}
+
+/* Read all of stdin (at most FSTORE_FILE_MAX bytes) into b. */
+static int
+files_stdin(struct buf *b)
+{
+	char	chunk[65536];
+	ssize_t	n;
+
+	for (;;) {
+		n = read(STDIN_FILENO, chunk, sizeof chunk);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1)
+			return cmd_fail("stdin: %s", strerror(errno));
+		if (n == 0)
+			return 0;
+		if (b->len + (size_t)n > FSTORE_FILE_MAX)
+			return cmd_fail("stdin: over %d MiB; nothing written",
+			    FSTORE_FILE_MAX >> 20);
+		buf_append(b, chunk, (size_t)n);
+	}
+}
+
+static const char write_usage[] =
+    "usage: clawssh write -s ID PATH [--push] < CONTENT\n"
+    "\n"
+    "Replace PATH with stdin, atomically, creating parent directories and\n"
+    "keeping an existing file's mode.  In mirror mode --push sends it up\n"
+    "now instead of with the next sync.\n";
+
+/* The write tool. */
+int
+cmd_write(int argc, char **argv)
+{
+	struct cmd_fs		 f;
+	struct fstore_change	 c;
+	struct buf		 b = BUF_INIT;
+	char			*path = NULL, *cause = NULL;
+	int			 rc;
+
+	memset(&f, 0, sizeof f);
+	if ((rc = files_setup(&f, "write", CMD_FS_PUSH, write_usage, argc,
+	    argv, 0, &path)) != 0 || (rc = files_stdin(&b)) != 0 ||
+	    (rc = cmd_fs_open(&f, 1)) != 0)
+		goto out;
+	memset(&c, 0, sizeof c);
+	c.path = path;
+	c.data = b.data != NULL ? b.data : "";
+	c.len = b.len;
+	c.mode = -1;
+	if ((rc = fstore_commit(f.fs, &c, 1, &cause)) != 0)
+		rc = cmd_fs_fail(&f, cause);
+	else
+		rc = cmd_fs_after_write(&f);
+out:
+	buf_free(&b);
+	free(path);
+	cmd_fs_free(&f);
+	return rc < 0 ? 0 : rc;
+}
+
+static const char edit_usage[] =
+    "usage: clawssh edit -s ID PATH --old TEXT --new TEXT [--all] "
+    "[--push]\n"
+    "\n"
+    "Replace the exact text --old by --new: it must occur once, or use\n"
+    "--all to replace every occurrence.  Prints how many were replaced.\n";
+
+/* Read, replace and write back. */
+static int
+files_edit(struct cmd_fs *f, const char *path)
+{
+	struct fstore_change	 c;
+	struct buf		 b = BUF_INIT;
+	char			*out = NULL, *cause = NULL;
+	size_t			 outlen, count;
+	unsigned		 mode;
+	int			 rc;
+
+	if ((rc = fstore_read(f->fs, path, 0, 0, &b, &mode, &cause)) != 0 ||
+	    (rc = fsedit_replace(path, b.data != NULL ? b.data : "", b.len,
+	    f->old, strlen(f->old), f->new, strlen(f->new), f->all, &out,
+	    &outlen, &count, &cause)) != 0) {
+		buf_free(&b);
+		return cmd_fs_fail(f, cause);
+	}
+	memset(&c, 0, sizeof c);
+	c.path = path;
+	c.data = out;
+	c.len = outlen;
+	c.mode = (int)(mode & 0777);
+	if ((rc = fstore_commit(f->fs, &c, 1, &cause)) != 0)
+		rc = cmd_fs_fail(f, cause);
+	else if ((rc = cmd_fs_after_write(f)) == 0)
+		printf("%zu replacement%s\n", count, count == 1 ? "" : "s");
+	free(out);
+	buf_free(&b);
+	return rc;
+}
+
+/* The edit tool. */
+int
+cmd_edit(int argc, char **argv)
+{
+	struct cmd_fs	 f;
+	char		*path = NULL;
+	int		 rc;
+
+	memset(&f, 0, sizeof f);
+	if ((rc = files_setup(&f, "edit", CMD_FS_EDIT | CMD_FS_PUSH,
+	    edit_usage, argc, argv, 0, &path)) != 0)
+		goto out;
+	if (f.old == NULL || f.new == NULL) {
+		rc = cmd_fail("edit: give --old TEXT and --new TEXT");
+		goto out;
+	}
+	if ((rc = cmd_fs_open(&f, 1)) == 0)
+		rc = files_edit(&f, path);
+out:
+	free(path);
+	cmd_fs_free(&f);
+	return rc < 0 ? 0 : rc;
+}
+
+/* Format an mtime as UTC ISO 8601 with nanoseconds. */
+static void
+files_time(const struct fstore_stat *st, char *out, size_t len)
+{
+	struct tm	tm;
+	time_t		t = (time_t)st->mtime_sec;
+	char		day[32];
+
+	if (gmtime_r(&t, &tm) == NULL ||
+	    strftime(day, sizeof day, "%Y-%m-%dT%H:%M:%S", &tm) == 0)
+		snprintf(out, len, "%lld", (long long)st->mtime_sec);
+	else
+		snprintf(out, len, "%s.%09ldZ", day, st->mtime_nsec);
+}
+
+/* The word for an entry type. */
+static const char *
+files_type(char type)
+{
+	return type == 'f' ? "file" : type == 'd' ? "directory" :
+	    type == 'l' ? "symlink" : "other";
+}
+
+/* One entry as a JSON object. */
+static cJSON *
+files_json(const char *name, const struct fstore_stat *st)
+{
+	cJSON	*o = cJSON_CreateObject();
+	char	 when[64], mode[8];
+
+	files_time(st, when, sizeof when);
+	snprintf(mode, sizeof mode, "%04o", st->mode & 07777);
+	cJSON_AddStringToObject(o, "name", name);
+	cJSON_AddStringToObject(o, "type", files_type(st->type));
+	cJSON_AddStringToObject(o, "mode", mode);
+	cJSON_AddNumberToObject(o, "size", (double)st->size);
+	cJSON_AddStringToObject(o, "mtime", when);
+	if (st->link != NULL)
+		cJSON_AddStringToObject(o, "target", st->link);
+	return o;
+}
+
+/* Print a JSON value on its own line. */
+static void
+files_print_json(cJSON *o)
+{
+	char	*s = cJSON_PrintUnformatted(o);
+
+	puts(s);
+	free(s);
+	cJSON_Delete(o);
+}
+
+static const char ls_usage[] =
+    "usage: clawssh ls -s ID [PATH] [--json]\n"
+    "\n"
+    "List a directory of the sandbox's workspace: type, mode, size,\n"
+    "modification time (UTC) and name, one entry a line.\n";
+
+/* Print a listing. */
+static void
+files_print_list(const struct fstore_entry *e, size_t n, int json)
+{
+	cJSON	*a;
+	char	 when[64];
+	size_t	 i;
+
+	if (json) {
+		a = cJSON_CreateArray();
+		for (i = 0; i < n; i++)
+			cJSON_AddItemToArray(a, files_json(e[i].name,
+			    &e[i].st));
+		files_print_json(a);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		files_time(&e[i].st, when, sizeof when);
+		printf("%c %04o %10llu %s %s%s%s%s\n", e[i].st.type == 'f' ?
+		    '-' : e[i].st.type, e[i].st.mode & 07777,
+		    (unsigned long long)e[i].st.size, when, e[i].name,
+		    e[i].st.type == 'd' ? "/" : "", e[i].st.link != NULL ?
+		    " -> " : "", e[i].st.link != NULL ? e[i].st.link : "");
+	}
+}
+
+/* The ls tool. */
+int
+cmd_ls(int argc, char **argv)
+{
+	struct cmd_fs		 f;
+	struct fstore_entry	*e = NULL;
+	char			*path = NULL, *cause = NULL;
+	size_t			 n = 0;
+	int			 rc;
+
+	memset(&f, 0, sizeof f);
+	if ((rc = files_setup(&f, "ls", CMD_FS_JSON, ls_usage, argc, argv, 1,
+	    &path)) != 0 || (rc = cmd_fs_open(&f, 0)) != 0)
+		goto out;
+	if ((rc = fstore_list(f.fs, path, &e, &n, &cause)) != 0)
+		rc = cmd_fs_fail(&f, cause);
+	else
+		files_print_list(e, n, f.json);
+out:
+	fstore_entries_free(e, n);
+	free(path);
+	cmd_fs_free(&f);
+	return rc < 0 ? 0 : rc;
+}
+
+static const char stat_usage[] =
+    "usage: clawssh stat -s ID PATH [--json]\n"
+    "\n"
+    "Show one entry of the sandbox's workspace (symbolic links inside the\n"
+    "workspace are followed).\n";
+
+/* The stat tool. */
+int
+cmd_stat(int argc, char **argv)
+{
+	struct cmd_fs		 f;
+	struct fstore_stat	 st;
+	char			*path = NULL, *cause = NULL, when[64];
+	int			 rc;
+
+	memset(&f, 0, sizeof f);
+	memset(&st, 0, sizeof st);
+	if ((rc = files_setup(&f, "stat", CMD_FS_JSON, stat_usage, argc,
+	    argv, 0, &path)) != 0 || (rc = cmd_fs_open(&f, 0)) != 0)
+		goto out;
+	if ((rc = fstore_stat(f.fs, path, &st, &cause)) != 0) {
+		rc = cmd_fs_fail(&f, cause);
+		goto out;
+	}
+	if (f.json)
+		files_print_json(files_json(*path == '\0' ? "." : path, &st));
+	else {
+		files_time(&st, when, sizeof when);
+		printf("path: %s\ntype: %s\nmode: %04o\nsize: %llu\n"
+		    "mtime: %s\n", *path == '\0' ? "." : path,
+		    files_type(st.type), st.mode & 07777,
+		    (unsigned long long)st.size, when);
+		if (st.link != NULL)
+			printf("target: %s\n", st.link);
+	}
+out:
+	fstore_stat_clear(&st);
+	free(path);
+	cmd_fs_free(&f);
+	return rc < 0 ? 0 : rc;
+}

@@ -1,0 +1,245 @@
+/*
+ * Shared parts of the file tool commands: options, choosing the copy of
+ * the workspace to act on, and pushing a local change at once.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clawconfig.h"
+#include "cmd.h"
+#include "cmd_fs.h"
+#include "error.h"
+#include "fstore.h"
+#include "mirror.h"
+#include "pathguard.h"
+#include "registry.h"
+#include "xmalloc.h"
+
+enum {
+	OPT_PUSH = CMD_OPT_FIRST_FREE, OPT_JSON, OPT_OFFSET, OPT_LIMIT,
+	OPT_LINES, OPT_OLD, OPT_NEW, OPT_ALL
+};
+
+static const struct option fs_longopts[] = {
+	CMD_CONN_LONGOPTS,
+	{ "all", no_argument, NULL, OPT_ALL },
+	{ "help", no_argument, NULL, 'h' },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "limit", required_argument, NULL, OPT_LIMIT },
+	{ "lines", no_argument, NULL, OPT_LINES },
+	{ "new", required_argument, NULL, OPT_NEW },
+	{ "offset", required_argument, NULL, OPT_OFFSET },
+	{ "old", required_argument, NULL, OPT_OLD },
+	{ "push", no_argument, NULL, OPT_PUSH },
+	{ "sandbox", required_argument, NULL, 's' },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* Parse a byte or line count. */
+static int
+fs_count(const char *opt, const char *arg, uint64_t *out)
+{
+	char			*end;
+	unsigned long long	 v;
+
+	if (*arg < '0' || *arg > '9')
+		return cmd_fail("bad %s '%s': want a number", opt, arg);
+	v = strtoull(arg, &end, 10);
+	if (*end != '\0' || v > INT64_MAX)
+		return cmd_fail("bad %s '%s': want a number", opt, arg);
+	*out = v;
+	return 0;
+}
+
+/* The CMD_FS_* bit an option needs (0: always allowed). */
+static int
+fs_needs(int ch)
+{
+	switch (ch) {
+	case OPT_PUSH:
+		return CMD_FS_PUSH;
+	case OPT_JSON:
+		return CMD_FS_JSON;
+	case OPT_OFFSET:
+	case OPT_LIMIT:
+	case OPT_LINES:
+		return CMD_FS_RANGE;
+	case OPT_OLD:
+	case OPT_NEW:
+	case OPT_ALL:
+		return CMD_FS_EDIT;
+	}
+	return 0;
+}
+
+/* Take one option. */
+static int
+fs_option(struct cmd_fs *f, int ch, const char *arg)
+{
+	switch (ch) {
+	case 's':
+		f->id = arg;
+		return 0;
+	case OPT_PUSH:
+		f->push = 1;
+		return 0;
+	case OPT_JSON:
+		f->json = 1;
+		return 0;
+	case OPT_LINES:
+		f->lines = 1;
+		return 0;
+	case OPT_ALL:
+		f->all = 1;
+		return 0;
+	case OPT_OLD:
+		f->old = arg;
+		return 0;
+	case OPT_NEW:
+		f->new = arg;
+		return 0;
+	case OPT_OFFSET:
+		return fs_count("--offset", arg, &f->offset);
+	case OPT_LIMIT:
+		return fs_count("--limit", arg, &f->limit);
+	}
+	return cmd_fail("bad option (see 'clawssh %s --help')", f->tool);
+}
+
+/* Parse a file tool's command line; see cmd_fs.h. */
+int
+cmd_fs_parse(struct cmd_fs *f, const char *tool, int allowed,
+    const char *usage, int argc, char **argv)
+{
+	int	ch, rc;
+
+	f->tool = tool;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, CMD_CONN_SHORTOPTS "hs:",
+	    fs_longopts, NULL)) != -1) {
+		if (ch == 'h') {
+			printf("%s%s", usage, CMD_CONN_USAGE);
+			return -1;
+		}
+		if ((rc = cmd_conn_option(&f->b.cc, ch, optarg)) != 0) {
+			if (rc == 1)
+				continue;
+			return rc;
+		}
+		if ((fs_needs(ch) & ~allowed) != 0)
+			return cmd_fail("%s does not take that option (see "
+			    "'clawssh %s --help')", tool, tool);
+		if ((rc = fs_option(f, ch, optarg)) != 0)
+			return rc;
+	}
+	if (f->id == NULL)
+		return cmd_fail("%s: give the sandbox with -s ID", tool);
+	f->args = argv + optind;
+	f->nargs = argc - optind;
+	return 0;
+}
+
+/* Open the local canonical copy. */
+static int
+fs_open_local(struct cmd_fs *f)
+{
+	char	*cause = NULL;
+
+	if (f->b.rec->workspace == NULL)
+		return cmd_fail("%s: sandbox %s has no local workspace",
+		    f->tool, f->id);
+	if (pathguard_open(f->b.rec->workspace, &f->pg, &cause) != 0)
+		return cmd_fs_fail(f, cause);
+	f->fs = fstore_local(f->pg);
+	f->local = 1;
+	return 0;
+}
+
+/* Load the sandbox and open its canonical copy; see cmd_fs.h. */
+int
+cmd_fs_open(struct cmd_fs *f, int writing)
+{
+	struct sandbox_settings	 s;
+	struct registry_record	*r;
+	char			*ws, *pre;
+	int			 rc;
+
+	if ((rc = cmd_box_load(&f->b, f->id)) != 0)
+		return rc;
+	r = f->b.rec;
+	cmd_box_settings(&f->b, &r->settings, &s);
+	if (writing && s.access == SANDBOX_ACCESS_RO)
+		return cmd_fail("%s: sandbox %s has a read-only workspace",
+		    f->tool, f->id);
+	if (s.mode == SANDBOX_MODE_MIRROR && s.access != SANDBOX_ACCESS_NONE)
+		return fs_open_local(f);
+	if (f->push)
+		return cmd_fail("%s: --push is for mirror mode; this sandbox's "
+		    "files live on the host", f->tool);
+	if ((rc = cmd_box_connect(&f->b)) != 0)
+		return rc;
+	ws = f->b.be->workspace(r->remote_root, r->id);
+	pre = f->b.be->exec_pre(r->remote_root, r->id);
+	f->fs = fstore_remote(f->b.t, ws, pre);
+	free(pre);
+	free(ws);
+	return 0;
+}
+
+/* Push local changes now; see cmd_fs.h. */
+int
+cmd_fs_after_write(struct cmd_fs *f)
+{
+	struct registry_record	*r = f->b.rec;
+	struct mirror		 m;
+	char			*ws, *dir, *cause = NULL;
+	int			 rc;
+
+	if (!f->local || !f->push)
+		return 0;
+	if ((rc = cmd_box_connect(&f->b)) != 0)
+		return rc;
+	ws = f->b.be->workspace(r->remote_root, r->id);
+	dir = xasprintf("%s/manifests", registry_dir(f->b.reg));
+	if ((rc = mirror_open(&m, f->b.t, f->pg, ws, dir, r->id,
+	    (const char *const *)(uintptr_t)f->b.cc.cfg->sync_exclude,
+	    f->b.cc.cfg->nsync_exclude, &cause)) == 0)
+		rc = mirror_push(&m, &cause);
+	mirror_close(&m);
+	free(dir);
+	free(ws);
+	if (rc != 0) {
+		rc = cmd_fail("%s: written locally, but the push failed: %s",
+		    f->tool, cause);
+		free(cause);
+	}
+	return rc;
+}
+
+/* Report a failure. */
+int
+cmd_fs_fail(struct cmd_fs *f, char *cause)
+{
+	int	rc = cmd_fail("%s: %s", f->tool, cause != NULL ? cause :
+	    "failed");
+
+	free(cause);
+	return rc;
+}
+
+/* Release everything. */
+void
+cmd_fs_free(struct cmd_fs *f)
+{
+	fstore_free(f->fs);
+	pathguard_close(f->pg);
+	cmd_box_free(&f->b);
+	memset(f, 0, sizeof *f);
+}

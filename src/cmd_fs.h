@@ -1,0 +1,61 @@
+/*
+ * What the file tool commands (read, write, edit, ls, stat, apply-patch)
+ * share: their options, and opening the right copy of a sandbox's
+ * workspace -- the local one in mirror mode, the host's in remote mode or
+ * with access none.
+ */
+#ifndef CLAW_CMD_FS_H
+#define CLAW_CMD_FS_H
+
+#include <stdint.h>
+
+#include "cmd_box.h"
+
+struct fstore;
+struct pathguard;
+
+/* Options a file tool may take (a bit each, to say which it allows). */
+enum {
+	CMD_FS_PUSH = 0x01,	/* --push */
+	CMD_FS_JSON = 0x02,	/* --json */
+	CMD_FS_RANGE = 0x04,	/* --offset, --limit, --lines */
+	CMD_FS_EDIT = 0x08,	/* --old, --new, --all */
+};
+
+struct cmd_fs {
+	struct cmd_box		 b;
+	const char		*tool;		/* "read", ... for messages */
+	const char		*id;		/* -s ID */
+	int			 push, json, lines, all;
+	uint64_t		 offset, limit;
+	const char		*old, *new;
+	char			**args;		/* after the options */
+	int			 nargs;
+	struct pathguard	*pg;		/* local store */
+	struct fstore		*fs;		/* after cmd_fs_open */
+	int			 local;		/* fs is the local copy */
+};
+
+/*
+ * Parse argv for tool (allowed: CMD_FS_* bits) into f.  Returns 0, -1
+ * after printing usage for --help, or an exit status.
+ */
+int	cmd_fs_parse(struct cmd_fs *f, const char *tool, int allowed,
+	    const char *usage, int argc, char **argv);
+
+/*
+ * Load the sandbox and open its canonical copy; with writing set, refuse
+ * a read-only workspace.  Returns 0 or an exit status (printed).
+ */
+int	cmd_fs_open(struct cmd_fs *f, int writing);
+
+/* After a local change: push it up now if --push was given.  0 or status. */
+int	cmd_fs_after_write(struct cmd_fs *f);
+
+/* Print "clawssh: TOOL: cause", free cause, return the exit status. */
+int	cmd_fs_fail(struct cmd_fs *f, char *cause);
+
+/* Release everything. */
+void	cmd_fs_free(struct cmd_fs *f);
+
+#endif /* CLAW_CMD_FS_H */

@@ -1,0 +1,38 @@
+/*
+ * What the fstore source files share: the store itself and the two
+ * implementations behind the calls of fstore.h.
+ */
+#ifndef CLAW_FSTORE_INT_H
+#define CLAW_FSTORE_INT_H
+
+#include "fstore.h"
+
+struct fstore {
+	struct pathguard	*pg;	/* local: not NULL */
+	struct transport	*t;	/* remote */
+	char			*ws;
+	char			*pre;
+};
+
+int	fstore_local_read(struct fstore *, const char *, uint64_t, uint64_t,
+	    struct buf *, unsigned *, char **);
+int	fstore_local_stat(struct fstore *, const char *, struct fstore_stat *,
+	    char **);
+int	fstore_local_list(struct fstore *, const char *,
+	    struct fstore_entry **, size_t *, char **);
+int	fstore_local_commit(struct fstore *, const struct fstore_change *,
+	    size_t, char **);
+
+int	fstore_remote_read(struct fstore *, const char *, uint64_t, uint64_t,
+	    struct buf *, unsigned *, char **);
+int	fstore_remote_stat(struct fstore *, const char *,
+	    struct fstore_stat *, char **);
+int	fstore_remote_list(struct fstore *, const char *,
+	    struct fstore_entry **, size_t *, char **);
+int	fstore_remote_commit(struct fstore *, const struct fstore_change *,
+	    size_t, char **);
+
+/* Sort entries by name. */
+void	fstore_sort(struct fstore_entry *e, size_t n);
+
+#endif /* CLAW_FSTORE_INT_H */
