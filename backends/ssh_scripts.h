@@ -49,11 +49,19 @@
 	"[ \"$owner\" = \"$(id -u)\" ] || clawfail \"remoteRoot $root"	\
 	" is owned by uid $owner, not by $(id -un)\"\n"
 
-/* Slots: root, id, image.  Metadata for a new sandbox comes on stdin. */
+/*
+ * Slots: root, id, image, runtime (a checked name).  Metadata for a new
+ * sandbox comes on stdin.  A new sandbox gets workspace/ and private/
+ * (the empty workspace of access none).
+ */
 #define SSH_SCRIPT_GET_OR_CREATE					\
 	SSH_SCRIPT_PRELUDE						\
 	SSH_SCRIPT_ENSURE_ROOT						\
-	"id=%s; image=%s; d=\"$root/$id\"\n"				\
+	"id=%s; image=%s; runtime=%s; d=\"$root/$id\"\n"		\
+	"if [ \"$runtime\" = bwrap ] && ! command -v bwrap >/dev/null"	\
+	" 2>&1; then clawfail \"bubblewrap (bwrap) is not installed on"	\
+	" this host: install it (Debian: apt-get install bubblewrap) or"	\
+	" choose --runtime none (uncontained)\"; fi\n"			\
 	"if [ \"$image\" != host ] && [ ! -d \"$root/images/$image\" ];"\
 	" then clawfail \"image $image not found in $root/images"	\
 	" (import it with: clawssh image import)\"; fi\n"		\
@@ -66,7 +74,8 @@
 	"if [ -e \"$d\" ] || [ -L \"$d\" ]; then clawfail \"$d exists"	\
 	" and is not a sandbox directory\"; fi\n"			\
 	"s=\"$root/.stage-$id-$$\"; rm -rf -- \"$s\"\n"		\
-	"if mkdir -- \"$s\" \"$s/workspace\" && cat > \"$s/meta.json\""	\
+	"if mkdir -- \"$s\" \"$s/workspace\" \"$s/private\" &&"		\
+	" cat > \"$s/meta.json\""					\
 	" && : > \"$s/last-used\" && mv -- \"$s\" \"$d\"; then :; else"	\
 	" rm -rf -- \"$s\"; clawfail \"cannot create $d\"; fi\n"	\
 	"echo clawssh-created; entry \"$id\"\n"

@@ -37,6 +37,8 @@ enum config_type {
 	CONFIG_SCOPE,		/* enum sandbox_scope by name */
 	CONFIG_MODE,		/* enum sandbox_mode by name */
 	CONFIG_ACCESS,		/* enum sandbox_access by name */
+	CONFIG_RUNTIME,		/* enum sandbox_runtime by name */
+	CONFIG_NETWORK,		/* enum sandbox_network by name */
 	CONFIG_EXCLUDE		/* array of pattern strings */
 };
 
@@ -95,6 +97,8 @@ static const struct config_key config_sandbox_keys[] = {
 	CONFIG_KEY("mode", CONFIG_MODE, sandbox_mode, 0),
 	CONFIG_KEY("access", CONFIG_ACCESS, sandbox_access, 0),
 	CONFIG_KEY("image", CONFIG_IMAGE, sandbox_image, 0),
+	CONFIG_KEY("runtime", CONFIG_RUNTIME, sandbox_runtime, 0),
+	CONFIG_KEY("network", CONFIG_NETWORK, sandbox_network, 0),
 	CONFIG_KEY("strictConfig", CONFIG_BOOL, strict_config, 0),
 	CONFIG_SUB("prune", config_prune_keys),
 	CONFIG_END
@@ -380,6 +384,10 @@ config_enum_names(enum config_type type)
 		return "\"session\", \"agent\" or \"shared\"";
 	case CONFIG_MODE:
 		return "\"mirror\" or \"remote\"";
+	case CONFIG_RUNTIME:
+		return "\"bwrap\" or \"none\"";
+	case CONFIG_NETWORK:
+		return "\"none\" or \"host\"";
 	default:
 		return "\"rw\", \"ro\" or \"none\"";
 	}
@@ -394,6 +402,8 @@ config_set_enum(const struct config_ctx *ctx, const cJSON *item,
 	enum sandbox_scope	 scope;
 	enum sandbox_mode	 mode;
 	enum sandbox_access	 access;
+	enum sandbox_runtime	 runtime;
+	enum sandbox_network	 network;
 
 	if (type == CONFIG_SCOPE && sandbox_scope_parse(s, &scope) == 0)
 		*dst = (int)scope;
@@ -402,6 +412,12 @@ config_set_enum(const struct config_ctx *ctx, const cJSON *item,
 	else if (type == CONFIG_ACCESS &&
 	    sandbox_access_parse(s, &access) == 0)
 		*dst = (int)access;
+	else if (type == CONFIG_RUNTIME &&
+	    sandbox_runtime_parse(s, &runtime) == 0)
+		*dst = (int)runtime;
+	else if (type == CONFIG_NETWORK &&
+	    sandbox_network_parse(s, &network) == 0)
+		*dst = (int)network;
 	else
 		return config_fail(ctx, CLAW_ERR_PARSE, "%s: expected %s",
 		    key, config_enum_names(type));
@@ -468,6 +484,8 @@ config_set(const struct config_ctx *ctx, const struct config_key *k,
 	case CONFIG_SCOPE:
 	case CONFIG_MODE:
 	case CONFIG_ACCESS:
+	case CONFIG_RUNTIME:
+	case CONFIG_NETWORK:
 		return config_set_enum(ctx, item, key, k->type,
 		    (int *)(void *)field);
 	case CONFIG_EXCLUDE:
@@ -574,6 +592,8 @@ config_new(void)
 	cfg->sandbox_scope = -1;
 	cfg->sandbox_mode = -1;
 	cfg->sandbox_access = -1;
+	cfg->sandbox_runtime = -1;
+	cfg->sandbox_network = -1;
 	cfg->prune_idle_hours = -1;
 	cfg->prune_max_age_days = -1;
 	return cfg;

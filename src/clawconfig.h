@@ -22,6 +22,8 @@
  *	    "mode": "mirror",               // mirror | remote
  *	    "access": "rw",                 // rw | ro | none
  *	    "image": "host",
+ *	    "runtime": "bwrap",             // bwrap | none (uncontained)
+ *	    "network": "none",              // none | host
  *	    "strictConfig": false,          // true or false only
  *	    "prune": { "idleHours": 24, "maxAgeDays": 7 } // 0: rule off
  *	  },
@@ -63,6 +65,8 @@ struct claw_config {
 	int		 sandbox_mode;		/* -1 or enum sandbox_mode */
 	int		 sandbox_access;	/* -1 or enum sandbox_access */
 	char		*sandbox_image;		/* NULL: not set */
+	int		 sandbox_runtime;	/* -1 or enum sandbox_runtime */
+	int		 sandbox_network;	/* -1 or enum sandbox_network */
 	int		 strict_config;		/* 0 or 1 */
 	int		 prune_idle_hours;	/* -1: not set, 0: off */
 	int		 prune_max_age_days;	/* -1: not set, 0: off */

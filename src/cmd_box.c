@@ -94,6 +94,10 @@ cmd_box_settings(const struct cmd_box *b,
 		out->mode = (enum sandbox_mode)c->sandbox_mode;
 	if (c->sandbox_access >= 0)
 		out->access = (enum sandbox_access)c->sandbox_access;
+	if (c->sandbox_runtime >= 0)
+		out->runtime = (enum sandbox_runtime)c->sandbox_runtime;
+	if (c->sandbox_network >= 0)
+		out->network = (enum sandbox_network)c->sandbox_network;
 	if (c->sandbox_image != NULL)
 		snprintf(out->image, sizeof out->image, "%s",
 		    c->sandbox_image);
@@ -183,6 +187,10 @@ cmd_box_json(const struct registry_record *r)
 	cJSON_AddStringToObject(o, "access",
 	    sandbox_access_name(r->settings.access));
 	cJSON_AddStringToObject(o, "image", r->settings.image);
+	cJSON_AddStringToObject(o, "runtime",
+	    sandbox_runtime_name(r->settings.runtime));
+	cJSON_AddStringToObject(o, "network",
+	    sandbox_network_name(r->settings.network));
 	cJSON_AddStringToObject(o, "configHash", r->config_hash);
 	cJSON_AddStringToObject(o, "workspace", r->workspace);
 	cJSON_AddStringToObject(o, "remoteRoot", r->remote_root);

@@ -18,6 +18,7 @@
 
 #include "compat.h"
 #include "clawconfig.h"
+#include "contain_bwrap.h"
 #include "cmd.h"
 #include "cmd_box.h"
 #include "cmd_conn.h"
@@ -52,7 +53,9 @@ static const char exec_usage[] =
     "-s ID runs in the workspace of a sandbox made by 'clawssh provision'.\n"
     "\n"
     "  --timeout SECONDS     kill the remote command and exit 124\n"
-    "  --env NAME=VALUE      set a variable (never shown in argv)\n"
+    "  --env NAME=VALUE      set a variable (never in a remote argv)\n"
+    "  --env NAME            pass NAME's value from here (keeps secrets\n"
+    "                        out of every argv)\n"
     "  --cwd DIR             remote working directory (relative to the\n"
     "                        sandbox workspace with -s)\n"
     "  -i                    forward stdin even when it is a terminal\n"
@@ -79,18 +82,26 @@ static const struct option exec_longopts[] = {
 };
 
 /*
- * Add NAME=VALUE to the environment list; an existing NAME is replaced
- * when replace is set, else kept.
+ * Add NAME=VALUE (or NAME, valued from our environment) to the list; an
+ * existing NAME is replaced when replace is set, else kept.
  */
 static int
 exec_add_env(struct exec_args *a, const char *spec, int replace)
 {
-	const char	*eq = strchr(spec, '=');
+	const char	*eq = strchr(spec, '='), *val;
 	char		*name;
 	size_t		 i;
 
-	if (eq == NULL)
-		return cmd_fail("--env wants NAME=VALUE, got '%s'", spec);
+	if (eq == NULL) {
+		if (!remote_cmd_env_name_ok(spec))
+			return cmd_fail("--env: invalid variable name '%s'",
+			    spec);
+		if ((val = getenv(spec)) == NULL)
+			return cmd_fail("--env %s: not set here (give NAME="
+			    "VALUE, or export %s first)", spec, spec);
+		eq = spec + strlen(spec);
+	} else
+		val = eq + 1;
 	name = xstrndup(spec, (size_t)(eq - spec));
 	if (!remote_cmd_env_name_ok(name)) {
 		free(name);
@@ -109,7 +120,7 @@ exec_add_env(struct exec_args *a, const char *spec, int replace)
 		free(name);
 		freezero(a->env[i].value, strlen(a->env[i].value));
 	}
-	a->env[i].value = xstrdup(eq + 1);
+	a->env[i].value = xstrdup(val);
 	return 0;
 }
 
@@ -216,17 +227,44 @@ exec_apply_config(struct exec_args *a, const struct claw_config *c)
 	return 0;
 }
 
-/* With -s: the workspace as cwd, the check-and-touch, the stale check. */
+/* The runtime's wrapper for the settings in force (NULL: none). */
+static char *
+exec_wrap(const struct exec_args *a, const struct sandbox_settings *now)
+{
+	struct contain_spec	  spec;
+	const char		**keep;
+	char			 *wrap;
+	size_t			  i;
+
+	if (now->runtime != SANDBOX_RUNTIME_BWRAP)
+		return NULL;
+	keep = xcalloc(a->nenv + 1, sizeof *keep);
+	for (i = 0; i < a->nenv; i++)
+		keep[i] = a->env[i].name;
+	memset(&spec, 0, sizeof spec);
+	spec.settings = now;
+	spec.root = a->box.rec->remote_root;
+	spec.id = a->box.rec->id;
+	spec.cwd = a->cwd;
+	spec.keep = keep;
+	spec.nkeep = a->nenv;
+	wrap = contain_bwrap_wrap(&spec);
+	free(keep);
+	return wrap;
+}
+
+/*
+ * With -s (the record loaded): the workspace as cwd, the check-and-touch,
+ * the runtime's wrapper, the stale check.
+ */
 static int
-exec_sandbox(struct exec_args *a, char **pre, char **cwd)
+exec_sandbox(struct exec_args *a, char **pre, char **cwd, char **wrap)
 {
 	struct registry_record	*rec;
 	struct sandbox_settings	 now;
 	char			*ws;
 	int			 rc;
 
-	if ((rc = cmd_box_load(&a->box, a->sandbox)) != 0)
-		return rc;
 	rec = a->box.rec;
 	cmd_box_settings(&a->box, &rec->settings, &now);
 	if ((rc = cmd_box_stale(&a->box, rec->id, rec->config_hash,
@@ -234,6 +272,7 @@ exec_sandbox(struct exec_args *a, char **pre, char **cwd)
 		return rc;
 	ws = a->box.be->workspace(rec->remote_root, rec->id);
 	*pre = a->box.be->exec_pre(rec->remote_root, rec->id);
+	*wrap = exec_wrap(a, &now);
 	if (a->cwd == NULL)
 		*cwd = ws;
 	else {
@@ -302,7 +341,8 @@ exec_sync_down(struct mirror *m)
 
 /* Connect and run the command; returns the exit status. */
 static int
-exec_connect_run(struct exec_args *a, const char *pre, const char *cwd)
+exec_connect_run(struct exec_args *a, const char *pre, const char *cwd,
+    const char *wrap)
 {
 	struct exec_opts	 eo;
 	struct mirror		 m;
@@ -328,6 +368,7 @@ exec_connect_run(struct exec_args *a, const char *pre, const char *cwd)
 	eo.argv = a->argv;
 	eo.pre = pre;
 	eo.cwd = cwd;
+	eo.wrap = wrap;
 	eo.env = a->env;
 	eo.nenv = a->nenv;
 	eo.timeout = a->timeout > 0 ? a->timeout : 0;
@@ -368,7 +409,7 @@ int
 cmd_exec(int argc, char **argv)
 {
 	struct exec_args	 a;
-	char			*pre = NULL, *cwd = NULL;
+	char			*pre = NULL, *cwd = NULL, *wrap = NULL;
 	int			 rc;
 
 	memset(&a, 0, sizeof a);
@@ -378,11 +419,17 @@ cmd_exec(int argc, char **argv)
 		return rc < 0 ? 0 : rc;
 	}
 	if (a.sandbox != NULL)
-		rc = exec_sandbox(&a, &pre, &cwd);
+		rc = cmd_box_load(&a.box, a.sandbox);
 	else
 		rc = cmd_conn_load(&a.box.cc);
-	if (rc == 0 && (rc = exec_apply_config(&a, a.box.cc.cfg)) == 0)
-		rc = exec_connect_run(&a, pre, cwd != NULL ? cwd : a.cwd);
+	if (rc == 0)
+		rc = exec_apply_config(&a, a.box.cc.cfg);
+	if (rc == 0 && a.sandbox != NULL)
+		rc = exec_sandbox(&a, &pre, &cwd, &wrap);
+	if (rc == 0)
+		rc = exec_connect_run(&a, pre, cwd != NULL ? cwd : a.cwd,
+		    wrap);
+	free(wrap);
 	free(pre);
 	free(cwd);
 	exec_args_free(&a);

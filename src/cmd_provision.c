@@ -39,6 +39,8 @@ struct provision_args {
 	const char		*mode;		/* --mode */
 	const char		*access;	/* --access */
 	const char		*image;		/* --from */
+	const char		*runtime;	/* --runtime */
+	const char		*network;	/* --network */
 	const char		*root;		/* --remote-root */
 	int			 json;
 };
@@ -47,6 +49,7 @@ static const char provision_usage[] =
     "usage: clawssh provision --host TARGET [--scope session|agent|shared]\n"
     "           [--key KEY] [--workspace DIR] [--access none|ro|rw]\n"
     "           [--mode mirror|remote] [--from IMAGE] [--json]\n"
+    "           [--runtime bwrap|none] [--network none|host]\n"
     "\n"
     "Prints the id of the scope's sandbox on TARGET, creating it once.\n"
     "\n"
@@ -57,7 +60,8 @@ static const char provision_usage[] =
 
 enum {
 	OPT_SCOPE = CMD_OPT_FIRST_FREE, OPT_KEY, OPT_WORKSPACE, OPT_MODE,
-	OPT_ACCESS, OPT_FROM, OPT_ROOT, OPT_JSON, OPT_HOST, OPT_STRICT
+	OPT_ACCESS, OPT_FROM, OPT_ROOT, OPT_JSON, OPT_HOST, OPT_STRICT,
+	OPT_RUNTIME, OPT_NETWORK
 };
 
 static const struct option provision_longopts[] = {
@@ -69,7 +73,9 @@ static const struct option provision_longopts[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "key", required_argument, NULL, OPT_KEY },
 	{ "mode", required_argument, NULL, OPT_MODE },
+	{ "network", required_argument, NULL, OPT_NETWORK },
 	{ "remote-root", required_argument, NULL, OPT_ROOT },
+	{ "runtime", required_argument, NULL, OPT_RUNTIME },
 	{ "scope", required_argument, NULL, OPT_SCOPE },
 	{ "strict-config", no_argument, NULL, OPT_STRICT },
 	{ "workspace", required_argument, NULL, OPT_WORKSPACE },
@@ -91,6 +97,8 @@ provision_option(struct provision_args *a, int ch, const char *arg)
 	case OPT_MODE: a->mode = arg; return 0;
 	case OPT_ACCESS: a->access = arg; return 0;
 	case OPT_FROM: a->image = arg; return 0;
+	case OPT_RUNTIME: a->runtime = arg; return 0;
+	case OPT_NETWORK: a->network = arg; return 0;
 	case OPT_ROOT: a->root = arg; return 0;
 	case OPT_JSON: a->json = 1; return 0;
 	case OPT_HOST: a->box.cc.target = arg; return 0;
@@ -132,24 +140,53 @@ parse_access(const char *s, int *v)
 	return 0;
 }
 
+static int
+parse_runtime(const char *s, int *v)
+{
+	enum sandbox_runtime	x;
+
+	if (sandbox_runtime_parse(s, &x) != 0)
+		return -1;
+	*v = (int)x;
+	return 0;
+}
+
+static int
+parse_network(const char *s, int *v)
+{
+	enum sandbox_network	x;
+
+	if (sandbox_network_parse(s, &x) != 0)
+		return -1;
+	*v = (int)x;
+	return 0;
+}
+
 /* Work out the settings from defaults, config and flags. */
 static int
 provision_settings(struct provision_args *a, struct sandbox_settings *s)
 {
 	struct sandbox_settings	 base;
 	char			*cause = NULL;
-	int			 mode, access, rc;
+	int			 mode, access, runtime, network, rc;
 
 	sandbox_settings_default(&base);
 	cmd_box_settings(&a->box, &base, s);
 	mode = (int)s->mode;
 	access = (int)s->access;
+	runtime = (int)s->runtime;
+	network = (int)s->network;
 	if ((rc = provision_setting("mode", a->mode, parse_mode,
 	    &mode)) != 0 || (rc = provision_setting("access", a->access,
-	    parse_access, &access)) != 0)
+	    parse_access, &access)) != 0 || (rc = provision_setting("runtime",
+	    a->runtime, parse_runtime, &runtime)) != 0 ||
+	    (rc = provision_setting("network", a->network, parse_network,
+	    &network)) != 0)
 		return rc;
 	s->mode = (enum sandbox_mode)mode;
 	s->access = (enum sandbox_access)access;
+	s->runtime = (enum sandbox_runtime)runtime;
+	s->network = (enum sandbox_network)network;
 	if (a->image != NULL) {
 		if (sandbox_image_check(a->image, &cause) != 0) {
 			rc = cmd_fail("--from: %s", cause);

@@ -277,8 +277,9 @@ exec_start(struct exec_state *st, char **cause)
 {
 	int	rc;
 
-	if ((rc = remote_cmd_build(&st->rc, st->o->argc, st->o->argv,
-	    st->o->pre, st->o->cwd, st->o->env, st->o->nenv, cause)) != 0)
+	if ((rc = remote_cmd_build_wrapped(&st->rc, st->o->argc, st->o->argv,
+	    st->o->pre, st->o->wrap, st->o->cwd, st->o->env, st->o->nenv,
+	    cause)) != 0)
 		return rc;
 	if ((st->ch = transport_channel_open(st->t, CLOCK_NEVER,
 	    cause)) == NULL)

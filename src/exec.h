@@ -26,6 +26,7 @@ struct exec_opts {
 	char *const		*argv;
 	const char		*pre;		/* sh run before cd, or NULL */
 	const char		*cwd;		/* remote directory, or NULL */
+	const char		*wrap;		/* runtime prefix (sh), or NULL */
 	const struct claw_env	*env;		/* never in any argv */
 	size_t			 nenv;
 	int			 timeout;	/* seconds; 0 = none */

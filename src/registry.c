@@ -510,7 +510,10 @@ reg_get_strings(const struct reg_ctx *ctx, const cJSON *obj,
 	return 0;
 }
 
-/* Parse the enum members of obj (scope, mode, access) into rec. */
+/*
+ * Parse the enum members of obj (scope, mode, access; runtime and
+ * network, which older records lack: none) into rec.
+ */
 static int
 reg_get_enums(const struct reg_ctx *ctx, const cJSON *obj,
     struct registry_record *rec)
@@ -530,6 +533,16 @@ reg_get_enums(const struct reg_ctx *ctx, const cJSON *obj,
 		return r;
 	if (sandbox_access_parse(s, &rec->settings.access) != 0)
 		return reg_field_fail(ctx, "access", "not a known access");
+	s = NULL;
+	if ((r = reg_get_string(ctx, obj, "runtime", 1, &s)) != 0)
+		return r;
+	if (s != NULL && sandbox_runtime_parse(s, &rec->settings.runtime) != 0)
+		return reg_field_fail(ctx, "runtime", "not a known runtime");
+	s = NULL;
+	if ((r = reg_get_string(ctx, obj, "network", 1, &s)) != 0)
+		return r;
+	if (s != NULL && sandbox_network_parse(s, &rec->settings.network) != 0)
+		return reg_field_fail(ctx, "network", "not a known network");
 	return 0;
 }
 
@@ -699,7 +712,11 @@ reg_encode(const struct registry_record *rec)
 	    cJSON_AddStringToObject(o, "mode",
 	    sandbox_mode_name(rec->settings.mode)) != NULL &&
 	    cJSON_AddStringToObject(o, "access",
-	    sandbox_access_name(rec->settings.access)) != NULL;
+	    sandbox_access_name(rec->settings.access)) != NULL &&
+	    cJSON_AddStringToObject(o, "runtime",
+	    sandbox_runtime_name(rec->settings.runtime)) != NULL &&
+	    cJSON_AddStringToObject(o, "network",
+	    sandbox_network_name(rec->settings.network)) != NULL;
 	if (!ok) {
 		cJSON_Delete(o);
 		return NULL;

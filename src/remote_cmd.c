@@ -82,6 +82,16 @@ remote_cmd_build(struct remote_cmd *rc, int argc, char *const argv[],
     const char *pre, const char *cwd, const struct claw_env *env,
     size_t nenv, char **cause)
 {
+	return remote_cmd_build_wrapped(rc, argc, argv, pre, NULL, cwd, env,
+	    nenv, cause);
+}
+
+/* Build a command line that may run argv through a wrapper. */
+int
+remote_cmd_build_wrapped(struct remote_cmd *rc, int argc, char *const argv[],
+    const char *pre, const char *wrap, const char *cwd,
+    const struct claw_env *env, size_t nenv, char **cause)
+{
 	struct buf	b = BUF_INIT;
 	int		r;
 
@@ -103,12 +113,15 @@ remote_cmd_build(struct remote_cmd *rc, int argc, char *const argv[],
 	    "unset __claw_l __claw_e __claw_ok; ", rc->nonce, rc->nonce);
 	if (pre != NULL)
 		buf_appendf(&b, "%s; ", pre);
-	if (cwd != NULL) {
+	if (wrap != NULL)
+		buf_appendf(&b, "\n%s\nexec \"$@\" ", wrap);
+	else if (cwd != NULL) {
 		buf_append_str(&b, "cd -- ");
 		shquote_append(&b, cwd);
 		buf_append_str(&b, " || exit 1; ");
 	}
-	buf_append_str(&b, "exec ");
+	if (wrap == NULL)
+		buf_append_str(&b, "exec ");
 	shquote_append_argv(&b, argc, argv);
 	rc->command = buf_detach(&b);
 	return 0;

@@ -38,6 +38,17 @@ int	remote_cmd_build(struct remote_cmd *rc, int argc, char *const argv[],
 	    const char *pre, const char *cwd, const struct claw_env *env,
 	    size_t nenv, char **cause);
 
+/*
+ * As remote_cmd_build, with wrap (trusted sh text, or NULL) run after pre:
+ * it sets the positional parameters to a command prefix (a runtime such
+ * as bwrap, which takes care of the working directory), and the command
+ * line ends in 'exec "$@" ARGV'.  cwd is ignored when wrap is given.
+ */
+int	remote_cmd_build_wrapped(struct remote_cmd *rc, int argc,
+	    char *const argv[], const char *pre, const char *wrap,
+	    const char *cwd, const struct claw_env *env, size_t nenv,
+	    char **cause);
+
 /* Wipe the preamble (it holds environment values) and free everything. */
 void	remote_cmd_clear(struct remote_cmd *rc);
 

@@ -44,6 +44,8 @@ static const char *const sandbox_scope_names[] = {
 };
 static const char *const sandbox_mode_names[] = { "mirror", "remote" };
 static const char *const sandbox_access_names[] = { "rw", "ro", "none" };
+static const char *const sandbox_runtime_names[] = { "none", "bwrap" };
+static const char *const sandbox_network_names[] = { "none", "host" };
 
 /*
  * Return s in single quotes for a message (allocated): bytes that are not
@@ -183,7 +185,51 @@ sandbox_access_name(enum sandbox_access access)
 	    SANDBOX_NITEMS(sandbox_access_names), (int)access);
 }
 
-/* Set settings to the defaults: mirror, rw, image "host". */
+/* Parse a runtime name. */
+int
+sandbox_runtime_parse(const char *s, enum sandbox_runtime *out)
+{
+	int	v;
+
+	v = sandbox_lookup(sandbox_runtime_names,
+	    SANDBOX_NITEMS(sandbox_runtime_names), s);
+	if (v < 0)
+		return CLAW_ERR_INVAL;
+	*out = (enum sandbox_runtime)v;
+	return 0;
+}
+
+/* Name a runtime; "unknown" for a value outside the enum. */
+const char *
+sandbox_runtime_name(enum sandbox_runtime runtime)
+{
+	return sandbox_name(sandbox_runtime_names,
+	    SANDBOX_NITEMS(sandbox_runtime_names), (int)runtime);
+}
+
+/* Parse a network name. */
+int
+sandbox_network_parse(const char *s, enum sandbox_network *out)
+{
+	int	v;
+
+	v = sandbox_lookup(sandbox_network_names,
+	    SANDBOX_NITEMS(sandbox_network_names), s);
+	if (v < 0)
+		return CLAW_ERR_INVAL;
+	*out = (enum sandbox_network)v;
+	return 0;
+}
+
+/* Name a network; "unknown" for a value outside the enum. */
+const char *
+sandbox_network_name(enum sandbox_network network)
+{
+	return sandbox_name(sandbox_network_names,
+	    SANDBOX_NITEMS(sandbox_network_names), (int)network);
+}
+
+/* Set settings to the defaults; see sandbox.h. */
 void
 sandbox_settings_default(struct sandbox_settings *s)
 {
@@ -191,6 +237,8 @@ sandbox_settings_default(struct sandbox_settings *s)
 	s->mode = SANDBOX_MODE_MIRROR;
 	s->access = SANDBOX_ACCESS_RW;
 	strlcpy(s->image, "host", sizeof(s->image));
+	s->runtime = SANDBOX_RUNTIME_BWRAP;
+	s->network = SANDBOX_NETWORK_NONE;
 }
 
 /*
@@ -406,9 +454,18 @@ sandbox_config_hash(const struct sandbox_settings *s,
 	char		*text;
 	size_t		 i;
 
-	text = xasprintf("access=%s\nimage=%.*s\nmode=%s\n",
-	    sandbox_access_name(s->access), SANDBOX_IMAGE_MAX, s->image,
-	    sandbox_mode_name(s->mode));
+	if (s->runtime == SANDBOX_RUNTIME_NONE &&
+	    s->network == SANDBOX_NETWORK_NONE)
+		text = xasprintf("access=%s\nimage=%.*s\nmode=%s\n",
+		    sandbox_access_name(s->access), SANDBOX_IMAGE_MAX,
+		    s->image, sandbox_mode_name(s->mode));
+	else
+		text = xasprintf("access=%s\nimage=%.*s\nmode=%s\n"
+		    "network=%s\nruntime=%s\n",
+		    sandbox_access_name(s->access), SANDBOX_IMAGE_MAX,
+		    s->image, sandbox_mode_name(s->mode),
+		    sandbox_network_name(s->network),
+		    sandbox_runtime_name(s->runtime));
 	sandbox_sha256(text, strlen(text), md);
 	free(text);
 	for (i = 0; i < SANDBOX_SHA256_LEN; i++) {
@@ -463,6 +520,10 @@ sandbox_meta_encode(const struct sandbox_meta *meta)
 	sandbox_json_add(o, "access", sandbox_access_name(s->access),
 	    SIZE_MAX);
 	sandbox_json_add(o, "image", s->image, sizeof(s->image));
+	sandbox_json_add(o, "runtime", sandbox_runtime_name(s->runtime),
+	    SIZE_MAX);
+	sandbox_json_add(o, "network", sandbox_network_name(s->network),
+	    SIZE_MAX);
 	sandbox_json_add(o, "configHash", meta->config_hash,
 	    sizeof(meta->config_hash));
 	sandbox_json_int(o, "created", meta->created);
@@ -492,6 +553,7 @@ typedef int (*meta_field_fn)(const cJSON *, struct meta_ctx *, char **);
 struct meta_field {
 	const char	*name;
 	meta_field_fn	 fn;
+	int		 optional;	/* missing: keep the zero value */
 };
 
 /* Return item's string, or NULL with *why set if it is not a string. */
@@ -602,6 +664,32 @@ meta_access(const cJSON *item, struct meta_ctx *c, char **why)
 	return v == -1 ? -1 : 0;
 }
 
+/* Check "runtime". */
+static int
+meta_runtime(const cJSON *item, struct meta_ctx *c, char **why)
+{
+	int	v;
+
+	v = meta_enum(item, sandbox_runtime_names,
+	    SANDBOX_NITEMS(sandbox_runtime_names), "runtime", why);
+	if (v != -1)
+		c->m->settings.runtime = (enum sandbox_runtime)v;
+	return v == -1 ? -1 : 0;
+}
+
+/* Check "network". */
+static int
+meta_network(const cJSON *item, struct meta_ctx *c, char **why)
+{
+	int	v;
+
+	v = meta_enum(item, sandbox_network_names,
+	    SANDBOX_NITEMS(sandbox_network_names), "network", why);
+	if (v != -1)
+		c->m->settings.network = (enum sandbox_network)v;
+	return v == -1 ? -1 : 0;
+}
+
 /* Check "key" against the scope read before it; empty is refused too. */
 static int
 meta_key(const cJSON *item, struct meta_ctx *c, char **why)
@@ -695,16 +783,18 @@ meta_workspace(const cJSON *item, struct meta_ctx *c, char **why)
 
 /* The fields in the order they are checked: scope comes before key. */
 static const struct meta_field meta_fields[] = {
-	{ "version", meta_version },
-	{ "id", meta_id },
-	{ "scope", meta_scope },
-	{ "key", meta_key },
-	{ "mode", meta_mode },
-	{ "access", meta_access },
-	{ "image", meta_image },
-	{ "configHash", meta_hash },
-	{ "created", meta_created },
-	{ "workspace", meta_workspace }
+	{ "version", meta_version, 0 },
+	{ "id", meta_id, 0 },
+	{ "scope", meta_scope, 0 },
+	{ "key", meta_key, 0 },
+	{ "mode", meta_mode, 0 },
+	{ "access", meta_access, 0 },
+	{ "image", meta_image, 0 },
+	{ "runtime", meta_runtime, 1 },
+	{ "network", meta_network, 1 },
+	{ "configHash", meta_hash, 0 },
+	{ "created", meta_created, 0 },
+	{ "workspace", meta_workspace, 0 }
 };
 
 /* Return how many members of obj are called name. */
@@ -730,7 +820,9 @@ meta_field(const cJSON *root, const struct meta_field *f,
 	char		*why = NULL;
 	size_t		 n;
 
-	if ((n = meta_count(root, f->name)) != 1)
+	if ((n = meta_count(root, f->name)) == 0 && f->optional)
+		return 0;
+	if (n != 1)
 		return claw_fail(cause, CLAW_ERR_PARSE,
 		    "metadata: field '%s': %s", f->name,
 		    n == 0 ? "missing" : "given more than once");

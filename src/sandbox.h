@@ -29,6 +29,16 @@ enum sandbox_access {
 	SANDBOX_ACCESS_NONE		/* empty private workspace */
 };
 
+enum sandbox_runtime {
+	SANDBOX_RUNTIME_NONE = 0,	/* uncontained: the remote user */
+	SANDBOX_RUNTIME_BWRAP		/* bubblewrap */
+};
+
+enum sandbox_network {
+	SANDBOX_NETWORK_NONE = 0,	/* no interface but lo */
+	SANDBOX_NETWORK_HOST		/* the host's network */
+};
+
 #define SANDBOX_ID_LEN		13	/* 'c' + 12 base32 characters */
 #define SANDBOX_KEY_MAX		256	/* bytes */
 #define SANDBOX_IMAGE_MAX	64	/* bytes */
@@ -42,6 +52,8 @@ struct sandbox_settings {
 	enum sandbox_mode	mode;
 	enum sandbox_access	access;
 	char			image[SANDBOX_IMAGE_MAX + 1];	/* "host" */
+	enum sandbox_runtime	runtime;
+	enum sandbox_network	network;
 };
 
 /* The remote metadata file, <remoteRoot>/<id>/meta.json. */
@@ -69,8 +81,18 @@ int		 sandbox_mode_parse(const char *s, enum sandbox_mode *out);
 const char	*sandbox_mode_name(enum sandbox_mode mode);
 int		 sandbox_access_parse(const char *s, enum sandbox_access *out);
 const char	*sandbox_access_name(enum sandbox_access access);
+int		 sandbox_runtime_parse(const char *s,
+		    enum sandbox_runtime *out);
+const char	*sandbox_runtime_name(enum sandbox_runtime runtime);
+int		 sandbox_network_parse(const char *s,
+		    enum sandbox_network *out);
+const char	*sandbox_network_name(enum sandbox_network network);
 
-/* Set settings to the defaults: mirror, rw, image "host". */
+/*
+ * Set settings to the defaults: mirror, rw, image "host", runtime bwrap,
+ * network none.  (Metadata written before runtimes existed lacks runtime
+ * and network: it decodes as runtime none, network none.)
+ */
 void	sandbox_settings_default(struct sandbox_settings *s);
 
 /*
@@ -114,7 +136,9 @@ int	sandbox_id_ok(const char *id);
 
 /*
  * The config hash: lower-case hex SHA-256 of the normalised settings
- * ("access=rw\nimage=host\nmode=mirror\n", keys sorted).
+ * ("access=rw\nimage=host\nmode=mirror\nnetwork=none\nruntime=bwrap\n",
+ * keys sorted).  network and runtime are left out when both are "none",
+ * so that sandboxes made before runtimes existed keep their hash.
  */
 void	sandbox_config_hash(const struct sandbox_settings *s,
 	    char hex[SANDBOX_HASH_LEN + 1]);

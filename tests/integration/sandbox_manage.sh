@@ -24,7 +24,7 @@ expect_status $? 0 "provision"
 
 # exec -s runs in the workspace and marks the sandbox used.
 out=$(c exec -s "$id" -- pwd)
-expect_eq "$out" "$R/$id/workspace" "exec -s working directory"
+expect_eq "$out" "/workspace" "exec -s working directory (bwrap)"
 touch -d '3 hours ago' "$R/$id/last-used"
 c exec -s "$id" -- true
 expect_status $? 0 "exec -s true"

@@ -526,9 +526,21 @@ test_config_hash(void **state)
 	(void)state;
 	sandbox_settings_default(&s);
 	sandbox_config_hash(&s, h0);
-	/* sha256("access=rw\nimage=host\nmode=mirror\n"), from Python. */
-	assert_string_equal(h0, "4a6800b39627f7dbd8c95543588447cf"
+	/*
+	 * sha256("access=rw\nimage=host\nmode=mirror\nnetwork=none\n"
+	 * "runtime=bwrap\n"), from Python.
+	 */
+	assert_string_equal(h0, "165b4425812e14534c91bc29e10b6745"
+	    "a14b7fe74005f2bcded2dea7db26f1c4");
+	/* Runtime and network none: the hash of sandboxes made before. */
+	s.runtime = SANDBOX_RUNTIME_NONE;
+	sandbox_config_hash(&s, h1);
+	assert_string_equal(h1, "4a6800b39627f7dbd8c95543588447cf"
 	    "589e64b37bd78218041a1a0cfa35a335");
+	s.network = SANDBOX_NETWORK_HOST;
+	sandbox_config_hash(&s, h2);
+	assert_string_not_equal(h1, h2);
+	sandbox_settings_default(&s);
 	s.access = SANDBOX_ACCESS_RO;
 	sandbox_config_hash(&s, h1);
 	sandbox_settings_default(&s);
@@ -548,8 +560,9 @@ test_config_hash(void **state)
 	s.mode = SANDBOX_MODE_REMOTE;
 	strlcpy(s.image, "ubuntu-22.04", sizeof(s.image));
 	sandbox_config_hash(&s, h1);
-	assert_string_equal(h1, "d673e7d382c1e904a42e5580bfa12dfb"
-	    "856a637f915745fb834023c38cc7773b");
+	/* The same, computed with Python's hashlib. */
+	assert_string_equal(h1, "41e9aa650857fe8470ff0b76db2d0415"
+	    "6d424206f296bba5a9a079d2b388e8a2");
 }
 
 /* Fill m with valid metadata: session "chat-42" on HOST, defaults. */
@@ -742,6 +755,39 @@ test_meta_example_ok(void **state)
 	free(text);
 	free(raw);
 	free(deep);
+}
+
+/* Runtime and network: optional (older metadata: none), else checked. */
+static void
+test_meta_runtime(void **state)
+{
+	struct sandbox_meta	 m;
+	char			*text;
+
+	(void)state;
+	text = meta_with("runtime", "\"bwrap\"");
+	assert_int_equal(sandbox_meta_decode(text, strlen(text), NULL, &m,
+	    NULL), 0);
+	assert_int_equal(m.settings.runtime, SANDBOX_RUNTIME_BWRAP);
+	free(text);
+	text = meta_with("runtime", NULL);
+	assert_int_equal(sandbox_meta_decode(text, strlen(text), NULL, &m,
+	    NULL), 0);
+	assert_int_equal(m.settings.runtime, SANDBOX_RUNTIME_NONE);
+	free(text);
+	text = meta_with("network", "\"host\"");
+	assert_int_equal(sandbox_meta_decode(text, strlen(text), NULL, &m,
+	    NULL), 0);
+	assert_int_equal(m.settings.network, SANDBOX_NETWORK_HOST);
+	free(text);
+	text = meta_with("runtime", "\"docker-ish\"");
+	assert_int_not_equal(sandbox_meta_decode(text, strlen(text), NULL,
+	    &m, NULL), 0);
+	free(text);
+	text = meta_with("network", "7");
+	assert_int_not_equal(sandbox_meta_decode(text, strlen(text), NULL,
+	    &m, NULL), 0);
+	free(text);
 }
 
 /* Each of the version, id and enum rules is enforced with its message. */
@@ -962,6 +1008,7 @@ main(void)
 		cmocka_unit_test(test_config_hash),
 		cmocka_unit_test(test_meta_roundtrip),
 		cmocka_unit_test(test_meta_example_ok),
+		cmocka_unit_test(test_meta_runtime),
 		cmocka_unit_test(test_meta_bad_head),
 		cmocka_unit_test(test_meta_want_id),
 		cmocka_unit_test(test_meta_bad_key_image),

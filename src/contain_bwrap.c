@@ -1,0 +1,157 @@
+/*
+ * The bubblewrap runtime as sh text.  See contain_bwrap.h and
+ * docs/security.md.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "contain_bwrap.h"
+#include "shquote.h"
+#include "xmalloc.h"
+
+/* Top-level host directories never shown inside (or replaced there). */
+#define BW_SKIP	"proc|dev|tmp|sys|run|home|root|workspace|lost+found|'*'"
+
+/* Check for bwrap and clear the environment down to the kept names. */
+static void
+bw_env(struct buf *b, const struct contain_spec *spec)
+{
+	size_t	i;
+
+	buf_append_str(b, "command -v bwrap >/dev/null 2>&1 || { echo "
+	    "\"clawssh: runtime bwrap: bubblewrap is not installed on this "
+	    "host\" >&2; exit 125; }\n__claw_keep=' PATH LANG TERM TZ ");
+	for (i = 0; i < spec->nkeep; i++)
+		buf_appendf(b, "%s ", spec->keep[i]);
+	buf_append_str(b, "'\nfor __claw_v in $(env | sed -n "
+	    "'s/^\\([A-Za-z_][A-Za-z0-9_]*\\)=.*/\\1/p'); do\n"
+	    "\tcase $__claw_keep in *\" $__claw_v \"*) continue ;; esac\n"
+	    "\tcase $__claw_v in LC_*) continue ;; esac\n"
+	    "\tunset \"$__claw_v\" 2>/dev/null\ndone\n"
+	    "HOME=/tmp; export HOME; [ -n \"${PATH:-}\" ] || PATH="
+	    "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin; "
+	    "export PATH; unset __claw_v __claw_keep\n");
+}
+
+/* The root: the host's top-level directories read-only, or the image. */
+static void
+bw_root(struct buf *b, const struct contain_spec *spec, const char *qroot)
+{
+	if (strcmp(spec->settings->image, "host") != 0) {
+		buf_appendf(b, "__claw_img=%s/images/", qroot);
+		shquote_append(b, spec->settings->image);
+		buf_append_str(b, "/rootfs\n[ -d \"$__claw_img/workspace\" ] "
+		    "|| { echo \"clawssh: image $__claw_img has no /workspace"
+		    "\" >&2; exit 125; }\n"
+		    "set -- \"$@\" --ro-bind \"$__claw_img\" /\n");
+		return;
+	}
+	buf_append_str(b, "for __claw_p in /*; do\n"
+	    "\tcase ${__claw_p#/} in " BW_SKIP ") continue ;; esac\n"
+	    "\tif [ -L \"$__claw_p\" ]; then set -- \"$@\" --symlink "
+	    "\"$(readlink \"$__claw_p\")\" \"$__claw_p\"\n"
+	    "\telif [ -d \"$__claw_p\" ]; then set -- \"$@\" --ro-bind "
+	    "\"$__claw_p\" \"$__claw_p\"; fi\ndone\n"
+	    "set -- \"$@\" --ro-bind /sys /sys --tmpfs /run --tmpfs /home "
+	    "--tmpfs /root\n");
+	buf_appendf(b, "set -- \"$@\" --tmpfs %s\n", qroot);
+}
+
+/* The workspace per access, the working directory, the end of options. */
+static void
+bw_workspace(struct buf *b, const struct contain_spec *spec,
+    const char *qdir)
+{
+	const char	*how = "--bind", *sub = "workspace";
+
+	if (spec->settings->access == SANDBOX_ACCESS_RO)
+		how = "--ro-bind";
+	else if (spec->settings->access == SANDBOX_ACCESS_NONE)
+		sub = "private";
+	buf_appendf(b, "set -- \"$@\" --proc /proc --dev /dev --tmpfs /tmp "
+	    "--dir /workspace %s %s/%s /workspace --chdir ", how, qdir, sub);
+	if (spec->cwd == NULL)
+		buf_append_str(b, "/workspace");
+	else if (spec->cwd[0] == '/')
+		shquote_append(b, spec->cwd);
+	else {
+		buf_append_str(b, "/workspace/");
+		shquote_append(b, spec->cwd);
+	}
+	buf_append_str(b, " --remount-ro / --\n");
+}
+
+/* Put the sandbox in its pids cgroup, where one is writable. */
+static void
+bw_cgroup(struct buf *b, const struct contain_spec *spec)
+{
+	buf_appendf(b, "__claw_cg=\nfor __claw_b in /sys/fs/cgroup/pids "
+	    "/sys/fs/cgroup; do\n\t[ -w \"$__claw_b\" ] && [ -f "
+	    "\"$__claw_b/cgroup.procs\" ] || continue\n"
+	    "\t__claw_cg=$__claw_b/clawssh-%s\n"
+	    "\tmkdir -p \"$__claw_cg\" 2>/dev/null && echo %" PRId64
+	    " > \"$__claw_cg/pids.max\" 2>/dev/null && echo $$ > "
+	    "\"$__claw_cg/cgroup.procs\" 2>/dev/null && break\n"
+	    "\t__claw_cg=\ndone\n__claw_np=; [ -n \"$__claw_cg\" ] || "
+	    "__claw_np=--nproc=%" PRId64 "\n", spec->id, spec->limits->nproc,
+	    spec->limits->nproc);
+}
+
+/* Wrap "$@" in prlimit for the limits in force. */
+static void
+bw_limits(struct buf *b, const struct contain_spec *spec)
+{
+	const struct contain_rlimits	*l = spec->limits;
+
+	if (l == NULL || (l->memory == 0 && l->nproc == 0 && l->cpu == 0 &&
+	    l->fsize == 0 && l->nofile == 0))
+		return;
+	if (l->nproc != 0)
+		bw_cgroup(b, spec);
+	buf_append_str(b, "set -- prlimit");
+	if (l->memory != 0)
+		buf_appendf(b, " --as=%" PRId64, l->memory);
+	if (l->cpu != 0)
+		buf_appendf(b, " --cpu=%" PRId64, l->cpu);
+	if (l->fsize != 0)
+		buf_appendf(b, " --fsize=%" PRId64, l->fsize);
+	if (l->nofile != 0)
+		buf_appendf(b, " --nofile=%" PRId64, l->nofile);
+	if (l->nproc != 0)
+		buf_append_str(b, " $__claw_np");
+	buf_append_str(b, " -- \"$@\"\n");
+	if (l->nproc != 0)
+		buf_append_str(b, "[ -n \"$__claw_cg\" ] || [ \"$(id -u)\" "
+		    "!= 0 ] || echo \"clawssh: warning: the process limit is "
+		    "not enforced on this host (no writable pids cgroup, and "
+		    "root ignores RLIMIT_NPROC)\" >&2\n");
+}
+
+/* Build the wrap code; see contain_bwrap.h. */
+char *
+contain_bwrap_wrap(const struct contain_spec *spec)
+{
+	struct buf	 b = BUF_INIT;
+	char		*qroot = shquote(spec->root), *dir, *qdir;
+
+	dir = xasprintf("%s/%s", spec->root, spec->id);
+	qdir = shquote(dir);
+	bw_env(&b, spec);
+	buf_appendf(&b, "set -- bwrap --unshare-all%s --die-with-parent "
+	    "--new-session --cap-drop ALL\n",
+	    spec->settings->network == SANDBOX_NETWORK_HOST ?
+	    " --share-net" : "");
+	bw_root(&b, spec, qroot);
+	bw_workspace(&b, spec, qdir);
+	bw_limits(&b, spec);
+	free(qdir);
+	free(dir);
+	free(qroot);
+	return buf_detach(&b);
+}

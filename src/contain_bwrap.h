@@ -1,0 +1,47 @@
+/*
+ * The bubblewrap runtime: the sh text that runs a sandbox's command inside
+ * bwrap(1) on the host, with the image as a read-only root, the workspace
+ * at /workspace per access, private /tmp, /proc and /dev, new namespaces
+ * (no network unless the sandbox's network is host), no capabilities, no
+ * new privileges, a cleared environment and the limits in force.
+ */
+#ifndef CLAW_CONTAIN_BWRAP_H
+#define CLAW_CONTAIN_BWRAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sandbox.h"
+
+/* Resource limits for one command; 0 means none. */
+struct contain_rlimits {
+	int64_t	memory;		/* bytes of address space (RLIMIT_AS) */
+	int64_t	nproc;		/* processes (cgroup pids where writable) */
+	int64_t	cpu;		/* CPU seconds (RLIMIT_CPU) */
+	int64_t	fsize;		/* bytes a file may grow to (RLIMIT_FSIZE) */
+	int64_t	nofile;		/* open files (RLIMIT_NOFILE) */
+};
+
+/* Where a command runs and what it may see. */
+struct contain_spec {
+	const struct sandbox_settings	*settings;
+	const char			*root;	/* remoteRoot */
+	const char			*id;	/* sandbox id (checked) */
+	const char			*cwd;	/* inside, or NULL */
+	const char *const		*keep;	/* variable names kept */
+	size_t				 nkeep;
+	const struct contain_rlimits	*limits;	/* or NULL */
+};
+
+/*
+ * Return (allocated) sh code for remote_cmd's wrap slot: it checks that
+ * bwrap is installed (else exits 125 with a message naming the runtime),
+ * unsets every exported variable except PATH, LANG, LC_*, TERM, TZ and
+ * the names in keep (HOME becomes /tmp), and sets the positional
+ * parameters to the bwrap command line (ending in "--"), so that
+ * 'exec "$@" ARGV' runs ARGV contained.  Every word from spec is
+ * sh-quoted.
+ */
+char	*contain_bwrap_wrap(const struct contain_spec *spec);
+
+#endif /* CLAW_CONTAIN_BWRAP_H */
