@@ -1,0 +1,154 @@
+/*
+ * Containment policy settings: runtime and network names, sizes.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "contain.h"
+#include "error.h"
+#include "shquote.h"
+
+static const char *const contain_runtimes[] = {
+	[CONTAIN_NONE] = "none",
+	[CONTAIN_BWRAP] = "bwrap",
+	[CONTAIN_DOCKER] = "docker",
+	[CONTAIN_PODMAN] = "podman",
+};
+
+static const char *const contain_networks[] = {
+	[CONTAIN_NET_NONE] = "none",
+	[CONTAIN_NET_HOST] = "host",
+};
+
+#define NITEMS(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* Return the index of s in names[0..n), or -1. */
+static int
+contain_lookup(const char *const *names, size_t n, const char *s)
+{
+	size_t	i;
+
+	if (s == NULL)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (strcmp(names[i], s) == 0)
+			return (int)i;
+	}
+	return -1;
+}
+
+/* Parse a runtime name; see contain.h. */
+int
+contain_runtime_parse(const char *s, enum contain_runtime *out)
+{
+	int	i;
+
+	if ((i = contain_lookup(contain_runtimes, NITEMS(contain_runtimes),
+	    s)) < 0)
+		return CLAW_ERR_INVAL;
+	*out = (enum contain_runtime)i;
+	return 0;
+}
+
+/* Name a runtime; see contain.h. */
+const char *
+contain_runtime_name(enum contain_runtime r)
+{
+	if ((unsigned)r >= NITEMS(contain_runtimes))
+		return "unknown";
+	return contain_runtimes[r];
+}
+
+/* Parse a network mode name; see contain.h. */
+int
+contain_network_parse(const char *s, enum contain_network *out)
+{
+	int	i;
+
+	if ((i = contain_lookup(contain_networks, NITEMS(contain_networks),
+	    s)) < 0)
+		return CLAW_ERR_INVAL;
+	*out = (enum contain_network)i;
+	return 0;
+}
+
+/* Name a network mode; see contain.h. */
+const char *
+contain_network_name(enum contain_network n)
+{
+	if ((unsigned)n >= NITEMS(contain_networks))
+		return "unknown";
+	return contain_networks[n];
+}
+
+/* Return the shift of unit letter c (K, M, G, T in any case), else 0. */
+static int
+contain_size_shift(char c)
+{
+	switch (c) {
+	case 'k':
+	case 'K':
+		return 10;
+	case 'm':
+	case 'M':
+		return 20;
+	case 'g':
+	case 'G':
+		return 30;
+	case 't':
+	case 'T':
+		return 40;
+	default:
+		return 0;
+	}
+}
+
+/* Fail with "SIZE: why" for size s, quoted for display. */
+static int
+contain_size_fail(char **cause, const char *s, const char *why)
+{
+	char	*q;
+	int	 r;
+
+	q = shquote(s);
+	r = claw_fail(cause, CLAW_ERR_INVAL, "size %s: %s", q, why);
+	free(q);
+	return r;
+}
+
+/* Parse a size with an optional binary unit; see contain.h. */
+int
+contain_size_parse(const char *s, int64_t *out, char **cause)
+{
+	const char	*p;
+	int64_t		 v = 0;
+	int		 d, shift;
+
+	if (s == NULL || *s == '\0')
+		return claw_fail(cause, CLAW_ERR_INVAL, "empty size");
+	for (p = s; *p >= '0' && *p <= '9'; p++) {
+		d = *p - '0';
+		if (v > (INT64_MAX - d) / 10)
+			return contain_size_fail(cause, s, "too large");
+		v = v * 10 + d;
+	}
+	if (p == s)
+		return contain_size_fail(cause, s, "not a whole number of "
+		    "bytes with an optional K, M, G or T");
+	if ((shift = contain_size_shift(*p)) != 0)
+		p++;
+	if (*p == 'b' || *p == 'B')
+		p++;
+	if (*p != '\0')
+		return contain_size_fail(cause, s, "not a whole number of "
+		    "bytes with an optional K, M, G or T");
+	if (v > (INT64_MAX >> shift))
+		return contain_size_fail(cause, s, "too large");
+	*out = v << shift;
+	return 0;
+}

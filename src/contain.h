@@ -1,0 +1,96 @@
+/*
+ * Containment policy: how a sandbox's commands are confined on its host
+ * (runtime, workspace access, network, resource limits, user, environment
+ * names and GPUs), and the parse and name helpers for its settings.
+ * Pure data; the command lines that express a policy are built elsewhere
+ * (contain_oci.h for docker and podman).
+ */
+#ifndef CLAW_CONTAIN_H
+#define CLAW_CONTAIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum contain_runtime {
+	CONTAIN_NONE = 0,		/* no confinement */
+	CONTAIN_BWRAP,			/* bubblewrap */
+	CONTAIN_DOCKER,			/* docker run */
+	CONTAIN_PODMAN			/* podman run */
+};
+
+enum contain_network {
+	CONTAIN_NET_NONE = 0,		/* loopback only */
+	CONTAIN_NET_HOST		/* the host's network */
+};
+
+enum contain_access {
+	CONTAIN_WS_RW = 0,		/* workspace read-write */
+	CONTAIN_WS_RO,			/* workspace read-only */
+	CONTAIN_WS_NONE			/* private empty workspace (scratch) */
+};
+
+/* Resource limits; 0 in any field means no limit. */
+struct contain_limits {
+	int64_t	memory;		/* bytes; 0 = no limit */
+	int64_t	nproc;		/* processes */
+	int64_t	cpu;		/* CPU seconds */
+	int64_t	fsize;		/* bytes a file may grow to */
+	int64_t	nofile;		/* open files */
+};
+
+/*
+ * A containment policy.  Strings and arrays are borrowed: the policy owns
+ * nothing and has no _free.
+ */
+struct contain_policy {
+	enum contain_runtime	 runtime;
+	enum contain_access	 access;
+	enum contain_network	 network;
+	/* engine image reference for docker/podman */
+	const char		*image;
+	/* host path bound at /workspace (rw/ro) */
+	const char		*workspace;
+	/* host path of the private empty workspace (access none) */
+	const char		*scratch;
+	/* relative to /workspace, or NULL */
+	const char		*cwd;
+	struct contain_limits	 limits;
+	/* "uid[:gid]" or NULL: engine default */
+	const char		*user;
+	/* names passed through, values from the environment */
+	const char *const	*env;
+	size_t			 nenv;
+	/* GPU indexes to expose */
+	const int		*gpus;
+	size_t			 ngpus;
+};
+
+/*
+ * Set *out to the runtime named s ("none", "bwrap", "docker", "podman")
+ * and return 0, or return CLAW_ERR_INVAL.
+ */
+int		 contain_runtime_parse(const char *s,
+		    enum contain_runtime *out);
+
+/* Return the static name of r, or "unknown" outside the enum. */
+const char	*contain_runtime_name(enum contain_runtime r);
+
+/*
+ * Set *out to the network mode named s ("none", "host") and return 0, or
+ * return CLAW_ERR_INVAL.
+ */
+int		 contain_network_parse(const char *s,
+		    enum contain_network *out);
+
+/* Return the static name of n, or "unknown" outside the enum. */
+const char	*contain_network_name(enum contain_network n);
+
+/*
+ * Parse a size like "512M", "2G", "1048576", "64k" (binary units K/M/G/T,
+ * case-insensitive, optional trailing B) into bytes; 0 on success,
+ * CLAW_ERR_INVAL with cause otherwise (overflow, negative, junk, empty,
+ * fractions, spaces).
+ */
+int		 contain_size_parse(const char *s, int64_t *out, char **cause);
+
+#endif /* CLAW_CONTAIN_H */

@@ -1,0 +1,389 @@
+/*
+ * docker and podman command lines from a containment policy.  Every input
+ * is checked first; then the words are built in a private buffer, each
+ * quoted for sh, and appended to the caller's buffer only when whole.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "contain.h"
+#include "contain_oci.h"
+#include "error.h"
+#include "shquote.h"
+#include "xmalloc.h"
+
+#define OCI_IMAGE_MAX	512		/* bytes of an image reference */
+#define OCI_NAME_MAX	128		/* bytes of a container name */
+#define OCI_ENV_MAX	256		/* bytes of an environment name */
+#define OCI_PATH_MAX	4096		/* bytes of a host path or cwd */
+#define OCI_USER_MAX	10		/* digits of a uid or gid */
+#define OCI_GPU_MAX	1023		/* highest GPU index */
+
+#define OCI_DIGITS	"0123456789"
+#define OCI_LOWER	"abcdefghijklmnopqrstuvwxyz"
+#define OCI_UPPER	"ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+#define OCI_IMAGE_CHARS	OCI_LOWER OCI_UPPER OCI_DIGITS "._/:@-"
+#define OCI_NAME_CHARS	OCI_LOWER OCI_DIGITS "_.-"
+#define OCI_ENV_CHARS	OCI_LOWER OCI_UPPER OCI_DIGITS "_"
+
+static void	oci_wordf(struct buf *, const char *, ...)
+		    __attribute__((__format__(__printf__, 2, 3)));
+
+/* Check the image reference. */
+static int
+oci_check_image(const char *image, char **cause)
+{
+	size_t	len;
+
+	if (image == NULL || *image == '\0')
+		return claw_fail(cause, CLAW_ERR_INVAL, "no container image");
+	len = strnlen(image, OCI_IMAGE_MAX + 1);
+	if (len > OCI_IMAGE_MAX)
+		return claw_fail(cause, CLAW_ERR_INVAL,
+		    "container image reference longer than %d bytes",
+		    OCI_IMAGE_MAX);
+	if (image[0] == '-' || strspn(image, OCI_IMAGE_CHARS) != len)
+		return claw_fail(cause, CLAW_ERR_INVAL, "bad container image "
+		    "reference (allowed: letters, digits and ._/:@- not "
+		    "first)");
+	return 0;
+}
+
+/* Check the container name: [a-z0-9][a-z0-9_.-]*. */
+static int
+oci_check_name(const char *name, char **cause)
+{
+	size_t	len;
+
+	if (name == NULL || *name == '\0')
+		return claw_fail(cause, CLAW_ERR_INVAL, "no container name");
+	len = strnlen(name, OCI_NAME_MAX + 1);
+	if (len > OCI_NAME_MAX || name[0] == '_' || name[0] == '.' ||
+	    name[0] == '-' || strspn(name, OCI_NAME_CHARS) != len)
+		return claw_fail(cause, CLAW_ERR_INVAL, "bad container name "
+		    "(allowed: [a-z0-9][a-z0-9_.-]*, at most %d bytes)",
+		    OCI_NAME_MAX);
+	return 0;
+}
+
+/* Check that every environment name is [A-Za-z_][A-Za-z0-9_]*. */
+static int
+oci_check_env(const char *const *env, size_t nenv, char **cause)
+{
+	const char	*s;
+	size_t		 i, len;
+
+	if (nenv != 0 && env == NULL)
+		return claw_fail(cause, CLAW_ERR_INVAL, "no environment names");
+	for (i = 0; i < nenv; i++) {
+		if ((s = env[i]) == NULL || *s == '\0')
+			return claw_fail(cause, CLAW_ERR_INVAL,
+			    "empty environment variable name");
+		len = strnlen(s, OCI_ENV_MAX + 1);
+		if (len > OCI_ENV_MAX || (*s >= '0' && *s <= '9') ||
+		    strspn(s, OCI_ENV_CHARS) != len)
+			return claw_fail(cause, CLAW_ERR_INVAL,
+			    "bad environment variable name (entry %zu): "
+			    "allowed [A-Za-z_][A-Za-z0-9_]*", i + 1);
+	}
+	return 0;
+}
+
+/* Check cwd: relative, no ".." component, bounded. */
+static int
+oci_check_cwd(const char *cwd, char **cause)
+{
+	const char	*p;
+	size_t		 n;
+
+	if (cwd == NULL)
+		return 0;
+	if (cwd[0] == '/')
+		return claw_fail(cause, CLAW_ERR_INVAL,
+		    "working directory must be relative to the workspace");
+	if (strnlen(cwd, OCI_PATH_MAX + 1) > OCI_PATH_MAX)
+		return claw_fail(cause, CLAW_ERR_INVAL,
+		    "working directory longer than %d bytes", OCI_PATH_MAX);
+	for (p = cwd; *p != '\0'; p += n) {
+		n = strcspn(p, "/");
+		if (n == 2 && p[0] == '.' && p[1] == '.')
+			return claw_fail(cause, CLAW_ERR_INVAL,
+			    "working directory may not contain \"..\"");
+		if (p[n] == '/')
+			n++;
+	}
+	return 0;
+}
+
+/* Check a host path for --mount: absolute, no ',' '"' or controls. */
+static int
+oci_check_hostpath(const char *what, const char *path, char **cause)
+{
+	const unsigned char	*p;
+
+	if (path == NULL || *path == '\0')
+		return claw_fail(cause, CLAW_ERR_INVAL, "no %s path", what);
+	if (path[0] != '/')
+		return claw_fail(cause, CLAW_ERR_INVAL,
+		    "%s path is not absolute", what);
+	if (strnlen(path, OCI_PATH_MAX + 1) > OCI_PATH_MAX)
+		return claw_fail(cause, CLAW_ERR_INVAL,
+		    "%s path longer than %d bytes", what, OCI_PATH_MAX);
+	for (p = (const unsigned char *)path; *p != '\0'; p++) {
+		if (*p == ',' || *p == '"' || *p < 0x20 || *p == 0x7f)
+			return claw_fail(cause, CLAW_ERR_INVAL, "%s path holds "
+			    "a comma, a double quote or a control character",
+			    what);
+	}
+	return 0;
+}
+
+/* Check the user: NULL, or 1..10 digits optionally ":" 1..10 digits. */
+static int
+oci_check_user(const char *user, char **cause)
+{
+	size_t	n;
+
+	if (user == NULL)
+		return 0;
+	n = strspn(user, OCI_DIGITS);
+	if (n >= 1 && n <= OCI_USER_MAX && user[n] == ':') {
+		user += n + 1;
+		n = strspn(user, OCI_DIGITS);
+	}
+	if (n < 1 || n > OCI_USER_MAX || user[n] != '\0')
+		return claw_fail(cause, CLAW_ERR_INVAL,
+		    "bad user (want a numeric uid[:gid])");
+	return 0;
+}
+
+/* Check that no limit is negative and every GPU index is in range. */
+static int
+oci_check_numbers(const struct contain_policy *p, char **cause)
+{
+	const struct contain_limits	*l = &p->limits;
+	size_t				 i;
+
+	if (l->memory < 0 || l->nproc < 0 || l->cpu < 0 || l->fsize < 0 ||
+	    l->nofile < 0)
+		return claw_fail(cause, CLAW_ERR_INVAL, "negative limit");
+	if (p->ngpus != 0 && p->gpus == NULL)
+		return claw_fail(cause, CLAW_ERR_INVAL, "no GPU indexes");
+	for (i = 0; i < p->ngpus; i++) {
+		if (p->gpus[i] < 0 || p->gpus[i] > OCI_GPU_MAX)
+			return claw_fail(cause, CLAW_ERR_INVAL,
+			    "GPU index %d outside 0..%d", p->gpus[i],
+			    OCI_GPU_MAX);
+	}
+	return 0;
+}
+
+/* Check the runtime, access and network enums and the bound path. */
+static int
+oci_check_modes(const struct contain_policy *p, char **cause)
+{
+	if (p->runtime != CONTAIN_DOCKER && p->runtime != CONTAIN_PODMAN)
+		return claw_fail(cause, CLAW_ERR_INVAL, "runtime %s is not "
+		    "docker or podman", contain_runtime_name(p->runtime));
+	if (p->network != CONTAIN_NET_NONE && p->network != CONTAIN_NET_HOST)
+		return claw_fail(cause, CLAW_ERR_INVAL, "unknown network mode");
+	switch (p->access) {
+	case CONTAIN_WS_RW:
+	case CONTAIN_WS_RO:
+		return oci_check_hostpath("workspace", p->workspace, cause);
+	case CONTAIN_WS_NONE:
+		return oci_check_hostpath("scratch", p->scratch, cause);
+	default:
+		return claw_fail(cause, CLAW_ERR_INVAL,
+		    "unknown workspace access");
+	}
+}
+
+/* Check everything contain_oci_run is given. */
+static int
+oci_check(const struct contain_policy *p, const char *name, int argc,
+    char *const argv[], char **cause)
+{
+	int	r, i;
+
+	if ((r = oci_check_modes(p, cause)) != 0 ||
+	    (r = oci_check_image(p->image, cause)) != 0 ||
+	    (r = oci_check_name(name, cause)) != 0 ||
+	    (r = oci_check_env(p->env, p->nenv, cause)) != 0 ||
+	    (r = oci_check_cwd(p->cwd, cause)) != 0 ||
+	    (r = oci_check_user(p->user, cause)) != 0 ||
+	    (r = oci_check_numbers(p, cause)) != 0)
+		return r;
+	if (argc < 1 || argv == NULL)
+		return claw_fail(cause, CLAW_ERR_INVAL, "no command to run");
+	for (i = 0; i < argc; i++) {
+		if (argv[i] == NULL)
+			return claw_fail(cause, CLAW_ERR_INVAL,
+			    "command argument %d is missing", i);
+	}
+	return 0;
+}
+
+/* Append a space and s quoted as one sh word. */
+static void
+oci_word(struct buf *b, const char *s)
+{
+	buf_append(b, " ", 1);
+	shquote_append(b, s);
+}
+
+/* Append a space and the formatted text quoted as one sh word. */
+static void
+oci_wordf(struct buf *b, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*s;
+
+	va_start(ap, fmt);
+	s = xvasprintf(fmt, ap);
+	va_end(ap);
+	oci_word(b, s);
+	free(s);
+}
+
+/* Append the confinement that does not depend on the policy's values. */
+static void
+oci_append_fixed(const struct contain_policy *p, const char *name,
+    struct buf *b)
+{
+	oci_word(b, "run");
+	oci_word(b, "--rm");
+	oci_word(b, "-i");
+	oci_word(b, "--init");
+	oci_word(b, "--name");
+	oci_word(b, name);
+	oci_word(b, "--read-only");
+	oci_word(b, "--network");
+	oci_word(b, contain_network_name(p->network));
+	oci_word(b, "--cap-drop");
+	oci_word(b, "ALL");
+	oci_word(b, "--security-opt");
+	oci_word(b, "no-new-privileges");
+	oci_word(b, "--tmpfs");
+	oci_word(b, CONTAIN_OCI_TMPFS);
+}
+
+/* Append the resource limits that are set. */
+static void
+oci_append_limits(const struct contain_limits *l, struct buf *b)
+{
+	if (l->nproc != 0) {
+		oci_word(b, "--pids-limit");
+		oci_wordf(b, "%" PRId64, l->nproc);
+	}
+	if (l->memory != 0) {
+		oci_word(b, "--memory");
+		oci_wordf(b, "%" PRId64, l->memory);
+		oci_word(b, "--memory-swap");
+		oci_wordf(b, "%" PRId64, l->memory);
+	}
+	if (l->cpu != 0) {
+		oci_word(b, "--ulimit");
+		oci_wordf(b, "cpu=%" PRId64 ":%" PRId64, l->cpu, l->cpu);
+	}
+	if (l->fsize != 0) {
+		oci_word(b, "--ulimit");
+		oci_wordf(b, "fsize=%" PRId64 ":%" PRId64, l->fsize, l->fsize);
+	}
+	if (l->nofile != 0) {
+		oci_word(b, "--ulimit");
+		oci_wordf(b, "nofile=%" PRId64 ":%" PRId64, l->nofile,
+		    l->nofile);
+	}
+}
+
+/* Append the workspace mount, working directory, user and environment. */
+static void
+oci_append_workspace(const struct contain_policy *p, struct buf *b)
+{
+	size_t	i;
+
+	oci_word(b, "--mount");
+	if (p->access == CONTAIN_WS_NONE)
+		oci_wordf(b, "type=bind,source=%s,target=%s", p->scratch,
+		    CONTAIN_OCI_WORKSPACE);
+	else
+		oci_wordf(b, "type=bind,source=%s,target=%s%s", p->workspace,
+		    CONTAIN_OCI_WORKSPACE,
+		    p->access == CONTAIN_WS_RO ? ",readonly" : "");
+	oci_word(b, "--workdir");
+	if (p->cwd == NULL || *p->cwd == '\0')
+		oci_word(b, CONTAIN_OCI_WORKSPACE);
+	else
+		oci_wordf(b, "%s/%s", CONTAIN_OCI_WORKSPACE, p->cwd);
+	if (p->user != NULL) {
+		oci_word(b, "--user");
+		oci_word(b, p->user);
+	}
+	for (i = 0; i < p->nenv; i++) {
+		oci_word(b, "-e");
+		oci_word(b, p->env[i]);
+	}
+}
+
+/*
+ * Append the GPUs: docker takes one --gpus whose value is the CSV field
+ * "device=0,1" (inner double quotes keep the comma in the field); podman
+ * takes one CDI device per GPU.
+ */
+static void
+oci_append_gpus(const struct contain_policy *p, struct buf *b)
+{
+	struct buf	v = BUF_INIT;
+	size_t		i;
+
+	if (p->ngpus == 0)
+		return;
+	if (p->runtime == CONTAIN_PODMAN) {
+		for (i = 0; i < p->ngpus; i++) {
+			oci_word(b, "--device");
+			oci_wordf(b, "nvidia.com/gpu=%d", p->gpus[i]);
+		}
+		return;
+	}
+	buf_append_str(&v, "\"device=");
+	for (i = 0; i < p->ngpus; i++)
+		buf_appendf(&v, "%s%d", i == 0 ? "" : ",", p->gpus[i]);
+	buf_append_str(&v, "\"");
+	oci_word(b, "--gpus");
+	oci_word(b, v.data);
+	buf_free(&v);
+}
+
+/* Build the docker or podman command line; see contain_oci.h. */
+int
+contain_oci_run(const struct contain_policy *p, const char *name, int argc,
+    char *const argv[], struct buf *b, char **cause)
+{
+	struct buf	line = BUF_INIT;
+	int		r;
+
+	if (p == NULL)
+		return claw_fail(cause, CLAW_ERR_INVAL, "no policy");
+	if ((r = oci_check(p, name, argc, argv, cause)) != 0)
+		return r;
+	shquote_append(&line, contain_runtime_name(p->runtime));
+	oci_append_fixed(p, name, &line);
+	oci_append_limits(&p->limits, &line);
+	oci_append_workspace(p, &line);
+	oci_append_gpus(p, &line);
+	oci_word(&line, p->image);
+	buf_append(&line, " ", 1);
+	shquote_append_argv(&line, argc, argv);
+	buf_append(b, line.data, line.len);
+	buf_free(&line);
+	return 0;
+}

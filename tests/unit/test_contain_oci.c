@@ -1,0 +1,533 @@
+/*
+ * Unit tests for containment policies: runtime and network names, sizes,
+ * and the docker and podman command lines, split back by a real /bin/sh.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "buf.h"
+#include "contain.h"
+#include "contain_oci.h"
+#include "error.h"
+
+/* Words every container gets, between "run" and the limits. */
+#define FIXED_WORDS	"[run][--rm][-i][--init]"
+#define FIXED_CONFINE	"[--read-only]"
+#define FIXED_SECURITY	"[--cap-drop][ALL][--security-opt]" \
+			"[no-new-privileges][--tmpfs]" \
+			"[/tmp:rw,nosuid,nodev,size=64m]"
+
+/* Fill p with a minimal valid docker policy. */
+static void
+policy_init(struct contain_policy *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->runtime = CONTAIN_DOCKER;
+	p->access = CONTAIN_WS_RW;
+	p->network = CONTAIN_NET_NONE;
+	p->image = "alpine:3";
+	p->workspace = "/srv/ws";
+}
+
+/*
+ * Run line through /bin/sh with docker and podman defined as functions
+ * that print each word they get as [WORD]; return what they printed.
+ */
+static char *
+sh_split(const char *line)
+{
+	struct buf	 cmd = BUF_INIT, out = BUF_INIT;
+	char		 chunk[256];
+	FILE		*f;
+	size_t		 n;
+
+	buf_append_str(&cmd, "docker() { printf '[docker]'; "
+	    "for a do printf '[%s]' \"$a\"; done; }; "
+	    "podman() { printf '[podman]'; "
+	    "for a do printf '[%s]' \"$a\"; done; }; ");
+	buf_append_str(&cmd, line);
+	f = popen(cmd.data, "r");
+	assert_non_null(f);
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		buf_append(&out, chunk, n);
+	assert_int_equal(pclose(f), 0);
+	buf_free(&cmd);
+	return buf_detach(&out);
+}
+
+/* Build p's command line for argv and check sh splits it into want. */
+static void
+check_words(const struct contain_policy *p, int argc, char *const argv[],
+    const char *want)
+{
+	struct buf	 b = BUF_INIT;
+	char		*cause = NULL, *got;
+
+	assert_int_equal(contain_oci_run(p, "c1", argc, argv, &b, &cause), 0);
+	assert_null(cause);
+	got = sh_split(b.data);
+	assert_string_equal(got, want);
+	free(got);
+	buf_free(&b);
+}
+
+/* The minimal docker line is exactly this text, appended to b. */
+static void
+test_docker_exact(void **state)
+{
+	struct contain_policy	 p;
+	struct buf		 b = BUF_INIT;
+	char			 a0[] = "true";
+	char *const		 argv[] = { a0 };
+	char			*cause = NULL;
+
+	(void)state;
+	policy_init(&p);
+	buf_append_str(&b, "exec ");
+	assert_int_equal(contain_oci_run(&p, "c1", 1, argv, &b, &cause), 0);
+	assert_string_equal(b.data, "exec 'docker' 'run' '--rm' '-i' "
+	    "'--init' '--name' 'c1' '--read-only' '--network' 'none' "
+	    "'--cap-drop' 'ALL' '--security-opt' 'no-new-privileges' "
+	    "'--tmpfs' '/tmp:rw,nosuid,nodev,size=64m' '--mount' "
+	    "'type=bind,source=/srv/ws,target=/workspace' '--workdir' "
+	    "'/workspace' 'alpine:3' 'true'");
+	buf_free(&b);
+}
+
+/* Every setting at once, with a hostile command, through a real sh. */
+static void
+test_docker_full(void **state)
+{
+	struct contain_policy	 p;
+	const char *const	 env[] = { "HOME", "_X1" };
+	const int		 gpus[] = { 0, 1 };
+	char			 a0[] = "sh", a1[] = "-c";
+	char			 a2[] = "echo \"$HOME\" 'x'; rm -rf / `id`";
+	char *const		 argv[] = { a0, a1, a2 };
+
+	(void)state;
+	policy_init(&p);
+	p.access = CONTAIN_WS_RO;
+	p.network = CONTAIN_NET_HOST;
+	p.image = "ghcr.io/acme/build-env:1.2@sha256:ab12";
+	p.cwd = "src/lib";
+	p.limits.memory = 536870912;
+	p.limits.nproc = 256;
+	p.limits.cpu = 600;
+	p.limits.fsize = 1073741824;
+	p.limits.nofile = 1024;
+	p.user = "1000:1000";
+	p.env = env;
+	p.nenv = 2;
+	p.gpus = gpus;
+	p.ngpus = 2;
+	check_words(&p, 3, argv, "[docker]" FIXED_WORDS "[--name][c1]"
+	    FIXED_CONFINE "[--network][host]" FIXED_SECURITY
+	    "[--pids-limit][256][--memory][536870912]"
+	    "[--memory-swap][536870912][--ulimit][cpu=600:600]"
+	    "[--ulimit][fsize=1073741824:1073741824]"
+	    "[--ulimit][nofile=1024:1024]"
+	    "[--mount][type=bind,source=/srv/ws,target=/workspace,readonly]"
+	    "[--workdir][/workspace/src/lib][--user][1000:1000]"
+	    "[-e][HOME][-e][_X1][--gpus][\"device=0,1\"]"
+	    "[ghcr.io/acme/build-env:1.2@sha256:ab12]"
+	    "[sh][-c][echo \"$HOME\" 'x'; rm -rf / `id`]");
+}
+
+/* docker gets one GPU as a quoted CSV field too. */
+static void
+test_docker_one_gpu(void **state)
+{
+	struct contain_policy	 p;
+	const int		 gpus[] = { 3 };
+	char			 a0[] = "nvidia-smi";
+	char *const		 argv[] = { a0 };
+
+	(void)state;
+	policy_init(&p);
+	p.gpus = gpus;
+	p.ngpus = 1;
+	p.cwd = "";
+	check_words(&p, 1, argv, "[docker]" FIXED_WORDS "[--name][c1]"
+	    FIXED_CONFINE "[--network][none]" FIXED_SECURITY
+	    "[--mount][type=bind,source=/srv/ws,target=/workspace]"
+	    "[--workdir][/workspace][--gpus][\"device=3\"]"
+	    "[alpine:3][nvidia-smi]");
+}
+
+/* podman: CDI devices per GPU; access none binds the scratch directory. */
+static void
+test_podman_scratch(void **state)
+{
+	struct contain_policy	 p;
+	const int		 gpus[] = { 2, 5 };
+	char			 a0[] = "ls", a1[] = "-la", a2[] = "";
+	char *const		 argv[] = { a0, a1, a2 };
+
+	(void)state;
+	policy_init(&p);
+	p.runtime = CONTAIN_PODMAN;
+	p.access = CONTAIN_WS_NONE;
+	p.workspace = "relative/is/ignored";
+	p.scratch = "/var/lib/claw/c1/scratch";
+	p.cwd = "./a..b";
+	p.limits.memory = 1;
+	p.gpus = gpus;
+	p.ngpus = 2;
+	check_words(&p, 3, argv, "[podman]" FIXED_WORDS "[--name][c1]"
+	    FIXED_CONFINE "[--network][none]" FIXED_SECURITY
+	    "[--memory][1][--memory-swap][1]"
+	    "[--mount][type=bind,source=/var/lib/claw/c1/scratch,"
+	    "target=/workspace][--workdir][/workspace/./a..b]"
+	    "[--device][nvidia.com/gpu=2][--device][nvidia.com/gpu=5]"
+	    "[alpine:3][ls][-la][]");
+}
+
+/* What a refusal case changes in a valid policy. */
+struct refusal {
+	const char	*what;
+	int		 field;
+	const char	*s;
+	int64_t		 v;
+};
+
+enum {
+	F_RUNTIME, F_ACCESS, F_NETWORK, F_IMAGE, F_NAME, F_ENV, F_CWD,
+	F_WORKSPACE, F_SCRATCH, F_USER, F_MEMORY, F_NPROC, F_CPU, F_FSIZE,
+	F_NOFILE, F_GPU, F_ARGC
+};
+
+static const struct refusal refusals[] = {
+	{ "runtime none", F_RUNTIME, NULL, CONTAIN_NONE },
+	{ "runtime bwrap", F_RUNTIME, NULL, CONTAIN_BWRAP },
+	{ "runtime out of range", F_RUNTIME, NULL, 9 },
+	{ "access out of range", F_ACCESS, NULL, 7 },
+	{ "network out of range", F_NETWORK, NULL, 7 },
+	{ "image empty", F_IMAGE, "", 0 },
+	{ "image null", F_IMAGE, NULL, 0 },
+	{ "image option", F_IMAGE, "-v", 0 },
+	{ "image space", F_IMAGE, "alpine 3", 0 },
+	{ "image subst", F_IMAGE, "a$(id)", 0 },
+	{ "image semicolon", F_IMAGE, "a;b", 0 },
+	{ "image quote", F_IMAGE, "a'b", 0 },
+	{ "image newline", F_IMAGE, "a\nb", 0 },
+	{ "name upper", F_NAME, "Box", 0 },
+	{ "name option", F_NAME, "-x", 0 },
+	{ "name underscore first", F_NAME, "_x", 0 },
+	{ "name dot first", F_NAME, ".x", 0 },
+	{ "name slash", F_NAME, "a/b", 0 },
+	{ "name empty", F_NAME, "", 0 },
+	{ "name null", F_NAME, NULL, 0 },
+	{ "env digit first", F_ENV, "1A", 0 },
+	{ "env dash", F_ENV, "A-B", 0 },
+	{ "env equals", F_ENV, "A=1", 0 },
+	{ "env space", F_ENV, "A B", 0 },
+	{ "env empty", F_ENV, "", 0 },
+	{ "env null", F_ENV, NULL, 0 },
+	{ "cwd absolute", F_CWD, "/etc", 0 },
+	{ "cwd dotdot", F_CWD, "..", 0 },
+	{ "cwd leading dotdot", F_CWD, "../a", 0 },
+	{ "cwd middle dotdot", F_CWD, "a/../b", 0 },
+	{ "cwd trailing dotdot", F_CWD, "a/..", 0 },
+	{ "cwd slash dotdot slash", F_CWD, "a//../", 0 },
+	{ "workspace relative", F_WORKSPACE, "srv/ws", 0 },
+	{ "workspace null", F_WORKSPACE, NULL, 0 },
+	{ "workspace empty", F_WORKSPACE, "", 0 },
+	{ "workspace comma", F_WORKSPACE, "/a,readonly=false", 0 },
+	{ "workspace dquote", F_WORKSPACE, "/a\"b", 0 },
+	{ "workspace newline", F_WORKSPACE, "/a\nb", 0 },
+	{ "scratch null", F_SCRATCH, NULL, 0 },
+	{ "scratch relative", F_SCRATCH, "scratch", 0 },
+	{ "user name", F_USER, "root", 0 },
+	{ "user empty", F_USER, "", 0 },
+	{ "user no gid", F_USER, "1000:", 0 },
+	{ "user no uid", F_USER, ":1000", 0 },
+	{ "user three", F_USER, "1:2:3", 0 },
+	{ "user negative", F_USER, "-1", 0 },
+	{ "user too long", F_USER, "12345678901", 0 },
+	{ "memory negative", F_MEMORY, NULL, -1 },
+	{ "nproc negative", F_NPROC, NULL, -1 },
+	{ "cpu negative", F_CPU, NULL, -5 },
+	{ "fsize negative", F_FSIZE, NULL, INT64_MIN },
+	{ "nofile negative", F_NOFILE, NULL, -1 },
+	{ "gpu negative", F_GPU, NULL, -1 },
+	{ "gpu too high", F_GPU, NULL, 1024 },
+	{ "no command", F_ARGC, NULL, 0 },
+};
+
+/* Apply refusal r to policy p (and *name, *argc, the env and gpu slots). */
+static void
+refusal_apply(const struct refusal *r, struct contain_policy *p,
+    const char **name, int *argc, const char **env, int *gpu)
+{
+	switch (r->field) {
+	case F_RUNTIME:
+		p->runtime = (enum contain_runtime)r->v;
+		break;
+	case F_ACCESS:
+		p->access = (enum contain_access)r->v;
+		break;
+	case F_NETWORK:
+		p->network = (enum contain_network)r->v;
+		break;
+	case F_IMAGE:
+		p->image = r->s;
+		break;
+	case F_NAME:
+		*name = r->s;
+		break;
+	case F_ENV:
+		env[1] = r->s;
+		break;
+	case F_CWD:
+		p->cwd = r->s;
+		break;
+	case F_WORKSPACE:
+		p->workspace = r->s;
+		break;
+	case F_SCRATCH:
+		p->access = CONTAIN_WS_NONE;
+		p->scratch = r->s;
+		break;
+	case F_USER:
+		p->user = r->s;
+		break;
+	case F_MEMORY:
+		p->limits.memory = r->v;
+		break;
+	case F_NPROC:
+		p->limits.nproc = r->v;
+		break;
+	case F_CPU:
+		p->limits.cpu = r->v;
+		break;
+	case F_FSIZE:
+		p->limits.fsize = r->v;
+		break;
+	case F_NOFILE:
+		p->limits.nofile = r->v;
+		break;
+	case F_GPU:
+		gpu[1] = (int)r->v;
+		break;
+	case F_ARGC:
+		*argc = (int)r->v;
+		break;
+	}
+}
+
+/* Each bad input is refused with a cause and leaves b untouched. */
+static void
+test_refusals(void **state)
+{
+	struct contain_policy	 p;
+	struct buf		 b = BUF_INIT;
+	const char		*env[2], *name;
+	int			 gpu[2], argc;
+	char			 a0[] = "true";
+	char *const		 argv[] = { a0 };
+	char			*cause;
+	size_t			 i;
+
+	(void)state;
+	buf_append_str(&b, "keep");
+	for (i = 0; i < sizeof refusals / sizeof refusals[0]; i++) {
+		policy_init(&p);
+		env[0] = env[1] = "OK_NAME";
+		gpu[0] = gpu[1] = 0;
+		p.env = env;
+		p.nenv = 2;
+		p.gpus = gpu;
+		p.ngpus = 2;
+		name = "c1";
+		argc = 1;
+		cause = NULL;
+		assert_int_equal(contain_oci_run(&p, name, argc, argv, &b,
+		    &cause), 0);
+		free(cause);
+		buf_reset(&b);
+		buf_append_str(&b, "keep");
+		refusal_apply(&refusals[i], &p, &name, &argc, env, gpu);
+		if (contain_oci_run(&p, name, argc, argv, &b, &cause) !=
+		    CLAW_ERR_INVAL)
+			fail_msg("not refused: %s", refusals[i].what);
+		assert_non_null(cause);
+		assert_string_equal(b.data, "keep");
+		free(cause);
+	}
+	buf_free(&b);
+}
+
+/* Edge inputs that are fine: dots in names, odd but safe cwd, uid. */
+static void
+test_accepts(void **state)
+{
+	struct contain_policy	 p;
+	struct buf		 b = BUF_INIT;
+	char			 a0[] = "true";
+	char *const		 argv[] = { a0 };
+	char			*cause = NULL;
+
+	(void)state;
+	policy_init(&p);
+	p.cwd = "..a/b../.";
+	p.user = "4294967294";
+	p.image = "localhost:5000/x_y/z.w@sha256:0";
+	assert_int_equal(contain_oci_run(&p, "0box.a_b-c", 1, argv, &b,
+	    &cause), 0);
+	assert_non_null(strstr(b.data, "'/workspace/..a/b../.'"));
+	buf_free(&b);
+	assert_null(cause);
+}
+
+/* A refusal's cause says what was wrong. */
+static void
+test_refusal_causes(void **state)
+{
+	struct contain_policy	 p;
+	struct buf		 b = BUF_INIT;
+	char			 a0[] = "true";
+	char *const		 argv[] = { a0 };
+	char			*cause = NULL;
+
+	(void)state;
+	policy_init(&p);
+	p.runtime = CONTAIN_BWRAP;
+	assert_int_equal(contain_oci_run(&p, "c1", 1, argv, &b, &cause),
+	    CLAW_ERR_INVAL);
+	assert_string_equal(cause, "runtime bwrap is not docker or podman");
+	free(cause);
+	policy_init(&p);
+	p.cwd = "a/../../etc";
+	assert_int_equal(contain_oci_run(&p, "c1", 1, argv, &b, &cause),
+	    CLAW_ERR_INVAL);
+	assert_string_equal(cause,
+	    "working directory may not contain \"..\"");
+	free(cause);
+	assert_null(b.data);
+}
+
+/* Runtime and network names parse and print both ways. */
+static void
+test_names(void **state)
+{
+	enum contain_runtime	r = CONTAIN_DOCKER;
+	enum contain_network	n = CONTAIN_NET_HOST;
+	const char *const	rt[] = { "none", "bwrap", "docker", "podman" };
+	size_t			i;
+
+	(void)state;
+	for (i = 0; i < 4; i++) {
+		assert_int_equal(contain_runtime_parse(rt[i], &r), 0);
+		assert_int_equal(r, (enum contain_runtime)i);
+		assert_string_equal(contain_runtime_name(r), rt[i]);
+	}
+	assert_int_equal(contain_runtime_parse("Docker", &r), CLAW_ERR_INVAL);
+	assert_int_equal(contain_runtime_parse("", &r), CLAW_ERR_INVAL);
+	assert_int_equal(contain_runtime_parse(NULL, &r), CLAW_ERR_INVAL);
+	assert_int_equal(r, CONTAIN_PODMAN);
+	assert_string_equal(contain_runtime_name((enum contain_runtime)4),
+	    "unknown");
+	assert_int_equal(contain_network_parse("none", &n), 0);
+	assert_int_equal(n, CONTAIN_NET_NONE);
+	assert_int_equal(contain_network_parse("host", &n), 0);
+	assert_int_equal(n, CONTAIN_NET_HOST);
+	assert_int_equal(contain_network_parse("bridge", &n), CLAW_ERR_INVAL);
+	assert_int_equal(n, CONTAIN_NET_HOST);
+	assert_string_equal(contain_network_name(CONTAIN_NET_NONE), "none");
+	assert_string_equal(contain_network_name((enum contain_network)-1),
+	    "unknown");
+}
+
+/* Sizes that parse, and their values in bytes. */
+static void
+test_size_ok(void **state)
+{
+	static const struct {
+		const char	*s;
+		int64_t		 v;
+	} ok[] = {
+		{ "0", 0 }, { "0K", 0 }, { "1048576", 1048576 },
+		{ "64k", 65536 }, { "64K", 65536 }, { "64kb", 65536 },
+		{ "512M", 536870912 }, { "512mB", 536870912 },
+		{ "2G", 2147483648LL }, { "2gb", 2147483648LL },
+		{ "1T", 1099511627776LL }, { "10B", 10 }, { "007", 7 },
+		{ "9223372036854775807", INT64_MAX },
+		{ "8388607T", 8388607LL << 40 },
+		{ "8589934591G", 8589934591LL << 30 },
+	};
+	int64_t	 v;
+	char	*cause = NULL;
+	size_t	 i;
+
+	(void)state;
+	for (i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+		v = -1;
+		if (contain_size_parse(ok[i].s, &v, &cause) != 0)
+			fail_msg("%s: %s", ok[i].s, cause);
+		assert_true(v == ok[i].v);
+	}
+}
+
+/* Sizes refused: overflow, fractions, signs, junk; *out untouched. */
+static void
+test_size_bad(void **state)
+{
+	static const char *const bad[] = {
+		"99999999999T", "8388608T", "8589934592G",
+		"9223372036854775808", "99999999999999999999999", "1.5G", "-1", "+1", "", " 1", "1 ",
+		"1KK", "1P", "K", "B", "1e3", "0x10", "1KiB", "1BB", "1\n",
+		"1b2",
+	};
+	int64_t	 v = 42;
+	char	*cause;
+	size_t	 i;
+
+	(void)state;
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		cause = NULL;
+		if (contain_size_parse(bad[i], &v, &cause) != CLAW_ERR_INVAL)
+			fail_msg("accepted: \"%s\"", bad[i]);
+		assert_non_null(cause);
+		free(cause);
+	}
+	cause = NULL;
+	assert_int_equal(contain_size_parse(NULL, &v, &cause),
+	    CLAW_ERR_INVAL);
+	free(cause);
+	assert_int_equal(contain_size_parse("99999999999T", &v, &cause),
+	    CLAW_ERR_INVAL);
+	assert_string_equal(cause, "size '99999999999T': too large");
+	free(cause);
+	assert_true(v == 42);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_docker_exact),
+		cmocka_unit_test(test_docker_full),
+		cmocka_unit_test(test_docker_one_gpu),
+		cmocka_unit_test(test_podman_scratch),
+		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_accepts),
+		cmocka_unit_test(test_refusal_causes),
+		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_size_ok),
+		cmocka_unit_test(test_size_bad),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
