@@ -18,6 +18,7 @@
 #include "compat.h"
 #include "buf.h"
 #include "clawconfig.h"
+#include "contain.h"
 #include "error.h"
 #include "jsonc.h"
 #include "log.h"
@@ -39,7 +40,8 @@ enum config_type {
 	CONFIG_ACCESS,		/* enum sandbox_access by name */
 	CONFIG_RUNTIME,		/* enum sandbox_runtime by name */
 	CONFIG_NETWORK,		/* enum sandbox_network by name */
-	CONFIG_EXCLUDE		/* array of pattern strings */
+	CONFIG_EXCLUDE,		/* array of pattern strings */
+	CONFIG_SIZE		/* int64: a number, or "512M" and the like */
 };
 
 struct config_key {
@@ -91,6 +93,15 @@ static const struct config_key config_prune_keys[] = {
 	CONFIG_END
 };
 
+static const struct config_key config_limits_keys[] = {
+	CONFIG_KEY("memory", CONFIG_SIZE, limits.memory, 0),
+	CONFIG_KEY("processes", CONFIG_SIZE, limits.nproc, 0),
+	CONFIG_KEY("cpuSeconds", CONFIG_SIZE, limits.cpu, 0),
+	CONFIG_KEY("fileSize", CONFIG_SIZE, limits.fsize, 0),
+	CONFIG_KEY("openFiles", CONFIG_SIZE, limits.nofile, 0),
+	CONFIG_END
+};
+
 static const struct config_key config_sandbox_keys[] = {
 	CONFIG_KEY("remoteRoot", CONFIG_ROOT, remote_root, 0),
 	CONFIG_KEY("scope", CONFIG_SCOPE, sandbox_scope, 0),
@@ -101,6 +112,7 @@ static const struct config_key config_sandbox_keys[] = {
 	CONFIG_KEY("network", CONFIG_NETWORK, sandbox_network, 0),
 	CONFIG_KEY("strictConfig", CONFIG_BOOL, strict_config, 0),
 	CONFIG_SUB("prune", config_prune_keys),
+	CONFIG_SUB("limits", config_limits_keys),
 	CONFIG_END
 };
 
@@ -454,6 +466,30 @@ config_set_exclude(const struct config_ctx *ctx, const cJSON *item,
 	return 0;
 }
 
+/* Store a size or count: a whole number, or a string like "512M". */
+static int
+config_set_size(const struct config_ctx *ctx, const cJSON *item,
+    const char *key, int64_t *dst)
+{
+	char	*why = NULL;
+	int	 r;
+
+	if (cJSON_IsNumber(item) && item->valuedouble >= 0 &&
+	    item->valuedouble <= CONTAIN_LIMIT_MAX &&
+	    item->valuedouble == (double)(int64_t)item->valuedouble) {
+		*dst = (int64_t)item->valuedouble;
+		return 0;
+	}
+	if (!cJSON_IsString(item))
+		return config_fail(ctx, CLAW_ERR_PARSE, "%s: expected a whole "
+		    "number or a size such as \"512M\"", key);
+	if (contain_size_parse(item->valuestring, dst, &why) == 0)
+		return 0;
+	r = config_fail(ctx, CLAW_ERR_PARSE, "%s: %s", key, why);
+	free(why);
+	return r;
+}
+
 /* Store one schema key from item. */
 static int
 config_set(const struct config_ctx *ctx, const struct config_key *k,
@@ -490,6 +526,8 @@ config_set(const struct config_ctx *ctx, const struct config_key *k,
 		    (int *)(void *)field);
 	case CONFIG_EXCLUDE:
 		return config_set_exclude(ctx, item, key);
+	case CONFIG_SIZE:
+		return config_set_size(ctx, item, key, (int64_t *)(void *)field);
 	}
 	return config_fail(ctx, CLAW_ERR_INVAL, "%s: unhandled type", key);
 }
@@ -593,6 +631,8 @@ config_new(void)
 	cfg->sandbox_mode = -1;
 	cfg->sandbox_access = -1;
 	cfg->sandbox_runtime = -1;
+	cfg->limits.memory = cfg->limits.nproc = cfg->limits.cpu = -1;
+	cfg->limits.fsize = cfg->limits.nofile = -1;
 	cfg->sandbox_network = -1;
 	cfg->prune_idle_hours = -1;
 	cfg->prune_max_age_days = -1;

@@ -25,7 +25,9 @@
  *	    "runtime": "bwrap",             // bwrap | none (uncontained)
  *	    "network": "none",              // none | host
  *	    "strictConfig": false,          // true or false only
- *	    "prune": { "idleHours": 24, "maxAgeDays": 7 } // 0: rule off
+ *	    "prune": { "idleHours": 24, "maxAgeDays": 7 }, // 0: rule off
+ *	    "limits": { "memory": "2G", "processes": 256, "cpuSeconds": 600,
+ *	                "fileSize": "1G", "openFiles": 1024 } // 0: none
  *	  },
  *	  "sync": { "exclude": ["*.log", "node_modules/"] } // gitignore syntax
  *	}
@@ -42,6 +44,8 @@
 #define CLAW_CLAWCONFIG_H
 
 #include <stddef.h>
+
+#include "contain.h"
 
 struct claw_env {
 	char	*name;
@@ -67,6 +71,7 @@ struct claw_config {
 	char		*sandbox_image;		/* NULL: not set */
 	int		 sandbox_runtime;	/* -1 or enum sandbox_runtime */
 	int		 sandbox_network;	/* -1 or enum sandbox_network */
+	struct contain_limits	 limits;	/* each -1: not set */
 	int		 strict_config;		/* 0 or 1 */
 	int		 prune_idle_hours;	/* -1: not set, 0: off */
 	int		 prune_max_age_days;	/* -1: not set, 0: off */

@@ -94,6 +94,16 @@ cmd_box_settings(const struct cmd_box *b,
 		out->mode = (enum sandbox_mode)c->sandbox_mode;
 	if (c->sandbox_access >= 0)
 		out->access = (enum sandbox_access)c->sandbox_access;
+	if (c->limits.memory >= 0)
+		out->limits.memory = c->limits.memory;
+	if (c->limits.nproc >= 0)
+		out->limits.nproc = c->limits.nproc;
+	if (c->limits.cpu >= 0)
+		out->limits.cpu = c->limits.cpu;
+	if (c->limits.fsize >= 0)
+		out->limits.fsize = c->limits.fsize;
+	if (c->limits.nofile >= 0)
+		out->limits.nofile = c->limits.nofile;
 	if (c->sandbox_runtime >= 0)
 		out->runtime = (enum sandbox_runtime)c->sandbox_runtime;
 	if (c->sandbox_network >= 0)
@@ -191,6 +201,8 @@ cmd_box_json(const struct registry_record *r)
 	    sandbox_runtime_name(r->settings.runtime));
 	cJSON_AddStringToObject(o, "network",
 	    sandbox_network_name(r->settings.network));
+	cJSON_AddItemToObject(o, "limits",
+	    contain_limits_json(&r->settings.limits));
 	cJSON_AddStringToObject(o, "configHash", r->config_hash);
 	cJSON_AddStringToObject(o, "workspace", r->workspace);
 	cJSON_AddStringToObject(o, "remoteRoot", r->remote_root);

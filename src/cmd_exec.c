@@ -10,6 +10,7 @@
 
 #include <getopt.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +44,7 @@ struct exec_args {
 	int		 no_sync;	/* --no-sync */
 	int		 argc;
 	char		**argv;
+	struct contain_limits limits;	/* in force when contained */
 };
 
 static const char exec_usage[] =
@@ -248,6 +250,7 @@ exec_wrap(const struct exec_args *a, const struct sandbox_settings *now)
 	spec.cwd = a->cwd;
 	spec.keep = keep;
 	spec.nkeep = a->nenv;
+	spec.limits = &now->limits;
 	wrap = contain_bwrap_wrap(&spec);
 	free(keep);
 	return wrap;
@@ -273,6 +276,8 @@ exec_sandbox(struct exec_args *a, char **pre, char **cwd, char **wrap)
 	ws = a->box.be->workspace(rec->remote_root, rec->id);
 	*pre = a->box.be->exec_pre(rec->remote_root, rec->id);
 	*wrap = exec_wrap(a, &now);
+	if (*wrap != NULL)
+		a->limits = now.limits;
 	if (a->cwd == NULL)
 		*cwd = ws;
 	else {
@@ -339,6 +344,23 @@ exec_sync_down(struct mirror *m)
 	return 0;
 }
 
+/* Say which limit a contained command's end points at, if any. */
+static void
+exec_limit_note(const struct contain_limits *l, int status)
+{
+	if (status == 128 + SIGXCPU && l->cpu != 0)
+		log_warn("the command exceeded its CPU time limit (%lld s)",
+		    (long long)l->cpu);
+	else if (status == 128 + SIGXFSZ && l->fsize != 0)
+		log_warn("the command exceeded its file size limit (%lld "
+		    "bytes)", (long long)l->fsize);
+	else if ((status == 128 + SIGKILL || status == 128 + SIGSEGV ||
+	    status == 128 + SIGABRT) && l->memory != 0)
+		log_warn("the command died of signal %d; it may have hit its "
+		    "memory limit (%lld bytes)", status - 128,
+		    (long long)l->memory);
+}
+
 /* Connect and run the command; returns the exit status. */
 static int
 exec_connect_run(struct exec_args *a, const char *pre, const char *cwd,
@@ -383,6 +405,8 @@ exec_connect_run(struct exec_args *a, const char *pre, const char *cwd,
 	} else if (status == EXEC_STATUS_TIMEOUT && eo.timeout > 0)
 		log_warn("command timed out after %d s; remote process "
 		    "stopped", eo.timeout);
+	else
+		exec_limit_note(&a->limits, status);
 	if (mirroring && exec_sync_down(&m) != 0)
 		status = CMD_EXIT_FAILURE;
 	mirror_close(&m);

@@ -22,6 +22,7 @@
 #include "cmd.h"
 #include "cmd_box.h"
 #include "cmd_conn.h"
+#include "contain.h"
 #include "error.h"
 #include "log.h"
 #include "pathguard.h"
@@ -41,6 +42,7 @@ struct provision_args {
 	const char		*image;		/* --from */
 	const char		*runtime;	/* --runtime */
 	const char		*network;	/* --network */
+	const char		*limit[5];	/* --memory ... --open-files */
 	const char		*root;		/* --remote-root */
 	int			 json;
 };
@@ -50,6 +52,8 @@ static const char provision_usage[] =
     "           [--key KEY] [--workspace DIR] [--access none|ro|rw]\n"
     "           [--mode mirror|remote] [--from IMAGE] [--json]\n"
     "           [--runtime bwrap|none] [--network none|host]\n"
+    "           [--memory SIZE] [--processes N] [--cpu-seconds N]\n"
+    "           [--file-size SIZE] [--open-files N]\n"
     "\n"
     "Prints the id of the scope's sandbox on TARGET, creating it once.\n"
     "\n"
@@ -61,19 +65,25 @@ static const char provision_usage[] =
 enum {
 	OPT_SCOPE = CMD_OPT_FIRST_FREE, OPT_KEY, OPT_WORKSPACE, OPT_MODE,
 	OPT_ACCESS, OPT_FROM, OPT_ROOT, OPT_JSON, OPT_HOST, OPT_STRICT,
-	OPT_RUNTIME, OPT_NETWORK
+	OPT_RUNTIME, OPT_NETWORK, OPT_MEMORY, OPT_PROCESSES, OPT_CPU,
+	OPT_FSIZE, OPT_NOFILE
 };
 
 static const struct option provision_longopts[] = {
 	CMD_CONN_LONGOPTS,
 	{ "access", required_argument, NULL, OPT_ACCESS },
+	{ "cpu-seconds", required_argument, NULL, OPT_CPU },
+	{ "file-size", required_argument, NULL, OPT_FSIZE },
 	{ "from", required_argument, NULL, OPT_FROM },
 	{ "help", no_argument, NULL, 'h' },
 	{ "host", required_argument, NULL, OPT_HOST },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "key", required_argument, NULL, OPT_KEY },
+	{ "memory", required_argument, NULL, OPT_MEMORY },
 	{ "mode", required_argument, NULL, OPT_MODE },
 	{ "network", required_argument, NULL, OPT_NETWORK },
+	{ "open-files", required_argument, NULL, OPT_NOFILE },
+	{ "processes", required_argument, NULL, OPT_PROCESSES },
 	{ "remote-root", required_argument, NULL, OPT_ROOT },
 	{ "runtime", required_argument, NULL, OPT_RUNTIME },
 	{ "scope", required_argument, NULL, OPT_SCOPE },
@@ -99,6 +109,13 @@ provision_option(struct provision_args *a, int ch, const char *arg)
 	case OPT_FROM: a->image = arg; return 0;
 	case OPT_RUNTIME: a->runtime = arg; return 0;
 	case OPT_NETWORK: a->network = arg; return 0;
+	case OPT_MEMORY:
+	case OPT_PROCESSES:
+	case OPT_CPU:
+	case OPT_FSIZE:
+	case OPT_NOFILE:
+		a->limit[ch - OPT_MEMORY] = arg;
+		return 0;
 	case OPT_ROOT: a->root = arg; return 0;
 	case OPT_JSON: a->json = 1; return 0;
 	case OPT_HOST: a->box.cc.target = arg; return 0;
@@ -162,6 +179,29 @@ parse_network(const char *s, int *v)
 	return 0;
 }
 
+/* Apply the limit flags (in struct contain_limits order) over l. */
+static int
+provision_limits(const struct provision_args *a, struct contain_limits *l)
+{
+	static const char *const names[] = { "memory", "processes",
+	    "cpu-seconds", "file-size", "open-files" };
+	int64_t		*f[] = { &l->memory, &l->nproc, &l->cpu, &l->fsize,
+	    &l->nofile };
+	char		*cause = NULL;
+	size_t		 i;
+	int		 rc;
+
+	for (i = 0; i < 5; i++) {
+		if (a->limit[i] == NULL ||
+		    contain_size_parse(a->limit[i], f[i], &cause) == 0)
+			continue;
+		rc = cmd_fail("bad --%s: %s", names[i], cause);
+		free(cause);
+		return rc;
+	}
+	return 0;
+}
+
 /* Work out the settings from defaults, config and flags. */
 static int
 provision_settings(struct provision_args *a, struct sandbox_settings *s)
@@ -187,6 +227,8 @@ provision_settings(struct provision_args *a, struct sandbox_settings *s)
 	s->access = (enum sandbox_access)access;
 	s->runtime = (enum sandbox_runtime)runtime;
 	s->network = (enum sandbox_network)network;
+	if ((rc = provision_limits(a, &s->limits)) != 0)
+		return rc;
 	if (a->image != NULL) {
 		if (sandbox_image_check(a->image, &cause) != 0) {
 			rc = cmd_fail("--from: %s", cause);
@@ -302,6 +344,7 @@ provision_do(struct cmd_box *b, const char *root,
 	    got.meta.config_hash, &want->settings)) != 0)
 		return rc;
 	rec = provision_record(b, root, &got);
+	rec->settings.limits = want->settings.limits;
 	registry_record_free(b->rec);
 	b->rec = rec;
 	if (registry_put(b->reg, b->rec, &cause) != 0) {

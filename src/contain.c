@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "contain.h"
 #include "error.h"
 #include "shquote.h"
@@ -150,5 +152,66 @@ contain_size_parse(const char *s, int64_t *out, char **cause)
 	if (v > (INT64_MAX >> shift))
 		return contain_size_fail(cause, s, "too large");
 	*out = v << shift;
+	return 0;
+}
+
+/* The JSON member names of the limits, in struct order. */
+static const char *const contain_limit_names[] = {
+	"memory", "processes", "cpuSeconds", "fileSize", "openFiles"
+};
+
+/* Return the address of limit i of l. */
+static int64_t *
+contain_limit_at(struct contain_limits *l, size_t i)
+{
+	int64_t	*f[] = { &l->memory, &l->nproc, &l->cpu, &l->fsize,
+	    &l->nofile };
+
+	return f[i];
+}
+
+/* The limits as a JSON object of the non-zero ones; see contain.h. */
+cJSON *
+contain_limits_json(const struct contain_limits *l)
+{
+	struct contain_limits	 c = *l;
+	cJSON			*o = cJSON_CreateObject();
+	size_t			 i;
+
+	for (i = 0; i < NITEMS(contain_limit_names); i++) {
+		if (*contain_limit_at(&c, i) != 0)
+			cJSON_AddNumberToObject(o, contain_limit_names[i],
+			    (double)*contain_limit_at(&c, i));
+	}
+	return o;
+}
+
+/* Read limits from a JSON object; see contain.h. */
+int
+contain_limits_from_json(const cJSON *o, struct contain_limits *l,
+    char **cause)
+{
+	struct contain_limits	 c;
+	const cJSON		*m;
+	size_t			 i;
+	double			 d;
+
+	memset(&c, 0, sizeof c);
+	if (!cJSON_IsObject(o))
+		return claw_fail(cause, CLAW_ERR_PARSE, "limits: expected an "
+		    "object");
+	for (m = o->child; m != NULL; m = m->next) {
+		for (i = 0; i < NITEMS(contain_limit_names) &&
+		    strcmp(m->string, contain_limit_names[i]) != 0; i++)
+			;
+		d = m->valuedouble;
+		if (i == NITEMS(contain_limit_names) || !cJSON_IsNumber(m) ||
+		    !(d >= 0 && d <= CONTAIN_LIMIT_MAX) ||
+		    d != (double)(int64_t)d)
+			return claw_fail(cause, CLAW_ERR_PARSE, "limits: bad "
+			    "member '%s'", m->string);
+		*contain_limit_at(&c, i) = (int64_t)d;
+	}
+	*l = c;
 	return 0;
 }

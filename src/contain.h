@@ -93,4 +93,23 @@ const char	*contain_network_name(enum contain_network n);
  */
 int		 contain_size_parse(const char *s, int64_t *out, char **cause);
 
+/* The largest limit accepted from JSON (2^53, exact in a double). */
+#define CONTAIN_LIMIT_MAX	9007199254740992.0
+
+struct cJSON;
+
+/*
+ * The non-zero limits as a JSON object ("memory", "processes",
+ * "cpuSeconds", "fileSize", "openFiles"; bytes for sizes).
+ */
+struct cJSON	*contain_limits_json(const struct contain_limits *l);
+
+/*
+ * Read limits from such an object (absent members: 0).  Unknown members
+ * and values that are not whole numbers from 0 to CONTAIN_LIMIT_MAX are
+ * CLAW_ERR_PARSE.
+ */
+int	contain_limits_from_json(const struct cJSON *o,
+	    struct contain_limits *l, char **cause);
+
 #endif /* CLAW_CONTAIN_H */

@@ -107,7 +107,7 @@ bw_cgroup(struct buf *b, const struct contain_spec *spec)
 static void
 bw_limits(struct buf *b, const struct contain_spec *spec)
 {
-	const struct contain_rlimits	*l = spec->limits;
+	const struct contain_limits	*l = spec->limits;
 
 	if (l == NULL || (l->memory == 0 && l->nproc == 0 && l->cpu == 0 &&
 	    l->fsize == 0 && l->nofile == 0))
@@ -117,8 +117,9 @@ bw_limits(struct buf *b, const struct contain_spec *spec)
 	buf_append_str(b, "set -- prlimit");
 	if (l->memory != 0)
 		buf_appendf(b, " --as=%" PRId64, l->memory);
-	if (l->cpu != 0)
-		buf_appendf(b, " --cpu=%" PRId64, l->cpu);
+	if (l->cpu != 0)	/* SIGXCPU at the limit, SIGKILL 2 s on */
+		buf_appendf(b, " --cpu=%" PRId64 ":%" PRId64, l->cpu,
+		    l->cpu + 2);
 	if (l->fsize != 0)
 		buf_appendf(b, " --fsize=%" PRId64, l->fsize);
 	if (l->nofile != 0)

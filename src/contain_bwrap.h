@@ -11,16 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "contain.h"
 #include "sandbox.h"
-
-/* Resource limits for one command; 0 means none. */
-struct contain_rlimits {
-	int64_t	memory;		/* bytes of address space (RLIMIT_AS) */
-	int64_t	nproc;		/* processes (cgroup pids where writable) */
-	int64_t	cpu;		/* CPU seconds (RLIMIT_CPU) */
-	int64_t	fsize;		/* bytes a file may grow to (RLIMIT_FSIZE) */
-	int64_t	nofile;		/* open files (RLIMIT_NOFILE) */
-};
 
 /* Where a command runs and what it may see. */
 struct contain_spec {
@@ -30,7 +22,7 @@ struct contain_spec {
 	const char			*cwd;	/* inside, or NULL */
 	const char *const		*keep;	/* variable names kept */
 	size_t				 nkeep;
-	const struct contain_rlimits	*limits;	/* or NULL */
+	const struct contain_limits	*limits;	/* or NULL */
 };
 
 /*
@@ -38,7 +30,10 @@ struct contain_spec {
  * bwrap is installed (else exits 125 with a message naming the runtime),
  * unsets every exported variable except PATH, LANG, LC_*, TERM, TZ and
  * the names in keep (HOME becomes /tmp), and sets the positional
- * parameters to the bwrap command line (ending in "--"), so that
+ * parameters to the bwrap command line (ending in "--"), wrapped in
+ * prlimit(1) for the limits (memory as RLIMIT_AS, cpu, fsize, nofile;
+ * processes through the sandbox's pids cgroup where one is writable,
+ * else RLIMIT_NPROC), so that
  * 'exec "$@" ARGV' runs ARGV contained.  Every word from spec is
  * sh-quoted.
  */

@@ -482,6 +482,25 @@ reg_get_int(const struct reg_ctx *ctx, const cJSON *obj, const char *name,
 	return 0;
 }
 
+/* Read the optional "limits" object into rec's settings. */
+static int
+reg_get_limits(const struct reg_ctx *ctx, const cJSON *obj,
+    struct registry_record *rec)
+{
+	const cJSON	*item;
+	char		*why = NULL;
+	int		 r;
+
+	item = cJSON_GetObjectItemCaseSensitive(obj, "limits");
+	if (item == NULL)
+		return 0;
+	if (contain_limits_from_json(item, &rec->settings.limits, &why) == 0)
+		return 0;
+	r = reg_field_fail(ctx, "limits", "%s", why);
+	free(why);
+	return r;
+}
+
 /* Copy the string members of obj into the fields of rec. */
 static int
 reg_get_strings(const struct reg_ctx *ctx, const cJSON *obj,
@@ -564,6 +583,8 @@ reg_decode(const struct reg_ctx *ctx, const cJSON *root,
 	rec->port = (int)v;
 	if ((r = reg_get_int(ctx, root, "created", 0, REG_TIME_MAX,
 	    &rec->created)) != 0)
+		return r;
+	if ((r = reg_get_limits(ctx, root, rec)) != 0)
 		return r;
 	return reg_get_enums(ctx, root, rec);
 }
@@ -716,7 +737,9 @@ reg_encode(const struct registry_record *rec)
 	    cJSON_AddStringToObject(o, "runtime",
 	    sandbox_runtime_name(rec->settings.runtime)) != NULL &&
 	    cJSON_AddStringToObject(o, "network",
-	    sandbox_network_name(rec->settings.network)) != NULL;
+	    sandbox_network_name(rec->settings.network)) != NULL &&
+	    cJSON_AddItemToObject(o, "limits",
+	    contain_limits_json(&rec->settings.limits));
 	if (!ok) {
 		cJSON_Delete(o);
 		return NULL;

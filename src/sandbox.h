@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "contain.h"
+
 enum sandbox_scope {
 	SANDBOX_SCOPE_SESSION = 0,
 	SANDBOX_SCOPE_AGENT,
@@ -47,13 +49,17 @@ enum sandbox_network {
 #define SANDBOX_META_MAX	(64 * 1024)	/* metadata file size cap */
 #define SANDBOX_SHARED_KEY	"default"	/* key of "shared" when none */
 
-/* What the config hash covers: change one and the sandbox is stale. */
+/*
+ * What the config hash covers (all but limits): change one and the
+ * sandbox is stale.  Limits apply at each exec and may change freely.
+ */
 struct sandbox_settings {
 	enum sandbox_mode	mode;
 	enum sandbox_access	access;
 	char			image[SANDBOX_IMAGE_MAX + 1];	/* "host" */
 	enum sandbox_runtime	runtime;
 	enum sandbox_network	network;
+	struct contain_limits	limits;		/* not hashed */
 };
 
 /* The remote metadata file, <remoteRoot>/<id>/meta.json. */

@@ -100,4 +100,34 @@ n=$("$CLAWSSH" exec -s "$net" -- sh -c 'tail -n +3 /proc/net/dev | wc -l')
 un=$(provision c5 --runtime none) || fail "provision runtime none"
 out=$("$CLAWSSH" exec -s "$un" -- pwd)
 expect_eq "$out" "$R/$un/workspace" "runtime none runs on the host"
+# Limits: processes over the limit are refused, CPU time and file size
+# end the command with a message naming the limit, memory is capped.
+lim=$(provision c6 --processes 20 --cpu-seconds 1 --file-size 1M \
+    --memory 256M) || fail "provision with limits"
+expect_match "$("$CLAWSSH" status "$lim" --json)" '"processes":.*20' \
+    "limits recorded"
+out=$("$CLAWSSH" exec -s "$lim" -- sh -c 'n=0; i=0; while [ $i -lt 40 ];
+    do i=$((i + 1)); sleep 3 & n=$((n + 1)); done; wait;
+    echo started' 2>&1)
+if [ -d /sys/fs/cgroup/pids ] && [ -w /sys/fs/cgroup/pids ] ||
+    [ "$(id -u)" != 0 ]; then
+	expect_match "$out" "[Rr]esource temporarily unavailable\|fork" \
+	    "process limit refused forks"
+	echo "$out" | grep -q started && fail "all 40 processes started"
+else
+	expect_match "$out" "process limit is not enforced" \
+	    "missing process limit is reported"
+fi
+out=$("$CLAWSSH" exec -s "$lim" -- sh -c 'while :; do :; done' 2>&1)
+expect_status $? 152 "CPU limit: SIGXCPU"
+expect_match "$out" "CPU time limit (1 s)" "CPU limit named"
+out=$("$CLAWSSH" exec -s "$lim" -- sh -c 'head -c 2M /dev/zero > big' 2>&1)
+expect_status $? 153 "file size limit: SIGXFSZ"
+expect_match "$out" "file size limit (1048576 bytes)" "file size named"
+out=$("$CLAWSSH" exec -s "$lim" -- awk 'BEGIN { s = "x";
+    while (1) s = s s }' 2>&1)
+[ $? -ne 0 ] || fail "memory limit did not stop awk"
+out=$("$CLAWSSH" exec -s "$lim" -- sh -c 'ulimit -v; ulimit -n')
+expect_eq "$(echo "$out" | head -n 1)" "262144" "RLIMIT_AS in KiB"
+rm -rf /sys/fs/cgroup/pids/clawssh-"$lim" 2>/dev/null
 exit 0

@@ -406,6 +406,41 @@ test_sandbox_prune_bad(void **state)
 	    "sandbox.prune: expected an object");
 }
 
+/* runtime, network and limits read back; bad values are named. */
+static void
+test_sandbox_runtime_limits(void **state)
+{
+	struct fixture		*f = *state;
+	struct claw_config	*cfg;
+
+	cfg = load_sandbox(f, "\"runtime\": \"none\", \"network\": "
+	    "\"host\", \"limits\": {\"memory\": \"512M\", \"processes\": "
+	    "64, \"cpuSeconds\": 10, \"fileSize\": 1048576, "
+	    "\"openFiles\": \"1k\"}");
+	assert_int_equal(cfg->sandbox_runtime, SANDBOX_RUNTIME_NONE);
+	assert_int_equal(cfg->sandbox_network, SANDBOX_NETWORK_HOST);
+	assert_int_equal(cfg->limits.memory, 512 * 1024 * 1024);
+	assert_int_equal(cfg->limits.nproc, 64);
+	assert_int_equal(cfg->limits.cpu, 10);
+	assert_int_equal(cfg->limits.fsize, 1048576);
+	assert_int_equal(cfg->limits.nofile, 1024);
+	config_free(cfg);
+	cfg = load_sandbox(f, "\"limits\": {\"cpuSeconds\": 0}");
+	assert_int_equal(cfg->limits.cpu, 0);
+	assert_int_equal(cfg->limits.memory, -1);
+	assert_int_equal(cfg->sandbox_runtime, -1);
+	config_free(cfg);
+	expect_sandbox_error(f, "\"runtime\": \"docker\"",
+	    "sandbox.runtime: expected \"bwrap\" or \"none\"");
+	expect_sandbox_error(f, "\"network\": \"bridge\"",
+	    "sandbox.network: expected \"none\" or \"host\"");
+	expect_sandbox_error(f, "\"limits\": {\"memory\": -1}",
+	    "sandbox.limits.memory: expected a whole number or a size such "
+	    "as \"512M\"");
+	expect_sandbox_error(f, "\"limits\": {\"swap\": 1}",
+	    "unknown key 'sandbox.limits.swap'");
+}
+
 /* Unknown and duplicate keys are errors at every level of the section. */
 static void
 test_sandbox_strict_schema(void **state)
@@ -465,6 +500,7 @@ main(void)
 		T(test_sandbox_strict_config),
 		T(test_sandbox_prune),
 		T(test_sandbox_prune_bad),
+		T(test_sandbox_runtime_limits),
 		T(test_sandbox_strict_schema),
 		T(test_sandbox_error_after_strings),
 	};
