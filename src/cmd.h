@@ -10,6 +10,7 @@
 int	cmd_destroy(int argc, char **argv);
 int	cmd_exec(int argc, char **argv);
 int	cmd_list(int argc, char **argv);
+int	cmd_process(int argc, char **argv);
 int	cmd_provision(int argc, char **argv);
 int	cmd_prune(int argc, char **argv);
 int	cmd_recreate(int argc, char **argv);
