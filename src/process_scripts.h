@@ -3,7 +3,7 @@
  * strings, each script takes its arguments as positional parameters: the
  * caller puts a "set -- WORD..." line (every word through shquote) in
  * front, or passes them after "sh -c SCRIPT sh".  They need POSIX sh plus
- * coreutils (split with --filter, tail, wc, head, timeout), util-linux
+ * coreutils (split with --filter, tail, wc, head), util-linux
  * setsid with -w, and procps pgrep/pkill.  Errors are a line
  * "clawssh-error: MESSAGE" on stderr and exit status 3.
  *
