@@ -40,7 +40,7 @@ static const char *const proc_subs[] = {
 };
 
 struct proc_args {
-	struct cmd_box	 box;		/* box.cc: the connection options */
+	struct cmd_box	 box;		/* box.cc: connection options */
 	enum proc_sub	 sub;
 	const char	*sandbox;	/* -s ID */
 	const char	*name;		/* --name */
@@ -49,7 +49,7 @@ struct proc_args {
 	int		 tail;		/* --tail N, 0: all */
 	int		 eof;		/* --eof */
 	const char	*signal;	/* --signal */
-	struct claw_env	*env;		/* --env, then config.json's */
+	struct claw_env	*env;		/* --env, then the config's */
 	size_t		 nenv;
 	int		 argc;		/* the positional words */
 	char		**argv;

@@ -22,29 +22,29 @@ struct buf;
 struct claw_env;
 struct transport;
 
-#define PROCESS_HANDLE_LEN	9		/* "p" + 8 lowercase hex */
-#define PROCESS_NAME_MAX	64		/* [A-Za-z0-9._-] */
-#define PROCESS_CMD_MAX		4096		/* display form, truncated */
+#define PROCESS_HANDLE_LEN	9	/* "p" + 8 lowercase hex */
+#define PROCESS_NAME_MAX	64	/* [A-Za-z0-9._-] */
+#define PROCESS_CMD_MAX		4096	/* display form, truncated */
 #define PROCESS_LOG_DEFAULT	(8 * 1024 * 1024)
 #define PROCESS_LOG_MIN		4096
 #define PROCESS_LOG_LIMIT	(256 * 1024 * 1024)
-#define PROCESS_GRACE_DS	50		/* TERM to KILL, 0.1 s units */
+#define PROCESS_GRACE_DS	50	/* TERM to KILL, 0.1 s units */
 
 enum process_run {
 	PROCESS_RUNNING = 0,
-	PROCESS_EXITED,		/* exit_status is its status (128+N: signal) */
+	PROCESS_EXITED,		/* exit_status set (128+N: signal N) */
 	PROCESS_KILLED,		/* "process kill" was used; exit_status set */
-	PROCESS_LOST		/* no status and no supervisor (host reboot) */
+	PROCESS_LOST		/* no status and no supervisor (a reboot) */
 };
 
 struct process_state {
 	char		 handle[PROCESS_HANDLE_LEN + 1];
-	char		 name[PROCESS_NAME_MAX + 1];	/* "" when none */
+	char		 name[PROCESS_NAME_MAX + 1];	/* "" if none */
 	enum process_run run;
-	int		 exit_status;	/* 0..255, or -1 when not exited */
-	int64_t		 started;	/* host's clock, epoch seconds */
-	uint64_t	 dropped;	/* poll/log: bytes lost before output */
-	char		*command;	/* display form (printable), allocated */
+	int		 exit_status;	/* 0..255, -1 if not exited */
+	int64_t		 started;	/* host clock, epoch seconds */
+	uint64_t	 dropped;	/* poll/log: bytes lost first */
+	char		*command;	/* display form, printable */
 };
 
 /* Return 1 if h is a well-formed handle ("p" + 8 lowercase hex). */

@@ -53,6 +53,7 @@
 	" \"sandbox $sd no longer exists on this host\"\n"		\
 	"[ ! -L \"$sd/procs\" ] && [ ! -L \"$d\" ] && [ -d \"$d\" ] ||"	\
 	" clawfail \"no process $h in this sandbox\"\n"		\
+	"touch -c -- \"$sd/last-used\" 2>/dev/null\n"			\
 	"num() { v=$(head -c 18 -- \"$d/$1\" 2>/dev/null | tr -d '\\n');"\
 	" case $v in ''|*[!0-9]*) clawfail \"garbled state file"	\
 	" $d/$1\" ;; esac; echo \"$v\"; }\n"				\
@@ -85,15 +86,20 @@
 /*
  * The supervisor, run as "setsid sh -c SCRIPT sh DIR CAP CHUNK LIB
  * ARGV...": it keeps the stdin FIFO open read-write in a holder until
- * "process write --eof" (or the end), runs the command as its own session
- * leader with stdin from the FIFO and output through split into chunks,
- * and records the exit status.
+ * "process write --eof" (or the end), marks the sandbox used every
+ * minute while the process runs (so prune does not take it), runs the
+ * command as its own session leader with stdin from the FIFO and output
+ * through split into chunks, and records the exit status.
  */
 #define PROCESS_SCRIPT_SUPERVISOR					\
 	"d=$1; cap=$2; chunk=$3; lib=$4; shift 4\n"			\
 	"echo $$ > \"$d/sup\"\n"					\
 	"eval \"$lib\"\n"						\
 	"( exec 3<>\"$d/in\"; read -r _ 0<>\"$d/ctl\" ) </dev/null"	\
+	" >/dev/null 2>&1 &\n"						\
+	"( n=0; while [ -d \"$d\" ] && [ ! -e \"$d/rc\" ]; do"		\
+	" [ $((n % 60)) -eq 0 ] && touch -c -- \"$d/../../last-used\""	\
+	" 2>/dev/null; n=$((n + 1)); sleep 1; done ) </dev/null"	\
 	" >/dev/null 2>&1 &\n"						\
 	"filt=\"$lib\nd=.; clawlock 20 &&"				\
 	" { clawprune $((cap - chunk)); clawunlock; }\n"		\
@@ -207,6 +213,7 @@
 	PROCESS_SCRIPT_STATE						\
 	"[ -d \"$sd/workspace\" ] && [ ! -L \"$sd\" ] || clawfail"	\
 	" \"sandbox $sd no longer exists on this host\"\n"		\
+	"touch -c -- \"$sd/last-used\" 2>/dev/null\n"			\
 	"[ -d \"$sd/procs\" ] && [ ! -L \"$sd/procs\" ] || exit 0\n"	\
 	"for d in \"$sd\"/procs/p*; do h=${d##*/}\n"			\
 	"  case $h in p[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]"\

@@ -213,6 +213,20 @@ expect_match "$(cat "$T/err")" "no process p00000000" "unknown handle message"
 pr poll --tail 3 "$h" 2>"$T/err" && fail "--tail accepted by poll"
 pr start -- 2>"$T/err" && fail "start without a command"
 
+# A process directory that is a symbolic link is not followed.
+mkdir "$T/elsewhere"
+ln -s "$T/elsewhere" "$P/pdeadbeef"
+pr poll pdeadbeef 2>"$T/err"
+expect_status $? 255 "symlinked process directory"
+expect_match "$(cat "$T/err")" "no process pdeadbeef" "symlink refused"
+rm "$P/pdeadbeef"
+
+# Process commands mark the sandbox used, as exec does.
+touch -d '2 days ago' "$R/$id/last-used"
+pr list > /dev/null || fail "list"
+[ -n "$(find "$R/$id/last-used" -mmin -5)" ] ||
+    fail "list did not mark the sandbox used"
+
 # Garbled state on the host: a clear error, no crash.
 printf 'garbage here\n' > "$P/$h/rc"
 pr poll "$h" 2>"$T/err"
