@@ -12,6 +12,7 @@ int	cmd_edit(int argc, char **argv);
 int	cmd_exec(int argc, char **argv);
 int	cmd_list(int argc, char **argv);
 int	cmd_ls(int argc, char **argv);
+int	cmd_process(int argc, char **argv);
 int	cmd_provision(int argc, char **argv);
 int	cmd_prune(int argc, char **argv);
 int	cmd_read(int argc, char **argv);

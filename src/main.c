@@ -29,6 +29,8 @@ static const struct {
 	{ "destroy", cmd_destroy, "remove a sandbox" },
 	{ "recreate", cmd_recreate, "remake a sandbox with current settings" },
 	{ "prune", cmd_prune, "remove idle or old sandboxes" },
+	{ "process", cmd_process, "manage background processes in a "
+	    "sandbox" },
 	{ "sync", cmd_sync, "push or pull workspace files (sync push|pull)" },
 	{ "read", cmd_read, "print a file of a sandbox's workspace" },
 	{ "write", cmd_write, "replace a file with stdin, atomically" },

@@ -1,0 +1,514 @@
+/*
+ * clawssh process: background processes in a sandbox.
+ *
+ *	clawssh process start -s ID [--name NAME] [--log-max BYTES] -- CMD...
+ *	clawssh process list|poll|log|write|kill -s ID [HANDLE] [options]
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <getopt.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "compat.h"
+#include "buf.h"
+#include "clawconfig.h"
+#include "cmd.h"
+#include "cmd_box.h"
+#include "cmd_conn.h"
+#include "fdio.h"
+#include "process.h"
+#include "registry.h"
+#include "remote_cmd.h"
+#include "xmalloc.h"
+
+enum proc_sub {
+	PROC_START, PROC_LIST, PROC_POLL, PROC_LOG, PROC_WRITE, PROC_KILL
+};
+
+static const char *const proc_subs[] = {
+	"start", "list", "poll", "log", "write", "kill"
+};
+
+struct proc_args {
+	struct cmd_box	 box;		/* box.cc: connection options */
+	enum proc_sub	 sub;
+	const char	*sandbox;	/* -s ID */
+	const char	*name;		/* --name */
+	int		 log_max;	/* --log-max, 0: default */
+	int		 json;
+	int		 tail;		/* --tail N, 0: all */
+	int		 eof;		/* --eof */
+	const char	*signal;	/* --signal */
+	struct claw_env	*env;		/* --env, then the config's */
+	size_t		 nenv;
+	int		 argc;		/* the positional words */
+	char		**argv;
+	char		*sd;		/* <remote_root>/<id> */
+};
+
+static const char proc_usage[] =
+    "usage: clawssh process start -s ID [--name NAME] [--log-max BYTES]\n"
+    "           [--env NAME=VALUE] [--json] -- CMD [ARG...]\n"
+    "       clawssh process list -s ID [--json]\n"
+    "       clawssh process poll -s ID [--json] HANDLE\n"
+    "       clawssh process log -s ID [--tail N] [--json] HANDLE\n"
+    "       clawssh process write -s ID [--eof] HANDLE   (stdin goes to "
+    "it)\n"
+    "       clawssh process kill -s ID [--signal SIG] HANDLE\n"
+    "\n"
+    CMD_CONN_USAGE;
+
+enum {
+	OPT_NAME = CMD_OPT_FIRST_FREE, OPT_LOGMAX, OPT_JSON, OPT_TAIL,
+	OPT_EOF, OPT_SIGNAL, OPT_ENV
+};
+
+static const struct option proc_longopts[] = {
+	CMD_CONN_LONGOPTS,
+	{ "env", required_argument, NULL, OPT_ENV },
+	{ "eof", no_argument, NULL, OPT_EOF },
+	{ "help", no_argument, NULL, 'h' },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "log-max", required_argument, NULL, OPT_LOGMAX },
+	{ "name", required_argument, NULL, OPT_NAME },
+	{ "sandbox", required_argument, NULL, 's' },
+	{ "signal", required_argument, NULL, OPT_SIGNAL },
+	{ "tail", required_argument, NULL, OPT_TAIL },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* Which sub-command each sub-specific option belongs to. */
+static const struct {
+	int		 opt;
+	enum proc_sub	 sub;
+	const char	*name;
+} proc_owned[] = {
+	{ OPT_NAME, PROC_START, "--name" },
+	{ OPT_LOGMAX, PROC_START, "--log-max" },
+	{ OPT_ENV, PROC_START, "--env" },
+	{ OPT_TAIL, PROC_LOG, "--tail" },
+	{ OPT_EOF, PROC_WRITE, "--eof" },
+	{ OPT_SIGNAL, PROC_KILL, "--signal" },
+};
+#define N_OWNED	(sizeof proc_owned / sizeof proc_owned[0])
+
+/* Add NAME=VALUE to the environment unless NAME is there already. */
+static int
+proc_add_env(struct proc_args *a, const char *spec)
+{
+	const char	*eq = strchr(spec, '=');
+	char		*name;
+	size_t		 i;
+
+	if (eq == NULL)
+		return cmd_fail("--env wants NAME=VALUE, got '%s'", spec);
+	name = xstrndup(spec, (size_t)(eq - spec));
+	if (!remote_cmd_env_name_ok(name)) {
+		free(name);
+		return cmd_fail("--env: invalid variable name in '%s'", spec);
+	}
+	for (i = 0; i < a->nenv; i++) {
+		if (strcmp(a->env[i].name, name) == 0) {
+			free(name);
+			return 0;
+		}
+	}
+	a->env = xreallocarray(a->env, a->nenv + 1, sizeof *a->env);
+	a->env[a->nenv].name = name;
+	a->env[a->nenv++].value = xstrdup(eq + 1);
+	return 0;
+}
+
+/* Refuse an option that belongs to another sub-command. */
+static int
+proc_check_owned(struct proc_args *a, int ch)
+{
+	size_t	i;
+
+	for (i = 0; i < N_OWNED; i++) {
+		if (proc_owned[i].opt == ch && proc_owned[i].sub != a->sub)
+			return cmd_fail("%s is for 'process %s' only",
+			    proc_owned[i].name, proc_subs[proc_owned[i].sub]);
+	}
+	return 0;
+}
+
+/* Handle one option; returns 0, or the exit status on error. */
+static int
+proc_option(struct proc_args *a, int ch, const char *arg)
+{
+	int	rc;
+
+	if ((rc = cmd_conn_option(&a->box.cc, ch, arg)) != 0)
+		return rc == 1 ? 0 : rc;
+	if ((rc = proc_check_owned(a, ch)) != 0)
+		return rc;
+	switch (ch) {
+	case 's':
+		a->sandbox = arg;
+		return 0;
+	case OPT_NAME:
+		if (!process_name_ok(arg))
+			return cmd_fail("bad --name '%s': want 1 to %d of "
+			    "A-Z a-z 0-9 . _ -", arg, PROCESS_NAME_MAX);
+		a->name = arg;
+		return 0;
+	case OPT_LOGMAX:
+		if (cmd_parse_int(arg, PROCESS_LOG_MIN, PROCESS_LOG_LIMIT,
+		    &a->log_max) != 0)
+			return cmd_fail("bad --log-max '%s': want %d to %d "
+			    "bytes", arg, PROCESS_LOG_MIN, PROCESS_LOG_LIMIT);
+		return 0;
+	case OPT_JSON:
+		a->json = 1;
+		return 0;
+	case OPT_TAIL:
+		if (cmd_parse_int(arg, 1, 10000000, &a->tail) != 0)
+			return cmd_fail("bad --tail '%s': want a positive "
+			    "number of lines", arg);
+		return 0;
+	case OPT_EOF:
+		a->eof = 1;
+		return 0;
+	case OPT_SIGNAL:
+		a->signal = arg;
+		return 0;
+	case OPT_ENV:
+		return proc_add_env(a, arg);
+	}
+	return cmd_fail("bad option (see 'clawssh process --help')");
+}
+
+/* Find "--" for start: options come before it, the command after. */
+static int
+proc_dashdash(int argc, char **argv)
+{
+	int	i;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			return i;
+	}
+	return argc;
+}
+
+/* Check the positional words for the sub-command. */
+static int
+proc_check_words(struct proc_args *a)
+{
+	if (a->sandbox == NULL)
+		return cmd_fail("give the sandbox with -s ID (see 'clawssh "
+		    "process --help')");
+	if (a->sub == PROC_START)
+		return a->argc == 0 ? cmd_fail("no command given after "
+		    "'--'") : 0;
+	if (a->sub == PROC_LIST)
+		return a->argc == 0 ? 0 : cmd_fail("unexpected argument "
+		    "'%s'", a->argv[0]);
+	if (a->argc != 1)
+		return cmd_fail("usage: clawssh process %s -s ID [options] "
+		    "HANDLE", proc_subs[a->sub]);
+	if (!process_handle_ok(a->argv[0]))
+		return cmd_fail("'%s' is not a process handle (want p and 8 "
+		    "hex digits, as 'process start' printed)", a->argv[0]);
+	return 0;
+}
+
+/* Parse the command line; returns 0, -1 for --help, or a status. */
+static int
+proc_parse_args(int argc, char **argv, struct proc_args *a)
+{
+	int	ch, rc, end;
+
+	end = a->sub == PROC_START ? proc_dashdash(argc, argv) : argc;
+	optind = 1;
+	while ((ch = getopt_long(end, argv, CMD_CONN_SHORTOPTS "hs:",
+	    proc_longopts, NULL)) != -1) {
+		if (ch == 'h') {
+			fputs(proc_usage, stdout);
+			return -1;
+		}
+		if ((rc = proc_option(a, ch, optarg)) != 0)
+			return rc;
+	}
+	if (a->sub == PROC_START) {
+		if (optind < end)
+			return cmd_fail("unexpected argument '%s' before '--' "
+			    "(put the command after '--')", argv[optind]);
+		a->argc = end + 1 < argc ? argc - end - 1 : 0;
+		a->argv = argv + end + 1;
+	} else {
+		a->argc = argc - optind;
+		a->argv = argv + optind;
+	}
+	return proc_check_words(a);
+}
+
+/* Print a JSON value on one line and free it. */
+static void
+proc_print_json(cJSON *o)
+{
+	char	*text = cJSON_PrintUnformatted(o);
+
+	printf("%s\n", text);
+	free(text);
+	cJSON_Delete(o);
+}
+
+/* The state as one word or "exited N". */
+static void
+proc_state_word(const struct process_state *st, char *out, size_t len)
+{
+	if (st->run == PROCESS_EXITED)
+		snprintf(out, len, "exited %d", st->exit_status);
+	else
+		snprintf(out, len, "%s", process_run_name(st->run));
+}
+
+/* A process's state as a JSON object (no output). */
+static cJSON *
+proc_state_json(const struct process_state *st)
+{
+	cJSON	*o = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(o, "handle", st->handle);
+	if (st->name[0] != '\0')
+		cJSON_AddStringToObject(o, "name", st->name);
+	else
+		cJSON_AddNullToObject(o, "name");
+	cJSON_AddStringToObject(o, "state", process_run_name(st->run));
+	if (st->exit_status >= 0)
+		cJSON_AddNumberToObject(o, "exit_status", st->exit_status);
+	else
+		cJSON_AddNullToObject(o, "exit_status");
+	cJSON_AddNumberToObject(o, "started", (double)st->started);
+	cJSON_AddStringToObject(o, "command", st->command);
+	return o;
+}
+
+/* process start: print the handle. */
+static int
+proc_start(struct proc_args *a)
+{
+	struct registry_record	*r = a->box.rec;
+	struct sandbox_settings	 now;
+	char			*pre, *ws, *h = NULL, *cause = NULL;
+	cJSON			*o;
+	int			 rc;
+
+	cmd_box_settings(&a->box, &r->settings, &now);
+	if ((rc = cmd_box_stale(&a->box, r->id, r->config_hash, &now)) != 0)
+		return rc;
+	pre = a->box.be->exec_pre(r->remote_root, r->id);
+	ws = a->box.be->workspace(r->remote_root, r->id);
+	rc = process_start(a->box.t, a->sd, ws, pre, a->argc, a->argv, a->env,
+	    a->nenv, a->name, (size_t)a->log_max, &h, &cause);
+	free(pre);
+	free(ws);
+	if (rc != 0) {
+		rc = cmd_fail("%s", cause);
+		free(cause);
+		return rc;
+	}
+	if (a->json) {
+		o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "handle", h);
+		proc_print_json(o);
+	} else
+		printf("%s\n", h);
+	free(h);
+	return 0;
+}
+
+/* process list: a table or a JSON array. */
+static int
+proc_list(struct proc_args *a)
+{
+	struct process_state	*v = NULL;
+	char			*cause = NULL, state[32], when[32];
+	size_t			 n = 0, i;
+	time_t			 t;
+	cJSON			*arr;
+	int			 rc;
+
+	if (process_list(a->box.t, a->sd, &v, &n, &cause) != 0) {
+		rc = cmd_fail("%s", cause);
+		free(cause);
+		return rc;
+	}
+	if (a->json) {
+		arr = cJSON_CreateArray();
+		for (i = 0; i < n; i++)
+			cJSON_AddItemToArray(arr, proc_state_json(&v[i]));
+		proc_print_json(arr);
+	} else {
+		printf("%-9s  %-16s %-10s %-19s  %s\n", "HANDLE", "NAME",
+		    "STATE", "STARTED", "COMMAND");
+		for (i = 0; i < n; i++) {
+			t = (time_t)v[i].started;
+			strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S",
+			    localtime(&t));
+			proc_state_word(&v[i], state, sizeof state);
+			printf("%-9s  %-16s %-10s %-19s  %s\n", v[i].handle,
+			    v[i].name[0] != '\0' ? v[i].name : "-", state,
+			    when, v[i].command);
+		}
+	}
+	process_list_free(v, n);
+	return 0;
+}
+
+/* process poll / log: the output, then the state. */
+static int
+proc_read(struct proc_args *a)
+{
+	struct process_state	 st;
+	struct buf		 out = BUF_INIT, clean = BUF_INIT;
+	char			*cause = NULL, state[32];
+	cJSON			*o;
+	int			 rc;
+
+	memset(&st, 0, sizeof st);
+	if (a->sub == PROC_POLL)
+		rc = process_poll(a->box.t, a->sd, a->argv[0], &st, &out,
+		    &cause);
+	else
+		rc = process_log(a->box.t, a->sd, a->argv[0], a->tail, &st,
+		    &out, &cause);
+	if (rc != 0) {
+		rc = cmd_fail("%s", cause);
+		free(cause);
+		return rc;
+	}
+	if (a->json) {
+		o = proc_state_json(&st);
+		process_utf8_clean(&clean, out.data != NULL ? out.data : "",
+		    out.len);
+		cJSON_AddStringToObject(o, "output", clean.data != NULL ?
+		    clean.data : "");
+		proc_print_json(o);
+	} else {
+		if (out.len != 0 && fdio_write_all(STDOUT_FILENO, out.data,
+		    out.len) != 0)
+			rc = cmd_fail("cannot write the output");
+		proc_state_word(&st, state, sizeof state);
+		if (a->sub == PROC_POLL)
+			fprintf(stderr, "[clawssh: process %s %s]\n",
+			    st.handle, state);
+	}
+	process_state_clear(&st);
+	buf_free(&out);
+	buf_free(&clean);
+	return rc;
+}
+
+/* process write and kill. */
+static int
+proc_act(struct proc_args *a)
+{
+	char	*cause = NULL;
+	int	 rc, running = 1;
+
+	if (a->sub == PROC_WRITE)
+		rc = process_write(a->box.t, a->sd, a->argv[0], NULL, 0,
+		    STDIN_FILENO, a->eof, &cause);
+	else
+		rc = process_kill(a->box.t, a->sd, a->argv[0], a->signal,
+		    &running, &cause);
+	if (rc != 0) {
+		rc = cmd_fail("%s", cause);
+		free(cause);
+		return rc;
+	}
+	if (!running)
+		fprintf(stderr, "clawssh: process %s had already exited\n",
+		    a->argv[0]);
+	return 0;
+}
+
+/* Load the sandbox, apply the config's environment, connect. */
+static int
+proc_setup(struct proc_args *a)
+{
+	const struct claw_config	*c;
+	char				*line;
+	size_t				 i;
+	int				 rc;
+
+	if ((rc = cmd_box_load(&a->box, a->sandbox)) != 0)
+		return rc;
+	c = a->box.cc.cfg;
+	for (i = 0; a->sub == PROC_START && i < c->nenv; i++) {
+		line = xasprintf("%s=%s", c->env[i].name, c->env[i].value);
+		rc = proc_add_env(a, line);
+		freezero(line, strlen(line));
+		if (rc != 0)
+			return rc;
+	}
+	a->sd = xasprintf("%s/%s", a->box.rec->remote_root, a->box.rec->id);
+	return cmd_box_connect(&a->box);
+}
+
+/* Release everything the arguments own. */
+static void
+proc_args_free(struct proc_args *a)
+{
+	size_t	i;
+
+	for (i = 0; i < a->nenv; i++) {
+		free(a->env[i].name);
+		freezero(a->env[i].value, strlen(a->env[i].value));
+	}
+	free(a->env);
+	free(a->sd);
+	cmd_box_free(&a->box);
+}
+
+/* The process command; see clawssh(1). */
+int
+cmd_process(int argc, char **argv)
+{
+	struct proc_args	a;
+	size_t			i;
+	int			rc;
+
+	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 ||
+	    strcmp(argv[1], "-h") == 0)) {
+		fputs(proc_usage, stdout);
+		return 0;
+	}
+	memset(&a, 0, sizeof a);
+	for (i = 0; argc >= 2 && i < sizeof proc_subs / sizeof *proc_subs;
+	    i++) {
+		if (strcmp(argv[1], proc_subs[i]) == 0)
+			break;
+	}
+	if (argc < 2 || i == sizeof proc_subs / sizeof *proc_subs)
+		return cmd_fail("usage: clawssh process "
+		    "start|list|poll|log|write|kill ... (see 'clawssh "
+		    "process --help')");
+	a.sub = (enum proc_sub)i;
+	if ((rc = proc_parse_args(argc - 1, argv + 1, &a)) == 0 &&
+	    (rc = proc_setup(&a)) == 0) {
+		if (a.sub == PROC_START)
+			rc = proc_start(&a);
+		else if (a.sub == PROC_LIST)
+			rc = proc_list(&a);
+		else if (a.sub == PROC_POLL || a.sub == PROC_LOG)
+			rc = proc_read(&a);
+		else
+			rc = proc_act(&a);
+	}
+	proc_args_free(&a);
+	return rc < 0 ? 0 : rc;
+}

@@ -1,0 +1,756 @@
+/*
+ * Background processes in a sandbox: each operation is one sh script from
+ * process_scripts.h over one exec channel; what comes back is checked
+ * line by line with caps before anything is believed.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <sys/types.h>
+
+#include <ctype.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <openssl/rand.h>
+
+#include "compat.h"
+#include "buf.h"
+#include "error.h"
+#include "exec.h"
+#include "process.h"
+#include "process_scripts.h"
+#include "shquote.h"
+#include "signals.h"
+#include "transport.h"
+#include "xmalloc.h"
+
+#define PROCESS_OUT_MAX		(PROCESS_LOG_LIMIT + 64 * 1024)
+#define PROCESS_LIST_MAX	(16 * 1024 * 1024)
+#define PROCESS_ERR_MAX		(64 * 1024)
+#define PROCESS_LINE_MAX	(PROCESS_CMD_MAX + 256)
+#define PROCESS_LIST_ENTRIES	10000
+#define PROCESS_MSG_MAX		300
+#define PROCESS_NUM_MAX		((uint64_t)1 << 53)
+
+/* Return 1 if h is "p" and 8 lowercase hex digits. */
+int
+process_handle_ok(const char *h)
+{
+	size_t	i;
+
+	if (h == NULL || h[0] != 'p')
+		return 0;
+	for (i = 1; i < PROCESS_HANDLE_LEN; i++) {
+		if (!((h[i] >= '0' && h[i] <= '9') ||
+		    (h[i] >= 'a' && h[i] <= 'f')))
+			return 0;
+	}
+	return h[PROCESS_HANDLE_LEN] == '\0';
+}
+
+/* Return 1 if name is 1..PROCESS_NAME_MAX of [A-Za-z0-9._-]. */
+int
+process_name_ok(const char *name)
+{
+	size_t	i;
+
+	for (i = 0; name[i] != '\0'; i++) {
+		if (i >= PROCESS_NAME_MAX || !(isalnum((unsigned char)name[i])
+		    || name[i] == '.' || name[i] == '_' || name[i] == '-'))
+			return 0;
+	}
+	return i > 0 && strcmp(name, "-") != 0;
+}
+
+/* The word for a run state. */
+const char *
+process_run_name(enum process_run run)
+{
+	switch (run) {
+	case PROCESS_RUNNING:
+		return "running";
+	case PROCESS_EXITED:
+		return "exited";
+	case PROCESS_KILLED:
+		return "killed";
+	case PROCESS_LOST:
+		return "lost";
+	}
+	return "unknown";
+}
+
+/* The procs directory of a sandbox. */
+char *
+process_dir(const char *sandbox_dir)
+{
+	return xasprintf("%s/procs", sandbox_dir);
+}
+
+/* Free what st owns and reset it. */
+void
+process_state_clear(struct process_state *st)
+{
+	if (st == NULL)
+		return;
+	free(st->command);
+	memset(st, 0, sizeof *st);
+	st->exit_status = -1;
+}
+
+/* Free a listing. */
+void
+process_list_free(struct process_state *list, size_t n)
+{
+	size_t	i;
+
+	if (list == NULL)
+		return;
+	for (i = 0; i < n; i++)
+		free(list[i].command);
+	free(list);
+}
+
+/* Make a new random handle. */
+static void
+process_handle_new(char *h)
+{
+	unsigned char	raw[4];
+	size_t		i;
+
+	if (RAND_bytes(raw, sizeof raw) != 1)
+		abort();
+	h[0] = 'p';
+	for (i = 0; i < sizeof raw; i++)
+		snprintf(h + 1 + 2 * i, 3, "%02x", raw[i]);
+}
+
+/* Copy a remote message, made printable and short. */
+static char *
+process_clean_msg(const char *p, size_t n)
+{
+	char	*s;
+	size_t	 i;
+
+	if (n > PROCESS_MSG_MAX)
+		n = PROCESS_MSG_MAX;
+	s = xstrndup(p, n);
+	for (i = 0; s[i] != '\0'; i++) {
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			s[i] = '?';
+	}
+	return s;
+}
+
+/* Explain a failed script from its stderr ("clawssh-error: ..." line). */
+static char *
+process_failure(struct transport *t, const struct buf *err, int status)
+{
+	const char	*tag = "clawssh-error: ", *p, *end;
+	char		*msg, *out;
+
+	p = err->data != NULL ? strstr(err->data, tag) : NULL;
+	if (p != NULL) {
+		p += strlen(tag);
+		end = strchr(p, '\n');
+		msg = process_clean_msg(p, end != NULL ? (size_t)(end - p) :
+		    strlen(p));
+		out = xasprintf("%s: %s", transport_label(t), msg);
+	} else {
+		msg = process_clean_msg(err->data != NULL ? err->data : "",
+		    err->len);
+		out = xasprintf("%s: %s%s(remote status %d)",
+		    transport_label(t), msg, *msg != '\0' ? " " : "", status);
+	}
+	free(msg);
+	return out;
+}
+
+/*
+ * Run body with its positional parameters set to args[0..n) (quoted),
+ * requiring status 0; stdout lands in out, capped at max.
+ */
+static int
+process_run(struct transport *t, const char *body, const char *const *args,
+    size_t n, size_t max, struct buf *out, char **cause)
+{
+	struct buf	script = BUF_INIT, err = BUF_INIT;
+	size_t		i;
+	int		rc, status = 0;
+
+	buf_append_str(&script, "set --");
+	for (i = 0; i < n; i++) {
+		buf_append_str(&script, " ");
+		shquote_append(&script, args[i]);
+	}
+	buf_appendf(&script, "\n%s", body);
+	rc = exec_script(t, script.data, NULL, 0, max, out, &err, &status,
+	    cause);
+	if (rc == 0 && status != 0) {
+		*cause = process_failure(t, &err, status);
+		rc = CLAW_ERR_PROTO;
+	}
+	buf_free(&script);
+	buf_free(&err);
+	return rc;
+}
+
+/* Parse a decimal below 2^53 from s[0..len); 0 or -1. */
+static int
+process_number(const char *s, size_t len, uint64_t *v)
+{
+	uint64_t	n = 0;
+	size_t		i;
+
+	if (len == 0 || len > 16)
+		return -1;
+	for (i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		n = n * 10 + (uint64_t)(s[i] - '0');
+	}
+	if (n >= PROCESS_NUM_MAX)
+		return -1;
+	*v = n;
+	return 0;
+}
+
+/* Take the next space-separated field of line[*off..len); 0 or -1. */
+static int
+process_field(const char *line, size_t len, size_t *off, const char **f,
+    size_t *flen)
+{
+	const char	*sp;
+
+	if (*off >= len)
+		return -1;
+	*f = line + *off;
+	sp = memchr(*f, ' ', len - *off);
+	*flen = sp != NULL ? (size_t)(sp - *f) : len - *off;
+	*off += *flen + (sp != NULL ? 1 : 0);
+	return *flen > 0 ? 0 : -1;
+}
+
+/* Set st->run and st->exit_status from the STATE and RC fields. */
+static int
+process_parse_run(const char *s, size_t slen, const char *r, size_t rlen,
+    struct process_state *st)
+{
+	static const enum process_run runs[] = { PROCESS_RUNNING,
+	    PROCESS_EXITED, PROCESS_KILLED, PROCESS_LOST };
+	uint64_t	v;
+	size_t		i;
+
+	for (i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+		if (strlen(process_run_name(runs[i])) == slen &&
+		    memcmp(process_run_name(runs[i]), s, slen) == 0)
+			break;
+	}
+	if (i == sizeof runs / sizeof runs[0])
+		return -1;
+	st->run = runs[i];
+	if (st->run == PROCESS_RUNNING || st->run == PROCESS_LOST) {
+		st->exit_status = -1;
+		return rlen == 1 && r[0] == '-' ? 0 : -1;
+	}
+	if (process_number(r, rlen, &v) != 0 || v > 255)
+		return -1;
+	st->exit_status = (int)v;
+	return 0;
+}
+
+/* Copy the command field, printable, at most PROCESS_CMD_MAX bytes. */
+static char *
+process_command(const char *p, size_t len)
+{
+	char	*s;
+	size_t	 i;
+
+	if (len > PROCESS_CMD_MAX)
+		len = PROCESS_CMD_MAX;
+	s = xmalloc(len + 1);
+	for (i = 0; i < len; i++)
+		s[i] = (unsigned char)p[i] < 0x20 || p[i] == 0x7f ? '?' : p[i];
+	s[len] = '\0';
+	return s;
+}
+
+/* Parse a state line; see process.h. */
+int
+process_parse_state(const char *line, size_t len, struct process_state *st)
+{
+	struct process_state	 new;
+	const char		*f[6];
+	size_t			 fl[6], off = 0, i;
+	uint64_t		 start;
+
+	memset(&new, 0, sizeof new);
+	if (len > PROCESS_LINE_MAX || memchr(line, '\0', len) != NULL)
+		return CLAW_ERR_PARSE;
+	for (i = 0; i < 6; i++) {
+		if (process_field(line, len, &off, &f[i], &fl[i]) != 0)
+			return CLAW_ERR_PARSE;
+	}
+	if (fl[0] != 12 || memcmp(f[0], "clawssh-proc", 12) != 0 ||
+	    fl[1] != PROCESS_HANDLE_LEN || fl[2] > PROCESS_NAME_MAX)
+		return CLAW_ERR_PARSE;
+	memcpy(new.handle, f[1], fl[1]);
+	memcpy(new.name, f[2], fl[2]);
+	if (!process_handle_ok(new.handle) || (strcmp(new.name, "-") != 0 &&
+	    !process_name_ok(new.name)) ||
+	    process_parse_run(f[3], fl[3], f[4], fl[4], &new) != 0 ||
+	    process_number(f[5], fl[5], &start) != 0)
+		return CLAW_ERR_PARSE;
+	if (strcmp(new.name, "-") == 0)
+		new.name[0] = '\0';
+	new.started = (int64_t)start;
+	new.command = process_command(line + off, len - off);
+	*st = new;
+	return 0;
+}
+
+/* Take one line of at most PROCESS_LINE_MAX from *p; length or -1. */
+static ssize_t
+process_line(const char **p, const char *end, const char **line)
+{
+	const char	*nl;
+
+	if (*p >= end)
+		return -1;
+	nl = memchr(*p, '\n', (size_t)(end - *p));
+	if (nl == NULL || nl - *p > PROCESS_LINE_MAX)
+		return -1;
+	*line = *p;
+	*p = nl + 1;
+	return nl - *line;
+}
+
+/* Whether word reads the same bare as quoted in sh. */
+static int
+process_plain_word(const char *word)
+{
+	const char	*p;
+
+	if (*word == '\0')
+		return 0;
+	for (p = word; *p != '\0'; p++) {
+		if (!isalnum((unsigned char)*p) && strchr("_./=:,+@%-", *p) ==
+		    NULL)
+			return 0;
+	}
+	return 1;
+}
+
+/* Make argv's display form: words quoted where needed, control bytes '?'. */
+static char *
+process_display(int argc, char *const argv[])
+{
+	struct buf	 b = BUF_INIT;
+	char		*s;
+	int		 i;
+
+	for (i = 0; i < argc; i++) {
+		if (i != 0)
+			buf_append_str(&b, " ");
+		if (process_plain_word(argv[i]))
+			buf_append_str(&b, argv[i]);
+		else
+			shquote_append(&b, argv[i]);
+	}
+	s = process_command(b.data, b.len);
+	buf_free(&b);
+	return s;
+}
+
+/* The argv of the start script, ahead of the command's own words. */
+static char **
+process_start_argv(const char *sandbox_dir, const char *h, size_t cap,
+    const char *name, int argc, char *const argv[], int *nargv)
+{
+	char	**v;
+	int	  i;
+
+	v = xcalloc((size_t)argc + 12, sizeof *v);
+	v[0] = xstrdup("sh");
+	v[1] = xstrdup("-c");
+	v[2] = xstrdup(PROCESS_SCRIPT_START);
+	v[3] = xstrdup("sh");
+	v[4] = xstrdup(sandbox_dir);
+	v[5] = xstrdup(h);
+	v[6] = xasprintf("%zu", cap);
+	v[7] = xasprintf("%zu", cap / 8);
+	v[8] = xstrdup(name != NULL ? name : "-");
+	v[9] = process_display(argc, argv);
+	v[10] = xstrdup(PROCESS_SCRIPT_SUPERVISOR);
+	v[11] = xstrdup(PROCESS_SCRIPT_LIB);
+	for (i = 0; i < argc; i++)
+		v[12 + i] = xstrdup(argv[i]);
+	*nargv = argc + 12;
+	return v;
+}
+
+/* Check start's arguments; 0 or CLAW_ERR_INVAL with *cause. */
+static int
+process_start_check(int argc, const char *name, size_t *log_max,
+    char **cause)
+{
+	if (argc < 1)
+		return claw_fail(cause, CLAW_ERR_INVAL, "no command given");
+	if (name != NULL && !process_name_ok(name))
+		return claw_fail(cause, CLAW_ERR_INVAL, "bad process name "
+		    "'%s': want 1 to %d of A-Z a-z 0-9 . _ -", name,
+		    PROCESS_NAME_MAX);
+	if (*log_max == 0)
+		*log_max = PROCESS_LOG_DEFAULT;
+	if (*log_max < PROCESS_LOG_MIN || *log_max > PROCESS_LOG_LIMIT)
+		return claw_fail(cause, CLAW_ERR_INVAL, "log cap %zu out of "
+		    "range %d..%d bytes", *log_max, PROCESS_LOG_MIN,
+		    PROCESS_LOG_LIMIT);
+	return 0;
+}
+
+/* Start a background process; see process.h. */
+int
+process_start(struct transport *t, const char *sandbox_dir,
+    const char *workspace, const char *pre, int argc, char *const argv[],
+    const struct claw_env *env, size_t nenv, const char *name,
+    size_t log_max, char **handle, char **cause)
+{
+	struct exec_opts	 eo;
+	struct buf		 out = BUF_INIT, err = BUF_INIT;
+	char			 h[PROCESS_HANDLE_LEN + 1], want[64], **v;
+	int			 i, nv, rc, status = 0;
+
+	if ((rc = process_start_check(argc, name, &log_max, cause)) != 0)
+		return rc;
+	process_handle_new(h);
+	v = process_start_argv(sandbox_dir, h, log_max, name, argc, argv, &nv);
+	memset(&eo, 0, sizeof eo);
+	eo.argc = nv;
+	eo.argv = v;
+	eo.pre = pre;
+	eo.cwd = workspace;
+	eo.env = env;
+	eo.nenv = nenv;
+	eo.in_fd = -1;
+	eo.out.fd = eo.err.fd = -1;
+	eo.out.buf = &out;
+	eo.err.buf = &err;
+	eo.out.max = eo.err.max = PROCESS_ERR_MAX;
+	rc = exec_run(t, &eo, &status, cause);
+	snprintf(want, sizeof want, "clawssh-started %s\n", h);
+	if (rc == 0 && status != 0) {
+		*cause = process_failure(t, &err, status);
+		rc = CLAW_ERR_PROTO;
+	} else if (rc == 0 && (out.data == NULL ||
+	    strstr(out.data, want) == NULL))
+		rc = claw_fail(cause, CLAW_ERR_PROTO, "%s: process did not "
+		    "report its start", transport_label(t));
+	if (rc == 0)
+		*handle = xstrdup(h);
+	for (i = 0; i < nv; i++)
+		free(v[i]);
+	free(v);
+	buf_free(&out);
+	buf_free(&err);
+	return rc;
+}
+
+/*
+ * Parse a poll or log reply: the state line, "clawssh-out DROPPED LEN",
+ * then exactly LEN bytes, which go to output after the dropped line.
+ */
+static int
+process_parse_output(const struct buf *in, const char *handle,
+    struct process_state *st, struct buf *output)
+{
+	struct process_state	 new;
+	const char		*p = in->data, *end = in->data + in->len;
+	const char		*line, *f;
+	size_t			 off = 0, fl;
+	ssize_t			 n;
+	uint64_t		 dropped, len;
+
+	if (p == NULL || (n = process_line(&p, end, &line)) < 0 ||
+	    process_parse_state(line, (size_t)n, &new) != 0)
+		return -1;
+	if (strcmp(new.handle, handle) != 0 ||
+	    (n = process_line(&p, end, &line)) < 0 ||
+	    process_field(line, (size_t)n, &off, &f, &fl) != 0 ||
+	    fl != 11 || memcmp(f, "clawssh-out", 11) != 0 ||
+	    process_field(line, (size_t)n, &off, &f, &fl) != 0 ||
+	    process_number(f, fl, &dropped) != 0 ||
+	    process_field(line, (size_t)n, &off, &f, &fl) != 0 ||
+	    process_number(f, fl, &len) != 0 || off != (size_t)n ||
+	    len != (uint64_t)(end - p)) {
+		process_state_clear(&new);
+		return -1;
+	}
+	new.dropped = dropped;
+	if (dropped != 0)
+		buf_appendf(output, "[clawssh: %llu bytes of earlier output "
+		    "dropped]\n", (unsigned long long)dropped);
+	buf_append(output, p, (size_t)len);
+	*st = new;
+	return 0;
+}
+
+/* Run the poll or log script and parse its reply. */
+static int
+process_read(struct transport *t, const char *sandbox_dir,
+    const char *handle, const char *script, const char *lines,
+    struct process_state *st, struct buf *output, char **cause)
+{
+	struct buf	 out = BUF_INIT;
+	const char	*args[3];
+	int		 rc;
+
+	if (!process_handle_ok(handle))
+		return claw_fail(cause, CLAW_ERR_INVAL, "'%s' is not a "
+		    "process handle", handle);
+	args[0] = sandbox_dir;
+	args[1] = handle;
+	args[2] = lines;
+	rc = process_run(t, script, args, 3, PROCESS_OUT_MAX, &out, cause);
+	if (rc == 0 && process_parse_output(&out, handle, st, output) != 0)
+		rc = claw_fail(cause, CLAW_ERR_PARSE, "%s: garbled state for "
+		    "process %s on the host", transport_label(t), handle);
+	buf_free(&out);
+	return rc;
+}
+
+/* Poll a process; see process.h. */
+int
+process_poll(struct transport *t, const char *sandbox_dir,
+    const char *handle, struct process_state *st, struct buf *output,
+    char **cause)
+{
+	return process_read(t, sandbox_dir, handle, PROCESS_SCRIPT_POLL, "",
+	    st, output, cause);
+}
+
+/* Read a process's log; see process.h. */
+int
+process_log(struct transport *t, const char *sandbox_dir,
+    const char *handle, int tail_lines, struct process_state *st,
+    struct buf *output, char **cause)
+{
+	char	lines[16] = "";
+
+	if (tail_lines > 0)
+		snprintf(lines, sizeof lines, "%d", tail_lines);
+	return process_read(t, sandbox_dir, handle, PROCESS_SCRIPT_LOG, lines,
+	    st, output, cause);
+}
+
+/* Order listing entries by start time, then handle. */
+static int
+process_cmp(const void *a, const void *b)
+{
+	const struct process_state	*x = a, *y = b;
+
+	if (x->started != y->started)
+		return x->started < y->started ? -1 : 1;
+	return strcmp(x->handle, y->handle);
+}
+
+/* Parse a listing: state lines only. */
+static int
+process_parse_list(const struct buf *in, struct process_state **list,
+    size_t *n)
+{
+	struct process_state	*v = NULL;
+	const char		*p = in->data, *end = in->data + in->len;
+	const char		*line;
+	size_t			 k = 0;
+	ssize_t			 len;
+
+	while (p != NULL && p < end) {
+		if (k >= PROCESS_LIST_ENTRIES ||
+		    (len = process_line(&p, end, &line)) < 0)
+			goto bad;
+		v = xreallocarray(v, k + 1, sizeof *v);
+		if (process_parse_state(line, (size_t)len, &v[k]) != 0)
+			goto bad;
+		k++;
+	}
+	if (k > 1)
+		qsort(v, k, sizeof *v, process_cmp);
+	*list = v;
+	*n = k;
+	return 0;
+bad:
+	process_list_free(v, k);
+	return -1;
+}
+
+/* List a sandbox's processes; see process.h. */
+int
+process_list(struct transport *t, const char *sandbox_dir,
+    struct process_state **list, size_t *n, char **cause)
+{
+	struct buf	 out = BUF_INIT;
+	const char	*args[1];
+	int		 rc;
+
+	args[0] = sandbox_dir;
+	rc = process_run(t, PROCESS_SCRIPT_LIST, args, 1, PROCESS_LIST_MAX,
+	    &out, cause);
+	if (rc == 0 && process_parse_list(&out, list, n) != 0)
+		rc = claw_fail(cause, CLAW_ERR_PARSE, "%s: garbled process "
+		    "listing from the host", transport_label(t));
+	buf_free(&out);
+	return rc;
+}
+
+/* Write to a process's stdin; see process.h. */
+int
+process_write(struct transport *t, const char *sandbox_dir,
+    const char *handle, const char *data, size_t len, int in_fd, int eof,
+    char **cause)
+{
+	struct exec_opts	 eo;
+	struct buf		 script = BUF_INIT, out = BUF_INIT;
+	struct buf		 err = BUF_INIT;
+	int			 rc, status = 0;
+
+	if (!process_handle_ok(handle))
+		return claw_fail(cause, CLAW_ERR_INVAL, "'%s' is not a "
+		    "process handle", handle);
+	buf_append_str(&script, "set -- ");
+	shquote_append(&script, sandbox_dir);
+	buf_appendf(&script, " %s %d\n%s", handle, eof ? 1 : 0,
+	    PROCESS_SCRIPT_WRITE);
+	memset(&eo, 0, sizeof eo);
+	eo.in_data = data;
+	eo.in_len = len;
+	eo.forward_stdin = in_fd >= 0;
+	eo.in_fd = in_fd;
+	eo.out.fd = eo.err.fd = -1;
+	eo.out.buf = &out;
+	eo.err.buf = &err;
+	eo.out.max = eo.err.max = PROCESS_ERR_MAX;
+	rc = exec_sh(t, script.data, &eo, &status, cause);
+	if (rc == 0 && status != 0) {
+		*cause = process_failure(t, &err, status);
+		rc = CLAW_ERR_PROTO;
+	} else if (rc == 0 && (out.data == NULL ||
+	    strstr(out.data, "clawssh-written\n") == NULL))
+		rc = claw_fail(cause, CLAW_ERR_PROTO, "%s: the write to "
+		    "process %s was not confirmed", transport_label(t), handle);
+	buf_free(&script);
+	buf_free(&out);
+	buf_free(&err);
+	return rc;
+}
+
+/* Canonical name of a signal ("usr1", "SIGUSR1" -> "USR1"); 0 or -1. */
+static int
+process_signal_name(const char *sig, char *out, size_t len)
+{
+	size_t	i;
+
+	if (strncasecmp(sig, "SIG", 3) == 0)
+		sig += 3;
+	if (signals_from_name(sig) == 0 || strlen(sig) >= len)
+		return -1;
+	for (i = 0; sig[i] != '\0'; i++)
+		out[i] = (char)toupper((unsigned char)sig[i]);
+	out[i] = '\0';
+	return 0;
+}
+
+/* Signal a process's group and session; see process.h. */
+int
+process_kill(struct transport *t, const char *sandbox_dir,
+    const char *handle, const char *sig, int *was_running, char **cause)
+{
+	struct buf	 out = BUF_INIT;
+	const char	*args[5];
+	char		 name[16], grace[16];
+	int		 rc;
+
+	if (!process_handle_ok(handle))
+		return claw_fail(cause, CLAW_ERR_INVAL, "'%s' is not a "
+		    "process handle", handle);
+	if (process_signal_name(sig != NULL ? sig : "TERM", name,
+	    sizeof name) != 0)
+		return claw_fail(cause, CLAW_ERR_INVAL, "unknown signal "
+		    "'%s'", sig);
+	snprintf(grace, sizeof grace, "%d", PROCESS_GRACE_DS);
+	args[0] = sandbox_dir;
+	args[1] = handle;
+	args[2] = name;
+	args[3] = sig == NULL ? "1" : "0";
+	args[4] = grace;
+	rc = process_run(t, PROCESS_SCRIPT_KILL, args, 5, PROCESS_ERR_MAX,
+	    &out, cause);
+	if (rc == 0 && out.data != NULL &&
+	    strcmp(out.data, "clawssh-exited\n") == 0) {
+		if (was_running != NULL)
+			*was_running = 0;
+	} else if (rc == 0 && out.data != NULL &&
+	    strcmp(out.data, "clawssh-killed\n") == 0) {
+		if (was_running != NULL)
+			*was_running = 1;
+	} else if (rc == 0)
+		rc = claw_fail(cause, CLAW_ERR_PROTO, "%s: the kill of "
+		    "process %s was not confirmed", transport_label(t), handle);
+	buf_free(&out);
+	return rc;
+}
+
+/* Length of the valid UTF-8 sequence at p (max n bytes), or 0. */
+static size_t
+process_utf8_len(const unsigned char *p, size_t n)
+{
+	uint32_t	cp;
+	size_t		len, i;
+
+	if (p[0] >= 0x01 && p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		len = 2, cp = p[0] & 0x1f;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		len = 3, cp = p[0] & 0x0f;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		len = 4, cp = p[0] & 0x07;
+	else
+		return 0;
+	if (len > n)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (p[i] & 0x3f);
+	}
+	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+	    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+/* Append valid UTF-8, bad bytes replaced; see process.h. */
+void
+process_utf8_clean(struct buf *out, const char *p, size_t len)
+{
+	const unsigned char	*u = (const unsigned char *)p;
+	size_t			 i = 0, n, run = 0;
+
+	while (i < len) {
+		if ((n = process_utf8_len(u + i, len - i)) != 0) {
+			i += n;
+			run += n;
+			continue;
+		}
+		buf_append(out, p + i - run, run);
+		buf_append_str(out, "\xef\xbf\xbd");
+		run = 0;
+		i++;
+	}
+	buf_append(out, p + i - run, run);
+}

@@ -1,0 +1,146 @@
+/*
+ * Background processes in a sandbox: started detached on the host (own
+ * session, all descriptors redirected) under a small sh supervisor that
+ * keeps a bounded output log, a stdin FIFO and the exit status in
+ * <sandbox>/procs/<handle>/.  Every call is one remote sh script over
+ * one exec channel, so a process outlives the clawssh that started it
+ * and the connection, and any later clawssh can poll it.  See
+ * docs/process.md.
+ *
+ * Everything the host sends back is parsed as hostile input, with caps.
+ * All functions return 0 or a negative CLAW_ERR_* with *cause set
+ * (allocated); out-parameters are set on success only.  None is
+ * thread-safe with respect to the transport (one thread per session).
+ */
+#ifndef CLAW_PROCESS_H
+#define CLAW_PROCESS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct buf;
+struct claw_env;
+struct transport;
+
+#define PROCESS_HANDLE_LEN	9	/* "p" + 8 lowercase hex */
+#define PROCESS_NAME_MAX	64	/* [A-Za-z0-9._-] */
+#define PROCESS_CMD_MAX		4096	/* display form, truncated */
+#define PROCESS_LOG_DEFAULT	(8 * 1024 * 1024)
+#define PROCESS_LOG_MIN		4096
+#define PROCESS_LOG_LIMIT	(256 * 1024 * 1024)
+#define PROCESS_GRACE_DS	50	/* TERM to KILL, 0.1 s units */
+
+enum process_run {
+	PROCESS_RUNNING = 0,
+	PROCESS_EXITED,		/* exit_status set (128+N: signal N) */
+	PROCESS_KILLED,		/* "process kill" was used; exit_status set */
+	PROCESS_LOST		/* no status and no supervisor (a reboot) */
+};
+
+struct process_state {
+	char		 handle[PROCESS_HANDLE_LEN + 1];
+	char		 name[PROCESS_NAME_MAX + 1];	/* "" if none */
+	enum process_run run;
+	int		 exit_status;	/* 0..255, -1 if not exited */
+	int64_t		 started;	/* host clock, epoch seconds */
+	uint64_t	 dropped;	/* poll/log: bytes lost first */
+	char		*command;	/* display form, printable */
+};
+
+/* Return 1 if h is a well-formed handle ("p" + 8 lowercase hex). */
+int	process_handle_ok(const char *h);
+
+/* Return 1 if name is a valid process name. */
+int	process_name_ok(const char *name);
+
+/* The word for st->run: "running", "exited", "killed" or "lost". */
+const char	*process_run_name(enum process_run run);
+
+/* The directory of a sandbox's processes' state (allocated). */
+char	*process_dir(const char *sandbox_dir);
+
+/*
+ * Start argv[0..argc) in the background in workspace on t.  sandbox_dir is
+ * <remote_root>/<id>; pre (may be NULL) is trusted sh run first (the
+ * backend's exec_pre); env[0..nenv) is exported for the process, sent on
+ * the channel's stdin, never in an argv or on the host's disk.  name may
+ * be NULL; log_max is the log cap in bytes (0: PROCESS_LOG_DEFAULT; else
+ * PROCESS_LOG_MIN..PROCESS_LOG_LIMIT).  On success sets *handle
+ * (allocated) once the process is running; it may already have exited.
+ */
+int	process_start(struct transport *t, const char *sandbox_dir,
+	    const char *workspace, const char *pre, int argc,
+	    char *const argv[], const struct claw_env *env, size_t nenv,
+	    const char *name, size_t log_max, char **handle, char **cause);
+
+/*
+ * Fill *st with the process's state and append to output what it wrote
+ * since the last poll (by anyone), preceded by the line
+ * "[clawssh: N bytes of earlier output dropped]" when the log cap dropped
+ * some of it.  An exited process's output is complete.  Free st's
+ * contents with process_state_clear.
+ */
+int	process_poll(struct transport *t, const char *sandbox_dir,
+	    const char *handle, struct process_state *st, struct buf *output,
+	    char **cause);
+
+/*
+ * As process_poll, but append the whole kept log (tail_lines > 0: its
+ * last tail_lines lines) and leave the poll position alone.  The dropped
+ * line comes first when the output shown starts where dropped output
+ * ended.
+ */
+int	process_log(struct transport *t, const char *sandbox_dir,
+	    const char *handle, int tail_lines, struct process_state *st,
+	    struct buf *output, char **cause);
+
+/*
+ * List the sandbox's processes: *list (n entries, sorted by start time
+ * then handle) is allocated; free with process_list_free.
+ */
+int	process_list(struct transport *t, const char *sandbox_dir,
+	    struct process_state **list, size_t *n, char **cause);
+
+/* Free a list from process_list; NULL-safe. */
+void	process_list_free(struct process_state *list, size_t n);
+
+/*
+ * Deliver data[0..len) and then, if in_fd >= 0, everything read from
+ * in_fd up to its EOF to the process's stdin; with eof set, close its
+ * stdin afterwards (it reads EOF once every writer is done).  Fails if
+ * the process has exited.  A process that does not read its stdin makes
+ * this wait once the pipe is full.
+ */
+int	process_write(struct transport *t, const char *sandbox_dir,
+	    const char *handle, const char *data, size_t len, int in_fd,
+	    int eof, char **cause);
+
+/*
+ * Signal the process's group and session.  sig NULL: TERM, then KILL
+ * after PROCESS_GRACE_DS tenths of a second for whatever is left; else
+ * only the named signal ("TERM", "SIGUSR1", ...; CLAW_ERR_INVAL if
+ * unknown).  Sets *was_running (may be NULL) to 0 if it had already
+ * exited.
+ */
+int	process_kill(struct transport *t, const char *sandbox_dir,
+	    const char *handle, const char *sig, int *was_running,
+	    char **cause);
+
+/* Free what st owns and reset it; NULL-safe. */
+void	process_state_clear(struct process_state *st);
+
+/*
+ * Parse one state line "clawssh-proc HANDLE NAME STATE RC START CMD"
+ * from the host (len bytes, no newline) into *st.  Returns 0, or
+ * CLAW_ERR_PARSE for anything malformed.  Exposed for tests.
+ */
+int	process_parse_state(const char *line, size_t len,
+	    struct process_state *st);
+
+/*
+ * Append p[0..len) to out as valid UTF-8 without NULs (each bad byte
+ * becomes U+FFFD), for JSON output.
+ */
+void	process_utf8_clean(struct buf *out, const char *p, size_t len);
+
+#endif /* CLAW_PROCESS_H */
