@@ -95,7 +95,7 @@
 	"  entry \"$d\"\n"						\
 	"done\n"
 
-/* Slots: root, id. */
+/* Slots: root, id.  The sandbox's empty pids cgroup goes too. */
 #define SSH_SCRIPT_DESTROY						\
 	SSH_SCRIPT_PRELUDE						\
 	"id=%s; d=\"$root/$id\"\n"					\
@@ -107,7 +107,9 @@
 	"t=\"$root/.trash-$id-$$\"\n"					\
 	"mv -- \"$d\" \"$t\" || clawfail \"cannot remove $d\"\n"	\
 	"echo clawssh-destroyed\n"					\
-	"chmod -R u+rwx -- \"$t\" 2>/dev/null; rm -rf -- \"$t\"\n"
+	"chmod -R u+rwx -- \"$t\" 2>/dev/null; rm -rf -- \"$t\"\n"	\
+	"rmdir /sys/fs/cgroup/pids/clawssh-$id /sys/fs/cgroup/clawssh-$id"	\
+	" 2>/dev/null; exit 0\n"
 
 /* Slots: the sandbox directory (quoted), the id (checked). */
 #define SSH_SCRIPT_EXEC_PRE						\

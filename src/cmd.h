@@ -7,6 +7,7 @@
 
 #define CMD_EXIT_FAILURE	255	/* clawssh's own failures, as ssh */
 
+int	cmd_apply_patch(int argc, char **argv);
 int	cmd_destroy(int argc, char **argv);
 int	cmd_edit(int argc, char **argv);
 int	cmd_exec(int argc, char **argv);

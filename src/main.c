@@ -35,6 +35,8 @@ static const struct {
 	{ "read", cmd_read, "print a file of a sandbox's workspace" },
 	{ "write", cmd_write, "replace a file with stdin, atomically" },
 	{ "edit", cmd_edit, "replace exact text in a file" },
+	{ "apply-patch", cmd_apply_patch, "apply a diff or agent patch, all "
+	    "files or none" },
 	{ "ls", cmd_ls, "list a directory of a sandbox's workspace" },
 	{ "stat", cmd_stat, "show one file's type, mode, size and time" },
 	{ "ssh-config", cmd_sshconfig, "print an ssh_config stanza for a "
@@ -51,7 +53,7 @@ usage(FILE *f)
 	fprintf(f, "usage: clawssh COMMAND [options] [args]\n"
 	    "       clawssh --version | --help\n\ncommands:\n");
 	for (i = 0; i < N_COMMANDS; i++)
-		fprintf(f, "  %-10s %s\n", commands[i].name,
+		fprintf(f, "  %-12s %s\n", commands[i].name,
 		    commands[i].summary);
 	fprintf(f, "\nRun 'clawssh COMMAND --help' for a command's options; "
 	    "see clawssh(1).\n");
