@@ -17,12 +17,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "compat.h"
 #include "clawconfig.h"
-#include "contain_bwrap.h"
 #include "cmd.h"
 #include "cmd_box.h"
 #include "cmd_conn.h"
+#include "cmd_env.h"
+#include "cmd_exec_bg.h"
 #include "error.h"
 #include "exec.h"
 #include "log.h"
@@ -36,12 +36,14 @@
 struct exec_args {
 	struct cmd_box	 box;		/* box.cc: the connection options */
 	const char	*sandbox;	/* -s ID */
-	struct claw_env	*env;		/* --env, then config.json's */
-	size_t		 nenv;
+	struct cmd_env	 env;		/* --env, then config.json's */
 	const char	*cwd;
 	int		 timeout;	/* -1: not given */
 	int		 interactive;	/* -i */
 	int		 no_sync;	/* --no-sync */
+	int		 background;	/* --background */
+	int64_t		 yield_ms;	/* --yield-ms, -1: not given */
+	int		 json;		/* --json (with those two) */
 	int		 argc;
 	char		**argv;
 	struct contain_limits limits;	/* in force when contained */
@@ -63,74 +65,39 @@ static const char exec_usage[] =
     "  -i                    forward stdin even when it is a terminal\n"
     "  --strict-config       refuse a sandbox made with other settings\n"
     "  --no-sync             mirror mode: skip the sync before and after\n"
+    "  --background          -s only: start it as a background process\n"
+    "                        and print its handle (see clawssh process)\n"
+    "  --yield-ms N          -s only: wait up to N ms; if it is still\n"
+    "                        running, say which process handle to poll\n"
+    "  --json                with those two: one JSON object\n"
     CMD_CONN_USAGE;
 
 enum {
 	OPT_TIMEOUT = CMD_OPT_FIRST_FREE, OPT_ENV, OPT_CWD, OPT_HOST,
-	OPT_STRICT, OPT_NOSYNC
+	OPT_STRICT, OPT_NOSYNC, OPT_BACKGROUND, OPT_YIELD, OPT_JSON
 };
 
 static const struct option exec_longopts[] = {
 	CMD_CONN_LONGOPTS,
+	{ "background", no_argument, NULL, OPT_BACKGROUND },
 	{ "cwd", required_argument, NULL, OPT_CWD },
 	{ "env", required_argument, NULL, OPT_ENV },
 	{ "help", no_argument, NULL, 'h' },
 	{ "host", required_argument, NULL, OPT_HOST },
+	{ "json", no_argument, NULL, OPT_JSON },
 	{ "no-sync", no_argument, NULL, OPT_NOSYNC },
 	{ "sandbox", required_argument, NULL, 's' },
 	{ "strict-config", no_argument, NULL, OPT_STRICT },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "yield-ms", required_argument, NULL, OPT_YIELD },
 	{ NULL, 0, NULL, 0 }
 };
-
-/*
- * Add NAME=VALUE (or NAME, valued from our environment) to the list; an
- * existing NAME is replaced when replace is set, else kept.
- */
-static int
-exec_add_env(struct exec_args *a, const char *spec, int replace)
-{
-	const char	*eq = strchr(spec, '='), *val;
-	char		*name;
-	size_t		 i;
-
-	if (eq == NULL) {
-		if (!remote_cmd_env_name_ok(spec))
-			return cmd_fail("--env: invalid variable name '%s'",
-			    spec);
-		if ((val = getenv(spec)) == NULL)
-			return cmd_fail("--env %s: not set here (give NAME="
-			    "VALUE, or export %s first)", spec, spec);
-		eq = spec + strlen(spec);
-	} else
-		val = eq + 1;
-	name = xstrndup(spec, (size_t)(eq - spec));
-	if (!remote_cmd_env_name_ok(name)) {
-		free(name);
-		return cmd_fail("--env: invalid variable name in '%s'", spec);
-	}
-	for (i = 0; i < a->nenv && strcmp(a->env[i].name, name) != 0; i++)
-		;
-	if (i < a->nenv && !replace) {
-		free(name);
-		return 0;
-	}
-	if (i == a->nenv) {
-		a->env = xreallocarray(a->env, ++a->nenv, sizeof *a->env);
-		a->env[i].name = name;
-	} else {
-		free(name);
-		freezero(a->env[i].value, strlen(a->env[i].value));
-	}
-	a->env[i].value = xstrdup(val);
-	return 0;
-}
 
 /* Handle one exec option; returns 0, or the exit status on error. */
 static int
 exec_option(struct exec_args *a, int ch, const char *arg)
 {
-	int	rc;
+	int	rc, v;
 
 	if ((rc = cmd_conn_option(&a->box.cc, ch, arg)) != 0)
 		return rc == 1 ? 0 : rc;
@@ -145,7 +112,7 @@ exec_option(struct exec_args *a, int ch, const char *arg)
 		a->cwd = arg;
 		return 0;
 	case OPT_ENV:
-		return exec_add_env(a, arg, 1);
+		return cmd_env_add(&a->env, arg, 1);
 	case OPT_HOST:
 		a->box.cc.target = arg;
 		return 0;
@@ -154,6 +121,18 @@ exec_option(struct exec_args *a, int ch, const char *arg)
 		return 0;
 	case OPT_NOSYNC:
 		a->no_sync = 1;
+		return 0;
+	case OPT_BACKGROUND:
+		a->background = 1;
+		return 0;
+	case OPT_JSON:
+		a->json = 1;
+		return 0;
+	case OPT_YIELD:
+		if (cmd_parse_int(arg, 0, INT_MAX, &v) != 0)
+			return cmd_fail("bad --yield-ms '%s': want a number of "
+			    "milliseconds", arg);
+		a->yield_ms = v;
 		return 0;
 	case OPT_TIMEOUT:
 		if (cmd_parse_int(arg, 1, INT_MAX / 1000, &a->timeout) != 0)
@@ -206,6 +185,12 @@ exec_parse_args(int argc, char **argv, struct exec_args *a)
 	a->argv = argv + dashdash + 1;
 	if (a->argc == 0)
 		return cmd_fail("no command given after '--'");
+	if ((a->background || a->yield_ms >= 0) && a->sandbox == NULL)
+		return cmd_fail("--background and --yield-ms need -s ID");
+	if (a->background && a->yield_ms >= 0)
+		return cmd_fail("give --background or --yield-ms, not both");
+	if (a->json && !a->background && a->yield_ms < 0)
+		return cmd_fail("--json goes with --background or --yield-ms");
 	return 0;
 }
 
@@ -213,47 +198,9 @@ exec_parse_args(int argc, char **argv, struct exec_args *a)
 static int
 exec_apply_config(struct exec_args *a, const struct claw_config *c)
 {
-	char	*line;
-	size_t	 i;
-	int	 rc;
-
 	if (a->timeout < 0)
 		a->timeout = c->exec_timeout;
-	for (i = 0; i < c->nenv; i++) {
-		line = xasprintf("%s=%s", c->env[i].name, c->env[i].value);
-		rc = exec_add_env(a, line, 0);
-		freezero(line, strlen(line));
-		if (rc != 0)
-			return rc;
-	}
-	return 0;
-}
-
-/* The runtime's wrapper for the settings in force (NULL: none). */
-static char *
-exec_wrap(const struct exec_args *a, const struct sandbox_settings *now)
-{
-	struct contain_spec	  spec;
-	const char		**keep;
-	char			 *wrap;
-	size_t			  i;
-
-	if (now->runtime != SANDBOX_RUNTIME_BWRAP)
-		return NULL;
-	keep = xcalloc(a->nenv + 1, sizeof *keep);
-	for (i = 0; i < a->nenv; i++)
-		keep[i] = a->env[i].name;
-	memset(&spec, 0, sizeof spec);
-	spec.settings = now;
-	spec.root = a->box.rec->remote_root;
-	spec.id = a->box.rec->id;
-	spec.cwd = a->cwd;
-	spec.keep = keep;
-	spec.nkeep = a->nenv;
-	spec.limits = &now->limits;
-	wrap = contain_bwrap_wrap(&spec);
-	free(keep);
-	return wrap;
+	return cmd_env_config(&a->env, c);
 }
 
 /*
@@ -275,7 +222,7 @@ exec_sandbox(struct exec_args *a, char **pre, char **cwd, char **wrap)
 		return rc;
 	ws = a->box.be->workspace(rec->remote_root, rec->id);
 	*pre = a->box.be->exec_pre(rec->remote_root, rec->id);
-	*wrap = exec_wrap(a, &now);
+	*wrap = cmd_env_wrap(&a->box, &now, &a->env, a->cwd);
 	if (*wrap != NULL)
 		a->limits = now.limits;
 	if (a->cwd == NULL)
@@ -361,15 +308,68 @@ exec_limit_note(const struct contain_limits *l, int status)
 		    (long long)l->memory);
 }
 
+/* Run the command in the foreground; clears *mirroring on failure. */
+static int
+exec_fg(struct exec_args *a, const char *pre, const char *cwd,
+    const char *wrap, int *mirroring)
+{
+	struct exec_opts	 eo;
+	char			*cause = NULL;
+	int			 status = CMD_EXIT_FAILURE;
+
+	memset(&eo, 0, sizeof eo);
+	eo.argc = a->argc;
+	eo.argv = a->argv;
+	eo.pre = pre;
+	eo.cwd = cwd;
+	eo.wrap = wrap;
+	eo.env = a->env.v;
+	eo.nenv = a->env.n;
+	eo.timeout = a->timeout > 0 ? a->timeout : 0;
+	eo.forward_stdin = a->interactive || !isatty(STDIN_FILENO);
+	eo.in_fd = STDIN_FILENO;
+	eo.out.fd = STDOUT_FILENO;
+	eo.err.fd = STDERR_FILENO;
+	if (exec_run(a->box.t, &eo, &status, &cause) != 0) {
+		status = cmd_fail("%s", cause);
+		free(cause);
+		*mirroring = 0;
+	} else if (status == EXEC_STATUS_TIMEOUT && eo.timeout > 0)
+		log_warn("command timed out after %d s; remote process "
+		    "stopped", eo.timeout);
+	else
+		exec_limit_note(&a->limits, status);
+	return status;
+}
+
+/* Run it as a background process; pulls only if it finished. */
+static int
+exec_bg(struct exec_args *a, const char *wrap, int *mirroring)
+{
+	struct cmd_exec_bg	bg;
+	int			status, finished = 0;
+
+	memset(&bg, 0, sizeof bg);
+	bg.box = &a->box;
+	bg.env = &a->env;
+	bg.wrap = wrap;
+	bg.argc = a->argc;
+	bg.argv = a->argv;
+	bg.yield_ms = a->background ? -1 : a->yield_ms;
+	bg.json = a->json;
+	status = cmd_exec_bg(&bg, &finished);
+	if (!finished)
+		*mirroring = 0;
+	return status;
+}
+
 /* Connect and run the command; returns the exit status. */
 static int
 exec_connect_run(struct exec_args *a, const char *pre, const char *cwd,
     const char *wrap)
 {
-	struct exec_opts	 eo;
 	struct mirror		 m;
 	struct pathguard	*pg = NULL;
-	char			*cause = NULL;
 	int			 rc, status = CMD_EXIT_FAILURE, mirroring = 0;
 
 	memset(&m, 0, sizeof m);
@@ -385,28 +385,10 @@ exec_connect_run(struct exec_args *a, const char *pre, const char *cwd,
 		}
 		mirroring = 1;
 	}
-	memset(&eo, 0, sizeof eo);
-	eo.argc = a->argc;
-	eo.argv = a->argv;
-	eo.pre = pre;
-	eo.cwd = cwd;
-	eo.wrap = wrap;
-	eo.env = a->env;
-	eo.nenv = a->nenv;
-	eo.timeout = a->timeout > 0 ? a->timeout : 0;
-	eo.forward_stdin = a->interactive || !isatty(STDIN_FILENO);
-	eo.in_fd = STDIN_FILENO;
-	eo.out.fd = STDOUT_FILENO;
-	eo.err.fd = STDERR_FILENO;
-	if (exec_run(a->box.t, &eo, &status, &cause) != 0) {
-		status = cmd_fail("%s", cause);
-		free(cause);
-		mirroring = 0;
-	} else if (status == EXEC_STATUS_TIMEOUT && eo.timeout > 0)
-		log_warn("command timed out after %d s; remote process "
-		    "stopped", eo.timeout);
+	if (a->background || a->yield_ms >= 0)
+		status = exec_bg(a, wrap, &mirroring);
 	else
-		exec_limit_note(&a->limits, status);
+		status = exec_fg(a, pre, cwd, wrap, &mirroring);
 	if (mirroring && exec_sync_down(&m) != 0)
 		status = CMD_EXIT_FAILURE;
 	mirror_close(&m);
@@ -418,13 +400,7 @@ exec_connect_run(struct exec_args *a, const char *pre, const char *cwd,
 static void
 exec_args_free(struct exec_args *a)
 {
-	size_t	i;
-
-	for (i = 0; i < a->nenv; i++) {
-		free(a->env[i].name);
-		freezero(a->env[i].value, strlen(a->env[i].value));
-	}
-	free(a->env);
+	cmd_env_free(&a->env);
 	cmd_box_free(&a->box);
 }
 
@@ -438,6 +414,7 @@ cmd_exec(int argc, char **argv)
 
 	memset(&a, 0, sizeof a);
 	a.timeout = -1;
+	a.yield_ms = -1;
 	if ((rc = exec_parse_args(argc, argv, &a)) != 0) {
 		exec_args_free(&a);
 		return rc < 0 ? 0 : rc;

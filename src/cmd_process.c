@@ -25,10 +25,12 @@
 #include "cmd.h"
 #include "cmd_box.h"
 #include "cmd_conn.h"
+#include "cmd_env.h"
 #include "fdio.h"
 #include "process.h"
 #include "registry.h"
 #include "remote_cmd.h"
+#include "shquote.h"
 #include "xmalloc.h"
 
 enum proc_sub {
@@ -49,8 +51,7 @@ struct proc_args {
 	int		 tail;		/* --tail N, 0: all */
 	int		 eof;		/* --eof */
 	const char	*signal;	/* --signal */
-	struct claw_env	*env;		/* --env, then the config's */
-	size_t		 nenv;
+	struct cmd_env	 env;		/* --env, then the config's */
 	int		 argc;		/* the positional words */
 	char		**argv;
 	char		*sd;		/* <remote_root>/<id> */
@@ -101,33 +102,6 @@ static const struct {
 	{ OPT_SIGNAL, PROC_KILL, "--signal" },
 };
 #define N_OWNED	(sizeof proc_owned / sizeof proc_owned[0])
-
-/* Add NAME=VALUE to the environment unless NAME is there already. */
-static int
-proc_add_env(struct proc_args *a, const char *spec)
-{
-	const char	*eq = strchr(spec, '=');
-	char		*name;
-	size_t		 i;
-
-	if (eq == NULL)
-		return cmd_fail("--env wants NAME=VALUE, got '%s'", spec);
-	name = xstrndup(spec, (size_t)(eq - spec));
-	if (!remote_cmd_env_name_ok(name)) {
-		free(name);
-		return cmd_fail("--env: invalid variable name in '%s'", spec);
-	}
-	for (i = 0; i < a->nenv; i++) {
-		if (strcmp(a->env[i].name, name) == 0) {
-			free(name);
-			return 0;
-		}
-	}
-	a->env = xreallocarray(a->env, a->nenv + 1, sizeof *a->env);
-	a->env[a->nenv].name = name;
-	a->env[a->nenv++].value = xstrdup(eq + 1);
-	return 0;
-}
 
 /* Refuse an option that belongs to another sub-command. */
 static int
@@ -184,7 +158,7 @@ proc_option(struct proc_args *a, int ch, const char *arg)
 		a->signal = arg;
 		return 0;
 	case OPT_ENV:
-		return proc_add_env(a, arg);
+		return cmd_env_add(&a->env, arg, 1);
 	}
 	return cmd_fail("bad option (see 'clawssh process --help')");
 }
@@ -302,7 +276,8 @@ proc_start(struct proc_args *a)
 {
 	struct registry_record	*r = a->box.rec;
 	struct sandbox_settings	 now;
-	char			*pre, *ws, *h = NULL, *cause = NULL;
+	char			*pre, *ws, *wrap, *h = NULL, *cause = NULL;
+	char			*wv[4];
 	cJSON			*o;
 	int			 rc;
 
@@ -311,8 +286,17 @@ proc_start(struct proc_args *a)
 		return rc;
 	pre = a->box.be->exec_pre(r->remote_root, r->id);
 	ws = a->box.be->workspace(r->remote_root, r->id);
-	rc = process_start(a->box.t, a->sd, ws, pre, a->argc, a->argv, a->env,
-	    a->nenv, a->name, (size_t)a->log_max, &h, &cause);
+	if ((wrap = cmd_env_wrap(&a->box, &now, &a->env, NULL)) != NULL) {
+		cmd_env_contain(wv, wrap, a->argc, a->argv);
+		rc = process_start(a->box.t, a->sd, ws, pre, 3, wv,
+		    a->env.v, a->env.n, a->name, (size_t)a->log_max, &h,
+		    &cause);
+		free(wv[2]);
+	} else
+		rc = process_start(a->box.t, a->sd, ws, pre, a->argc, a->argv,
+		    a->env.v, a->env.n, a->name, (size_t)a->log_max, &h,
+		    &cause);
+	free(wrap);
 	free(pre);
 	free(ws);
 	if (rc != 0) {
@@ -440,21 +424,13 @@ proc_act(struct proc_args *a)
 static int
 proc_setup(struct proc_args *a)
 {
-	const struct claw_config	*c;
-	char				*line;
-	size_t				 i;
-	int				 rc;
+	int	rc;
 
 	if ((rc = cmd_box_load(&a->box, a->sandbox)) != 0)
 		return rc;
-	c = a->box.cc.cfg;
-	for (i = 0; a->sub == PROC_START && i < c->nenv; i++) {
-		line = xasprintf("%s=%s", c->env[i].name, c->env[i].value);
-		rc = proc_add_env(a, line);
-		freezero(line, strlen(line));
-		if (rc != 0)
-			return rc;
-	}
+	if (a->sub == PROC_START &&
+	    (rc = cmd_env_config(&a->env, a->box.cc.cfg)) != 0)
+		return rc;
 	a->sd = xasprintf("%s/%s", a->box.rec->remote_root, a->box.rec->id);
 	return cmd_box_connect(&a->box);
 }
@@ -463,13 +439,7 @@ proc_setup(struct proc_args *a)
 static void
 proc_args_free(struct proc_args *a)
 {
-	size_t	i;
-
-	for (i = 0; i < a->nenv; i++) {
-		free(a->env[i].name);
-		freezero(a->env[i].value, strlen(a->env[i].value));
-	}
-	free(a->env);
+	cmd_env_free(&a->env);
 	free(a->sd);
 	cmd_box_free(&a->box);
 }

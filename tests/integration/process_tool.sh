@@ -3,7 +3,9 @@
 # invocation; output since the last poll; exit statuses (0, non-zero,
 # signal); list; log --tail; stdin through write and --eof; kill of a
 # whole process tree; survival of the connection; the log cap; bad
-# handles and garbled state on the host.
+# handles and garbled state on the host.  The main sandbox is uncontained
+# (runtime none) so that the host side can see the process's pids; a
+# bwrap sandbox at the end shows that processes are contained like exec.
 . "$TESTLIB"
 
 CLAWSSH_STATE_DIR="$T/state"
@@ -12,7 +14,7 @@ R="$T/root"
 W="$T/ws"
 mkdir -p "$W"
 id=$("$CLAWSSH" provision -F "$T/ssh_config" --host testhost --key p \
-    --remote-root "$R" --workspace "$W") || fail "provision"
+    --runtime none --remote-root "$R" --workspace "$W") || fail "provision"
 P="$R/$id/procs"
 
 # Whatever a failed run leaves running is killed before $T goes.
@@ -246,4 +248,23 @@ printf 'we ird\n' > "$P/$h3/name"
 pr list 2>"$T/err"
 expect_status $? 255 "garbled name in list"
 expect_match "$(cat "$T/err")" "garbled process listing" "garbled listing"
+# In a bwrap sandbox a background process is contained like exec: it
+# starts in /workspace without capabilities, and kill stops its tree.
+if command -v bwrap >/dev/null 2>&1 &&
+    bwrap --ro-bind / / --unshare-all true 2>/dev/null; then
+	bid=$("$CLAWSSH" provision -F "$T/ssh_config" --host testhost \
+	    --key pb --remote-root "$R" --workspace "$W") ||
+	    fail "provision bwrap"
+	bh=$("$CLAWSSH" process start -s "$bid" -- sh -c 'pwd;
+	    grep CapEff /proc/self/status; sleep 297 & sleep 296') ||
+	    fail "contained start"
+	sleep 2
+	out=$("$CLAWSSH" process poll -s "$bid" "$bh" 2>/dev/null)
+	expect_match "$out" "^/workspace$" "contained process in /workspace"
+	expect_match "$out" "^CapEff:.0000000000000000$" "contained: no caps"
+	"$CLAWSSH" process kill -s "$bid" "$bh" >/dev/null 2>&1 ||
+	    fail "contained kill"
+	sleep 1
+	pgrep -f "sleep 29[67]" >/dev/null && fail "contained tree survived"
+fi
 exit 0

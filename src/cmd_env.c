@@ -1,0 +1,138 @@
+/*
+ * The --env list and the runtime wrapper shared by exec and process
+ * start.  See cmd_env.h.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compat.h"
+#include "buf.h"
+#include "clawconfig.h"
+#include "cmd.h"
+#include "cmd_box.h"
+#include "cmd_env.h"
+#include "contain_bwrap.h"
+#include "registry.h"
+#include "remote_cmd.h"
+#include "shquote.h"
+#include "xmalloc.h"
+
+/* Add one variable; see cmd_env.h. */
+int
+cmd_env_add(struct cmd_env *e, const char *spec, int replace)
+{
+	const char	*eq = strchr(spec, '='), *val;
+	char		*name;
+	size_t		 i;
+
+	if (eq == NULL) {
+		if (!remote_cmd_env_name_ok(spec))
+			return cmd_fail("--env: invalid variable name '%s'",
+			    spec);
+		if ((val = getenv(spec)) == NULL)
+			return cmd_fail("--env %s: not set here (give NAME="
+			    "VALUE, or export %s first)", spec, spec);
+		eq = spec + strlen(spec);
+	} else
+		val = eq + 1;
+	name = xstrndup(spec, (size_t)(eq - spec));
+	if (!remote_cmd_env_name_ok(name)) {
+		free(name);
+		return cmd_fail("--env: invalid variable name in '%s'", spec);
+	}
+	for (i = 0; i < e->n && strcmp(e->v[i].name, name) != 0; i++)
+		;
+	if (i < e->n && !replace) {
+		free(name);
+		return 0;
+	}
+	if (i == e->n) {
+		e->v = xreallocarray(e->v, ++e->n, sizeof *e->v);
+		e->v[i].name = name;
+	} else {
+		free(name);
+		freezero(e->v[i].value, strlen(e->v[i].value));
+	}
+	e->v[i].value = xstrdup(val);
+	return 0;
+}
+
+/* Add the config's entries; see cmd_env.h. */
+int
+cmd_env_config(struct cmd_env *e, const struct claw_config *c)
+{
+	char	*line;
+	size_t	 i;
+	int	 rc;
+
+	for (i = 0; i < c->nenv; i++) {
+		line = xasprintf("%s=%s", c->env[i].name, c->env[i].value);
+		rc = cmd_env_add(e, line, 0);
+		freezero(line, strlen(line));
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* Free the list; see cmd_env.h. */
+void
+cmd_env_free(struct cmd_env *e)
+{
+	size_t	i;
+
+	for (i = 0; i < e->n; i++) {
+		free(e->v[i].name);
+		freezero(e->v[i].value, strlen(e->v[i].value));
+	}
+	free(e->v);
+	e->v = NULL;
+	e->n = 0;
+}
+
+/* Build the runtime wrapper; see cmd_env.h. */
+char *
+cmd_env_wrap(const struct cmd_box *b, const struct sandbox_settings *now,
+    const struct cmd_env *e, const char *cwd)
+{
+	struct contain_spec	  spec;
+	const char		**keep;
+	char			 *wrap;
+	size_t			  i;
+
+	if (now->runtime != SANDBOX_RUNTIME_BWRAP)
+		return NULL;
+	keep = xcalloc(e->n + 1, sizeof *keep);
+	for (i = 0; i < e->n; i++)
+		keep[i] = e->v[i].name;
+	memset(&spec, 0, sizeof spec);
+	spec.settings = now;
+	spec.root = b->rec->remote_root;
+	spec.id = b->rec->id;
+	spec.cwd = cwd;
+	spec.keep = keep;
+	spec.nkeep = e->n;
+	spec.limits = &now->limits;
+	wrap = contain_bwrap_wrap(&spec);
+	free(keep);
+	return wrap;
+}
+
+/* Make the command that runs argv in the runtime; see cmd_env.h. */
+void
+cmd_env_contain(char *wv[4], const char *wrap, int argc, char **argv)
+{
+	struct buf	b = BUF_INIT;
+
+	buf_appendf(&b, "%s\nexec \"$@\" ", wrap);
+	shquote_append_argv(&b, argc, argv);
+	wv[0] = (char *)(uintptr_t)"sh";
+	wv[1] = (char *)(uintptr_t)"-c";
+	wv[2] = buf_detach(&b);
+	wv[3] = NULL;
+}

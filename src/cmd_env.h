@@ -1,0 +1,50 @@
+/*
+ * What exec and process start share: the --env list (NAME=VALUE, or NAME
+ * valued from clawssh's own environment, then the config's exec.env) and
+ * the runtime wrapper a contained sandbox's commands run in.
+ */
+#ifndef CLAW_CMD_ENV_H
+#define CLAW_CMD_ENV_H
+
+#include <stddef.h>
+
+struct claw_config;
+struct claw_env;
+struct cmd_box;
+struct sandbox_settings;
+
+/* An environment list being built. */
+struct cmd_env {
+	struct claw_env	*v;
+	size_t		 n;
+};
+
+/*
+ * Add NAME=VALUE, or NAME with the value of our own NAME, to e; an
+ * existing NAME is replaced when replace is set, else kept.  Returns 0 or
+ * an exit status (message printed).
+ */
+int	cmd_env_add(struct cmd_env *e, const char *spec, int replace);
+
+/* Add the config's exec.env entries that the command line did not set. */
+int	cmd_env_config(struct cmd_env *e, const struct claw_config *c);
+
+/* Wipe the values and free everything. */
+void	cmd_env_free(struct cmd_env *e);
+
+/*
+ * The runtime wrapper (remote_cmd's wrap slot) for b's loaded sandbox
+ * under the settings now, keeping e's names, starting in cwd (inside the
+ * workspace, or NULL); NULL for runtime none.
+ */
+char	*cmd_env_wrap(const struct cmd_box *b, const struct sandbox_settings *now,
+	    const struct cmd_env *e, const char *cwd);
+
+/*
+ * Make wv the command 'sh -c "WRAP; exec "$@" ARGV"' that runs argv in
+ * the runtime wrap describes, for callers that hand a command on (the
+ * process tool).  wv[2] is allocated; wv[3] is NULL.
+ */
+void	cmd_env_contain(char *wv[4], const char *wrap, int argc, char **argv);
+
+#endif /* CLAW_CMD_ENV_H */
