@@ -29,6 +29,13 @@ struct backend_list {
 	size_t			 corrupt;	/* sandboxes skipped as bad */
 };
 
+/* One root file system image in a host's store. */
+struct backend_image {
+	char			name[SANDBOX_IMAGE_MAX + 1];
+	int64_t			imported;	/* epoch seconds */
+	uint64_t		kib;		/* disk use */
+};
+
 struct backend_ops {
 	const char	*name;
 
@@ -58,6 +65,24 @@ struct backend_ops {
 
 	/* The sandbox's workspace directory on the host (allocated). */
 	char	*(*workspace)(const char *root, const char *id);
+
+	/*
+	 * Import the root file system tarball read from in_fd as image
+	 * name (checked, not "host") under root; zflag is tar's flag for
+	 * its compression ("", "-z", "-J", "-j" or "--zstd").  Staged and
+	 * renamed into place; an existing name is refused.
+	 */
+	int	(*image_import)(struct transport *t, const char *root,
+		    const char *name, int in_fd, const char *zflag,
+		    struct backend_image *got, char **cause);
+
+	/* List the images under root (*list allocated, n entries). */
+	int	(*image_list)(struct transport *t, const char *root,
+		    struct backend_image **list, size_t *n, char **cause);
+
+	/* Remove image name; refused while a sandbox uses it unless force. */
+	int	(*image_rm)(struct transport *t, const char *root,
+		    const char *name, int force, char **cause);
 };
 
 extern const struct backend_ops backend_ssh;

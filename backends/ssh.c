@@ -20,6 +20,7 @@
 #include "log.h"
 #include "sandbox.h"
 #include "shquote.h"
+#include "ssh_int.h"
 #include "ssh_scripts.h"
 #include "transport.h"
 #include "xmalloc.h"
@@ -48,7 +49,7 @@ ssh_clean(const char *p, size_t n)
 }
 
 /* Explain a failed script from its stderr ("clawssh-error: ..." line). */
-static char *
+char *
 ssh_failure(struct transport *t, const struct buf *err, int status)
 {
 	const char	*tag = "clawssh-error: ", *p, *end;
@@ -69,7 +70,7 @@ ssh_failure(struct transport *t, const struct buf *err, int status)
 }
 
 /* Run a script, requiring status 0; output lands in out. */
-static int
+int
 ssh_run(struct transport *t, const char *script, const char *in,
     size_t inlen, struct buf *out, char **cause)
 {
@@ -87,7 +88,7 @@ ssh_run(struct transport *t, const char *script, const char *in,
 }
 
 /* Take one line (without its newline) from *p; NULL at the end. */
-static char *
+char *
 ssh_line(const char **p, const char *end)
 {
 	const char	*nl;
@@ -362,4 +363,7 @@ const struct backend_ops backend_ssh = {
 	.destroy = ssh_destroy,
 	.exec_pre = ssh_exec_pre,
 	.workspace = ssh_workspace,
+	.image_import = ssh_image_import,
+	.image_list = ssh_image_list,
+	.image_rm = ssh_image_rm,
 };

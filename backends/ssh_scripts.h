@@ -60,7 +60,7 @@
 	"id=%s; image=%s; runtime=%s; d=\"$root/$id\"\n"		\
 	"if [ \"$runtime\" = bwrap ] && ! command -v bwrap >/dev/null"	\
 	" 2>&1; then clawfail \"bubblewrap (bwrap) is not installed on"	\
-	" this host: install it (Debian: apt-get install bubblewrap) or"	\
+	" this host: install it (Debian: apt-get install bubblewrap) or" \
 	" choose --runtime none (uncontained)\"; fi\n"			\
 	"if [ \"$image\" != host ] && [ ! -d \"$root/images/$image\" ];"\
 	" then clawfail \"image $image not found in $root/images"	\
@@ -108,7 +108,7 @@
 	"mv -- \"$d\" \"$t\" || clawfail \"cannot remove $d\"\n"	\
 	"echo clawssh-destroyed\n"					\
 	"chmod -R u+rwx -- \"$t\" 2>/dev/null; rm -rf -- \"$t\"\n"	\
-	"rmdir /sys/fs/cgroup/pids/clawssh-$id /sys/fs/cgroup/clawssh-$id"	\
+	"rmdir /sys/fs/cgroup/pids/clawssh-$id /sys/fs/cgroup/clawssh-$id" \
 	" 2>/dev/null; exit 0\n"
 
 /* Slots: the sandbox directory (quoted), the id (checked). */
@@ -118,5 +118,70 @@
 	" longer exists on this host; provision it again\" >&2;"	\
 	" exit 255; fi; touch -c -- \"$__claw_d/last-used\""		\
 	" 2>/dev/null; unset __claw_d"
+
+/*
+ * Image import.  Slots: root, name (checked), the tar decompression flag
+ * (checked: "", -z, -J, -j or --zstd).  The root file system tarball
+ * comes on stdin; it is unpacked beside the store and renamed into place
+ * (device nodes skipped: bwrap makes /dev), with workspace/, tmp/, proc/
+ * and dev/ made where the runtime mounts them.
+ */
+#define SSH_SCRIPT_IMAGE_IMPORT						\
+	SSH_SCRIPT_PRELUDE						\
+	SSH_SCRIPT_ENSURE_ROOT						\
+	"name=%s; z=%s; i=\"$root/images\"\n"				\
+	"mkdir -p -- \"$i\" || clawfail \"cannot create $i\"\n"		\
+	"[ -L \"$i\" ] && clawfail \"$i is a symbolic link\"\n"		\
+	"clawlock \"$i/.lock-$name\"\n"					\
+	"[ -e \"$i/$name\" ] && clawfail \"image $name already exists on" \
+	" this host (remove it first: clawssh image rm)\"\n"		\
+	"s=\"$i/.stage-$name-$$\"; rm -rf -- \"$s\"\n"			\
+	"mkdir -p -- \"$s/rootfs\" || clawfail \"cannot create $s\"\n"	\
+	"if ! tar -x $z -f - -C \"$s/rootfs\" --exclude=./dev/*"	\
+	" --exclude=dev/* 2>\"$s/err\"; then\n"				\
+	"  e=$(head -c 300 \"$s/err\" | tr '\\n' ' '); rm -rf -- \"$s\";" \
+	" clawfail \"unpacking the image failed: $e\"; fi\n"		\
+	"for d in workspace tmp proc dev; do\n"				\
+	"  [ -L \"$s/rootfs/$d\" ] && rm -f -- \"$s/rootfs/$d\"\n"	\
+	"  [ -d \"$s/rootfs/$d\" ] || mkdir -p -- \"$s/rootfs/$d\" ||"	\
+	" { rm -rf -- \"$s\"; clawfail \"cannot make /$d in the image\"; }\n"\
+	"done\n"							\
+	"rm -f -- \"$s/err\"; date +%%s > \"$s/imported\"\n"		\
+	"mv -- \"$s\" \"$i/$name\" || { rm -rf -- \"$s\";"		\
+	" clawfail \"cannot store the image\"; }\n"			\
+	"echo \"clawssh-image $name $(cat \"$i/$name/imported\")"	\
+	" $(du -sk -- \"$i/$name\" | cut -f1)\"\n"
+
+/* Image listing.  Slot: root.  One "clawssh-image NAME TIME KIB" line. */
+#define SSH_SCRIPT_IMAGE_LIST						\
+	SSH_SCRIPT_PRELUDE						\
+	"[ -d \"$root/images\" ] || exit 0\n"				\
+	"cd -- \"$root/images\" || clawfail \"cannot enter images\"\n"	\
+	"for d in *; do\n"						\
+	"  case $d in .*|'*') continue ;; esac\n"			\
+	"  [ -d \"$d/rootfs\" ] && [ ! -L \"$d\" ] || continue\n"	\
+	"  echo \"clawssh-image $d $(cat \"$d/imported\" 2>/dev/null ||" \
+	" echo 0) $(du -sk -- \"$d\" | cut -f1)\"\n"			\
+	"done\n"
+
+/*
+ * Image removal.  Slots: root, name (checked), force (0 or 1).  Refused
+ * while a sandbox's metadata names the image, unless forced.
+ */
+#define SSH_SCRIPT_IMAGE_RM						\
+	SSH_SCRIPT_PRELUDE						\
+	"name=%s; force=%s; i=\"$root/images\"\n"			\
+	"[ -d \"$i/$name\" ] && [ ! -L \"$i/$name\" ] ||"		\
+	" clawfail \"no image $name on this host\"\n"			\
+	"clawlock \"$i/.lock-$name\"\n"					\
+	"users=$(grep -l \"\\\"image\\\":[[:space:]]*\\\"$name\\\"\"" \
+	" \"$root\"/c*/meta.json 2>/dev/null | sed 's|.*/\\(c[a-z2-7]*\\)" \
+	"/meta.json|\\1|' | tr '\\n' ' ')\n"				\
+	"[ -z \"$users\" ] || [ \"$force\" = 1 ] || clawfail \"image"	\
+	" $name is used by sandboxes $users(destroy them, or --force)\"\n"\
+	"t=\"$i/.trash-$name-$$\"\n"					\
+	"mv -- \"$i/$name\" \"$t\" || clawfail \"cannot remove $name\"\n" \
+	"chmod -R u+rwx -- \"$t\" 2>/dev/null; rm -rf -- \"$t\"\n"	\
+	"echo clawssh-removed\n"
 
 #endif /* CLAW_SSH_SCRIPTS_H */

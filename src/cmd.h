@@ -11,6 +11,7 @@ int	cmd_apply_patch(int argc, char **argv);
 int	cmd_destroy(int argc, char **argv);
 int	cmd_edit(int argc, char **argv);
 int	cmd_exec(int argc, char **argv);
+int	cmd_image(int argc, char **argv);
 int	cmd_list(int argc, char **argv);
 int	cmd_ls(int argc, char **argv);
 int	cmd_process(int argc, char **argv);

@@ -37,8 +37,9 @@ void	cmd_env_free(struct cmd_env *e);
  * under the settings now, keeping e's names, starting in cwd (inside the
  * workspace, or NULL); NULL for runtime none.
  */
-char	*cmd_env_wrap(const struct cmd_box *b, const struct sandbox_settings *now,
-	    const struct cmd_env *e, const char *cwd);
+char	*cmd_env_wrap(const struct cmd_box *b,
+	    const struct sandbox_settings *now, const struct cmd_env *e,
+	    const char *cwd);
 
 /*
  * Make wv the command 'sh -c "WRAP; exec "$@" ARGV"' that runs argv in

@@ -61,8 +61,10 @@ bg_start(const struct cmd_exec_bg *bg, const char *sd, char **handle)
 static void
 bg_sleep(int64_t ms)
 {
-	struct timespec	ts = { (time_t)(ms / 1000), (long)(ms % 1000) * 1000000L };
+	struct timespec	ts;
 
+	ts.tv_sec = (time_t)(ms / 1000);
+	ts.tv_nsec = (long)(ms % 1000) * 1000000L;
 	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
 		;
 }
@@ -143,7 +145,8 @@ cmd_exec_bg(const struct cmd_exec_bg *bg, int *finished)
 		bg_json(h, done, status, &out);
 	else if (!done && bg->yield_ms >= 0)
 		fprintf(stderr, "clawssh: still running as process %s "
-		    "(clawssh process poll -s %s %s)\n", h, bg->box->rec->id, h);
+		    "(clawssh process poll -s %s %s)\n", h, bg->box->rec->id,
+		    h);
 	else if (!done)
 		printf("%s\n", h);
 	*finished = done;

@@ -29,6 +29,8 @@ static const struct {
 	{ "destroy", cmd_destroy, "remove a sandbox" },
 	{ "recreate", cmd_recreate, "remake a sandbox with current settings" },
 	{ "prune", cmd_prune, "remove idle or old sandboxes" },
+	{ "image", cmd_image, "import, list or remove root file system "
+	    "images" },
 	{ "process", cmd_process, "manage background processes in a "
 	    "sandbox" },
 	{ "sync", cmd_sync, "push or pull workspace files (sync push|pull)" },

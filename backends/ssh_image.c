@@ -1,0 +1,147 @@
+/*
+ * The ssh backend's image store: root file systems under
+ * <remoteRoot>/images/<name>/rootfs, imported from a tarball streamed over
+ * one channel, listed, removed.  See backend.h.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "buf.h"
+#include "error.h"
+#include "exec.h"
+#include "shquote.h"
+#include "ssh_int.h"
+#include "ssh_scripts.h"
+#include "transport.h"
+#include "xmalloc.h"
+
+#define IMG_OUT_MAX	(1024 * 1024)	/* listing bytes */
+#define IMG_MAX		10000		/* images listed */
+
+/* Parse "clawssh-image NAME TIME KIB" into im; 0 or -1. */
+static int
+img_parse(const char *line, struct backend_image *im)
+{
+	char			name[SANDBOX_IMAGE_MAX + 2];
+	long long		when;
+	unsigned long long	kib;
+	int			used = 0;
+
+	memset(im, 0, sizeof *im);
+	if (sscanf(line, "clawssh-image %65s %lld %llu%n", name, &when, &kib,
+	    &used) != 3 || line[used] != '\0' || when < 0 ||
+	    sandbox_image_check(name, NULL) != 0 || strcmp(name, "host") == 0)
+		return -1;
+	memcpy(im->name, name, strlen(name) + 1);	/* checked: fits */
+	im->imported = when;
+	im->kib = kib;
+	return 0;
+}
+
+/* Import an image; see backend.h. */
+int
+ssh_image_import(struct transport *t, const char *root, const char *name,
+    int in_fd, const char *zflag, struct backend_image *got, char **cause)
+{
+	struct exec_opts	 o;
+	struct buf		 out = BUF_INIT, err = BUF_INIT;
+	char			*qroot = shquote(root), *qname = shquote(name);
+	char			*script, *nl;
+	int			 rc, status = 0;
+
+	script = xasprintf(SSH_SCRIPT_IMAGE_IMPORT, qroot, qname, zflag);
+	memset(&o, 0, sizeof o);
+	o.forward_stdin = 1;
+	o.in_fd = in_fd;
+	o.out.fd = o.err.fd = -1;
+	o.out.buf = &out;
+	o.err.buf = &err;
+	o.out.max = o.err.max = 64 * 1024;
+	rc = exec_sh(t, script, &o, &status, cause);
+	if (rc == 0 && status != 0) {
+		*cause = ssh_failure(t, &err, status);
+		rc = CLAW_ERR_PROTO;
+	}
+	if (rc == 0 && (out.data == NULL ||
+	    (nl = strchr(out.data, '\n')) == NULL ||
+	    (*nl = '\0', img_parse(out.data, got)) != 0 ||
+	    strcmp(got->name, name) != 0))
+		rc = claw_fail(cause, CLAW_ERR_PROTO, "%s: garbled reply to "
+		    "the image import", transport_label(t));
+	free(script);
+	free(qname);
+	free(qroot);
+	buf_free(&out);
+	buf_free(&err);
+	return rc;
+}
+
+/* List images; see backend.h. */
+int
+ssh_image_list(struct transport *t, const char *root,
+    struct backend_image **list, size_t *n, char **cause)
+{
+	struct backend_image	*v = NULL;
+	struct buf		 out = BUF_INIT;
+	const char		*p, *end;
+	char			*qroot = shquote(root), *script, *line;
+	size_t			 k = 0;
+	int			 rc;
+
+	script = xasprintf(SSH_SCRIPT_IMAGE_LIST, qroot);
+	rc = ssh_run(t, script, NULL, 0, &out, cause);
+	p = out.data != NULL ? out.data : "";
+	end = p + out.len;
+	while (rc == 0 && (line = ssh_line(&p, end)) != NULL) {
+		v = xreallocarray(v, k + 1, sizeof *v);
+		if (k >= IMG_MAX || img_parse(line, &v[k]) != 0)
+			rc = claw_fail(cause, CLAW_ERR_PROTO, "%s: garbled "
+			    "image listing", transport_label(t));
+		k++;
+		free(line);
+	}
+	if (rc == 0 && p != end)
+		rc = claw_fail(cause, CLAW_ERR_PROTO, "%s: garbled image "
+		    "listing", transport_label(t));
+	free(script);
+	free(qroot);
+	buf_free(&out);
+	if (rc != 0) {
+		free(v);
+		return rc;
+	}
+	*list = v;
+	*n = k;
+	return 0;
+}
+
+/* Remove an image; see backend.h. */
+int
+ssh_image_rm(struct transport *t, const char *root, const char *name,
+    int force, char **cause)
+{
+	struct buf	 out = BUF_INIT;
+	char		*qroot = shquote(root), *qname = shquote(name);
+	char		*script;
+	int		 rc;
+
+	script = xasprintf(SSH_SCRIPT_IMAGE_RM, qroot, qname,
+	    force ? "1" : "0");
+	rc = ssh_run(t, script, NULL, 0, &out, cause);
+	if (rc == 0 && (out.data == NULL ||
+	    strstr(out.data, "clawssh-removed\n") == NULL))
+		rc = claw_fail(cause, CLAW_ERR_PROTO, "%s: garbled reply to "
+		    "the image removal", transport_label(t));
+	free(script);
+	free(qname);
+	free(qroot);
+	buf_free(&out);
+	return rc;
+}

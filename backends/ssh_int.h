@@ -1,0 +1,33 @@
+/*
+ * What the ssh backend's source files share.
+ */
+#ifndef CLAW_SSH_INT_H
+#define CLAW_SSH_INT_H
+
+#include <stddef.h>
+
+struct buf;
+struct transport;
+
+/* Explain a failed script from its stderr ("clawssh-error: ..." line). */
+char	*ssh_failure(struct transport *t, const struct buf *err, int status);
+
+/* Run a script with stdin in[0..inlen), requiring status 0; out: stdout. */
+int	ssh_run(struct transport *t, const char *script, const char *in,
+	    size_t inlen, struct buf *out, char **cause);
+
+/* Take one line (without its newline) from *p; NULL at the end. */
+char	*ssh_line(const char **p, const char *end);
+
+struct backend_image;
+
+/* The image store; see backend.h. */
+int	ssh_image_import(struct transport *t, const char *root,
+	    const char *name, int in_fd, const char *zflag,
+	    struct backend_image *got, char **cause);
+int	ssh_image_list(struct transport *t, const char *root,
+	    struct backend_image **list, size_t *n, char **cause);
+int	ssh_image_rm(struct transport *t, const char *root, const char *name,
+	    int force, char **cause);
+
+#endif /* CLAW_SSH_INT_H */

@@ -1,0 +1,295 @@
+/*
+ * clawssh image import|list|rm: the root file system images a host keeps
+ * for sandboxes made with --from NAME.
+ *
+ *	clawssh image import --host TARGET NAME TARBALL
+ *	clawssh image list --host TARGET [--json]
+ *	clawssh image rm --host TARGET [--force] NAME
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "backend.h"
+#include "cmd.h"
+#include "cmd_box.h"
+#include "cmd_conn.h"
+#include "sandbox.h"
+#include "sshconfig.h"
+#include "transport.h"
+#include "xmalloc.h"
+
+enum { OPT_HOST = CMD_OPT_FIRST_FREE, OPT_ROOT, OPT_JSON, OPT_FORCE };
+
+static const struct option image_longopts[] = {
+	CMD_CONN_LONGOPTS,
+	{ "force", no_argument, NULL, OPT_FORCE },
+	{ "help", no_argument, NULL, 'h' },
+	{ "host", required_argument, NULL, OPT_HOST },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "remote-root", required_argument, NULL, OPT_ROOT },
+	{ NULL, 0, NULL, 0 }
+};
+
+static const char image_usage[] =
+    "usage: clawssh image import --host TARGET [options] NAME TARBALL\n"
+    "       clawssh image list --host TARGET [--json]\n"
+    "       clawssh image rm --host TARGET [--force] NAME\n"
+    "\n"
+    "TARBALL is a root file system as a tar archive (plain, gzip, xz,\n"
+    "bzip2 or zstd): from debootstrap, docker export, or any tar of a\n"
+    "root tree.  Sandboxes use it with 'clawssh provision --from NAME'.\n"
+    "\n"
+    "  --remote-root DIR     the host's sandbox root (images/ below it)\n"
+    "  --force               rm: even if sandboxes use the image\n"
+    CMD_CONN_USAGE;
+
+struct image_args {
+	struct cmd_box	 box;
+	const char	*root;
+	int		 json, force;
+};
+
+/* tar's decompression flag for the first bytes of a tarball. */
+static const char *
+image_zflag(const unsigned char *m, ssize_t n)
+{
+	if (n >= 2 && m[0] == 0x1f && m[1] == 0x8b)
+		return "-z";
+	if (n >= 6 && memcmp(m, "\xfd" "7zXZ\0", 6) == 0)
+		return "-J";
+	if (n >= 3 && memcmp(m, "BZh", 3) == 0)
+		return "-j";
+	if (n >= 4 && memcmp(m, "\x28\xb5\x2f\xfd", 4) == 0)
+		return "--zstd";
+	return "";
+}
+
+/* Open the tarball and work out its compression. */
+static int
+image_open(const char *path, int *fd, const char **zflag)
+{
+	unsigned char	m[8];
+	ssize_t		n;
+
+	if ((*fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return cmd_fail("%s: %s", path, strerror(errno));
+	n = pread(*fd, m, sizeof m, 0);
+	if (n < 0) {
+		close(*fd);
+		return cmd_fail("%s: %s", path, strerror(errno));
+	}
+	*zflag = image_zflag(m, n);
+	return 0;
+}
+
+/* Check an image name given on the command line. */
+static int
+image_name(const char *name)
+{
+	char	*cause = NULL;
+	int	 rc;
+
+	if (strcmp(name, "host") == 0)
+		return cmd_fail("'host' names the host's own root; choose "
+		    "another image name");
+	if (sandbox_image_check(name, &cause) == 0)
+		return 0;
+	rc = cmd_fail("%s", cause);
+	free(cause);
+	return rc;
+}
+
+/* image import NAME TARBALL. */
+static int
+image_import(struct image_args *a, const char *name, const char *path)
+{
+	struct backend_image	 got;
+	const char		*z = "";
+	char			*cause = NULL;
+	int			 fd, rc;
+
+	if ((rc = image_name(name)) != 0 || (rc = image_open(path, &fd,
+	    &z)) != 0)
+		return rc;
+	rc = a->box.be->image_import(a->box.t, a->root, name, fd, z, &got,
+	    &cause);
+	close(fd);
+	if (rc != 0) {
+		rc = cmd_fail("%s", cause);
+		free(cause);
+		return rc;
+	}
+	printf("%s\n", got.name);
+	fprintf(stderr, "clawssh: imported %s (%llu KiB)\n", got.name,
+	    (unsigned long long)got.kib);
+	return 0;
+}
+
+/* image list. */
+static int
+image_list(struct image_args *a)
+{
+	struct backend_image	*v = NULL;
+	cJSON			*arr, *o;
+	char			*cause = NULL, *s, when[32];
+	size_t			 n = 0, i;
+	time_t			 t;
+	int			 rc;
+
+	if ((rc = a->box.be->image_list(a->box.t, a->root, &v, &n,
+	    &cause)) != 0) {
+		rc = cmd_fail("%s", cause);
+		free(cause);
+		return rc;
+	}
+	arr = cJSON_CreateArray();
+	for (i = 0; i < n; i++) {
+		t = (time_t)v[i].imported;
+		strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+		if (!a->json) {
+			printf("%-24s %10llu KiB  %s\n", v[i].name,
+			    (unsigned long long)v[i].kib, when);
+			continue;
+		}
+		o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "name", v[i].name);
+		cJSON_AddNumberToObject(o, "kib", (double)v[i].kib);
+		cJSON_AddStringToObject(o, "imported", when);
+		cJSON_AddItemToArray(arr, o);
+	}
+	if (a->json) {
+		s = cJSON_PrintUnformatted(arr);
+		puts(s);
+		free(s);
+	}
+	cJSON_Delete(arr);
+	free(v);
+	return 0;
+}
+
+/* image rm NAME. */
+static int
+image_rm(struct image_args *a, const char *name)
+{
+	char	*cause = NULL;
+	int	 rc;
+
+	if ((rc = image_name(name)) != 0)
+		return rc;
+	if ((rc = a->box.be->image_rm(a->box.t, a->root, name, a->force,
+	    &cause)) != 0) {
+		rc = cmd_fail("%s", cause);
+		free(cause);
+	}
+	return rc;
+}
+
+/* Parse options; 0, -1 for --help, or an exit status. */
+static int
+image_parse(struct image_args *a, int argc, char **argv)
+{
+	int	ch, rc;
+
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, CMD_CONN_SHORTOPTS "h",
+	    image_longopts, NULL)) != -1) {
+		if (ch == 'h') {
+			fputs(image_usage, stdout);
+			return -1;
+		}
+		if ((rc = cmd_conn_option(&a->box.cc, ch, optarg)) != 0) {
+			if (rc == 1)
+				continue;
+			return rc;
+		}
+		if (ch == OPT_HOST)
+			a->box.cc.target = optarg;
+		else if (ch == OPT_ROOT)
+			a->root = optarg;
+		else if (ch == OPT_JSON)
+			a->json = 1;
+		else if (ch == OPT_FORCE)
+			a->force = 1;
+		else
+			return cmd_fail("bad option (see 'clawssh image "
+			    "--help')");
+	}
+	if (a->box.cc.target == NULL)
+		return cmd_fail("image: --host TARGET is required");
+	return 0;
+}
+
+/* Connect to the host named on the command line. */
+static int
+image_connect(struct image_args *a)
+{
+	char	*cause = NULL;
+	int	 rc;
+
+	if ((rc = cmd_conn_load(&a->box.cc)) != 0)
+		return rc;
+	if (a->root == NULL)
+		a->root = cmd_box_root(&a->box);
+	if (sandbox_root_check(a->root, &cause) != 0) {
+		rc = cmd_fail("remoteRoot: %s", cause);
+		free(cause);
+		return rc;
+	}
+	a->box.be = backend_find("ssh");
+	if ((rc = cmd_conn_resolve(&a->box.cc, &a->box.sc)) != 0)
+		return rc;
+	return cmd_conn_connect(&a->box.cc, a->box.sc, &a->box.t);
+}
+
+/* The image command; see clawssh(1). */
+int
+cmd_image(int argc, char **argv)
+{
+	struct image_args	 a;
+	const char		*sub;
+	int			 rc, want;
+
+	memset(&a, 0, sizeof a);
+	if (argc < 2 || argv[1][0] == '-') {
+		fputs(image_usage, argc >= 2 && strcmp(argv[1], "--help") == 0 ?
+		    stdout : stderr);
+		return argc >= 2 && strcmp(argv[1], "--help") == 0 ? 0 :
+		    CMD_EXIT_FAILURE;
+	}
+	sub = argv[1];
+	want = strcmp(sub, "import") == 0 ? 2 : strcmp(sub, "rm") == 0 ? 1 :
+	    strcmp(sub, "list") == 0 ? 0 : -1;
+	if (want < 0)
+		return cmd_fail("image: unknown sub-command '%s' (import, "
+		    "list, rm)", sub);
+	if ((rc = image_parse(&a, argc - 1, argv + 1)) != 0)
+		goto out;
+	if (argc - 1 - optind != want) {
+		rc = cmd_fail("image %s: wrong arguments (see 'clawssh image "
+		    "--help')", sub);
+		goto out;
+	}
+	if ((rc = image_connect(&a)) != 0)
+		goto out;
+	if (want == 2)
+		rc = image_import(&a, argv[1 + optind], argv[2 + optind]);
+	else if (want == 1)
+		rc = image_rm(&a, argv[1 + optind]);
+	else
+		rc = image_list(&a);
+out:
+	cmd_box_free(&a.box);
+	return rc < 0 ? 0 : rc;
+}
