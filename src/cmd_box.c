@@ -5,6 +5,7 @@
 #include "config.h"
 #endif
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,8 @@
 #include "cmd_box.h"
 #include "error.h"
 #include "log.h"
+#include "mirror.h"
+#include "pathguard.h"
 #include "registry.h"
 #include "sshconfig.h"
 #include "transport.h"
@@ -220,4 +223,32 @@ cmd_box_free(struct cmd_box *b)
 	registry_close(b->reg);
 	cmd_conn_free(&b->cc);
 	memset(b, 0, sizeof *b);
+}
+
+/* Push local changes to a connected mirror-mode sandbox; see cmd_box.h. */
+int
+cmd_box_push(struct cmd_box *b, struct pathguard *pg, char **cause)
+{
+	struct registry_record	*r = b->rec;
+	struct pathguard	*own = NULL;
+	struct mirror		 m;
+	char			*ws, *dir;
+	int			 rc;
+
+	if (pg == NULL) {
+		if ((rc = pathguard_open(r->workspace, &own, cause)) != 0)
+			return rc;
+		pg = own;
+	}
+	ws = b->be->workspace(r->remote_root, r->id);
+	dir = xasprintf("%s/manifests", registry_dir(b->reg));
+	if ((rc = mirror_open(&m, b->t, pg, ws, dir, r->id,
+	    (const char *const *)(uintptr_t)b->cc.cfg->sync_exclude,
+	    b->cc.cfg->nsync_exclude, cause)) == 0)
+		rc = mirror_push(&m, cause);
+	mirror_close(&m);
+	free(dir);
+	free(ws);
+	pathguard_close(own);
+	return rc;
 }

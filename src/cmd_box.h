@@ -73,6 +73,15 @@ int	cmd_box_same_host(const struct registry_record *a,
 /* The record as a JSON object (for --json output). */
 struct cJSON	*cmd_box_json(const struct registry_record *r);
 
+struct pathguard;
+
+/*
+ * Send the local workspace's changes since the last sync to b's sandbox
+ * (loaded, connected, mirror mode): through pg, or a pathguard opened on
+ * the record's workspace when pg is NULL.  0 or negative with *cause.
+ */
+int	cmd_box_push(struct cmd_box *b, struct pathguard *pg, char **cause);
+
 /* Release everything. */
 void	cmd_box_free(struct cmd_box *b);
 

@@ -7,7 +7,6 @@
 #endif
 
 #include <getopt.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +16,6 @@
 #include "cmd_fs.h"
 #include "error.h"
 #include "fstore.h"
-#include "mirror.h"
 #include "pathguard.h"
 #include "registry.h"
 #include "xmalloc.h"
@@ -197,25 +195,14 @@ cmd_fs_open(struct cmd_fs *f, int writing)
 int
 cmd_fs_after_write(struct cmd_fs *f)
 {
-	struct registry_record	*r = f->b.rec;
-	struct mirror		 m;
-	char			*ws, *dir, *cause = NULL;
-	int			 rc;
+	char	*cause = NULL;
+	int	 rc;
 
 	if (!f->local || !f->push)
 		return 0;
 	if ((rc = cmd_box_connect(&f->b)) != 0)
 		return rc;
-	ws = f->b.be->workspace(r->remote_root, r->id);
-	dir = xasprintf("%s/manifests", registry_dir(f->b.reg));
-	if ((rc = mirror_open(&m, f->b.t, f->pg, ws, dir, r->id,
-	    (const char *const *)(uintptr_t)f->b.cc.cfg->sync_exclude,
-	    f->b.cc.cfg->nsync_exclude, &cause)) == 0)
-		rc = mirror_push(&m, &cause);
-	mirror_close(&m);
-	free(dir);
-	free(ws);
-	if (rc != 0) {
+	if ((rc = cmd_box_push(&f->b, f->pg, &cause)) != 0) {
 		rc = cmd_fail("%s: written locally, but the push failed: %s",
 		    f->tool, cause);
 		free(cause);

@@ -284,6 +284,12 @@ proc_start(struct proc_args *a)
 	cmd_box_settings(&a->box, &r->settings, &now);
 	if ((rc = cmd_box_stale(&a->box, r->id, r->config_hash, &now)) != 0)
 		return rc;
+	if (now.mode == SANDBOX_MODE_MIRROR && r->workspace != NULL &&
+	    cmd_box_push(&a->box, NULL, &cause) != 0) {
+		rc = cmd_fail("sync up: %s", cause);
+		free(cause);
+		return rc;
+	}
 	pre = a->box.be->exec_pre(r->remote_root, r->id);
 	ws = a->box.be->workspace(r->remote_root, r->id);
 	if ((wrap = cmd_env_wrap(&a->box, &now, &a->env, NULL)) != NULL) {

@@ -248,6 +248,14 @@ printf 'we ird\n' > "$P/$h3/name"
 pr list 2>"$T/err"
 expect_status $? 255 "garbled name in list"
 expect_match "$(cat "$T/err")" "garbled process listing" "garbled listing"
+# Mirror mode: local changes go up before the process starts.
+echo "local edit" > "$W/fresh.txt"
+hm=$("$CLAWSSH" process start -s "$id" -- cat fresh.txt) ||
+    fail "start after a local edit"
+sleep 2
+out=$("$CLAWSSH" process poll -s "$id" "$hm" 2>/dev/null)
+expect_eq "$out" "local edit" "process sees the pushed local change"
+
 # In a bwrap sandbox a background process is contained like exec: it
 # starts in /workspace without capabilities, and kill stops its tree.
 if command -v bwrap >/dev/null 2>&1 &&
