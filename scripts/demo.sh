@@ -72,11 +72,24 @@ c() {
 CLAWSSH_STATE_DIR="$D/state"
 export CLAWSSH_STATE_DIR
 echo "== sandboxes: get-or-create one per session key, then use it"
+mkdir -p "$D/ws1"
+echo 'local file' > "$D/ws1/readme.txt"
 c provision -F "$D/ssh_config" --host demo --key session-42 \
-    --remote-root "$D/sandboxes" --workspace "$D"
+    --remote-root "$D/sandboxes" --workspace "$D/ws1"
 id=$("$CLAWSSH" provision -F "$D/ssh_config" --host demo --key session-42 \
-    --remote-root "$D/sandboxes" --workspace "$D")
-c exec -s "$id" -- sh -c 'pwd; echo hello > note.txt; ls'
+    --remote-root "$D/sandboxes" --workspace "$D/ws1")
+echo "== every command runs contained (bubblewrap): /workspace, no caps, only lo"
+c exec -s "$id" -- sh -c 'pwd; cat readme.txt; grep CapEff /proc/self/status;
+    tail -n +3 /proc/net/dev | cut -d: -f1; echo hello > note.txt'
+echo "mirror mode brought note.txt back: $(cat "$D/ws1/note.txt")"
+echo "== agent file tools and a background process"
+printf 'x = 1\n' | c write -s "$id" app.py
+c edit -s "$id" app.py --old 'x = 1' --new 'x = 2'
+c read -s "$id" app.py
+h=$("$CLAWSSH" process start -s "$id" -- sh -c 'echo working; sleep 1; echo done')
+echo "\$ clawssh process start -s $id -- ...   -> $h"
+sleep 3
+c process poll -s "$id" "$h"
 c list
 c status "$id"
 c destroy "$id"

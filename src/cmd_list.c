@@ -180,6 +180,19 @@ list_row_print(const struct list_row *row)
 	    idle, row->state);
 }
 
+/* Print the limits line, if any limit is set. */
+static void
+list_limits_print(const struct contain_limits *l)
+{
+	if (l->memory == 0 && l->nproc == 0 && l->cpu == 0 &&
+	    l->fsize == 0 && l->nofile == 0)
+		return;
+	printf("limits:     memory %lld, processes %lld, cpu %lld s, file size "
+	    "%lld, open files %lld (0: none)\n", (long long)l->memory,
+	    (long long)l->nproc, (long long)l->cpu, (long long)l->fsize,
+	    (long long)l->nofile);
+}
+
 /* Print one row as "field: value" lines, for status. */
 static void
 list_detail_print(const struct list_row *row)
@@ -193,13 +206,17 @@ list_detail_print(const struct list_row *row)
 	}
 	printf("id:         %s\nhost:       %s@%s:%d (%s)\n"
 	    "scope:      %s\nkey:        %s\nmode:       %s\n"
-	    "access:     %s\nimage:      %s\nworkspace:  %s\n"
-	    "remote:     %s/%s/workspace\nage:        %s\n"
-	    "idle:       %s\nstate:      %s\n", r->id, r->user, r->host,
-	    r->port, r->target, sandbox_scope_name(r->scope), r->key,
+	    "access:     %s\nimage:      %s\nruntime:    %s\n"
+	    "network:    %s\n", r->id, r->user, r->host, r->port, r->target,
+	    sandbox_scope_name(r->scope), r->key,
 	    sandbox_mode_name(r->settings.mode),
 	    sandbox_access_name(r->settings.access), r->settings.image,
-	    r->workspace, r->remote_root, r->id, age, idle, row->state);
+	    sandbox_runtime_name(r->settings.runtime),
+	    sandbox_network_name(r->settings.network));
+	list_limits_print(&r->settings.limits);
+	printf("workspace:  %s\nremote:     %s/%s/workspace\n"
+	    "age:        %s\nidle:       %s\nstate:      %s\n", r->workspace,
+	    r->remote_root, r->id, age, idle, row->state);
 }
 
 /* Print rows as a table or a JSON array. */
