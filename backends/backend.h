@@ -80,6 +80,16 @@ struct backend_ops {
 	int	(*image_list)(struct transport *t, const char *root,
 		    struct backend_image **list, size_t *n, char **cause);
 
+	/*
+	 * Give sandbox id want GPUs of the host (-1: all): the same ones
+	 * again if it has them, else the lowest free, reclaiming those of
+	 * sandboxes that are gone.  *got (allocated, sorted) holds the
+	 * indexes.  Not enough free GPUs is a clear error.
+	 */
+	int	(*gpu_assign)(struct transport *t, const char *root,
+		    const char *id, int want, int **got, size_t *ngot,
+		    char **cause);
+
 	/* Remove image name; refused while a sandbox uses it unless force. */
 	int	(*image_rm)(struct transport *t, const char *root,
 		    const char *name, int force, char **cause);

@@ -366,4 +366,5 @@ const struct backend_ops backend_ssh = {
 	.image_import = ssh_image_import,
 	.image_list = ssh_image_list,
 	.image_rm = ssh_image_rm,
+	.gpu_assign = ssh_gpu_assign,
 };

@@ -30,4 +30,8 @@ int	ssh_image_list(struct transport *t, const char *root,
 int	ssh_image_rm(struct transport *t, const char *root, const char *name,
 	    int force, char **cause);
 
+/* GPU assignment; see backend.h. */
+int	ssh_gpu_assign(struct transport *t, const char *root, const char *id,
+	    int want, int **got, size_t *ngot, char **cause);
+
 #endif /* CLAW_SSH_INT_H */

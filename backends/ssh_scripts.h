@@ -184,4 +184,39 @@
 	"chmod -R u+rwx -- \"$t\" 2>/dev/null; rm -rf -- \"$t\"\n"	\
 	"echo clawssh-removed\n"
 
+/*
+ * GPU state for an assignment.  Slot: root.  Prints "clawssh-devices",
+ * the nvidiaN names in the device directory ($CLAWSSH_GPU_DEV_DIR, else
+ * /dev), "clawssh-live", the ids of the sandboxes present, then
+ * "clawssh-table" and the allocation file (INDEX ID lines).
+ */
+#define SSH_SCRIPT_GPU_READ						\
+	SSH_SCRIPT_PRELUDE						\
+	SSH_SCRIPT_ENSURE_ROOT						\
+	"dd=${CLAWSSH_GPU_DEV_DIR:-/dev}\n"				\
+	"echo clawssh-devices\n"					\
+	"ls -1 -- \"$dd\" 2>/dev/null | grep '^nvidia[0-9][0-9]*$'\n"	\
+	"echo clawssh-live\n"						\
+	"for d in \"$root\"/c*; do [ -f \"$d/meta.json\" ] &&"		\
+	" echo \"${d##*/}\"; done\n"					\
+	"echo clawssh-table\n"						\
+	"cat -- \"$root/gpus\" 2>/dev/null; exit 0\n"
+
+/*
+ * Write a new allocation file if the old one is still what was read.
+ * Slot: root.  stdin: "OLDLEN NEWLEN" then the old and the new text.
+ * Prints clawssh-written, or clawssh-retry if it changed meanwhile.
+ */
+#define SSH_SCRIPT_GPU_WRITE						\
+	SSH_SCRIPT_PRELUDE						\
+	"clawlock \"$root/.lock-gpus\"\n"				\
+	"read -r ol nl || clawfail 'truncated request'\n"		\
+	"t=\"$root/.gpus-$$\"\n"					\
+	"head -c \"$ol\" > \"$t.old\"; head -c \"$nl\" > \"$t\"\n"	\
+	"[ -f \"$root/gpus\" ] || : > \"$root/gpus\"\n"			\
+	"if ! cmp -s \"$t.old\" \"$root/gpus\"; then rm -f -- \"$t\""	\
+	" \"$t.old\"; echo clawssh-retry; exit 0; fi\n"		\
+	"mv -- \"$t\" \"$root/gpus\" || clawfail 'cannot write gpus'\n"	\
+	"rm -f -- \"$t.old\"; echo clawssh-written\n"
+
 #endif /* CLAW_SSH_SCRIPTS_H */

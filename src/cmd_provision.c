@@ -23,6 +23,7 @@
 #include "cmd_box.h"
 #include "cmd_conn.h"
 #include "contain.h"
+#include "gpu_alloc.h"
 #include "error.h"
 #include "log.h"
 #include "pathguard.h"
@@ -43,6 +44,7 @@ struct provision_args {
 	const char		*runtime;	/* --runtime */
 	const char		*network;	/* --network */
 	const char		*limit[5];	/* --memory ... --open-files */
+	const char		*gpu;		/* --gpu N|all */
 	const char		*root;		/* --remote-root */
 	int			 json;
 };
@@ -53,7 +55,7 @@ static const char provision_usage[] =
     "           [--mode mirror|remote] [--from IMAGE] [--json]\n"
     "           [--runtime bwrap|none] [--network none|host]\n"
     "           [--memory SIZE] [--processes N] [--cpu-seconds N]\n"
-    "           [--file-size SIZE] [--open-files N]\n"
+    "           [--file-size SIZE] [--open-files N] [--gpu N|all]\n"
     "\n"
     "Prints the id of the scope's sandbox on TARGET, creating it once.\n"
     "\n"
@@ -66,7 +68,7 @@ enum {
 	OPT_SCOPE = CMD_OPT_FIRST_FREE, OPT_KEY, OPT_WORKSPACE, OPT_MODE,
 	OPT_ACCESS, OPT_FROM, OPT_ROOT, OPT_JSON, OPT_HOST, OPT_STRICT,
 	OPT_RUNTIME, OPT_NETWORK, OPT_MEMORY, OPT_PROCESSES, OPT_CPU,
-	OPT_FSIZE, OPT_NOFILE
+	OPT_FSIZE, OPT_NOFILE, OPT_GPU
 };
 
 static const struct option provision_longopts[] = {
@@ -75,6 +77,7 @@ static const struct option provision_longopts[] = {
 	{ "cpu-seconds", required_argument, NULL, OPT_CPU },
 	{ "file-size", required_argument, NULL, OPT_FSIZE },
 	{ "from", required_argument, NULL, OPT_FROM },
+	{ "gpu", required_argument, NULL, OPT_GPU },
 	{ "help", no_argument, NULL, 'h' },
 	{ "host", required_argument, NULL, OPT_HOST },
 	{ "json", no_argument, NULL, OPT_JSON },
@@ -108,6 +111,7 @@ provision_option(struct provision_args *a, int ch, const char *arg)
 	case OPT_ACCESS: a->access = arg; return 0;
 	case OPT_FROM: a->image = arg; return 0;
 	case OPT_RUNTIME: a->runtime = arg; return 0;
+	case OPT_GPU: a->gpu = arg; return 0;
 	case OPT_NETWORK: a->network = arg; return 0;
 	case OPT_MEMORY:
 	case OPT_PROCESSES:
@@ -229,6 +233,15 @@ provision_settings(struct provision_args *a, struct sandbox_settings *s)
 	s->network = (enum sandbox_network)network;
 	if ((rc = provision_limits(a, &s->limits)) != 0)
 		return rc;
+	if (a->gpu != NULL && strcmp(a->gpu, "all") == 0)
+		s->gpus = -1;
+	else if (a->gpu != NULL && cmd_parse_int(a->gpu, 1, SANDBOX_GPUS_MAX,
+	    &s->gpus) != 0)
+		return cmd_fail("bad --gpu '%s': want a number from 1 to %d, or "
+		    "all", a->gpu, SANDBOX_GPUS_MAX);
+	if (s->gpus != 0 && s->runtime != SANDBOX_RUNTIME_BWRAP)
+		return cmd_fail("--gpu needs the bwrap runtime (it binds the "
+		    "assigned GPUs' device nodes into the sandbox)");
 	if (a->image != NULL) {
 		if (sandbox_image_check(a->image, &cause) != 0) {
 			rc = cmd_fail("--from: %s", cause);
@@ -467,6 +480,32 @@ provision_seed(struct cmd_box *b, const char *root)
 	return rc;
 }
 
+/* Give the sandbox its GPUs on the host; undo a new sandbox on failure. */
+static int
+provision_gpus(struct cmd_box *b, const char *root, int want, int created)
+{
+	char	*cause = NULL, *why = NULL, *list;
+	int	*got = NULL, rc, existed;
+	size_t	 n = 0;
+
+	if ((rc = b->be->gpu_assign(b->t, root, b->rec->id, want, &got, &n,
+	    &cause)) == 0) {
+		list = gpu_visible(got, n);
+		log_info("sandbox %s has GPU %s", b->rec->id, list);
+		free(list);
+		free(got);
+		return 0;
+	}
+	if (created && (b->be->destroy(b->t, root, b->rec->id, &existed,
+	    &why) != 0 || registry_remove(b->reg, b->rec->id, &why) != 0)) {
+		log_warn("%s", why);
+		free(why);
+	}
+	rc = cmd_fail("GPUs for sandbox %s: %s", b->rec->id, cause);
+	free(cause);
+	return rc;
+}
+
 /* Lock the id, connect, get or create; 0 or an exit status. */
 static int
 provision_locked(struct cmd_box *b, const char *root,
@@ -481,8 +520,10 @@ provision_locked(struct cmd_box *b, const char *root,
 		return rc;
 	}
 	if ((rc = cmd_conn_connect(&b->cc, b->sc, &b->t)) == 0 &&
-	    (rc = provision_do(b, root, m, created)) == 0 && *created &&
-	    m->settings.mode == SANDBOX_MODE_REMOTE)
+	    (rc = provision_do(b, root, m, created)) == 0 &&
+	    m->settings.gpus != 0)
+		rc = provision_gpus(b, root, m->settings.gpus, *created);
+	if (rc == 0 && *created && m->settings.mode == SANDBOX_MODE_REMOTE)
 		rc = provision_seed(b, root);
 	registry_unlock(b->reg);
 	return rc;

@@ -18,13 +18,18 @@
 /* Top-level host directories never shown inside (or replaced there). */
 #define BW_SKIP	"proc|dev|tmp|sys|run|home|root|workspace|lost+found|'*'"
 
-/* Check for bwrap and clear the environment down to the kept names. */
+/*
+ * Check for bwrap and clear the environment down to the kept names (the
+ * GPU device directory, which the host may set for its sessions, is
+ * remembered first).
+ */
 static void
 bw_env(struct buf *b, const struct contain_spec *spec)
 {
 	size_t	i;
 
-	buf_append_str(b, "command -v bwrap >/dev/null 2>&1 || { echo "
+	buf_append_str(b, "__claw_dd=${CLAWSSH_GPU_DEV_DIR:-/dev}\n"
+	    "command -v bwrap >/dev/null 2>&1 || { echo "
 	    "\"clawssh: runtime bwrap: bubblewrap is not installed on this "
 	    "host\" >&2; exit 125; }\n__claw_keep=' PATH LANG TERM TZ ");
 	for (i = 0; i < spec->nkeep; i++)
@@ -84,7 +89,35 @@ bw_workspace(struct buf *b, const struct contain_spec *spec,
 		buf_append_str(b, "/workspace/");
 		shquote_append(b, spec->cwd);
 	}
-	buf_append_str(b, " --remount-ro / --\n");
+	buf_append_str(b, "\n");
+}
+
+/*
+ * Bind the GPUs the host's allocation file gives this sandbox, with the
+ * driver's control nodes, and name them in CUDA_VISIBLE_DEVICES and
+ * NVIDIA_VISIBLE_DEVICES.  No assignment is an error, not a silent
+ * GPU-less run.
+ */
+static void
+bw_gpus(struct buf *b, const struct contain_spec *spec, const char *qroot)
+{
+	if (spec->settings->gpus == 0)
+		return;
+	buf_appendf(b, "__claw_g=$(awk -v id=%s '$2 == id { printf \"%%s%%s\", s, $1; "
+	    "s = \",\" }' %s/gpus 2>/dev/null)\n"
+	    "[ -n \"$__claw_g\" ] || { echo \"clawssh: sandbox %s has no "
+	    "GPUs assigned on this host; provision it again\" >&2; "
+	    "exit 125; }\n"
+	    "CUDA_VISIBLE_DEVICES=$__claw_g; NVIDIA_VISIBLE_DEVICES=$__claw_g\n"
+	    "export CUDA_VISIBLE_DEVICES NVIDIA_VISIBLE_DEVICES\n"
+	    "for __claw_n in $(echo \"$__claw_g\" | tr , ' '); do\n"
+	    "\tset -- \"$@\" --dev-bind \"$__claw_dd/nvidia$__claw_n\" "
+	    "\"/dev/nvidia$__claw_n\"\ndone\n"
+	    "for __claw_x in nvidiactl nvidia-uvm nvidia-uvm-tools "
+	    "nvidia-modeset; do\n"
+	    "\t[ -e \"$__claw_dd/$__claw_x\" ] && set -- \"$@\" --dev-bind "
+	    "\"$__claw_dd/$__claw_x\" \"/dev/$__claw_x\"\ndone\n",
+	    spec->id, qroot, spec->id);
 }
 
 /* Put the sandbox in its pids cgroup, where one is writable. */
@@ -150,6 +183,8 @@ contain_bwrap_wrap(const struct contain_spec *spec)
 	    " --share-net" : "");
 	bw_root(&b, spec, qroot);
 	bw_workspace(&b, spec, qdir);
+	bw_gpus(&b, spec, qroot);
+	buf_append_str(&b, "set -- \"$@\" --remount-ro / --\n");
 	bw_limits(&b, spec);
 	free(qdir);
 	free(dir);

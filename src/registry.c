@@ -586,6 +586,12 @@ reg_decode(const struct reg_ctx *ctx, const cJSON *root,
 		return r;
 	if ((r = reg_get_limits(ctx, root, rec)) != 0)
 		return r;
+	if (cJSON_GetObjectItemCaseSensitive(root, "gpus") != NULL) {
+		if ((r = reg_get_int(ctx, root, "gpus", -1, SANDBOX_GPUS_MAX,
+		    &v)) != 0)
+			return r;
+		rec->settings.gpus = (int)v;
+	}
 	return reg_get_enums(ctx, root, rec);
 }
 
@@ -739,7 +745,8 @@ reg_encode(const struct registry_record *rec)
 	    cJSON_AddStringToObject(o, "network",
 	    sandbox_network_name(rec->settings.network)) != NULL &&
 	    cJSON_AddItemToObject(o, "limits",
-	    contain_limits_json(&rec->settings.limits));
+	    contain_limits_json(&rec->settings.limits)) &&
+	    cJSON_AddNumberToObject(o, "gpus", rec->settings.gpus) != NULL;
 	if (!ok) {
 		cJSON_Delete(o);
 		return NULL;

@@ -451,21 +451,23 @@ sandbox_config_hash(const struct sandbox_settings *s,
     char hex[SANDBOX_HASH_LEN + 1])
 {
 	unsigned char	 md[EVP_MAX_MD_SIZE];
-	char		*text;
+	char		*text, *gpus;
 	size_t		 i;
 
+	gpus = s->gpus == 0 ? xstrdup("") : xasprintf("gpus=%d\n", s->gpus);
 	if (s->runtime == SANDBOX_RUNTIME_NONE &&
 	    s->network == SANDBOX_NETWORK_NONE)
-		text = xasprintf("access=%s\nimage=%.*s\nmode=%s\n",
-		    sandbox_access_name(s->access), SANDBOX_IMAGE_MAX,
+		text = xasprintf("access=%s\n%simage=%.*s\nmode=%s\n",
+		    sandbox_access_name(s->access), gpus, SANDBOX_IMAGE_MAX,
 		    s->image, sandbox_mode_name(s->mode));
 	else
-		text = xasprintf("access=%s\nimage=%.*s\nmode=%s\n"
+		text = xasprintf("access=%s\n%simage=%.*s\nmode=%s\n"
 		    "network=%s\nruntime=%s\n",
-		    sandbox_access_name(s->access), SANDBOX_IMAGE_MAX,
+		    sandbox_access_name(s->access), gpus, SANDBOX_IMAGE_MAX,
 		    s->image, sandbox_mode_name(s->mode),
 		    sandbox_network_name(s->network),
 		    sandbox_runtime_name(s->runtime));
+	free(gpus);
 	sandbox_sha256(text, strlen(text), md);
 	free(text);
 	for (i = 0; i < SANDBOX_SHA256_LEN; i++) {
@@ -524,6 +526,8 @@ sandbox_meta_encode(const struct sandbox_meta *meta)
 	    SIZE_MAX);
 	sandbox_json_add(o, "network", sandbox_network_name(s->network),
 	    SIZE_MAX);
+	if (s->gpus != 0)
+		sandbox_json_int(o, "gpus", s->gpus);
 	sandbox_json_add(o, "configHash", meta->config_hash,
 	    sizeof(meta->config_hash));
 	sandbox_json_int(o, "created", meta->created);
@@ -690,6 +694,22 @@ meta_network(const cJSON *item, struct meta_ctx *c, char **why)
 	return v == -1 ? -1 : 0;
 }
 
+/* Check "gpus": -1 (all) or 1 to SANDBOX_GPUS_MAX. */
+static int
+meta_gpus(const cJSON *item, struct meta_ctx *c, char **why)
+{
+	double	d = cJSON_IsNumber(item) ? item->valuedouble : 0;
+
+	if (!(d == -1 || (d >= 1 && d <= SANDBOX_GPUS_MAX)) ||
+	    d != (double)(int)d) {
+		*why = xasprintf("expected -1 (all) or 1 to %d",
+		    SANDBOX_GPUS_MAX);
+		return -1;
+	}
+	c->m->settings.gpus = (int)d;
+	return 0;
+}
+
 /* Check "key" against the scope read before it; empty is refused too. */
 static int
 meta_key(const cJSON *item, struct meta_ctx *c, char **why)
@@ -792,6 +812,7 @@ static const struct meta_field meta_fields[] = {
 	{ "image", meta_image, 0 },
 	{ "runtime", meta_runtime, 1 },
 	{ "network", meta_network, 1 },
+	{ "gpus", meta_gpus, 1 },
 	{ "configHash", meta_hash, 0 },
 	{ "created", meta_created, 0 },
 	{ "workspace", meta_workspace, 0 }

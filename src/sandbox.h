@@ -47,6 +47,7 @@ enum sandbox_network {
 #define SANDBOX_ROOT_MAX	1024	/* bytes of a remoteRoot path */
 #define SANDBOX_HASH_LEN	64	/* hex SHA-256 */
 #define SANDBOX_META_MAX	(64 * 1024)	/* metadata file size cap */
+#define SANDBOX_GPUS_MAX	1024		/* GPUs one sandbox may ask for */
 #define SANDBOX_SHARED_KEY	"default"	/* key of "shared" when none */
 
 /*
@@ -59,6 +60,7 @@ struct sandbox_settings {
 	char			image[SANDBOX_IMAGE_MAX + 1];	/* "host" */
 	enum sandbox_runtime	runtime;
 	enum sandbox_network	network;
+	int			gpus;		/* 0 none, -1 all, else N */
 	struct contain_limits	limits;		/* not hashed */
 };
 
@@ -143,8 +145,9 @@ int	sandbox_id_ok(const char *id);
 /*
  * The config hash: lower-case hex SHA-256 of the normalised settings
  * ("access=rw\nimage=host\nmode=mirror\nnetwork=none\nruntime=bwrap\n",
- * keys sorted).  network and runtime are left out when both are "none",
- * so that sandboxes made before runtimes existed keep their hash.
+ * keys sorted; "gpus=N" after access when GPUs are asked for).  network
+ * and runtime are left out when both are "none", and gpus when 0, so that
+ * sandboxes made before these existed keep their hash.
  */
 void	sandbox_config_hash(const struct sandbox_settings *s,
 	    char hex[SANDBOX_HASH_LEN + 1]);
