@@ -235,12 +235,16 @@ exec_sandbox(struct exec_args *a, char **pre, char **cwd, char **wrap)
 	return 0;
 }
 
-/* Whether this exec mirrors the workspace around the command. */
+/*
+ * Whether this exec mirrors the workspace around the command (not with
+ * access none: the command sees only its private workspace).
+ */
 static int
 exec_mirrors(const struct exec_args *a)
 {
 	return a->sandbox != NULL && !a->no_sync &&
-	    a->box.rec->settings.mode == SANDBOX_MODE_MIRROR;
+	    a->box.rec->settings.mode == SANDBOX_MODE_MIRROR &&
+	    a->box.rec->settings.access != SANDBOX_ACCESS_NONE;
 }
 
 /* Mirror mode: open the sync state and push local changes up. */

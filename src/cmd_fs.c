@@ -183,7 +183,10 @@ cmd_fs_open(struct cmd_fs *f, int writing)
 		    "files live on the host", f->tool);
 	if ((rc = cmd_box_connect(&f->b)) != 0)
 		return rc;
-	ws = f->b.be->workspace(r->remote_root, r->id);
+	if (s.access == SANDBOX_ACCESS_NONE)	/* what its commands see */
+		ws = xasprintf("%s/%s/private", r->remote_root, r->id);
+	else
+		ws = f->b.be->workspace(r->remote_root, r->id);
 	pre = f->b.be->exec_pre(r->remote_root, r->id);
 	f->fs = fstore_remote(f->b.t, ws, pre);
 	free(pre);

@@ -285,6 +285,7 @@ proc_start(struct proc_args *a)
 	if ((rc = cmd_box_stale(&a->box, r->id, r->config_hash, &now)) != 0)
 		return rc;
 	if (now.mode == SANDBOX_MODE_MIRROR && r->workspace != NULL &&
+	    now.access != SANDBOX_ACCESS_NONE &&
 	    cmd_box_push(&a->box, NULL, &cause) != 0) {
 		rc = cmd_fail("sync up: %s", cause);
 		free(cause);

@@ -156,6 +156,21 @@ expect_match "$out" "read-only" "ro refusal explained"
 out=$("$CLAWSSH" edit -s "$roid" r.txt --old ro --new rw 2>&1)
 expect_status $? 255 "edit on ro"
 
+# access none: the tools see the sandbox's private workspace, the one its
+# commands see at /workspace, not the shared one.
+W4="$T/ws4"
+mkdir -p "$W4"
+echo shared > "$W4/s.txt"
+nid=$(provision fnone remote "$W4" none) || fail "provision none"
+echo private | "$CLAWSSH" write -s "$nid" p.txt || fail "write (none)"
+[ -e "$R/$nid/private/p.txt" ] || fail "none: not in the private workspace"
+"$CLAWSSH" read -s "$nid" s.txt >/dev/null 2>&1 &&
+    fail "none: the shared workspace is visible"
+if command -v bwrap >/dev/null 2>&1; then
+	expect_eq "$("$CLAWSSH" exec -s "$nid" -- cat p.txt)" "private" \
+	    "none: commands and tools see the same files"
+fi
+
 # Bad input: no sandbox, unknown option, control characters.
 out=$("$CLAWSSH" read x 2>&1)
 expect_status $? 255 "read without -s"
