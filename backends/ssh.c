@@ -18,6 +18,7 @@
 #include "error.h"
 #include "exec.h"
 #include "log.h"
+#include "remote_err.h"
 #include "sandbox.h"
 #include "shquote.h"
 #include "ssh_int.h"
@@ -28,46 +29,7 @@
 #define SSH_OUT_MAX	(16 * 1024 * 1024)	/* a listing's output cap */
 #define SSH_ERR_MAX	(64 * 1024)
 #define SSH_LINE_MAX	256			/* a header line */
-#define SSH_MSG_MAX	300			/* a remote message we echo */
 #define SSH_TIME_MAX	((int64_t)1 << 53)
-
-/* Copy a remote message, made printable and short. */
-static char *
-ssh_clean(const char *p, size_t n)
-{
-	char	*s;
-	size_t	 i;
-
-	if (n > SSH_MSG_MAX)
-		n = SSH_MSG_MAX;
-	s = xstrndup(p, n);
-	for (i = 0; s[i] != '\0'; i++) {
-		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
-			s[i] = '?';
-	}
-	return s;
-}
-
-/* Explain a failed script from its stderr ("clawssh-error: ..." line). */
-char *
-ssh_failure(struct transport *t, const struct buf *err, int status)
-{
-	const char	*tag = "clawssh-error: ", *p, *end;
-	char		*msg, *out;
-
-	p = err->data != NULL ? strstr(err->data, tag) : NULL;
-	if (p != NULL) {
-		p += strlen(tag);
-		end = strchr(p, '\n');
-		msg = ssh_clean(p, end != NULL ? (size_t)(end - p) : strlen(p));
-	} else
-		msg = ssh_clean(err->data != NULL ? err->data : "",
-		    err->len);
-	out = xasprintf("%s: %s%s(remote status %d)", transport_label(t),
-	    msg, *msg != '\0' ? " " : "", status);
-	free(msg);
-	return out;
-}
 
 /* Run a script, requiring status 0; output lands in out. */
 int
@@ -80,7 +42,7 @@ ssh_run(struct transport *t, const char *script, const char *in,
 	rc = exec_script(t, script, in, inlen, SSH_OUT_MAX, out, &err,
 	    &status, cause);
 	if (rc == 0 && status != 0) {
-		*cause = ssh_failure(t, &err, status);
+		*cause = remote_err_explain(t, &err, status);
 		rc = CLAW_ERR_PROTO;
 	}
 	buf_free(&err);

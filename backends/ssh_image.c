@@ -16,6 +16,7 @@
 #include "buf.h"
 #include "error.h"
 #include "exec.h"
+#include "remote_err.h"
 #include "shquote.h"
 #include "ssh_int.h"
 #include "ssh_scripts.h"
@@ -66,7 +67,7 @@ ssh_image_import(struct transport *t, const char *root, const char *name,
 	o.out.max = o.err.max = 64 * 1024;
 	rc = exec_sh(t, script, &o, &status, cause);
 	if (rc == 0 && status != 0) {
-		*cause = ssh_failure(t, &err, status);
+		*cause = remote_err_explain(t, &err, status);
 		rc = CLAW_ERR_PROTO;
 	}
 	if (rc == 0 && (out.data == NULL ||

@@ -9,9 +9,6 @@
 struct buf;
 struct transport;
 
-/* Explain a failed script from its stderr ("clawssh-error: ..." line). */
-char	*ssh_failure(struct transport *t, const struct buf *err, int status);
-
 /* Run a script with stdin in[0..inlen), requiring status 0; out: stdout. */
 int	ssh_run(struct transport *t, const char *script, const char *in,
 	    size_t inlen, struct buf *out, char **cause);

@@ -222,3 +222,16 @@ cmd_conn_free(struct cmd_conn *cc)
 	config_free(cc->cfg);
 	memset(cc, 0, sizeof *cc);
 }
+
+/* Find "--" in argv; see cmd_conn.h. */
+int
+cmd_dashdash(int argc, char **argv)
+{
+	int	i;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			return i;
+	}
+	return argc;
+}

@@ -82,6 +82,12 @@ char	*cmd_conn_identity(const struct sshconfig *sc);
 /* Parse a decimal integer in [lo, hi]; 0 on success, -1 if bad. */
 int	cmd_parse_int(const char *s, int lo, int hi, int *out);
 
+/*
+ * The index of the first "--" in argv[1..argc) (options and operands
+ * come before it, the command after), or argc if there is none.
+ */
+int	cmd_dashdash(int argc, char **argv);
+
 /* Free what cc owns (not the strings from argv). */
 void	cmd_conn_free(struct cmd_conn *cc);
 

@@ -17,6 +17,7 @@
 #include "cmd_box.h"
 #include "cmd_env.h"
 #include "contain_bwrap.h"
+#include "process.h"
 #include "registry.h"
 #include "remote_cmd.h"
 #include "shquote.h"
@@ -123,8 +124,8 @@ cmd_env_wrap(const struct cmd_box *b, const struct sandbox_settings *now,
 	return wrap;
 }
 
-/* Make the command that runs argv in the runtime; see cmd_env.h. */
-void
+/* Make wv run argv in the runtime wrap describes. */
+static void
 cmd_env_contain(char *wv[4], const char *wrap, int argc, char **argv)
 {
 	struct buf	b = BUF_INIT;
@@ -135,4 +136,35 @@ cmd_env_contain(char *wv[4], const char *wrap, int argc, char **argv)
 	wv[1] = (char *)(uintptr_t)"-c";
 	wv[2] = buf_detach(&b);
 	wv[3] = NULL;
+}
+
+/* Start a background process in the sandbox; see cmd_env.h. */
+int
+cmd_env_process(struct cmd_box *b, const struct cmd_env *e,
+    const char *wrap, int argc, char **argv, const char *name,
+    size_t log_max, char **handle)
+{
+	const struct registry_record	*r = b->rec;
+	char				*ws, *pre, *sd, *cause = NULL, *wv[4];
+	int				 rc;
+
+	ws = b->be->workspace(r->remote_root, r->id);
+	pre = b->be->exec_pre(r->remote_root, r->id);
+	sd = xasprintf("%s/%s", r->remote_root, r->id);
+	if (wrap != NULL) {
+		cmd_env_contain(wv, wrap, argc, argv);
+		rc = process_start(b->t, sd, ws, pre, 3, wv, e->v, e->n, name,
+		    log_max, handle, &cause);
+		free(wv[2]);
+	} else
+		rc = process_start(b->t, sd, ws, pre, argc, argv, e->v, e->n,
+		    name, log_max, handle, &cause);
+	free(sd);
+	free(pre);
+	free(ws);
+	if (rc != 0) {
+		rc = cmd_fail("%s", cause);
+		free(cause);
+	}
+	return rc;
 }

@@ -42,10 +42,13 @@ char	*cmd_env_wrap(const struct cmd_box *b,
 	    const char *cwd);
 
 /*
- * Make wv the command 'sh -c "WRAP; exec "$@" ARGV"' that runs argv in
- * the runtime wrap describes, for callers that hand a command on (the
- * process tool).  wv[2] is allocated; wv[3] is NULL.
+ * Start argv as a background process of b's loaded, connected sandbox
+ * (see process.h), in the runtime wrap describes (NULL: none), with e's
+ * variables.  Sets *handle (allocated).  0, or an exit status after
+ * printing why.
  */
-void	cmd_env_contain(char *wv[4], const char *wrap, int argc, char **argv);
+int	cmd_env_process(struct cmd_box *b, const struct cmd_env *e,
+	    const char *wrap, int argc, char **argv, const char *name,
+	    size_t log_max, char **handle);
 
 #endif /* CLAW_CMD_ENV_H */

@@ -143,24 +143,11 @@ exec_option(struct exec_args *a, int ch, const char *arg)
 	return cmd_fail("bad option (see 'clawssh exec --help')");
 }
 
-/* Find "--": options and TARGET come before it, the command after. */
-static int
-exec_dashdash(int argc, char **argv)
-{
-	int	i;
-
-	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--") == 0)
-			return i;
-	}
-	return argc;
-}
-
 /* Parse the command line into a; returns 0, -1 for --help, or a status. */
 static int
 exec_parse_args(int argc, char **argv, struct exec_args *a)
 {
-	int	ch, rc, dashdash = exec_dashdash(argc, argv);
+	int	ch, rc, dashdash = cmd_dashdash(argc, argv);
 
 	optind = 1;
 	while ((ch = getopt_long(dashdash, argv, CMD_CONN_SHORTOPTS "his:",

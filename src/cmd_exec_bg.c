@@ -30,33 +30,6 @@
 
 #define BG_POLL_MS	100	/* pause between polls */
 
-/* Start the command as a background process; sets *handle. */
-static int
-bg_start(const struct cmd_exec_bg *bg, const char *sd, char **handle)
-{
-	const struct registry_record	*r = bg->box->rec;
-	char				*ws, *pre, *cause = NULL, *wv[4];
-	int				 rc;
-
-	ws = bg->box->be->workspace(r->remote_root, r->id);
-	pre = bg->box->be->exec_pre(r->remote_root, r->id);
-	if (bg->wrap != NULL) {
-		cmd_env_contain(wv, bg->wrap, bg->argc, bg->argv);
-		rc = process_start(bg->box->t, sd, ws, pre, 3, wv,
-		    bg->env->v, bg->env->n, NULL, 0, handle, &cause);
-		free(wv[2]);
-	} else
-		rc = process_start(bg->box->t, sd, ws, pre, bg->argc,
-		    bg->argv, bg->env->v, bg->env->n, NULL, 0, handle, &cause);
-	free(pre);
-	free(ws);
-	if (rc != 0) {
-		rc = cmd_fail("%s", cause);
-		free(cause);
-	}
-	return rc;
-}
-
 /* Sleep ms milliseconds. */
 static void
 bg_sleep(int64_t ms)
@@ -134,7 +107,8 @@ cmd_exec_bg(const struct cmd_exec_bg *bg, int *finished)
 
 	*finished = 0;
 	sd = xasprintf("%s/%s", bg->box->rec->remote_root, bg->box->rec->id);
-	if ((rc = bg_start(bg, sd, &h)) != 0)
+	if ((rc = cmd_env_process(bg->box, bg->env, bg->wrap, bg->argc,
+	    bg->argv, NULL, 0, &h)) != 0)
 		goto out;
 	if (bg->yield_ms >= 0 &&
 	    (done = bg_wait(bg, sd, h, &out, &status)) < 0) {

@@ -109,28 +109,6 @@ out:
 	return rc < 0 ? 0 : rc;
 }
 
-/* Read all of stdin (at most FSTORE_FILE_MAX bytes) into b. */
-static int
-files_stdin(struct buf *b)
-{
-	char	chunk[65536];
-	ssize_t	n;
-
-	for (;;) {
-		n = read(STDIN_FILENO, chunk, sizeof chunk);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1)
-			return cmd_fail("stdin: %s", strerror(errno));
-		if (n == 0)
-			return 0;
-		if (b->len + (size_t)n > FSTORE_FILE_MAX)
-			return cmd_fail("stdin: over %d MiB; nothing written",
-			    FSTORE_FILE_MAX >> 20);
-		buf_append(b, chunk, (size_t)n);
-	}
-}
-
 static const char write_usage[] =
     "usage: clawssh write -s ID PATH [--push] < CONTENT\n"
     "\n"
@@ -150,7 +128,7 @@ cmd_write(int argc, char **argv)
 
 	memset(&f, 0, sizeof f);
 	if ((rc = files_setup(&f, "write", CMD_FS_PUSH, write_usage, argc,
-	    argv, 0, &path)) != 0 || (rc = files_stdin(&b)) != 0 ||
+	    argv, 0, &path)) != 0 || (rc = cmd_fs_stdin(&f, &b)) != 0 ||
 	    (rc = cmd_fs_open(&f, 1)) != 0)
 		goto out;
 	memset(&c, 0, sizeof c);

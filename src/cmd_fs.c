@@ -6,11 +6,14 @@
 #include "config.h"
 #endif
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "buf.h"
 #include "clawconfig.h"
 #include "cmd.h"
 #include "cmd_fs.h"
@@ -211,6 +214,29 @@ cmd_fs_after_write(struct cmd_fs *f)
 		free(cause);
 	}
 	return rc;
+}
+
+/* Read all of stdin; see cmd_fs.h. */
+int
+cmd_fs_stdin(struct cmd_fs *f, struct buf *b)
+{
+	char	chunk[65536];
+	ssize_t	n;
+
+	for (;;) {
+		n = read(STDIN_FILENO, chunk, sizeof chunk);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1)
+			return cmd_fail("%s: stdin: %s", f->tool,
+			    strerror(errno));
+		if (n == 0)
+			return 0;
+		if (b->len + (size_t)n > FSTORE_FILE_MAX)
+			return cmd_fail("%s: stdin over %d MiB; nothing "
+			    "written", f->tool, FSTORE_FILE_MAX >> 20);
+		buf_append(b, chunk, (size_t)n);
+	}
 }
 
 /* Report a failure. */

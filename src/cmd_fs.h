@@ -52,6 +52,14 @@ int	cmd_fs_open(struct cmd_fs *f, int writing);
 /* After a local change: push it up now if --push was given.  0 or status. */
 int	cmd_fs_after_write(struct cmd_fs *f);
 
+struct buf;
+
+/*
+ * Read all of stdin into b, at most FSTORE_FILE_MAX bytes.  0, or an exit
+ * status after printing why.
+ */
+int	cmd_fs_stdin(struct cmd_fs *f, struct buf *b);
+
 /* Print "clawssh: TOOL: cause", free cause, return the exit status. */
 int	cmd_fs_fail(struct cmd_fs *f, char *cause);
 

@@ -36,29 +36,6 @@ static const char patch_usage[] =
     "patch to the sandbox's workspace.  Every file applies or nothing is\n"
     "written; a hunk that does not match is named with its file.\n";
 
-/* Read all of stdin into b (at most FSTORE_FILE_MAX bytes). */
-static int
-pp_stdin(struct buf *b)
-{
-	char	chunk[65536];
-	ssize_t	n;
-
-	for (;;) {
-		n = read(STDIN_FILENO, chunk, sizeof chunk);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1)
-			return cmd_fail("apply-patch: stdin: %s",
-			    strerror(errno));
-		if (n == 0)
-			return 0;
-		if (b->len + (size_t)n > FSTORE_FILE_MAX)
-			return cmd_fail("apply-patch: patch over %d MiB",
-			    FSTORE_FILE_MAX >> 20);
-		buf_append(b, chunk, (size_t)n);
-	}
-}
-
 /* Normalise a patch path (NULL stays NULL). */
 static int
 pp_path(const char *p, char **out, char **cause)
@@ -195,7 +172,7 @@ cmd_apply_patch(int argc, char **argv)
 		    "'%s'", f.args[0]);
 		goto out;
 	}
-	if ((rc = pp_stdin(&b)) != 0)
+	if ((rc = cmd_fs_stdin(&f, &b)) != 0)
 		goto out;
 	if (patch_parse(b.data != NULL ? b.data : "", b.len, &p,
 	    &cause) != 0) {

@@ -163,19 +163,6 @@ proc_option(struct proc_args *a, int ch, const char *arg)
 	return cmd_fail("bad option (see 'clawssh process --help')");
 }
 
-/* Find "--" for start: options come before it, the command after. */
-static int
-proc_dashdash(int argc, char **argv)
-{
-	int	i;
-
-	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--") == 0)
-			return i;
-	}
-	return argc;
-}
-
 /* Check the positional words for the sub-command. */
 static int
 proc_check_words(struct proc_args *a)
@@ -204,7 +191,7 @@ proc_parse_args(int argc, char **argv, struct proc_args *a)
 {
 	int	ch, rc, end;
 
-	end = a->sub == PROC_START ? proc_dashdash(argc, argv) : argc;
+	end = a->sub == PROC_START ? cmd_dashdash(argc, argv) : argc;
 	optind = 1;
 	while ((ch = getopt_long(end, argv, CMD_CONN_SHORTOPTS "hs:",
 	    proc_longopts, NULL)) != -1) {
@@ -276,8 +263,7 @@ proc_start(struct proc_args *a)
 {
 	struct registry_record	*r = a->box.rec;
 	struct sandbox_settings	 now;
-	char			*pre, *ws, *wrap, *h = NULL, *cause = NULL;
-	char			*wv[4];
+	char			*wrap, *h = NULL, *cause = NULL;
 	cJSON			*o;
 	int			 rc;
 
@@ -291,26 +277,12 @@ proc_start(struct proc_args *a)
 		free(cause);
 		return rc;
 	}
-	pre = a->box.be->exec_pre(r->remote_root, r->id);
-	ws = a->box.be->workspace(r->remote_root, r->id);
-	if ((wrap = cmd_env_wrap(&a->box, &now, &a->env, NULL)) != NULL) {
-		cmd_env_contain(wv, wrap, a->argc, a->argv);
-		rc = process_start(a->box.t, a->sd, ws, pre, 3, wv,
-		    a->env.v, a->env.n, a->name, (size_t)a->log_max, &h,
-		    &cause);
-		free(wv[2]);
-	} else
-		rc = process_start(a->box.t, a->sd, ws, pre, a->argc, a->argv,
-		    a->env.v, a->env.n, a->name, (size_t)a->log_max, &h,
-		    &cause);
+	wrap = cmd_env_wrap(&a->box, &now, &a->env, NULL);
+	rc = cmd_env_process(&a->box, &a->env, wrap, a->argc, a->argv,
+	    a->name, (size_t)a->log_max, &h);
 	free(wrap);
-	free(pre);
-	free(ws);
-	if (rc != 0) {
-		rc = cmd_fail("%s", cause);
-		free(cause);
+	if (rc != 0)
 		return rc;
-	}
 	if (a->json) {
 		o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "handle", h);

@@ -23,6 +23,7 @@
 #include "error.h"
 #include "exec.h"
 #include "process.h"
+#include "remote_err.h"
 #include "process_scripts.h"
 #include "shquote.h"
 #include "signals.h"
@@ -34,7 +35,6 @@
 #define PROCESS_ERR_MAX		(64 * 1024)
 #define PROCESS_LINE_MAX	(PROCESS_CMD_MAX + 256)
 #define PROCESS_LIST_ENTRIES	10000
-#define PROCESS_MSG_MAX		300
 #define PROCESS_NUM_MAX		((uint64_t)1 << 53)
 
 /* Return 1 if h is "p" and 8 lowercase hex digits. */
@@ -129,47 +129,6 @@ process_handle_new(char *h)
 		snprintf(h + 1 + 2 * i, 3, "%02x", raw[i]);
 }
 
-/* Copy a remote message, made printable and short. */
-static char *
-process_clean_msg(const char *p, size_t n)
-{
-	char	*s;
-	size_t	 i;
-
-	if (n > PROCESS_MSG_MAX)
-		n = PROCESS_MSG_MAX;
-	s = xstrndup(p, n);
-	for (i = 0; s[i] != '\0'; i++) {
-		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
-			s[i] = '?';
-	}
-	return s;
-}
-
-/* Explain a failed script from its stderr ("clawssh-error: ..." line). */
-static char *
-process_failure(struct transport *t, const struct buf *err, int status)
-{
-	const char	*tag = "clawssh-error: ", *p, *end;
-	char		*msg, *out;
-
-	p = err->data != NULL ? strstr(err->data, tag) : NULL;
-	if (p != NULL) {
-		p += strlen(tag);
-		end = strchr(p, '\n');
-		msg = process_clean_msg(p, end != NULL ? (size_t)(end - p) :
-		    strlen(p));
-		out = xasprintf("%s: %s", transport_label(t), msg);
-	} else {
-		msg = process_clean_msg(err->data != NULL ? err->data : "",
-		    err->len);
-		out = xasprintf("%s: %s%s(remote status %d)",
-		    transport_label(t), msg, *msg != '\0' ? " " : "", status);
-	}
-	free(msg);
-	return out;
-}
-
 /*
  * Run body with its positional parameters set to args[0..n) (quoted),
  * requiring status 0; stdout lands in out, capped at max.
@@ -191,7 +150,7 @@ process_run(struct transport *t, const char *body, const char *const *args,
 	rc = exec_script(t, script.data, NULL, 0, max, out, &err, &status,
 	    cause);
 	if (rc == 0 && status != 0) {
-		*cause = process_failure(t, &err, status);
+		*cause = remote_err_explain(t, &err, status);
 		rc = CLAW_ERR_PROTO;
 	}
 	buf_free(&script);
@@ -444,7 +403,7 @@ process_start(struct transport *t, const char *sandbox_dir,
 	rc = exec_run(t, &eo, &status, cause);
 	snprintf(want, sizeof want, "clawssh-started %s\n", h);
 	if (rc == 0 && status != 0) {
-		*cause = process_failure(t, &err, status);
+		*cause = remote_err_explain(t, &err, status);
 		rc = CLAW_ERR_PROTO;
 	} else if (rc == 0 && (out.data == NULL ||
 	    strstr(out.data, want) == NULL))
@@ -636,7 +595,7 @@ process_write(struct transport *t, const char *sandbox_dir,
 	eo.out.max = eo.err.max = PROCESS_ERR_MAX;
 	rc = exec_sh(t, script.data, &eo, &status, cause);
 	if (rc == 0 && status != 0) {
-		*cause = process_failure(t, &err, status);
+		*cause = remote_err_explain(t, &err, status);
 		rc = CLAW_ERR_PROTO;
 	} else if (rc == 0 && (out.data == NULL ||
 	    strstr(out.data, "clawssh-written\n") == NULL))

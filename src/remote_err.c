@@ -1,0 +1,57 @@
+/*
+ * Messages from failed remote scripts.  See remote_err.h.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "remote_err.h"
+#include "transport.h"
+#include "xmalloc.h"
+
+#define REMOTE_ERR_TAG	"clawssh-error: "
+
+/* Copy remote text, short and printable; see remote_err.h. */
+char *
+remote_err_clean(const char *p, size_t n)
+{
+	char	*s;
+	size_t	 i;
+
+	if (n > REMOTE_ERR_MAX)
+		n = REMOTE_ERR_MAX;
+	s = xstrndup(p, n);
+	for (i = 0; s[i] != '\0'; i++) {
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			s[i] = '?';
+	}
+	return s;
+}
+
+/* Explain a failed script; see remote_err.h. */
+char *
+remote_err_explain(struct transport *t, const struct buf *err, int status)
+{
+	const char	*p, *end;
+	char		*msg, *out;
+
+	p = err->data != NULL ? strstr(err->data, REMOTE_ERR_TAG) : NULL;
+	if (p != NULL) {
+		p += strlen(REMOTE_ERR_TAG);
+		end = strchr(p, '\n');
+		msg = remote_err_clean(p, end != NULL ? (size_t)(end - p) :
+		    strlen(p));
+		out = xasprintf("%s: %s", transport_label(t), msg);
+	} else {
+		msg = remote_err_clean(err->data != NULL ? err->data : "",
+		    err->len);
+		out = xasprintf("%s: %s%s(remote status %d)",
+		    transport_label(t), msg, *msg != '\0' ? " " : "", status);
+	}
+	free(msg);
+	return out;
+}

@@ -1,0 +1,27 @@
+/*
+ * Turning a failed remote script's stderr into one message: the scripts
+ * report "clawssh-error: MESSAGE" lines; anything else is shown as it
+ * came, with the exit status.  Remote text is hostile: it is cut short and
+ * control characters become '?'.
+ */
+#ifndef CLAW_REMOTE_ERR_H
+#define CLAW_REMOTE_ERR_H
+
+#include <stddef.h>
+
+struct buf;
+struct transport;
+
+#define REMOTE_ERR_MAX	300	/* bytes of remote text in a message */
+
+/* Copy n bytes of remote text, cut at REMOTE_ERR_MAX, made printable. */
+char	*remote_err_clean(const char *p, size_t n);
+
+/*
+ * "HOST: MESSAGE" from the first clawssh-error line of err, else
+ * "HOST: STDERR (remote status N)".  Allocated.
+ */
+char	*remote_err_explain(struct transport *t, const struct buf *err,
+	    int status);
+
+#endif /* CLAW_REMOTE_ERR_H */
