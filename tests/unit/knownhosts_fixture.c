@@ -11,7 +11,6 @@
 #include <sys/wait.h>
 
 #include <fcntl.h>
-#include <ftw.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -28,6 +27,7 @@
 #include "knownhosts.h"
 #include "knownhosts_fixture.h"
 #include "xmalloc.h"
+#include "tmpdir.h"
 
 /* Make a fresh scratch directory for one test. */
 int
@@ -45,16 +45,6 @@ tk_setup(void **state)
 	return 0;
 }
 
-/* Remove one entry under the scratch directory. */
-static int
-tk_rm(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
 /* Remove the scratch directory and everything in it. */
 int
 tk_teardown(void **state)
@@ -62,7 +52,7 @@ tk_teardown(void **state)
 	struct tk	*t = *state;
 	int		 r;
 
-	r = nftw(t->dir, tk_rm, 16, FTW_DEPTH | FTW_PHYS);
+	r = tmpdir_remove(t->dir);
 	free(t);
 	return r == 0 ? 0 : -1;
 }

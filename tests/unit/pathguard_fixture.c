@@ -11,7 +11,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -27,16 +26,9 @@
 #include "pathguard.h"
 #include "pathguard_fixture.h"
 #include "xmalloc.h"
+#include "tmpdir.h"
 
 int	pf_walk_forced;
-
-/* Remove one entry for nftw. */
-static int
-pf_rm_one(const char *path, const struct stat *st, int flag,
-    struct FTW *ftw)
-{
-	return remove(path);
-}
 
 /* Run the following tests with openat2(2) where the kernel has it. */
 static int
@@ -102,7 +94,7 @@ pf_teardown(void **state)
 	struct fx	*fx = *state;
 
 	pathguard_close(fx->pg);
-	nftw(fx->top, pf_rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	tmpdir_remove(fx->top);
 	free(fx->ws);
 	free(fx->out);
 	free(fx);

@@ -9,7 +9,6 @@
 #include <sys/stat.h>
 
 #include <fcntl.h>
-#include <ftw.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -26,6 +25,7 @@
 #include "registry_fixture.h"
 #include "sandbox.h"
 #include "xmalloc.h"
+#include "tmpdir.h"
 
 #define HASH	"0123456789abcdef0123456789abcdef" \
 		"0123456789abcdef0123456789abcdef"
@@ -55,17 +55,6 @@ rf_setup(void **state)
 	return 0;
 }
 
-/* Remove one entry during a depth-first walk. */
-static int
-rf_remove_entry(const char *path, const struct stat *sb, int flag,
-    struct FTW *ftw)
-{
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
 /* Close the registry and remove the test's directory. */
 int
 rf_teardown(void **state)
@@ -77,7 +66,7 @@ rf_teardown(void **state)
 	unsetenv("CLAWSSH_STATE_DIR");
 	unsetenv("XDG_STATE_HOME");
 	r = chdir("/");
-	if (nftw(f->dir, rf_remove_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
+	if (tmpdir_remove(f->dir) != 0)
 		r = -1;
 	free(f);
 	return r == 0 ? 0 : -1;

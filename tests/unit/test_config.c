@@ -9,7 +9,6 @@
 #include <sys/stat.h>
 
 #include <fcntl.h>
-#include <ftw.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -28,6 +27,7 @@
 #include "jsonc.h"
 #include "sshconfig.h"
 #include "xmalloc.h"
+#include "tmpdir.h"
 
 /* Per-test state: a private temporary directory. */
 struct fixture {
@@ -55,17 +55,6 @@ setup(void **state)
 	return 0;
 }
 
-/* Remove one entry during a depth-first walk. */
-static int
-remove_entry(const char *path, const struct stat *sb, int flag,
-    struct FTW *ftw)
-{
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
 /* Remove the test's directory and everything in it. */
 static int
 teardown(void **state)
@@ -74,7 +63,7 @@ teardown(void **state)
 	int		 r;
 
 	unsetenv("XDG_CONFIG_HOME");
-	r = nftw(f->dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+	r = tmpdir_remove(f->dir);
 	free(f);
 	return r == 0 ? 0 : -1;
 }

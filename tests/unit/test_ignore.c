@@ -11,7 +11,6 @@
 #include <sys/stat.h>
 
 #include <fcntl.h>
-#include <ftw.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -27,6 +26,7 @@
 #include "error.h"
 #include "ignore.h"
 #include "xmalloc.h"
+#include "tmpdir.h"
 
 #define NITEMS(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -180,17 +180,6 @@ setup(void **state)
 	return 0;
 }
 
-/* Remove one entry during a depth-first walk. */
-static int
-remove_entry(const char *path, const struct stat *sb, int flag,
-    struct FTW *ftw)
-{
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
 /* Remove the test's directory and everything in it. */
 static int
 teardown(void **state)
@@ -200,7 +189,7 @@ teardown(void **state)
 
 	ignore_free(f->ig);
 	close(f->fd);
-	r = nftw(f->dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+	r = tmpdir_remove(f->dir);
 	free(f);
 	return r == 0 ? 0 : -1;
 }

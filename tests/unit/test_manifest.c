@@ -15,7 +15,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -34,6 +33,7 @@
 #include "error.h"
 #include "manifest.h"
 #include "xmalloc.h"
+#include "tmpdir.h"
 
 #define SHA_ABC	"\xba\x78\x16\xbf\x8f\x01\xcf\xea\x41\x41\x40\xde\x5d\xae" \
 		"\x22\x23\xb0\x03\x61\xa3\x96\x17\x7a\x9c\xb4\x10\xff\x61" \
@@ -65,16 +65,6 @@ setup(void **state)
 	return 0;
 }
 
-/* Remove one entry below top/. */
-static int
-rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
 /* Remove top/ and everything in it. */
 static int
 teardown(void **state)
@@ -84,7 +74,7 @@ teardown(void **state)
 
 	close(t->fd);
 	close(t->topfd);
-	r = nftw(t->top, rm_entry, 16, FTW_DEPTH|FTW_PHYS);
+	r = tmpdir_remove(t->top);
 	free(t);
 	return r == 0 ? 0 : -1;
 }
