@@ -76,10 +76,16 @@ grep -q "^HOME=/tmp$" "$T/env.out" || fail "HOME is not /tmp"
 grep -rqs "$canary" "$R" "$T/sshd.log" && fail "canary written on the host"
 
 # A timeout kills the whole tree inside the sandbox.
-out=$(x --timeout 2 -- sh -c 'sleep 300 & sleep 300 & echo started; wait')
+# (a duration no other test's process has, to find the sleepers)
+secs="293.$$"
+out=$(x --timeout 2 -- sh -c "sleep $secs & sleep $secs & echo started; wait")
 expect_status $? 124 "timeout status"
-sleep 1
-pgrep -f "sleep 300" >/dev/null && fail "sleepers survived the timeout"
+i=0
+while pgrep -f "sleep $secs" >/dev/null && [ $i -lt 50 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+pgrep -f "sleep $secs" >/dev/null && fail "sleepers survived the timeout"
 
 # ro access: /workspace read-only; none: a private empty workspace.
 ro=$(provision c2 --access ro) || fail "provision ro"
