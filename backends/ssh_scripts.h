@@ -95,7 +95,11 @@
 	"  entry \"$d\"\n"						\
 	"done\n"
 
-/* Slots: root, id.  The sandbox's empty pids cgroup goes too. */
+/*
+ * Slots: root, id.  The sandbox's background processes are killed (their
+ * sessions, from the pid files: numbers only) and its empty pids cgroup
+ * goes too.
+ */
 #define SSH_SCRIPT_DESTROY						\
 	SSH_SCRIPT_PRELUDE						\
 	"id=%s; d=\"$root/$id\"\n"					\
@@ -107,6 +111,13 @@
 	"t=\"$root/.trash-$id-$$\"\n"					\
 	"mv -- \"$d\" \"$t\" || clawfail \"cannot remove $d\"\n"	\
 	"echo clawssh-destroyed\n"					\
+	"for f in \"$t\"/procs/p*/pid \"$t\"/procs/p*/sup; do\n"	\
+	"  p=$(head -c 16 -- \"$f\" 2>/dev/null) || continue\n"		\
+	"  case $p in ''|*[!0-9]*) continue ;; esac\n"			\
+	"  [ \"$p\" -gt 1 ] || continue\n"				\
+	"  kill -s KILL -- \"-$p\" 2>/dev/null;"			\
+	" pkill -KILL -s \"$p\" 2>/dev/null\n"				\
+	"done\n"							\
 	"chmod -R u+rwx -- \"$t\" 2>/dev/null; rm -rf -- \"$t\"\n"	\
 	"rmdir /sys/fs/cgroup/pids/clawssh-$id /sys/fs/cgroup/clawssh-$id" \
 	" 2>/dev/null; exit 0\n"

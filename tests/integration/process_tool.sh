@@ -275,4 +275,16 @@ if command -v bwrap >/dev/null 2>&1 &&
 	sleep 1
 	pgrep -f "sleep 29[67]" >/dev/null && fail "contained tree survived"
 fi
+# Destroying a sandbox stops its background processes.
+did=$("$CLAWSSH" provision -F "$T/ssh_config" --host testhost --key pd \
+    --runtime none --remote-root "$R" --workspace "$W") ||
+    fail "provision for destroy"
+dsecs="289.$$"
+"$CLAWSSH" process start -s "$did" -- sleep "$dsecs" >/dev/null ||
+    fail "start before destroy"
+sleep 1
+pgrep -f "sleep $dsecs" >/dev/null || fail "process not running"
+"$CLAWSSH" destroy "$did" >/dev/null || fail "destroy"
+sleep 1
+pgrep -f "sleep $dsecs" >/dev/null && fail "process outlived destroy"
 exit 0
