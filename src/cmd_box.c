@@ -225,30 +225,41 @@ cmd_box_free(struct cmd_box *b)
 	memset(b, 0, sizeof *b);
 }
 
+/* Open the sync state of b's sandbox; see cmd_box.h. */
+int
+cmd_box_mirror(struct cmd_box *b, struct pathguard *pg, struct mirror *m,
+    char **cause)
+{
+	struct registry_record	*r = b->rec;
+	char			*ws, *dir;
+	int			 rc;
+
+	ws = b->be->workspace(r->remote_root, r->id);
+	dir = xasprintf("%s/manifests", registry_dir(b->reg));
+	rc = mirror_open(m, b->t, pg, ws, dir, r->id,
+	    (const char *const *)(uintptr_t)b->cc.cfg->sync_exclude,
+	    b->cc.cfg->nsync_exclude, cause);
+	free(dir);
+	free(ws);
+	return rc;
+}
+
 /* Push local changes to a connected mirror-mode sandbox; see cmd_box.h. */
 int
 cmd_box_push(struct cmd_box *b, struct pathguard *pg, char **cause)
 {
-	struct registry_record	*r = b->rec;
 	struct pathguard	*own = NULL;
 	struct mirror		 m;
-	char			*ws, *dir;
 	int			 rc;
 
 	if (pg == NULL) {
-		if ((rc = pathguard_open(r->workspace, &own, cause)) != 0)
+		if ((rc = pathguard_open(b->rec->workspace, &own, cause)) != 0)
 			return rc;
 		pg = own;
 	}
-	ws = b->be->workspace(r->remote_root, r->id);
-	dir = xasprintf("%s/manifests", registry_dir(b->reg));
-	if ((rc = mirror_open(&m, b->t, pg, ws, dir, r->id,
-	    (const char *const *)(uintptr_t)b->cc.cfg->sync_exclude,
-	    b->cc.cfg->nsync_exclude, cause)) == 0)
+	if ((rc = cmd_box_mirror(b, pg, &m, cause)) == 0)
 		rc = mirror_push(&m, cause);
 	mirror_close(&m);
-	free(dir);
-	free(ws);
 	pathguard_close(own);
 	return rc;
 }

@@ -73,7 +73,17 @@ int	cmd_box_same_host(const struct registry_record *a,
 /* The record as a JSON object (for --json output). */
 struct cJSON	*cmd_box_json(const struct registry_record *r);
 
+struct mirror;
 struct pathguard;
+
+/*
+ * Open the mirror sync state of b's loaded, connected sandbox over pg:
+ * its host workspace, the manifest in the state directory, the config's
+ * sync.exclude patterns.  Close with mirror_close (also on failure).
+ * 0 or negative with *cause.
+ */
+int	cmd_box_mirror(struct cmd_box *b, struct pathguard *pg,
+	    struct mirror *m, char **cause);
 
 /*
  * Send the local workspace's changes since the last sync to b's sandbox

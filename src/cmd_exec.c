@@ -238,23 +238,16 @@ exec_mirrors(const struct exec_args *a)
 static int
 exec_sync_up(struct exec_args *a, struct mirror *m, struct pathguard **pg)
 {
-	struct registry_record	*r = a->box.rec;
-	char			*ws, *dir, *cause = NULL;
-	int			 rc;
+	char	*cause = NULL;
+	int	 rc;
 
-	if ((rc = pathguard_open(r->workspace, pg, &cause)) != 0) {
+	if ((rc = pathguard_open(a->box.rec->workspace, pg, &cause)) != 0) {
 		rc = cmd_fail("workspace: %s", cause);
 		free(cause);
 		return rc;
 	}
-	ws = a->box.be->workspace(r->remote_root, r->id);
-	dir = xasprintf("%s/manifests", registry_dir(a->box.reg));
-	if ((rc = mirror_open(m, a->box.t, *pg, ws, dir, r->id,
-	    (const char *const *)(uintptr_t)a->box.cc.cfg->sync_exclude,
-	    a->box.cc.cfg->nsync_exclude, &cause)) == 0)
+	if ((rc = cmd_box_mirror(&a->box, *pg, m, &cause)) == 0)
 		rc = mirror_push(m, &cause);
-	free(dir);
-	free(ws);
 	if (rc != 0) {
 		rc = cmd_fail("sync up: %s", cause);
 		free(cause);

@@ -99,25 +99,17 @@ sync_move(struct cmd_box *b, int push, char **paths, size_t n, int json)
 static int
 sync_status(struct cmd_box *b)
 {
-	struct registry_record	*r = b->rec;
 	struct pathguard	*pg = NULL;
 	struct mirror		 m;
 	struct buf		 up = BUF_INIT, down = BUF_INIT;
-	char			*ws, *dir, *cause = NULL;
+	char			*cause = NULL;
 	int			 rc;
 
 	memset(&m, 0, sizeof m);
 	m.statefd = -1;
-	if ((rc = pathguard_open(r->workspace, &pg, &cause)) == 0) {
-		ws = b->be->workspace(r->remote_root, r->id);
-		dir = xasprintf("%s/manifests", registry_dir(b->reg));
-		if ((rc = mirror_open(&m, b->t, pg, ws, dir, r->id,
-		    (const char *const *)(uintptr_t)b->cc.cfg->sync_exclude,
-		    b->cc.cfg->nsync_exclude, &cause)) == 0)
-			rc = mirror_status(&m, &up, &down, &cause);
-		free(dir);
-		free(ws);
-	}
+	if ((rc = pathguard_open(b->rec->workspace, &pg, &cause)) == 0 &&
+	    (rc = cmd_box_mirror(b, pg, &m, &cause)) == 0)
+		rc = mirror_status(&m, &up, &down, &cause);
 	if (rc != 0) {
 		rc = cmd_fail("%s", cause);
 		free(cause);

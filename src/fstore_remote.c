@@ -17,7 +17,7 @@
 #include "fstore_int.h"
 #include "fstore_scripts.h"
 #include "manifest.h"
-#include "pathguard.h"
+#include "remote_err.h"
 #include "shquote.h"
 #include "transport.h"
 #include "xmalloc.h"
@@ -42,25 +42,18 @@ fr_script(struct fstore *fs, const char *op)
 static int
 fr_error(struct fstore *fs, const struct buf *err, int status, char **cause)
 {
-	const char	*e = err->data != NULL ? err->data : "", *m;
-	char		*line, *esc;
-	size_t		 n;
+	char	*msg;
 
-	if ((m = strstr(e, "clawssh-error: ")) != NULL) {
-		m += strlen("clawssh-error: ");
-		n = strcspn(m, "\n");
-		line = xstrndup(m, n < 300 ? n : 300);
-		esc = pathguard_escape(line);
-		*cause = esc;
-		free(line);
-		return strstr(esc, "no such file") != NULL ?
+	if ((msg = remote_err_tagged(err)) != NULL) {
+		*cause = msg;
+		return strstr(msg, "no such file") != NULL ?
 		    CLAW_ERR_NOTFOUND : CLAW_ERR_INVAL;
 	}
-	esc = pathguard_escape(e);
+	msg = remote_err_clean(err->data != NULL ? err->data : "", err->len);
 	*cause = xasprintf("%s: the file tool failed on the host (status %d)"
-	    "%s%s", transport_label(fs->t), status, *e != '\0' ? ": " : "",
-	    esc);
-	free(esc);
+	    "%s%s", transport_label(fs->t), status, *msg != '\0' ? ": " : "",
+	    msg);
+	free(msg);
 	return CLAW_ERR_PROTO;
 }
 

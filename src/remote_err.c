@@ -32,19 +32,26 @@ remote_err_clean(const char *p, size_t n)
 	return s;
 }
 
+/* The first clawssh-error line's message; see remote_err.h. */
+char *
+remote_err_tagged(const struct buf *err)
+{
+	const char	*p;
+
+	p = err->data != NULL ? strstr(err->data, REMOTE_ERR_TAG) : NULL;
+	if (p == NULL)
+		return NULL;
+	p += strlen(REMOTE_ERR_TAG);
+	return remote_err_clean(p, strcspn(p, "\n"));
+}
+
 /* Explain a failed script; see remote_err.h. */
 char *
 remote_err_explain(struct transport *t, const struct buf *err, int status)
 {
-	const char	*p, *end;
-	char		*msg, *out;
+	char	*msg, *out;
 
-	p = err->data != NULL ? strstr(err->data, REMOTE_ERR_TAG) : NULL;
-	if (p != NULL) {
-		p += strlen(REMOTE_ERR_TAG);
-		end = strchr(p, '\n');
-		msg = remote_err_clean(p, end != NULL ? (size_t)(end - p) :
-		    strlen(p));
+	if ((msg = remote_err_tagged(err)) != NULL) {
 		out = xasprintf("%s: %s", transport_label(t), msg);
 	} else {
 		msg = remote_err_clean(err->data != NULL ? err->data : "",

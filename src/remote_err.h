@@ -18,6 +18,12 @@ struct transport;
 char	*remote_err_clean(const char *p, size_t n);
 
 /*
+ * The message of err's first "clawssh-error: " line, cleaned, or NULL if
+ * it has none.  Allocated.
+ */
+char	*remote_err_tagged(const struct buf *err);
+
+/*
  * "HOST: MESSAGE" from the first clawssh-error line of err, else
  * "HOST: STDERR (remote status N)".  Allocated.
  */
