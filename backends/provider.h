@@ -1,0 +1,92 @@
+/*
+ * Provider drivers for the managed backend: a control plane (OpenShell, a
+ * Slurm cluster, a site's own tool) that creates a sandbox, reports its
+ * state, and hands back an SSH endpoint.  A driver only talks to its
+ * control plane; the managed backend decides when to create, wait, reuse
+ * or delete, and everything after the endpoint goes over SSH as with the
+ * ssh backend.  Everything a provider prints is hostile input.
+ */
+#ifndef CLAW_PROVIDER_H
+#define CLAW_PROVIDER_H
+
+#include <stddef.h>
+
+/* Where a driver's sandbox stands, as the provider reports it. */
+enum provider_state {
+	PROVIDER_ABSENT = 0,	/* the provider does not know the name */
+	PROVIDER_PENDING,	/* being created or queued */
+	PROVIDER_READY,		/* running; the endpoint is usable */
+	PROVIDER_FAILED,	/* will not become ready */
+	PROVIDER_GONE		/* ended (cancelled, deleted, timed out) */
+};
+
+/* How to reach a ready sandbox over SSH. */
+struct provider_endpoint {
+	char	*host;		/* HostName to connect to */
+	int	 port;		/* 0: 22 */
+	char	*user;		/* NULL: the default user */
+	char	*proxy_command;	/* ProxyCommand, %h %p %r unexpanded */
+	char	*identity_file;	/* NULL: the usual identities */
+	char	*host_key_alias;	/* NULL: host */
+	char	*exec_wrap;	/* sh prefix every command runs under
+				   (e.g. Slurm's srun into the allocation),
+				   or NULL */
+};
+
+/* One sandbox as the provider sees it. */
+struct provider_sandbox {
+	char			*name;
+	enum provider_state	 state;
+	char			*state_text;	/* the provider's own words */
+	struct provider_endpoint ep;		/* set when READY */
+	char			*gpus;		/* assigned GPU ids, or NULL */
+};
+
+/* What create asks for. */
+struct provider_request {
+	const char	*image;		/* --from, or NULL for the default */
+	int		 gpus;		/* 0: none, -1: all */
+	const char	*policy;	/* provider policy name, or NULL */
+	char *const	*extra;		/* provider-specific arguments */
+	size_t		 nextra;
+};
+
+/* A driver's settings from the config (providers.NAME). */
+struct provider_conf {
+	const char	*name;		/* the config's name for it */
+	const char	*driver;	/* "openshell", "slurm", "command" */
+	const char	*command;	/* executable to run, or NULL */
+	int		 timeout;	/* seconds for one provider call */
+	int		 ready_timeout;	/* seconds to wait for READY */
+	char *const	*args;		/* extra driver arguments */
+	size_t		 nargs;
+};
+
+struct provider_ops {
+	const char	*driver;
+	size_t		 name_max;	/* longest sandbox name accepted */
+
+	/* Look name up: *out->state is PROVIDER_ABSENT when unknown. */
+	int	(*get)(const struct provider_conf *, const char *name,
+		    struct provider_sandbox *out, char **cause);
+
+	/* Ask for a new sandbox called name; it may still be pending. */
+	int	(*create)(const struct provider_conf *, const char *name,
+		    const struct provider_request *req, char **cause);
+
+	/* Remove name; gone already is success with *existed 0. */
+	int	(*destroy)(const struct provider_conf *, const char *name,
+		    int *existed, char **cause);
+
+	/* Every sandbox of this provider that clawssh named. */
+	int	(*list)(const struct provider_conf *,
+		    struct provider_sandbox **out, size_t *n, char **cause);
+};
+
+/* Free what a provider_sandbox owns and zero it; NULL is fine. */
+void	provider_sandbox_clear(struct provider_sandbox *);
+
+/* The driver called name, or NULL. */
+const struct provider_ops	*provider_find(const char *driver);
+
+#endif /* CLAW_PROVIDER_H */
