@@ -121,12 +121,22 @@ static const struct config_key config_sync_keys[] = {
 	CONFIG_END
 };
 
+static const struct config_key config_daemon_keys[] = {
+	CONFIG_KEY("autostart", CONFIG_BOOL, daemon_autostart, 0),
+	CONFIG_KEY("socket", CONFIG_PATH, daemon_socket, 0),
+	CONFIG_KEY("idleTimeout", CONFIG_INT, daemon_idle_timeout, 604800),
+	CONFIG_KEY("maxSessions", CONFIG_INT, daemon_max_sessions, 1000),
+	CONFIG_KEY("maxConnections", CONFIG_INT, daemon_max_conns, 64),
+	CONFIG_END
+};
+
 static const struct config_key config_top_keys[] = {
 	CONFIG_SUB("ssh", config_ssh_keys),
 	CONFIG_SUB("exec", config_exec_keys),
 	CONFIG_SUB("log", config_log_keys),
 	CONFIG_SUB("sandbox", config_sandbox_keys),
 	CONFIG_SUB("sync", config_sync_keys),
+	CONFIG_SUB("daemon", config_daemon_keys),
 	CONFIG_END
 };
 
@@ -636,6 +646,7 @@ config_new(void)
 	cfg->sandbox_network = -1;
 	cfg->prune_idle_hours = -1;
 	cfg->prune_max_age_days = -1;
+	cfg->daemon_idle_timeout = -1;
 	return cfg;
 }
 
@@ -712,6 +723,7 @@ config_free(struct claw_config *cfg)
 	free(cfg->passphrase_file);
 	free(cfg->remote_root);
 	free(cfg->sandbox_image);
+	free(cfg->daemon_socket);
 	for (i = 0; i < cfg->nsync_exclude; i++)
 		free(cfg->sync_exclude[i]);
 	free(cfg->sync_exclude);

@@ -29,13 +29,22 @@
  *	    "limits": { "memory": "2G", "processes": 256, "cpuSeconds": 600,
  *	                "fileSize": "1G", "openFiles": 1024 } // 0: none
  *	  },
- *	  "sync": { "exclude": ["*.log", "node_modules/"] } // gitignore syntax
+ *	  "sync": { "exclude": ["*.log", "node_modules/"] }, // gitignore syntax
+ *	  "daemon": {
+ *	    "autostart": false,             // start `clawssh serve` on demand
+ *	    "socket": "$XDG_RUNTIME_DIR/clawssh/control.sock",
+ *	    "idleTimeout": 600,             // seconds idle before exit; 0 never
+ *	    "maxSessions": 10,              // channels per SSH session (sshd
+ *	                                    // MaxSessions); 0: the default
+ *	    "maxConnections": 4             // SSH sessions per host; 0: default
+ *	  }
  *	}
  *
  * Unknown keys, duplicate keys and wrong types are errors naming the key
  * path ("sandbox.prune.idleHours").  Integers are whole numbers within
  * their range (connectTimeout 0..86400, timeout 0..31536000, verbose 0..3,
- * idleHours 0..87600, maxAgeDays 0..36500); exec.env names match
+ * idleHours 0..87600, maxAgeDays 0..36500, idleTimeout 0..604800,
+ * maxSessions 0..1000, maxConnections 0..64); exec.env names match
  * [A-Za-z_][A-Za-z0-9_]*.  Only "~" and "~/..." are expanded, not "~user",
  * and only in local paths: remoteRoot is a remote path, taken as written
  * and checked with sandbox_root_check; image with sandbox_image_check.
@@ -77,6 +86,11 @@ struct claw_config {
 	int		 prune_max_age_days;	/* -1: not set, 0: off */
 	char		**sync_exclude;		/* sync.exclude patterns */
 	size_t		 nsync_exclude;
+	int		 daemon_autostart;	/* 0 or 1 */
+	char		*daemon_socket;		/* NULL: the default */
+	int		 daemon_idle_timeout;	/* -1: not set, 0: never */
+	int		 daemon_max_sessions;	/* 0: the default */
+	int		 daemon_max_conns;	/* 0: the default */
 };
 
 /*

@@ -6,6 +6,7 @@
 #endif
 
 #include <limits.h>
+#include <stdlib.h>
 #include <time.h>
 
 #include "clock.h"
@@ -39,4 +40,15 @@ int64_t
 clock_min(int64_t a, int64_t b)
 {
 	return a < b ? a : b;
+}
+
+/* Return a jittered backoff delay; see clock.h. */
+int64_t
+clock_jitter(int64_t ms, int64_t max_ms)
+{
+	if (ms > max_ms)
+		ms = max_ms;
+	if (ms <= 1)
+		return ms;
+	return ms / 2 + (int64_t)arc4random_uniform((uint32_t)ms);
 }

@@ -20,4 +20,10 @@ int	clock_poll_timeout(int64_t deadline);
 /* Return the earlier of two deadlines. */
 int64_t	clock_min(int64_t a, int64_t b);
 
+/*
+ * A backoff delay: min(ms, max_ms) scaled by a random factor in [0.5, 1.5)
+ * so that many clients retrying do not move in step.
+ */
+int64_t	clock_jitter(int64_t ms, int64_t max_ms);
+
 #endif /* CLAW_CLOCK_H */

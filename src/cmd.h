@@ -19,6 +19,7 @@ int	cmd_provision(int argc, char **argv);
 int	cmd_prune(int argc, char **argv);
 int	cmd_read(int argc, char **argv);
 int	cmd_recreate(int argc, char **argv);
+int	cmd_serve(int argc, char **argv);
 int	cmd_sshconfig(int argc, char **argv);
 int	cmd_stat(int argc, char **argv);
 int	cmd_status(int argc, char **argv);
@@ -28,6 +29,12 @@ int	cmd_write(int argc, char **argv);
 /* Print the one-line error "clawssh: MSG" and return CMD_EXIT_FAILURE. */
 int	cmd_fail(const char *fmt, ...)
 	    __attribute__((__format__(__printf__, 1, 2)));
+
+/*
+ * Start `clawssh serve --detach` on the control socket path and wait until
+ * it listens.  0, or a negative CLAW_ERR_* with *cause.
+ */
+int	cmd_serve_spawn(const char *path, char **cause);
 
 /* The user's home directory and login name (static storage). */
 const char	*cmd_home(void);

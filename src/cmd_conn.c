@@ -13,7 +13,9 @@
 #include "clawconfig.h"
 #include "cmd.h"
 #include "cmd_conn.h"
+#include "error.h"
 #include "log.h"
+#include "mux_client.h"
 #include "signals.h"
 #include "sshconfig.h"
 #include "transport.h"
@@ -78,6 +80,9 @@ cmd_conn_option(struct cmd_conn *cc, int ch, const char *arg)
 		return 1;
 	case CMD_OPT_STATE_DIR:
 		cc->state_dir = arg;
+		return 1;
+	case CMD_OPT_NO_DAEMON:
+		cc->no_daemon = 1;
 		return 1;
 	}
 	return 0;
@@ -184,6 +189,28 @@ cmd_conn_resolve(struct cmd_conn *cc, struct sshconfig **sc)
 	return rc;
 }
 
+/*
+ * Connect through the daemon: 0 with *t set, 1 if there is none to use
+ * (connect directly), or a negative CLAW_ERR_* with *cause.
+ */
+static int
+cmd_conn_daemon(struct cmd_conn *cc, const struct sshconfig *sc,
+    const struct transport_opts *topts, struct transport **t, char **cause)
+{
+	char	*path = mux_socket_path(cc->cfg != NULL ?
+	    cc->cfg->daemon_socket : NULL);
+	int	 rc;
+
+	rc = mux_connect(path, sc, topts, t, cause);
+	if (rc == CLAW_ERR_NOTFOUND && cc->cfg != NULL &&
+	    cc->cfg->daemon_autostart) {
+		if ((rc = cmd_serve_spawn(path, cause)) == 0)
+			rc = mux_connect(path, sc, topts, t, cause);
+	}
+	free(path);
+	return rc == CLAW_ERR_NOTFOUND ? 1 : rc;
+}
+
 /* Connect and authenticate; see cmd_conn.h. */
 int
 cmd_conn_connect(struct cmd_conn *cc, const struct sshconfig *sc,
@@ -195,6 +222,14 @@ cmd_conn_connect(struct cmd_conn *cc, const struct sshconfig *sc,
 
 	if (signals_init() != 0)
 		return cmd_fail("cannot install signal handlers");
+	if (!cc->no_daemon &&
+	    (rc = cmd_conn_daemon(cc, sc, &topts, t, &cause)) != 1) {
+		if (rc == 0)
+			return 0;
+		rc = cmd_fail("%s", cause);
+		free(cause);
+		return rc;
+	}
 	if (transport_connect(sc, &topts, t, &cause) != 0) {
 		rc = cmd_fail("%s", cause);
 		free(cause);

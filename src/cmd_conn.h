@@ -18,6 +18,7 @@ enum {
 	CMD_OPT_CONFIG = 256,
 	CMD_OPT_PASSPHRASE,
 	CMD_OPT_STATE_DIR,
+	CMD_OPT_NO_DAEMON,
 	CMD_OPT_FIRST_FREE		/* commands number theirs from here */
 };
 
@@ -26,6 +27,7 @@ enum {
 	{ "config", required_argument, NULL, CMD_OPT_CONFIG },		\
 	{ "passphrase-file", required_argument, NULL, CMD_OPT_PASSPHRASE }, \
 	{ "state-dir", required_argument, NULL, CMD_OPT_STATE_DIR },	\
+	{ "no-daemon", no_argument, NULL, CMD_OPT_NO_DAEMON },		\
 	{ "verbose", no_argument, NULL, 'v' }
 
 #define CMD_CONN_USAGE							\
@@ -38,6 +40,8 @@ enum {
 	"  --passphrase-file F   passphrase for an encrypted identity\n" \
 	"  --state-dir DIR       local state (default "		\
 	"$XDG_STATE_HOME/clawssh)\n"					\
+	"  --no-daemon           connect directly, not through a "	\
+	"running\n                        clawssh daemon\n"		\
 	"  -v                    more logging (repeatable)\n"
 
 /* The connection options alone, for commands that take no others. */
@@ -53,6 +57,7 @@ struct cmd_conn {
 	char			**options;	/* -o lines, then config's */
 	size_t			 noptions;
 	const char		*passphrase_file;
+	int			 no_daemon;	/* --no-daemon */
 	int			 verbose;
 	struct claw_config	*cfg;		/* after cmd_conn_load */
 };
@@ -72,7 +77,11 @@ int	cmd_conn_load(struct cmd_conn *cc);
 /* Resolve cc->target through ssh_config.  Returns 0 or CMD_EXIT_FAILURE. */
 int	cmd_conn_resolve(struct cmd_conn *cc, struct sshconfig **sc);
 
-/* Connect and authenticate.  Returns 0 or CMD_EXIT_FAILURE. */
+/*
+ * Connect and authenticate: through the clawssh daemon when one listens
+ * on the control socket (starting one first if daemon.autostart is set),
+ * unless --no-daemon; else directly.  Returns 0 or CMD_EXIT_FAILURE.
+ */
 int	cmd_conn_connect(struct cmd_conn *cc, const struct sshconfig *sc,
 	    struct transport **t);
 

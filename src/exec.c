@@ -16,9 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <libssh2.h>
-
 #include "buf.h"
+#include "chan.h"
 #include "clock.h"
 #include "error.h"
 #include "exec.h"
@@ -46,8 +45,7 @@ enum exec_stop {
 
 struct exec_state {
 	struct transport	*t;
-	LIBSSH2_SESSION		*s;
-	LIBSSH2_CHANNEL		*ch;
+	struct chan		*ch;
 	const struct exec_opts	*o;
 	struct remote_cmd	 rc;
 	struct buf		 in;		/* waiting for the channel */
@@ -83,19 +81,6 @@ exec_sink_write(struct exec_state *st, const struct exec_sink *sink,
 	return 0;
 }
 
-/* Describe a channel failure and return the mapped error. */
-static int
-exec_fail(struct exec_state *st, const char *what, int rc, char **cause)
-{
-	char	*err = transport_last_error(st->t);
-
-	*cause = xasprintf("%s: %s: %s", transport_label(st->t), what, err);
-	free(err);
-	rc = transport_map_error(rc);
-	return rc == CLAW_ERR_CHANNEL || rc == CLAW_ERR_PROTO ?
-	    CLAW_ERR_CONNECT : rc;
-}
-
 static void	exec_kill_late(struct exec_state *);
 
 /* Pass stdout on, first picking out the pid marker line. */
@@ -115,6 +100,7 @@ exec_stdout(struct exec_state *st, const char *p, size_t n)
 		    &st->pid)) {
 			st->marker_seen = 1;
 			log_debug("remote process group %ld", st->pid);
+			chan_set_pgid(st->ch, st->pid);
 			exec_kill_late(st);
 		} else if (exec_sink_write(st, &st->o->out, st->head.data,
 		    len) != 0)
@@ -130,7 +116,7 @@ exec_stdout(struct exec_state *st, const char *p, size_t n)
 	return 0;
 }
 
-/* Read one stream until libssh2 has nothing more; <0 on failure. */
+/* Read one stream (1: stderr) until nothing more is there; <0 on failure. */
 static int
 exec_read_stream(struct exec_state *st, int stream, char **cause)
 {
@@ -139,12 +125,9 @@ exec_read_stream(struct exec_state *st, int stream, char **cause)
 	int		w;
 
 	for (;;) {
-		n = libssh2_channel_read_ex(st->ch, stream, chunk,
-		    sizeof chunk);
-		if (n == LIBSSH2_ERROR_EAGAIN || n == 0)
-			return 0;
-		if (n < 0)
-			return exec_fail(st, "connection lost", (int)n, cause);
+		n = chan_read(st->ch, stream, chunk, sizeof chunk, cause);
+		if (n <= 0)
+			return (int)n;
 		if (stream == 0)
 			w = exec_stdout(st, chunk, (size_t)n);
 		else
@@ -165,22 +148,20 @@ exec_flush_stdin(struct exec_state *st, char **cause)
 	int	rc;
 
 	while (st->in_off < st->in.len) {
-		n = libssh2_channel_write(st->ch, st->in.data + st->in_off,
-		    st->in.len - st->in_off);
-		if (n == LIBSSH2_ERROR_EAGAIN)
-			return 0;
-		if (n < 0)
-			return exec_fail(st, "sending stdin", (int)n, cause);
+		n = chan_write(st->ch, st->in.data + st->in_off,
+		    st->in.len - st->in_off, cause);
+		if (n <= 0)
+			return (int)n;
 		st->in_off += (size_t)n;
 	}
 	buf_reset(&st->in);
 	st->in_off = 0;
 	if (st->in_eof && !st->eof_sent) {
-		rc = libssh2_channel_send_eof(st->ch);
+		rc = chan_send_eof(st->ch, cause);
 		if (rc == 0)
 			st->eof_sent = 1;
-		else if (rc != LIBSSH2_ERROR_EAGAIN)
-			return exec_fail(st, "sending EOF", rc, cause);
+		else if (rc < 0)
+			return rc;
 	}
 	return 0;
 }
@@ -203,34 +184,30 @@ exec_read_stdin(struct exec_state *st)
 static void
 exec_kill_remote(struct transport *t, long pid)
 {
-	LIBSSH2_SESSION	*s = transport_session(t);
-	LIBSSH2_CHANNEL	*ch;
+	struct chan	*ch;
 	int64_t		 deadline = clock_now_ms() + EXEC_KILL_MS;
 	char		*script, *cause = NULL, sink[1024];
-	ssize_t		 n;
+	ssize_t		 n, m;
 
-	if ((ch = transport_channel_open(t, deadline, &cause)) == NULL) {
+	script = remote_cmd_kill_script(pid, EXEC_KILL_DS);
+	if ((ch = chan_exec(t, script, NULL, deadline, &cause)) == NULL) {
 		log_warn("cannot stop remote process group %ld: %s", pid,
 		    cause);
 		free(cause);
+		free(script);
 		return;
 	}
-	script = remote_cmd_kill_script(pid, EXEC_KILL_DS);
-	while (libssh2_channel_exec(ch, script) == LIBSSH2_ERROR_EAGAIN &&
-	    transport_wait(t, deadline) == 0)
-		;
-	while (!libssh2_channel_eof(ch)) {
-		n = libssh2_channel_read(ch, sink, sizeof sink);
-		if (n == LIBSSH2_ERROR_EAGAIN) {
-			if (transport_wait(t, deadline) != 0)
-				break;
-		} else if (n < 0)
+	while (!chan_eof(ch)) {
+		n = chan_read(ch, 0, sink, sizeof sink, &cause);
+		m = chan_read(ch, 1, sink, sizeof sink, &cause);
+		if (n < 0 || m < 0) {
+			free(cause);
+			break;
+		}
+		if (n == 0 && m == 0 && transport_wait(t, deadline) != 0)
 			break;
 	}
-	while (libssh2_channel_free(ch) == LIBSSH2_ERROR_EAGAIN &&
-	    transport_wait(t, clock_now_ms() + 1000) == 0)
-		;
-	(void)s;
+	chan_free(ch);
 	free(script);
 	log_info("stopped remote process group %ld", pid);
 }
@@ -281,16 +258,10 @@ exec_start(struct exec_state *st, char **cause)
 	    st->o->pre, st->o->wrap, st->o->cwd, st->o->env, st->o->nenv,
 	    cause)) != 0)
 		return rc;
-	if ((st->ch = transport_channel_open(st->t, CLOCK_NEVER,
-	    cause)) == NULL)
-		return CLAW_ERR_CONNECT;
 	log_trace("remote command: %s", st->rc.command);
-	while ((rc = libssh2_channel_exec(st->ch, st->rc.command)) ==
-	    LIBSSH2_ERROR_EAGAIN)
-		(void)transport_wait(st->t, CLOCK_NEVER);
-	if (rc != 0)
-		return exec_fail(st, "the server refused to run the command",
-		    rc, cause);
+	if ((st->ch = chan_exec(st->t, st->rc.command, st->rc.nonce,
+	    CLOCK_NEVER, cause)) == NULL)
+		return CLAW_ERR_CONNECT;
 	buf_append(&st->in, st->rc.preamble, st->rc.preamble_len);
 	if (st->o->in_len != 0)
 		buf_append(&st->in, st->o->in_data, st->o->in_len);
@@ -307,19 +278,19 @@ exec_pump(struct exec_state *st, char **cause)
 
 	if ((rc = exec_flush_stdin(st, cause)) != 0 ||
 	    (rc = exec_read_stream(st, 0, cause)) != 0 ||
-	    (rc = exec_read_stream(st, SSH_EXTENDED_DATA_STDERR, cause)) != 0)
+	    (rc = exec_read_stream(st, 1, cause)) != 0)
 		return rc;
 	if (st->stop == EXEC_STOP_PIPE && st->grace == 0)
 		exec_stop(st, st->overflow ? EXEC_STOP_OVERFLOW :
 		    EXEC_STOP_PIPE, SIGPIPE);
-	if (!st->remote_eof && libssh2_channel_eof(st->ch))
+	if (!st->remote_eof && chan_eof(st->ch))
 		st->remote_eof = 1;
 	if (st->remote_eof && !st->closed) {
-		rc = libssh2_channel_wait_closed(st->ch);
+		rc = chan_wait_closed(st->ch, cause);
 		if (rc == 0)
 			st->closed = 1;
-		else if (rc != LIBSSH2_ERROR_EAGAIN)
-			return exec_fail(st, "closing the channel", rc, cause);
+		else if (rc < 0)
+			return rc;
 	}
 	return 0;
 }
@@ -380,23 +351,20 @@ exec_wait(struct exec_state *st, char **cause)
 static int
 exec_status(struct exec_state *st)
 {
-	char	*sig = NULL;
-	size_t	 len = 0;
+	char	*sig;
 	int	 num, status;
 
 	if (st->stop == EXEC_STOP_TIMEOUT)
 		return EXEC_STATUS_TIMEOUT;
 	if (st->stop == EXEC_STOP_SIGNAL || st->stop == EXEC_STOP_PIPE)
 		return 128 + st->stop_sig;
-	libssh2_channel_get_exit_signal(st->ch, &sig, &len, NULL, NULL, NULL,
-	    NULL);
+	chan_exit(st->ch, &status, &sig);
 	if (sig != NULL) {
 		num = signals_from_name(sig);
 		log_info("remote command killed by signal %s", sig);
-		libssh2_free(st->s, sig);
+		free(sig);
 		return num > 0 ? 128 + num : EXEC_STATUS_FAILURE;
 	}
-	status = libssh2_channel_get_exit_status(st->ch);
 	return status & 0xff;
 }
 
@@ -404,11 +372,7 @@ exec_status(struct exec_state *st)
 static void
 exec_cleanup(struct exec_state *st)
 {
-	if (st->ch != NULL) {
-		while (libssh2_channel_free(st->ch) == LIBSSH2_ERROR_EAGAIN &&
-		    transport_wait(st->t, clock_now_ms() + 1000) == 0)
-			;
-	}
+	chan_free(st->ch);
 	remote_cmd_clear(&st->rc);
 	buf_free_secret(&st->in);
 	buf_free(&st->head);
@@ -424,7 +388,6 @@ exec_run(struct transport *t, const struct exec_opts *o, int *status,
 
 	memset(&st, 0, sizeof st);
 	st.t = t;
-	st.s = transport_session(t);
 	st.o = o;
 	st.deadline = o->timeout > 0 ?
 	    clock_now_ms() + (int64_t)o->timeout * 1000 : CLOCK_NEVER;

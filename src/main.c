@@ -41,6 +41,7 @@ static const struct {
 	    "files or none" },
 	{ "ls", cmd_ls, "list a directory of a sandbox's workspace" },
 	{ "stat", cmd_stat, "show one file's type, mode, size and time" },
+	{ "serve", cmd_serve, "run the daemon that keeps connections warm" },
 	{ "ssh-config", cmd_sshconfig, "print an ssh_config stanza for a "
 	    "sandbox" },
 };

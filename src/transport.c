@@ -28,6 +28,7 @@
 #include "clock.h"
 #include "error.h"
 #include "log.h"
+#include "mux_client.h"
 #include "sshconfig.h"
 #include "transport.h"
 #include "transport_int.h"
@@ -133,8 +134,12 @@ transport_tcp(const char *host, int port, int64_t deadline, int *fdp,
 short
 transport_poll_events(struct transport *t)
 {
-	int	dir = libssh2_session_block_directions(t->session);
+	int	dir;
 	short	ev = 0;
+
+	if (t->mux != NULL)
+		return mux_poll_events(t->mux);
+	dir = libssh2_session_block_directions(t->session);
 
 	if (dir & LIBSSH2_SESSION_BLOCK_INBOUND)
 		ev |= POLLIN;
@@ -150,13 +155,15 @@ transport_wait(struct transport *t, int64_t deadline)
 	struct pollfd	pfd;
 	int		n;
 
-	pfd.fd = t->fd;
+	pfd.fd = transport_fd(t);
 	pfd.events = transport_poll_events(t);
 	for (;;) {
 		n = poll(&pfd, 1, clock_poll_timeout(deadline));
 		if (n > 0) {
 			if (pfd.revents & POLLIN)
 				t->last_rx = clock_now_ms();
+			if (t->mux != NULL && mux_pump(t->mux) != 0)
+				return CLAW_ERR_IO;
 			return 0;
 		}
 		if (n == 0)
@@ -206,6 +213,9 @@ transport_last_error(struct transport *t)
 	char	*msg = NULL;
 	int	 len = 0;
 
+	if (t->mux != NULL)
+		return xstrdup(mux_error(t->mux) != NULL ? mux_error(t->mux) :
+		    "connection through the daemon failed");
 	libssh2_session_last_error(t->session, &msg, &len, 0);
 	if (msg == NULL || len <= 0)
 		return xstrdup("unknown libssh2 error");
@@ -308,6 +318,7 @@ transport_free(struct transport *t)
 
 	if (t == NULL)
 		return;
+	mux_free(t->mux);
 	if (t->session != NULL) {
 		deadline = clock_now_ms() + 1000;
 		while ((rc = libssh2_session_disconnect(t->session, "bye")) ==
@@ -338,7 +349,26 @@ transport_session(struct transport *t)
 int
 transport_fd(struct transport *t)
 {
-	return t->fd;
+	return t->mux != NULL ? mux_fd(t->mux) : t->fd;
+}
+
+/* Wrap a daemon connection; see transport.h. */
+struct transport *
+transport_from_mux(struct mux *m, const char *label)
+{
+	struct transport	*t = xcalloc(1, sizeof *t);
+
+	t->mux = m;
+	t->fd = -1;
+	t->label = xstrdup(label);
+	return t;
+}
+
+/* Return the daemon connection, if any. */
+struct mux *
+transport_mux(struct transport *t)
+{
+	return t->mux;
 }
 
 /* Return the user@host:port label. */
@@ -359,7 +389,7 @@ transport_keepalive(struct transport *t, int got_data, int *next_ms,
 	*next_ms = -1;
 	if (got_data)
 		t->last_rx = now;
-	if (t->alive_interval <= 0)
+	if (t->mux != NULL || t->alive_interval <= 0)
 		return 0;
 	limit = (int64_t)t->alive_interval * 1000 *
 	    (t->alive_count_max > 0 ? t->alive_count_max : 1);

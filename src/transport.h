@@ -10,6 +10,7 @@
 
 #include <libssh2.h>
 
+struct mux;
 struct sshconfig;
 struct transport;
 
@@ -30,6 +31,15 @@ struct transport_opts {
 int	 transport_connect(const struct sshconfig *sc,
 	    const struct transport_opts *opts, struct transport **out,
 	    char **cause);
+
+/*
+ * A transport whose channels go through the clawssh daemon (see
+ * mux_client.h), which takes ownership of m; label as transport_label.
+ */
+struct transport	*transport_from_mux(struct mux *m, const char *label);
+
+/* The daemon connection behind t, or NULL for a session of our own. */
+struct mux	*transport_mux(struct transport *t);
 
 /* Disconnect and free; NULL is fine. */
 void	 transport_free(struct transport *t);

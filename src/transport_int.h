@@ -9,10 +9,12 @@
 
 #include <libssh2.h>
 
+struct mux;
 struct sshconfig;
 struct transport_opts;
 
 struct transport {
+	struct mux	*mux;		/* through the daemon, or NULL */
 	LIBSSH2_SESSION	*session;
 	int		 fd;
 	char		*label;		/* user@host:port for messages */

@@ -18,6 +18,8 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/clawssh-test.XXXXXX") || exit 99
 SSHD_PID=
 
 lib_cleanup() {
+	# A daemon a test started (or autostarted) listens under $T/run.
+	pkill -f -- "clawssh serve.*$T/run/" 2>/dev/null
 	if [ -n "$SSHD_PID" ]; then
 		kill "$SSHD_PID" 2>/dev/null
 		wait "$SSHD_PID" 2>/dev/null
@@ -53,12 +55,13 @@ expect_status() {
 	[ "$1" -eq "$2" ] || fail "$3: exit status $1, expected $2"
 }
 
-mkdir -p "$T/home/.ssh" "$T/xdg"
-chmod 700 "$T/home/.ssh"
+mkdir -p "$T/home/.ssh" "$T/xdg" "$T/run"
+chmod 700 "$T/home/.ssh" "$T/run"
 HOME="$T/home"
 XDG_CONFIG_HOME="$T/xdg"
 XDG_STATE_HOME="$T/state"
-export HOME XDG_CONFIG_HOME XDG_STATE_HOME
+XDG_RUNTIME_DIR="$T/run"	# a daemon of the test's own, if any
+export HOME XDG_CONFIG_HOME XDG_STATE_HOME XDG_RUNTIME_DIR
 unset SSH_AUTH_SOCK SSH_AGENT_PID
 
 ssh-keygen -q -t ed25519 -N '' -C testhost -f "$T/hostkey" || exit 99

@@ -1,0 +1,57 @@
+/*
+ * One command channel on a transport, whether the transport is a libssh2
+ * session of this process or the daemon's warm session reached through
+ * the control socket.  Non-blocking: calls that cannot go on now say so
+ * and the caller polls transport_fd for transport_poll_events.
+ */
+#ifndef CLAW_CHAN_H
+#define CLAW_CHAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct chan;
+struct transport;
+
+/*
+ * Open a session channel and start command on it, waiting until deadline
+ * (CLOCK_NEVER: none).  nonce, when not NULL, is the pid marker's (see
+ * remote_cmd.h).  NULL with *cause set on failure.
+ */
+struct chan	*chan_exec(struct transport *t, const char *command,
+		    const char *nonce, int64_t deadline, char **cause);
+
+/*
+ * Read stream 0 (stdout) or 1 (stderr): bytes read, 0 when nothing is
+ * there now, or a negative CLAW_ERR_* (*cause set) when the channel broke.
+ */
+ssize_t	chan_read(struct chan *, int stream, char *p, size_t n,
+	    char **cause);
+
+/* Send stdin: bytes taken (0: not now), or negative with *cause. */
+ssize_t	chan_write(struct chan *, const char *p, size_t n, char **cause);
+
+/* Send EOF on stdin: 0 done, 1 not now, negative with *cause. */
+int	chan_send_eof(struct chan *, char **cause);
+
+/* Whether the remote end has sent EOF on its output. */
+int	chan_eof(struct chan *);
+
+/* Wait for the remote close: 0 closed, 1 not yet, negative with *cause. */
+int	chan_wait_closed(struct chan *, char **cause);
+
+/*
+ * After close: *status is the exit status (-1 if none came) and *signame
+ * an allocated signal name if a signal ended the command (else NULL).
+ */
+void	chan_exit(struct chan *, int *status, char **signame);
+
+/* Tell the transport the remote process group (the daemon kills it if
+   this process goes away first). */
+void	chan_set_pgid(struct chan *, long pgid);
+
+/* Free the channel (closing it if needed); NULL is fine. */
+void	chan_free(struct chan *);
+
+#endif /* CLAW_CHAN_H */

@@ -1,0 +1,328 @@
+/*
+ * The daemon's socket and poll loop.  One thread owns every client, host,
+ * session and channel; connector threads only report back through the
+ * wake pipe.  Each turn: poll, accept, read clients, step every host's
+ * channels, flush clients, drop the dead, and exit once idle too long.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <sys/queue.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/un.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <libssh2.h>
+
+#include "clock.h"
+#include "daemon.h"
+#include "daemon_int.h"
+#include "error.h"
+#include "log.h"
+#include "signals.h"
+#include "transport.h"
+#include "xmalloc.h"
+
+#define DAEMON_TICK_MS	1000	/* longest sleep without a reason */
+
+/* Make the socket's directory (0700, ours) if it is missing. */
+static int
+daemon_dir(const char *path, char **cause)
+{
+	struct stat	 st;
+	char		*dir = xstrdup(path), *slash;
+	int		 rc = 0;
+
+	if ((slash = strrchr(dir, '/')) == NULL || slash == dir)
+		goto out;
+	*slash = '\0';
+	if (mkdir(dir, 0700) == -1 && errno != EEXIST) {
+		rc = claw_fail_errno(cause, dir, "mkdir");
+		goto out;
+	}
+	if (lstat(dir, &st) == -1) {
+		rc = claw_fail_errno(cause, dir, "stat");
+		goto out;
+	}
+	if (!S_ISDIR(st.st_mode) || st.st_uid != getuid() ||
+	    (st.st_mode & 077) != 0)
+		rc = claw_fail(cause, CLAW_ERR_PERM, "%s: not a private "
+		    "directory of this user (want mode 0700, owner uid %u)",
+		    dir, (unsigned)getuid());
+out:
+	free(dir);
+	return rc;
+}
+
+/* Bind and listen on path, replacing a stale socket, not a live one. */
+static int
+daemon_listen(const char *path, int *out, char **cause)
+{
+	struct sockaddr_un	sun;
+	mode_t			old;
+	int			fd, rc;
+
+	memset(&sun, 0, sizeof sun);
+	sun.sun_family = AF_UNIX;
+	if (strlen(path) >= sizeof sun.sun_path)
+		return claw_fail(cause, CLAW_ERR_INVAL,
+		    "%s: socket path too long", path);
+	memcpy(sun.sun_path, path, strlen(path));
+	if ((rc = daemon_dir(path, cause)) != 0)
+		return rc;
+	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
+		return claw_fail_errno(cause, path, "socket");
+	if (connect(fd, (struct sockaddr *)&sun, sizeof sun) == 0) {
+		close(fd);
+		return claw_fail(cause, CLAW_ERR_EXISTS,
+		    "a clawssh daemon is already running on %s", path);
+	}
+	(void)unlink(path);
+	old = umask(077);
+	rc = bind(fd, (struct sockaddr *)&sun, sizeof sun);
+	umask(old);
+	if (rc == -1 || chmod(path, 0600) == -1 || listen(fd, 128) == -1 ||
+	    fcntl(fd, F_SETFL, O_NONBLOCK) == -1) {
+		rc = claw_fail_errno(cause, path, "bind");
+		close(fd);
+		return rc;
+	}
+	*out = fd;
+	return 0;
+}
+
+/* Whether nothing is going on (no clients, no channels). */
+static int
+daemon_idle(struct daemon *d)
+{
+	struct dhost	*h;
+
+	if (!TAILQ_EMPTY(&d->clients))
+		return 0;
+	TAILQ_FOREACH(h, &d->hosts, entry) {
+		if (dhost_busy(h))
+			return 0;
+	}
+	return 1;
+}
+
+/* The poll timeout: keepalives, retries, the idle exit. */
+static int
+daemon_timeout(struct daemon *d)
+{
+	struct dhost	*h;
+	int64_t		 t = clock_now_ms() + DAEMON_TICK_MS;
+
+	if (d->again) {
+		d->again = 0;
+		return 0;
+	}
+	TAILQ_FOREACH(h, &d->hosts, entry)
+		t = clock_min(t, dhost_next_event(h));
+	if (d->idle_ms > 0 && d->idle_since != 0)
+		t = clock_min(t, d->idle_since + d->idle_ms);
+	return clock_poll_timeout(t);
+}
+
+/* Fill pfd for one turn; returns the count. */
+static size_t
+daemon_pollfds(struct daemon *d, struct pollfd **pfdp, size_t *cap)
+{
+	struct dclient	*c;
+	struct dhost	*h;
+	struct dconn	*k;
+	size_t		 n = 0, want = 3;
+
+	TAILQ_FOREACH(c, &d->clients, entry)
+		want++;
+	TAILQ_FOREACH(h, &d->hosts, entry) {
+		TAILQ_FOREACH(k, &h->conns, entry)
+			want++;
+	}
+	if (want > *cap) {
+		*pfdp = xreallocarray(*pfdp, want, sizeof **pfdp);
+		*cap = want;
+	}
+	(*pfdp)[n].fd = d->lfd;
+	(*pfdp)[n++].events = POLLIN;
+	(*pfdp)[n].fd = d->wake[0];
+	(*pfdp)[n++].events = POLLIN;
+	(*pfdp)[n].fd = signals_fd();
+	(*pfdp)[n++].events = POLLIN;
+	TAILQ_FOREACH(c, &d->clients, entry) {
+		(*pfdp)[n].fd = c->fd;
+		(*pfdp)[n++].events = (dclient_paused(c) ? 0 : POLLIN) |
+		    (c->out.len != 0 ? POLLOUT : 0);
+	}
+	TAILQ_FOREACH(h, &d->hosts, entry) {
+		TAILQ_FOREACH(k, &h->conns, entry) {
+			(*pfdp)[n].fd = k->state == DCONN_UP ?
+			    transport_fd(k->t) : -1;
+			(*pfdp)[n++].events = k->nchan != 0 ?
+			    transport_poll_events(k->t) | POLLIN : POLLRDHUP;
+		}
+	}
+	return n;
+}
+
+/* Note which sessions had input; an idle one that hung up is dead. */
+static void
+daemon_sessions(struct daemon *d, const struct pollfd *pfd)
+{
+	struct dhost	*h;
+	struct dconn	*k;
+
+	TAILQ_FOREACH(h, &d->hosts, entry) {
+		TAILQ_FOREACH(k, &h->conns, entry) {
+			if (pfd->fd != -1 && (pfd->revents & POLLIN))
+				k->got_data = 1;
+			if (pfd->fd != -1 && k->nchan == 0 &&
+			    (pfd->revents & (POLLRDHUP | POLLHUP | POLLERR)))
+				k->cap = 0;	/* dropped below */
+			pfd++;
+		}
+	}
+}
+
+/* Drop dead sessions and clients. */
+static void
+daemon_reap(struct daemon *d)
+{
+	struct dhost	*h;
+	struct dclient	*c, *cnext;
+
+	TAILQ_FOREACH(h, &d->hosts, entry)
+		dhost_reap(h);
+	for (c = TAILQ_FIRST(&d->clients); c != NULL; c = cnext) {
+		cnext = TAILQ_NEXT(c, entry);
+		if (c->dead && c->out.len == 0)
+			dclient_free(c);
+	}
+}
+
+/* One turn of the loop. */
+static void
+daemon_turn(struct daemon *d, struct pollfd **pfdp, size_t *cap)
+{
+	struct pollfd	*pfd;
+	struct dclient	*c;
+	struct dhost	*h;
+	size_t		 n, i;
+
+	n = daemon_pollfds(d, pfdp, cap);
+	pfd = *pfdp;
+	if (poll(pfd, (nfds_t)n, daemon_timeout(d)) == -1 && errno != EINTR)
+		d->quit = 1;
+	if (signals_take() != 0)
+		d->quit = 1;
+	i = 3;
+	TAILQ_FOREACH(c, &d->clients, entry)
+		i++;
+	daemon_sessions(d, pfd + i);	/* before anything adds sessions */
+	i = 3;
+	TAILQ_FOREACH(c, &d->clients, entry) {
+		if (pfd[i++].revents & (POLLIN | POLLHUP | POLLERR))
+			dclient_read(c);
+	}
+	if (pfd[1].revents & POLLIN)
+		daemon_connected(d);
+	if (pfd[0].revents & POLLIN)
+		dclient_accept(d);
+	TAILQ_FOREACH(h, &d->hosts, entry)
+		dhost_step(h);
+	TAILQ_FOREACH(c, &d->clients, entry)
+		dclient_flush(c);
+	daemon_reap(d);
+}
+
+/* Set up the daemon's state; see daemon_run. */
+static int
+daemon_init(struct daemon *d, const struct daemon_opts *o, char **cause)
+{
+	int	rc;
+
+	memset(d, 0, sizeof *d);
+	TAILQ_INIT(&d->clients);
+	TAILQ_INIT(&d->hosts);
+	d->path = xstrdup(o->socket_path);
+	d->idle_ms = o->idle_timeout * 1000;
+	d->max_sessions = o->max_sessions > 0 ? o->max_sessions :
+	    DAEMON_SESSIONS_DEFAULT;
+	d->max_conns = o->max_conns > 0 ? o->max_conns : DAEMON_CONNS_DEFAULT;
+	if (libssh2_init(0) != 0)
+		return claw_fail(cause, CLAW_ERR_PROTO,
+		    "libssh2 initialisation failed");
+	if (pipe2(d->wake, O_CLOEXEC | O_NONBLOCK) == -1)
+		return claw_fail_errno(cause, "pipe", "pipe2");
+	if (signals_init() != 0)
+		return claw_fail(cause, CLAW_ERR_IO,
+		    "cannot install signal handlers");
+	if ((rc = daemon_listen(d->path, &d->lfd, cause)) != 0) {
+		close(d->wake[0]);
+		close(d->wake[1]);
+		return rc;
+	}
+	return 0;
+}
+
+/* Close everything at the end. */
+static void
+daemon_done(struct daemon *d)
+{
+	struct dclient	*c;
+	struct dhost	*h;
+
+	while ((c = TAILQ_FIRST(&d->clients)) != NULL)
+		dclient_free(c);
+	while ((h = TAILQ_FIRST(&d->hosts)) != NULL) {
+		TAILQ_REMOVE(&d->hosts, h, entry);
+		dhost_free(h);
+	}
+	(void)unlink(d->path);
+	close(d->lfd);
+	free(d->path);
+}
+
+/* Serve until told to stop or idle; see daemon.h. */
+int
+daemon_run(const struct daemon_opts *o, char **cause)
+{
+	struct daemon	 d;
+	struct pollfd	*pfd = NULL;
+	size_t		 cap = 0;
+	int		 rc;
+
+	if ((rc = daemon_init(&d, o, cause)) != 0)
+		return rc;
+	log_info("listening on %s", d.path);
+	if (o->ready_fd != -1) {
+		if (write(o->ready_fd, "", 1) != 1)
+			log_debug("could not signal readiness");
+		close(o->ready_fd);
+	}
+	while (!d.quit) {
+		daemon_turn(&d, &pfd, &cap);
+		if (!daemon_idle(&d))
+			d.idle_since = 0;
+		else if (d.idle_since == 0)
+			d.idle_since = clock_now_ms();
+		else if (d.idle_ms > 0 &&
+		    clock_now_ms() - d.idle_since >= d.idle_ms) {
+			log_info("idle for %d s: exiting", d.idle_ms / 1000);
+			break;
+		}
+	}
+	free(pfd);
+	daemon_done(&d);
+	return 0;
+}

@@ -1,0 +1,837 @@
+/*
+ * Hosts, their pool of warm SSH sessions, and the channels on them.  A
+ * session is made by a connector thread (transport_connect blocks) and
+ * handed to the loop through the wake pipe; from then on only the loop
+ * touches it.  Channels are state machines stepped whenever their session
+ * may have moved: libssh2 allows one channel open in progress per session,
+ * so opens are taken one at a time; a session that refuses a channel
+ * (sshd's MaxSessions) takes no more than it holds.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <sys/queue.h>
+
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <libssh2.h>
+
+#include "buf.h"
+#include "clock.h"
+#include "daemon_int.h"
+#include "error.h"
+#include "log.h"
+#include "mux_proto.h"
+#include "remote_cmd.h"
+#include "sshconfig.h"
+#include "transport.h"
+#include "xmalloc.h"
+
+#define DHOST_BACKOFF_MIN	250	/* ms, doubled per failure */
+#define DHOST_BACKOFF_MAX	10000
+#define DCHAN_WINDOW		(16 * 1024 * 1024)
+#define DCHAN_PACKET		(32 * 1024)
+#define DCHAN_READ		(32 * 1024)
+#define DCHAN_KILL_DS		20	/* TERM to KILL, tenths of a second */
+#define DCHAN_LINE_MAX		4096	/* longest marker line looked at */
+#define DCHAN_MARKER_MS		30000	/* wait for a late marker to kill */
+
+/* What a connector thread works on and hands back. */
+struct dconnect_job {
+	struct dconn		*conn;
+	struct sshconfig	*sc;		/* the host's, read only */
+	const char		*passphrase_file;
+	int			 wfd;
+	struct transport	*t;
+	char			*cause;
+	int			 rc;
+};
+
+static void	dconn_dead(struct dconn *, const char *);
+static int	dchan_step1(struct dchan *);
+static void	dchan_abandon_running(struct dchan *);
+
+/* Find or make the host for key; takes sc. */
+struct dhost *
+dhost_get(struct daemon *d, const char *key, struct sshconfig *sc,
+    const char *passphrase_file)
+{
+	struct dhost	*h;
+
+	TAILQ_FOREACH(h, &d->hosts, entry) {
+		if (strcmp(h->key, key) == 0) {
+			sshconfig_free(sc);
+			return h;
+		}
+	}
+	h = xcalloc(1, sizeof *h);
+	h->d = d;
+	h->key = xstrdup(key);
+	h->sc = sc;
+	h->passphrase_file = passphrase_file != NULL ?
+	    xstrdup(passphrase_file) : NULL;
+	h->label = xasprintf("%s@%s:%d", sc->user, sc->hostname, sc->port);
+	TAILQ_INIT(&h->conns);
+	TAILQ_INIT(&h->queue);
+	TAILQ_INSERT_TAIL(&d->hosts, h, entry);
+	return h;
+}
+
+/* Tell one client its host is ready (or not). */
+static void
+dhost_tell(struct dhost *h, struct dclient *c, const char *error)
+{
+	if (c->ready || c->dead)
+		return;
+	if (error != NULL) {
+		mux_frame_put_num(&c->out, MUX_ERROR, 0, CLAW_ERR_CONNECT,
+		    error);
+		c->dead = 1;	/* after the flush */
+		return;
+	}
+	mux_frame_put(&c->out, MUX_READY, 0, h->label, strlen(h->label));
+	c->ready = 1;
+}
+
+/* Tell every client waiting on h. */
+static void
+dhost_tell_all(struct dhost *h, const char *error)
+{
+	struct dclient	*c;
+
+	TAILQ_FOREACH(c, &h->d->clients, entry) {
+		if (c->host == h)
+			dhost_tell(h, c, error);
+	}
+}
+
+/* Whether h has a session up. */
+static int
+dhost_up(struct dhost *h)
+{
+	struct dconn	*k;
+
+	TAILQ_FOREACH(k, &h->conns, entry) {
+		if (k->state == DCONN_UP)
+			return 1;
+	}
+	return 0;
+}
+
+/* Connector thread: connect and hand the job back. */
+static void *
+dconnect_thread(void *arg)
+{
+	struct dconnect_job	*job = arg;
+	struct transport_opts	 topts = { job->passphrase_file };
+	ssize_t			 n;
+
+	job->rc = transport_connect(job->sc, &topts, &job->t, &job->cause);
+	do {
+		n = write(job->wfd, &job, sizeof job);
+	} while (n == -1 && errno == EINTR);
+	return NULL;
+}
+
+/* Start one more session for h in a thread. */
+static void
+dhost_connect(struct dhost *h)
+{
+	struct dconn		*k = xcalloc(1, sizeof *k);
+	struct dconnect_job	*job = xcalloc(1, sizeof *job);
+	pthread_attr_t		 attr;
+	pthread_t		 tid;
+
+	k->host = h;
+	k->cap = h->d->max_sessions;
+	TAILQ_INIT(&k->chans);
+	TAILQ_INSERT_TAIL(&h->conns, k, entry);
+	job->conn = k;
+	job->sc = h->sc;
+	job->passphrase_file = h->passphrase_file;
+	job->wfd = h->d->wake[1];
+	log_info("connecting to %s", h->label);
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	if (pthread_create(&tid, &attr, dconnect_thread, job) != 0) {
+		job->rc = CLAW_ERR_NOMEM;
+		job->cause = xstrdup("cannot start a connector thread");
+		if (write(job->wfd, &job, sizeof job) != sizeof job)
+			abort();
+	}
+	pthread_attr_destroy(&attr);
+}
+
+/* A connect finished: take the session or fail the waiters. */
+static void
+dhost_connected(struct dconnect_job *job)
+{
+	struct dconn	*k = job->conn;
+	struct dhost	*h = k->host;
+	struct dchan	*c;
+
+	if (job->rc != 0) {
+		log_warn("%s", job->cause);
+		free(h->last_error);
+		h->last_error = job->cause;
+		TAILQ_REMOVE(&h->conns, k, entry);
+		free(k);
+		h->fails++;
+		h->retry_at = clock_now_ms() + clock_jitter(
+		    DHOST_BACKOFF_MIN << (h->fails < 6 ? h->fails - 1 : 5),
+		    DHOST_BACKOFF_MAX);
+		if (!dhost_up(h)) {
+			dhost_tell_all(h, h->last_error);
+			while ((c = TAILQ_FIRST(&h->queue)) != NULL) {
+				TAILQ_REMOVE(&h->queue, c, hentry);
+				c->state = DCHAN_DONE;
+				c->host = NULL;
+				if (c->client != NULL && !c->abandoned)
+					mux_frame_put_num(&c->client->out,
+					    MUX_ERROR, c->id, CLAW_ERR_CONNECT,
+					    h->last_error);
+				if (c->client == NULL || c->abandoned)
+					dchan_release(c);
+			}
+		}
+		free(job);
+		return;
+	}
+	k->t = job->t;
+	k->state = DCONN_UP;
+	h->fails = 0;
+	h->retry_at = 0;
+	log_info("connected to %s", h->label);
+	free(job);
+	dhost_tell_all(h, NULL);
+	dhost_schedule(h);
+}
+
+/* Read finished connects off the wake pipe. */
+void
+daemon_connected(struct daemon *d)
+{
+	struct dconnect_job	*job;
+	ssize_t			 n;
+
+	while ((n = read(d->wake[0], &job, sizeof job)) == sizeof job)
+		dhost_connected(job);
+}
+
+/* A client bound itself to h: ready now, or once a session is up. */
+void
+dhost_attach(struct dhost *h, struct dclient *c)
+{
+	struct dconn	*k;
+
+	c->host = h;
+	h->nclients++;
+	if (dhost_up(h)) {
+		dhost_tell(h, c, NULL);
+		return;
+	}
+	TAILQ_FOREACH(k, &h->conns, entry) {
+		if (k->state == DCONN_CONNECTING)
+			return;
+	}
+	dhost_connect(h);
+}
+
+/* A client left h. */
+void
+dhost_detach(struct dhost *h, struct dclient *c)
+{
+	if (c->host == h) {
+		h->nclients--;
+		c->host = NULL;
+	}
+}
+
+/* A new channel for client c (NULL: the daemon's own), queued on h. */
+struct dchan *
+dchan_new(struct dhost *h, struct dclient *c, uint32_t id,
+    const char *command)
+{
+	struct dchan	*ch = xcalloc(1, sizeof *ch);
+
+	ch->client = c;
+	ch->host = h;
+	ch->id = id;
+	ch->command = xstrdup(command);
+	ch->state = DCHAN_QUEUED;
+	if (c != NULL)
+		TAILQ_INSERT_TAIL(&c->chans, ch, centry);
+	TAILQ_INSERT_TAIL(&h->queue, ch, hentry);
+	dhost_schedule(h);
+	return ch;
+}
+
+/* Queue the kill script for a process group on h. */
+static void
+dhost_kill(struct dhost *h, long pgid)
+{
+	struct dchan	*k;
+	char		*script = remote_cmd_kill_script(pgid, DCHAN_KILL_DS);
+
+	log_info("%s: stopping remote process group %ld of a client that "
+	    "went away", h->label, pgid);
+	k = dchan_new(h, NULL, 0, script);
+	k->in_eof = 1;
+	free(script);
+}
+
+/* Nobody will read ch again: stop its command if it still runs. */
+void
+dchan_abandon(struct dchan *ch)
+{
+	if (ch->abandoned)
+		return;
+	ch->abandoned = 1;
+	if (ch->client != NULL) {
+		TAILQ_REMOVE(&ch->client->chans, ch, centry);
+		ch->client = NULL;
+	}
+	switch (ch->state) {
+	case DCHAN_QUEUED:
+		TAILQ_REMOVE(&ch->host->queue, ch, hentry);
+		ch->state = DCHAN_DONE;
+		ch->host = NULL;
+		dchan_release(ch);
+		return;
+	case DCHAN_DONE:
+		dchan_release(ch);
+		return;
+	case DCHAN_FREEING:
+		return;
+	default:
+		break;
+	}
+	if (ch->state == DCHAN_RUNNING)
+		dchan_abandon_running(ch);
+}
+
+/*
+ * An abandoned command that runs: kill its process group, or if the pid
+ * marker has not come yet, keep reading (and dropping) its output until
+ * it does, for a while.
+ */
+static void
+dchan_abandon_running(struct dchan *ch)
+{
+	if (ch->pgid > 0)
+		dhost_kill(ch->host, ch->pgid);
+	else if (ch->nonce[0] != '\0' && !ch->marker_done) {
+		if (ch->kill_by == 0) {
+			log_debug("%s: waiting for the pid marker of an "
+			    "abandoned command", ch->host->label);
+			ch->kill_by = clock_now_ms() + DCHAN_MARKER_MS;
+		}
+		if (clock_now_ms() < ch->kill_by)
+			return;
+		log_warn("%s: could not stop an abandoned command: its pid "
+		    "never arrived", ch->host->label);
+	}
+	ch->state = DCHAN_FREEING;
+}
+
+/* Free a finished channel's memory. */
+void
+dchan_release(struct dchan *ch)
+{
+	if (ch->client != NULL)
+		TAILQ_REMOVE(&ch->client->chans, ch, centry);
+	free(ch->command);
+	buf_free(&ch->in);
+	buf_free(&ch->head);
+	free(ch);
+}
+
+/* Tell the client (if any) and end the channel with an error. */
+static void
+dchan_fail(struct dchan *ch, int err, const char *msg)
+{
+	struct dconn	*k = ch->conn;
+
+	if (ch->client != NULL && !ch->abandoned)
+		mux_frame_put_num(&ch->client->out, MUX_ERROR, ch->id, err,
+		    msg);
+	if (k != NULL) {
+		if (k->opening == ch)
+			k->opening = NULL;
+		TAILQ_REMOVE(&k->chans, ch, hentry);
+		k->nchan--;
+		ch->conn = NULL;
+	}
+	ch->state = DCHAN_DONE;
+	if (ch->client == NULL || ch->abandoned)
+		dchan_release(ch);
+}
+
+/* The last libssh2 error of k's session, with the host's label. */
+static char *
+dconn_error(struct dconn *k, const char *what)
+{
+	char	*err = transport_last_error(k->t), *msg;
+
+	msg = xasprintf("%s: %s: %s", k->host->label, what, err);
+	free(err);
+	return msg;
+}
+
+/* A libssh2 call failed: channel or whole session? */
+static void
+dchan_error(struct dchan *ch, const char *what, int rc)
+{
+	struct dconn	*k = ch->conn;
+	char		*msg = dconn_error(k, what);
+	int		 err = transport_map_error(rc);
+
+	if (err == CLAW_ERR_CHANNEL)
+		dchan_fail(ch, CLAW_ERR_CONNECT, msg);
+	else
+		dconn_dead(k, msg);
+	free(msg);
+}
+
+/* Send what stdin holds, then EOF; 0 or -1 if the channel ended. */
+static int
+dchan_stdin(struct dchan *ch)
+{
+	ssize_t	n;
+	int	rc;
+
+	while (ch->in.len != 0) {
+		n = libssh2_channel_write(ch->ch, ch->in.data, ch->in.len);
+		if (n == LIBSSH2_ERROR_EAGAIN)
+			return 0;
+		if (n < 0) {
+			dchan_error(ch, "sending stdin", (int)n);
+			return -1;
+		}
+		buf_consume(&ch->in, (size_t)n);
+		ch->host->d->again = 1;
+	}
+	if (ch->in_eof && !ch->eof_sent) {
+		rc = libssh2_channel_send_eof(ch->ch);
+		if (rc == 0)
+			ch->eof_sent = 1;
+		else if (rc != LIBSSH2_ERROR_EAGAIN) {
+			dchan_error(ch, "sending EOF", rc);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Look for the pid marker at the start of stdout. */
+static void
+dchan_marker(struct dchan *ch, const char *p, size_t n)
+{
+	struct remote_cmd	 rc;
+	char			*nl;
+
+	if (ch->nonce[0] == '\0' || ch->marker_done)
+		return;
+	buf_append(&ch->head, p, n);
+	if ((nl = memchr(ch->head.data, '\n', ch->head.len)) != NULL) {
+		memset(&rc, 0, sizeof rc);
+		memcpy(rc.nonce, ch->nonce, sizeof rc.nonce);
+		(void)remote_cmd_parse_pid(&rc, ch->head.data,
+		    (size_t)(nl - ch->head.data) + 1, &ch->pgid);
+		ch->marker_done = 1;
+	} else if (ch->head.len > DCHAN_LINE_MAX)
+		ch->marker_done = 1;
+	if (ch->marker_done)
+		buf_free(&ch->head);
+}
+
+/* Move output to the client while it has room; 0 or -1 if ended. */
+static int
+dchan_output(struct dchan *ch)
+{
+	char		 chunk[DCHAN_READ];
+	struct dclient	*c = ch->abandoned ? NULL : ch->client;
+	ssize_t		 n;
+	int		 stream;
+
+	for (stream = 0; stream < 2; stream++) {
+		while (c == NULL || c->out.len < DCLIENT_OUT_MAX) {
+			n = libssh2_channel_read_ex(ch->ch, stream != 0 ?
+			    SSH_EXTENDED_DATA_STDERR : 0, chunk,
+			    sizeof chunk);
+			if (n == LIBSSH2_ERROR_EAGAIN || n == 0)
+				break;
+			if (n < 0) {
+				dchan_error(ch, "connection lost", (int)n);
+				return -1;
+			}
+			ch->host->d->again = 1;
+			if (stream == 0)
+				dchan_marker(ch, chunk, (size_t)n);
+			if (c != NULL)
+				mux_frame_put(&c->out, stream != 0 ?
+				    MUX_STDERR : MUX_STDOUT, ch->id, chunk,
+				    (size_t)n);
+		}
+	}
+	return 0;
+}
+
+/* Send the command's end to the client. */
+static void
+dchan_exit(struct dchan *ch)
+{
+	char	*sig = NULL;
+	size_t	 len = 0;
+	int	 status;
+
+	if (ch->client == NULL || ch->abandoned)
+		return;
+	libssh2_channel_get_exit_signal(ch->ch, &sig, &len, NULL, NULL, NULL,
+	    NULL);
+	status = libssh2_channel_get_exit_status(ch->ch);
+	mux_frame_put_num(&ch->client->out, MUX_EXIT, ch->id, status,
+	    sig != NULL ? sig : "");
+	if (sig != NULL)
+		libssh2_free(transport_session(ch->conn->t), sig);
+}
+
+/* Step a running channel: stdin, output, end. */
+static void
+dchan_run(struct dchan *ch)
+{
+	int	rc;
+
+	if (dchan_stdin(ch) != 0 || dchan_output(ch) != 0)
+		return;
+	if (ch->abandoned) {
+		dchan_abandon_running(ch);
+		if (ch->state != DCHAN_RUNNING)
+			return;
+	}
+	if (!libssh2_channel_eof(ch->ch))
+		return;
+	if (!ch->eof_told && ch->client != NULL && !ch->abandoned) {
+		mux_frame_put(&ch->client->out, MUX_EOF, ch->id, NULL, 0);
+		ch->eof_told = 1;
+	}
+	rc = libssh2_channel_wait_closed(ch->ch);
+	if (rc == LIBSSH2_ERROR_EAGAIN)
+		return;
+	if (rc != 0) {
+		dchan_error(ch, "closing the channel", rc);
+		return;
+	}
+	dchan_exit(ch);
+	ch->state = DCHAN_FREEING;
+}
+
+/* Free the libssh2 channel; then the slot on the session is free. */
+static void
+dchan_free_step(struct dchan *ch)
+{
+	struct dconn	*k = ch->conn;
+	int		 rc;
+
+	rc = libssh2_channel_free(ch->ch);
+	if (rc == LIBSSH2_ERROR_EAGAIN)
+		return;
+	ch->ch = NULL;
+	TAILQ_REMOVE(&k->chans, ch, hentry);
+	k->nchan--;
+	ch->conn = NULL;
+	ch->state = DCHAN_DONE;
+	if (ch->client == NULL || ch->abandoned)
+		dchan_release(ch);
+}
+
+/* Open the channel (one at a time per session). */
+static void
+dchan_open(struct dchan *ch)
+{
+	struct dconn	*k = ch->conn;
+	LIBSSH2_SESSION	*s = transport_session(k->t);
+	int		 rc;
+
+	ch->ch = libssh2_channel_open_ex(s, "session", sizeof "session" - 1,
+	    DCHAN_WINDOW, DCHAN_PACKET, NULL, 0);
+	if (ch->ch != NULL) {
+		k->opening = NULL;
+		ch->state = DCHAN_STARTING;
+		return;
+	}
+	rc = libssh2_session_last_errno(s);
+	if (rc == LIBSSH2_ERROR_EAGAIN)
+		return;
+	k->opening = NULL;
+	if (rc == LIBSSH2_ERROR_CHANNEL_FAILURE && k->nchan > 1) {
+		/* sshd's MaxSessions: requeue and take no more here. */
+		k->cap = k->nchan - 1;
+		log_debug("%s: session full at %d channels", k->host->label,
+		    k->cap);
+		TAILQ_REMOVE(&k->chans, ch, hentry);
+		k->nchan--;
+		ch->conn = NULL;
+		ch->state = DCHAN_QUEUED;
+		TAILQ_INSERT_HEAD(&k->host->queue, ch, hentry);
+		return;
+	}
+	dchan_error(ch, "could not open a channel", rc);
+}
+
+/*
+ * Step one channel as far as it goes without waiting.  libssh2 may have
+ * read more than this channel's packets off the socket, so any progress
+ * means another turn without waiting: poll would not see those bytes.
+ */
+static void
+dchan_step(struct dchan *ch)
+{
+	struct daemon	*d = ch->host->d;
+
+	d->again |= dchan_step1(ch);
+}
+
+/*
+ * dchan_step's work: 1 if the state moved (ch may be gone then: a channel
+ * nobody reads is freed once it ends), else 0.
+ */
+static int
+dchan_step1(struct dchan *ch)
+{
+	enum dchan_state	before = ch->state;
+	int			rc;
+
+	if (ch->state == DCHAN_OPENING) {
+		dchan_open(ch);
+		if (ch->state != DCHAN_STARTING)
+			return ch->state != before;
+	}
+	if (ch->state == DCHAN_STARTING) {
+		rc = libssh2_channel_exec(ch->ch, ch->command);
+		if (rc == LIBSSH2_ERROR_EAGAIN)
+			return ch->state != before;
+		if (rc != 0) {
+			dchan_error(ch, "the server refused to run the command",
+			    rc);
+			return 1;
+		}
+		ch->state = DCHAN_RUNNING;
+		if (ch->client != NULL)
+			mux_frame_put(&ch->client->out, MUX_OPENED, ch->id,
+			    NULL, 0);
+	}
+	if (ch->state == DCHAN_RUNNING) {
+		dchan_run(ch);
+		if (ch->state != DCHAN_FREEING)
+			return ch->state != before;
+	}
+	if (ch->state == DCHAN_FREEING) {
+		dchan_free_step(ch);
+		return 1;
+	}
+	return ch->state != before;
+}
+
+/* A session died: fail its channels, and reconnect if anyone waits. */
+static void
+dconn_dead(struct dconn *k, const char *why)
+{
+	struct dhost	*h = k->host;
+	struct dchan	*ch;
+
+	log_warn("%s", why);
+	k->state = DCONN_DEAD;
+	while ((ch = TAILQ_FIRST(&k->chans)) != NULL) {
+		if (ch->state == DCHAN_FREEING)
+			ch->abandoned = 1;
+		ch->ch = NULL;		/* freed with the session */
+		dchan_fail(ch, CLAW_ERR_CONNECT, why);
+	}
+	transport_free(k->t);	/* k itself goes in dhost_reap */
+	k->t = NULL;
+	free(h->last_error);
+	h->last_error = xstrdup(why);
+	h->fails++;
+	h->retry_at = clock_now_ms() + clock_jitter(DHOST_BACKOFF_MIN <<
+	    (h->fails < 6 ? h->fails - 1 : 5), DHOST_BACKOFF_MAX);
+}
+
+/* Give queued channels a session with room; connect more if needed. */
+void
+dhost_schedule(struct dhost *h)
+{
+	struct dconn	*k;
+	struct dchan	*ch;
+	int		 nconn = 0, connecting = 0;
+
+	while ((ch = TAILQ_FIRST(&h->queue)) != NULL) {
+		TAILQ_FOREACH(k, &h->conns, entry) {
+			if (k->state == DCONN_UP && k->opening == NULL &&
+			    k->nchan < k->cap)
+				break;
+		}
+		if (k == NULL)
+			break;
+		TAILQ_REMOVE(&h->queue, ch, hentry);
+		TAILQ_INSERT_TAIL(&k->chans, ch, hentry);
+		k->nchan++;
+		k->opening = ch;
+		ch->conn = k;
+		ch->state = DCHAN_OPENING;
+		dchan_step(ch);
+	}
+	if (TAILQ_EMPTY(&h->queue))
+		return;
+	TAILQ_FOREACH(k, &h->conns, entry) {
+		if (k->state == DCONN_DEAD)
+			continue;
+		nconn++;
+		if (k->state == DCONN_CONNECTING)
+			connecting = 1;
+		else if (k->nchan < k->cap)
+			return;		/* room soon: an open is running */
+	}
+	if (!connecting && nconn < h->d->max_conns &&
+	    clock_now_ms() >= h->retry_at)
+		dhost_connect(h);
+}
+
+/* Keepalive for a session; 0, or -1 if it died. */
+static int
+dconn_keepalive(struct dconn *k)
+{
+	char	*cause = NULL;
+	int	 next_ms;
+
+	if (transport_keepalive(k->t, k->got_data, &next_ms, &cause) != 0) {
+		dconn_dead(k, cause);
+		free(cause);
+		return -1;
+	}
+	k->got_data = 0;
+	k->next_alive = next_ms >= 0 ? clock_now_ms() + next_ms :
+	    CLOCK_NEVER;
+	return 0;
+}
+
+/* Step every channel of every session of h. */
+void
+dhost_step(struct dhost *h)
+{
+	struct dconn	*k, *knext;
+	struct dchan	*ch, *next;
+
+	for (k = TAILQ_FIRST(&h->conns); k != NULL; k = knext) {
+		knext = TAILQ_NEXT(k, entry);
+		if (k->state != DCONN_UP)
+			continue;
+		for (ch = TAILQ_FIRST(&k->chans); ch != NULL; ch = next) {
+			next = TAILQ_NEXT(ch, hentry);
+			if (k->state != DCONN_UP)
+				break;
+			dchan_step(ch);
+		}
+		if (k->state == DCONN_UP)
+			(void)dconn_keepalive(k);
+	}
+	dhost_schedule(h);
+}
+
+/*
+ * Free h's sessions that died, and idle ones the host hung up on (marked
+ * with cap 0 by the loop).
+ */
+void
+dhost_reap(struct dhost *h)
+{
+	struct dconn	*k, *next;
+
+	for (k = TAILQ_FIRST(&h->conns); k != NULL; k = next) {
+		next = TAILQ_NEXT(k, entry);
+		if (k->state == DCONN_UP && k->cap == 0 && k->nchan == 0) {
+			log_info("%s: the host closed an idle session",
+			    h->label);
+			transport_free(k->t);
+			k->state = DCONN_DEAD;
+		}
+		if (k->state != DCONN_DEAD)
+			continue;
+		TAILQ_REMOVE(&h->conns, k, entry);
+		free(k);
+	}
+}
+
+/* Whether h has work in flight. */
+int
+dhost_busy(struct dhost *h)
+{
+	struct dconn	*k;
+
+	if (!TAILQ_EMPTY(&h->queue))
+		return 1;
+	TAILQ_FOREACH(k, &h->conns, entry) {
+		if (k->nchan != 0 || k->state == DCONN_CONNECTING)
+			return 1;
+	}
+	return 0;
+}
+
+/* The next time h needs the loop without socket activity. */
+int64_t
+dhost_next_event(struct dhost *h)
+{
+	struct dconn	*k;
+	int64_t		 t = CLOCK_NEVER;
+
+	if (!TAILQ_EMPTY(&h->queue) && h->retry_at != 0)
+		t = h->retry_at;
+	TAILQ_FOREACH(k, &h->conns, entry) {
+		if (k->state == DCONN_UP && k->nchan != 0)
+			t = clock_min(t, k->next_alive);
+	}
+	return t;
+}
+
+/* Free a host and its sessions (the daemon is ending). */
+void
+dhost_free(struct dhost *h)
+{
+	struct dconn	*k;
+	struct dchan	*ch;
+
+	while ((k = TAILQ_FIRST(&h->conns)) != NULL) {
+		if (k->state == DCONN_CONNECTING)
+			return;		/* its thread still owns the job */
+		while ((ch = TAILQ_FIRST(&k->chans)) != NULL) {
+			TAILQ_REMOVE(&k->chans, ch, hentry);
+			if (ch->ch != NULL)
+				(void)libssh2_channel_free(ch->ch);
+			if (ch->client == NULL || ch->abandoned)
+				dchan_release(ch);
+			else
+				ch->conn = NULL;
+		}
+		TAILQ_REMOVE(&h->conns, k, entry);
+		transport_free(k->t);
+		free(k);
+	}
+	while ((ch = TAILQ_FIRST(&h->queue)) != NULL) {
+		TAILQ_REMOVE(&h->queue, ch, hentry);
+		if (ch->client == NULL || ch->abandoned)
+			dchan_release(ch);
+	}
+	sshconfig_free(h->sc);
+	free(h->passphrase_file);
+	free(h->label);
+	free(h->key);
+	free(h->last_error);
+	free(h);
+}

@@ -1,0 +1,155 @@
+/*
+ * Inside the daemon: clients of the control socket, hosts with their pool
+ * of SSH sessions, and the channels that run on them.  Everything here is
+ * owned by the one thread that runs the poll loop; connector threads only
+ * ever hand a finished transport back through the wake pipe.
+ */
+#ifndef CLAW_DAEMON_INT_H
+#define CLAW_DAEMON_INT_H
+
+#include <sys/queue.h>
+#include <sys/types.h>
+
+#include <stdint.h>
+
+#include <libssh2.h>
+
+#include "buf.h"
+#include "remote_cmd.h"
+
+struct daemon;
+struct dhost;
+struct sshconfig;
+struct transport;
+
+#define DCLIENT_OUT_MAX	(1024 * 1024)	/* stop reading channels above */
+#define DCHAN_IN_MAX	(1024 * 1024)	/* stop reading the client above */
+
+enum dchan_state {
+	DCHAN_QUEUED = 0,	/* waiting for a session with room */
+	DCHAN_OPENING,		/* channel open in progress */
+	DCHAN_STARTING,		/* exec request in progress */
+	DCHAN_RUNNING,
+	DCHAN_FREEING,		/* libssh2_channel_free in progress */
+	DCHAN_DONE		/* ended; waiting for the client's CLOSE */
+};
+
+struct dchan {
+	TAILQ_ENTRY(dchan)	 hentry;	/* host queue or conn list */
+	TAILQ_ENTRY(dchan)	 centry;	/* the client's channels */
+	struct dclient		*client;	/* NULL: the daemon's own */
+	struct dhost		*host;
+	struct dconn		*conn;		/* NULL while queued */
+	uint32_t		 id;
+	enum dchan_state	 state;
+	char			*command;
+	LIBSSH2_CHANNEL		*ch;
+	struct buf		 in;		/* stdin waiting */
+	int			 in_eof;
+	int			 eof_sent;
+	int			 eof_told;	/* EOF sent to the client */
+	long			 pgid;		/* remote process group */
+	char			 nonce[REMOTE_CMD_NONCE_LEN + 1];
+	struct buf		 head;		/* stdout up to the marker */
+	int			 marker_done;	/* seen, or never coming */
+	int			 abandoned;	/* nobody reads it any more */
+	int64_t			 kill_by;	/* abandoned: marker deadline */
+};
+TAILQ_HEAD(dchan_list, dchan);
+
+enum dconn_state {
+	DCONN_CONNECTING = 0,
+	DCONN_UP,
+	DCONN_DEAD
+};
+
+struct dconn {
+	TAILQ_ENTRY(dconn)	 entry;
+	struct dhost		*host;
+	enum dconn_state	 state;
+	struct transport	*t;
+	struct dchan_list	 chans;
+	int			 nchan;
+	int			 cap;		/* channels it takes */
+	struct dchan		*opening;	/* one open at a time */
+	int			 got_data;
+	int64_t			 next_alive;	/* keepalive due */
+};
+TAILQ_HEAD(dconn_list, dconn);
+
+struct dhost {
+	TAILQ_ENTRY(dhost)	 entry;
+	struct daemon		*d;
+	char			*key;		/* canonical settings */
+	struct sshconfig	*sc;
+	char			*passphrase_file;
+	char			*label;
+	struct dconn_list	 conns;
+	struct dchan_list	 queue;
+	int			 nclients;
+	int			 fails;		/* connects failed in a row */
+	int64_t			 retry_at;	/* no connect before */
+	char			*last_error;
+};
+TAILQ_HEAD(dhost_list, dhost);
+
+enum dclient_kind {
+	DCLIENT_NEW = 0,	/* nothing read yet */
+	DCLIENT_MUX,		/* control protocol */
+	DCLIENT_RPC		/* JSON-RPC lines */
+};
+
+struct dclient {
+	TAILQ_ENTRY(dclient)	 entry;
+	struct daemon		*d;
+	int			 fd;
+	enum dclient_kind	 kind;
+	struct buf		 in;
+	struct buf		 out;
+	struct dhost		*host;		/* after HELLO */
+	int			 ready;		/* READY sent */
+	struct dchan_list	 chans;
+	int			 dead;
+	pid_t			 pid;		/* peer, for logs */
+};
+TAILQ_HEAD(dclient_list, dclient);
+
+struct daemon {
+	int			 lfd;
+	char			*path;
+	int			 wake[2];	/* connector threads */
+	struct dclient_list	 clients;
+	struct dhost_list	 hosts;
+	int			 idle_ms;
+	int			 max_sessions;
+	int			 max_conns;
+	int64_t			 idle_since;
+	int			 again;		/* progress: poll without waiting */
+	int			 quit;
+};
+
+/* daemon_client.c */
+void	dclient_accept(struct daemon *);
+void	dclient_read(struct dclient *);
+void	dclient_flush(struct dclient *);
+void	dclient_free(struct dclient *);
+int	dclient_paused(struct dclient *);
+
+/* daemon_host.c */
+struct dhost	*dhost_get(struct daemon *, const char *key,
+		    struct sshconfig *sc, const char *passphrase_file);
+void	dhost_attach(struct dhost *, struct dclient *);
+void	dhost_detach(struct dhost *, struct dclient *);
+void	dhost_free(struct dhost *);
+struct dchan	*dchan_new(struct dhost *, struct dclient *, uint32_t id,
+		    const char *command);
+void	dchan_abandon(struct dchan *);
+void	dchan_release(struct dchan *);
+void	dhost_schedule(struct dhost *);
+void	dhost_step(struct dhost *);
+void	dhost_reap(struct dhost *);
+void	daemon_connected(struct daemon *);
+int	dhost_busy(struct dhost *);
+int64_t	dhost_next_event(struct dhost *);
+
+#endif /* CLAW_DAEMON_INT_H */

@@ -1,0 +1,542 @@
+/*
+ * The client end of the control socket.  Frames for every channel arrive
+ * on one socket; each channel keeps its own stdout and stderr until exec.c
+ * asks for them.  Reading stops while too much is held, so a slow reader
+ * pushes back on the daemon, which stops reading that SSH channel.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <sys/queue.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/un.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "buf.h"
+#include "clock.h"
+#include "error.h"
+#include "fdio.h"
+#include "log.h"
+#include "mux_client.h"
+#include "mux_proto.h"
+#include "signals.h"
+#include "sshconfig.h"
+#include "sshconfig_json.h"
+#include "transport.h"
+#include "xmalloc.h"
+
+#define MUX_HOLD_MAX	(4 * 1024 * 1024)	/* stop reading above this */
+#define MUX_QUEUE_MAX	(1024 * 1024)		/* stdin queued to send */
+#define MUX_READ	(64 * 1024)
+
+struct mux_chan {
+	TAILQ_ENTRY(mux_chan)	 entry;
+	struct mux		*m;
+	uint32_t		 id;
+	struct buf		 out[2];	/* stdout, stderr */
+	int			 opened;
+	int			 failed;
+	char			*errmsg;
+	int			 eof;		/* remote output ended */
+	int			 closed;	/* EXIT arrived */
+	int			 status;
+	char			*signame;
+};
+
+struct mux {
+	int			 fd;
+	struct buf		 in;
+	struct buf		 out;
+	size_t			 held;		/* bytes in channel buffers */
+	uint32_t		 next_id;
+	char			*error;		/* once dead */
+	TAILQ_HEAD(, mux_chan)	 chans;
+};
+
+/* Return the control socket path; see mux_client.h. */
+char *
+mux_socket_path(const char *configured)
+{
+	const char	*xdg = getenv("XDG_RUNTIME_DIR");
+
+	if (configured != NULL && configured[0] != '\0')
+		return xstrdup(configured);
+	if (xdg != NULL && xdg[0] == '/')
+		return xasprintf("%s/clawssh/control.sock", xdg);
+	return xasprintf("/tmp/clawssh-%u/control.sock", (unsigned)getuid());
+}
+
+/* Find channel id; NULL if it was released. */
+static struct mux_chan *
+mux_chan_find(struct mux *m, uint32_t id)
+{
+	struct mux_chan	*c;
+
+	TAILQ_FOREACH(c, &m->chans, entry) {
+		if (c->id == id)
+			return c;
+	}
+	return NULL;
+}
+
+/* The connection is gone: every channel fails with why. */
+static int
+mux_dead(struct mux *m, const char *why)
+{
+	struct mux_chan	*c;
+
+	if (m->error == NULL)
+		m->error = xstrdup(why);
+	TAILQ_FOREACH(c, &m->chans, entry) {
+		if (!c->closed && !c->failed) {
+			c->failed = 1;
+			c->errmsg = xstrdup(m->error);
+		}
+	}
+	return CLAW_ERR_CONNECT;
+}
+
+/* Act on one frame from the daemon. */
+static int
+mux_dispatch(struct mux *m, const struct mux_frame *f)
+{
+	struct mux_chan	*c;
+	int32_t		 num;
+	char		*text;
+
+	if (f->type == MUX_ERROR && f->chan == 0) {
+		if (mux_frame_num(f, &num, &text) != 0)
+			return mux_dead(m, "control socket: bad error frame");
+		mux_dead(m, text);
+		free(text);
+		return CLAW_ERR_CONNECT;
+	}
+	if ((c = mux_chan_find(m, f->chan)) == NULL)
+		return 0;
+	switch (f->type) {
+	case MUX_READY:
+		if (c->id != 0)
+			return mux_dead(m, "control socket: unexpected READY");
+		buf_append(&c->out[0], f->payload, f->len);
+		c->opened = 1;
+		break;
+	case MUX_OPENED:
+		c->opened = 1;
+		break;
+	case MUX_STDOUT:
+	case MUX_STDERR:
+		buf_append(&c->out[f->type == MUX_STDERR], f->payload, f->len);
+		m->held += f->len;
+		break;
+	case MUX_EOF:
+		c->eof = 1;
+		break;
+	case MUX_EXIT:
+		if (mux_frame_num(f, &num, &text) != 0)
+			return mux_dead(m, "control socket: bad exit frame");
+		c->status = num;
+		free(c->signame);
+		c->signame = text[0] != '\0' ? text : NULL;
+		if (c->signame == NULL)
+			free(text);
+		c->closed = c->eof = 1;
+		break;
+	case MUX_ERROR:
+		if (mux_frame_num(f, &num, &text) != 0)
+			return mux_dead(m, "control socket: bad error frame");
+		c->failed = 1;
+		free(c->errmsg);
+		c->errmsg = text;
+		break;
+	default:
+		return mux_dead(m, "control socket: unexpected frame");
+	}
+	return 0;
+}
+
+/* Dispatch every complete frame in m->in. */
+static int
+mux_take_frames(struct mux *m)
+{
+	struct mux_frame	f;
+	size_t			used, off = 0;
+	char			*cause = NULL;
+	int			rc = 0;
+
+	while ((rc = mux_frame_get(m->in.data + off, m->in.len - off, &f,
+	    &used, &cause)) == 1) {
+		off += used;
+		if ((rc = mux_dispatch(m, &f)) != 0)
+			break;
+	}
+	buf_consume(&m->in, off);
+	if (rc < 0 && cause != NULL) {
+		mux_dead(m, cause);
+		free(cause);
+	}
+	return rc < 0 ? CLAW_ERR_CONNECT : 0;
+}
+
+/* Pump the socket; see mux_client.h. */
+int
+mux_pump(struct mux *m)
+{
+	char	chunk[MUX_READ];
+	ssize_t	n;
+
+	if (m->error != NULL)
+		return CLAW_ERR_CONNECT;
+	while (m->out.len != 0) {
+		n = send(m->fd, m->out.data, m->out.len, MSG_NOSIGNAL);
+		if (n > 0) {
+			buf_consume(&m->out, (size_t)n);
+			continue;
+		}
+		if (n == -1 && (errno == EAGAIN || errno == EINTR))
+			break;
+		return mux_dead(m, "the clawssh daemon went away");
+	}
+	while (m->held < MUX_HOLD_MAX) {
+		n = recv(m->fd, chunk, sizeof chunk, 0);
+		if (n > 0) {
+			buf_append(&m->in, chunk, (size_t)n);
+			if (mux_take_frames(m) != 0)
+				return CLAW_ERR_CONNECT;
+			continue;
+		}
+		if (n == -1 && (errno == EAGAIN || errno == EINTR))
+			break;
+		return mux_dead(m, "the clawssh daemon went away");
+	}
+	return 0;
+}
+
+/* Wait for the socket until deadline; a signal ends the wait. */
+static int
+mux_wait(struct mux *m, int64_t deadline)
+{
+	struct pollfd	pfd[2];
+	int		n = 1;
+
+	pfd[0].fd = m->fd;
+	pfd[0].events = mux_poll_events(m);
+	if (signals_fd() != -1) {
+		pfd[1].fd = signals_fd();
+		pfd[1].events = POLLIN;
+		n = 2;
+	}
+	if (poll(pfd, (nfds_t)n, clock_poll_timeout(deadline)) == -1 &&
+	    errno != EINTR)
+		return CLAW_ERR_IO;
+	if (n == 2 && (pfd[1].revents & POLLIN))
+		return CLAW_ERR_INTERRUPTED;
+	if (deadline != CLOCK_NEVER && clock_now_ms() >= deadline)
+		return CLAW_ERR_TIMEOUT;
+	return 0;
+}
+
+/* Connect the Unix socket at path: CLAW_ERR_NOTFOUND if nobody listens. */
+static int
+mux_dial(const char *path, int *fdp, char **cause)
+{
+	struct sockaddr_un	sun;
+	int			fd, rc, err;
+
+	memset(&sun, 0, sizeof sun);
+	sun.sun_family = AF_UNIX;
+	if (strlen(path) >= sizeof sun.sun_path)
+		return claw_fail(cause, CLAW_ERR_INVAL,
+		    "%s: control socket path too long", path);
+	memcpy(sun.sun_path, path, strlen(path));
+	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
+		return claw_fail_errno(cause, path, "socket");
+	if (connect(fd, (struct sockaddr *)&sun, sizeof sun) == -1) {
+		err = errno;
+		rc = claw_fail_errno(cause, path, "connect");
+		close(fd);
+		if (err == ENOENT || err == ECONNREFUSED || err == ENOTDIR) {
+			free(*cause);
+			*cause = NULL;
+			return CLAW_ERR_NOTFOUND;
+		}
+		return rc;
+	}
+	*fdp = fd;
+	return 0;
+}
+
+/* Send HELLO and wait for READY or the daemon's error. */
+static int
+mux_hello(struct mux *m, const struct sshconfig *sc,
+    const struct transport_opts *opts, char **label, char **cause)
+{
+	cJSON		*o = cJSON_CreateObject();
+	char		*s;
+	int64_t		 deadline = CLOCK_NEVER;
+	struct mux_chan	 hello;
+	int		 rc;
+
+	cJSON_AddItemToObject(o, "ssh", sshconfig_to_json(sc));
+	if (opts->passphrase_file != NULL)
+		cJSON_AddStringToObject(o, "passphraseFile",
+		    opts->passphrase_file);
+	s = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+	buf_append(&m->out, MUX_MAGIC, MUX_MAGIC_LEN);
+	mux_frame_put(&m->out, MUX_HELLO, 0, s, strlen(s));
+	free(s);
+	/* READY arrives as channel 0's OPENED-like answer. */
+	memset(&hello, 0, sizeof hello);
+	hello.m = m;
+	TAILQ_INSERT_TAIL(&m->chans, &hello, entry);
+	if (sc->connect_timeout > 0)
+		deadline = clock_now_ms() + (sc->connect_timeout + 5) * 1000;
+	while ((rc = mux_pump(m)) == 0 && !hello.opened)
+		if ((rc = mux_wait(m, deadline)) != 0)
+			break;
+	TAILQ_REMOVE(&m->chans, &hello, entry);
+	if (hello.opened) {
+		*label = buf_detach(&hello.out[0]);
+		rc = 0;
+	} else if (rc == CLAW_ERR_TIMEOUT)
+		*cause = xstrdup("the clawssh daemon did not answer in time");
+	else if (rc == CLAW_ERR_INTERRUPTED)
+		*cause = xstrdup("interrupted");
+	else {
+		*cause = xstrdup(m->error != NULL ? m->error :
+		    "the clawssh daemon went away");
+		rc = CLAW_ERR_CONNECT;
+	}
+	buf_free(&hello.out[0]);
+	buf_free(&hello.out[1]);
+	return rc;
+}
+
+/* Connect through the daemon; see mux_client.h. */
+int
+mux_connect(const char *path, const struct sshconfig *sc,
+    const struct transport_opts *opts, struct transport **out, char **cause)
+{
+	struct mux	*m;
+	char		*label = NULL;
+	int		 fd = -1, rc;
+
+	if ((rc = mux_dial(path, &fd, cause)) != 0)
+		return rc;
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) == -1) {
+		rc = claw_fail_errno(cause, path, "fcntl");
+		close(fd);
+		return rc;
+	}
+	m = xcalloc(1, sizeof *m);
+	m->fd = fd;
+	m->next_id = 1;
+	TAILQ_INIT(&m->chans);
+	if ((rc = mux_hello(m, sc, opts, &label, cause)) != 0) {
+		mux_free(m);
+		return rc;
+	}
+	log_info("using the clawssh daemon at %s for %s", path, label);
+	*out = transport_from_mux(m, label);
+	free(label);
+	return 0;
+}
+
+/* Free the connection; see mux_client.h. */
+void
+mux_free(struct mux *m)
+{
+	struct mux_chan	*c;
+
+	if (m == NULL)
+		return;
+	while ((c = TAILQ_FIRST(&m->chans)) != NULL)
+		mux_chan_free(c);
+	close(m->fd);
+	buf_free(&m->in);
+	buf_free(&m->out);
+	free(m->error);
+	free(m);
+}
+
+/* Return the socket. */
+int
+mux_fd(struct mux *m)
+{
+	return m->fd;
+}
+
+/* Poll for input, and for output while some is queued. */
+short
+mux_poll_events(struct mux *m)
+{
+	short	ev = 0;
+
+	if (m->held < MUX_HOLD_MAX)
+		ev |= POLLIN;
+	if (m->out.len != 0)
+		ev |= POLLOUT;
+	return ev;
+}
+
+/* Return the connection's error. */
+const char *
+mux_error(struct mux *m)
+{
+	return m->error;
+}
+
+/* Open a channel and start command; see mux_client.h. */
+struct mux_chan *
+mux_chan_open(struct mux *m, const char *command, const char *nonce,
+    int64_t deadline, char **cause)
+{
+	struct mux_chan	*c;
+	size_t		 len = strlen(command);
+	int		 rc = 0;
+
+	if (len > MUX_PAYLOAD_MAX) {
+		*cause = xstrdup("remote command too long for the daemon");
+		return NULL;
+	}
+	c = xcalloc(1, sizeof *c);
+	c->m = m;
+	c->id = m->next_id++;
+	c->status = -1;
+	TAILQ_INSERT_TAIL(&m->chans, c, entry);
+	mux_frame_put(&m->out, MUX_OPEN, c->id, command, len);
+	if (nonce != NULL)
+		mux_frame_put(&m->out, MUX_MARKER, c->id, nonce,
+		    strlen(nonce));
+	while ((rc = mux_pump(m)) == 0 && !c->opened && !c->failed)
+		if ((rc = mux_wait(m, deadline)) != 0)
+			break;
+	if (c->opened && !c->failed)
+		return c;
+	if (c->failed)
+		*cause = xstrdup(c->errmsg);
+	else if (m->error != NULL)
+		*cause = xstrdup(m->error);
+	else
+		*cause = xasprintf("opening a channel: %s",
+		    claw_strerror(rc));
+	mux_chan_free(c);
+	return NULL;
+}
+
+/* Read buffered output; see mux_client.h. */
+ssize_t
+mux_chan_read(struct mux_chan *c, int stream, char *p, size_t n)
+{
+	struct buf	*b = &c->out[stream != 0];
+
+	if (b->len == 0) {
+		(void)mux_pump(c->m);
+		if (b->len == 0)
+			return c->failed && !c->closed ? CLAW_ERR_CONNECT : 0;
+	}
+	if (n > b->len)
+		n = b->len;
+	memcpy(p, b->data, n);
+	buf_consume(b, n);
+	c->m->held -= n;
+	return (ssize_t)n;
+}
+
+/* Queue stdin; see mux_client.h. */
+ssize_t
+mux_chan_write(struct mux_chan *c, const char *p, size_t n)
+{
+	struct mux	*m = c->m;
+
+	if (c->failed || m->error != NULL)
+		return CLAW_ERR_CONNECT;
+	if (m->out.len >= MUX_QUEUE_MAX) {
+		(void)mux_pump(m);
+		if (m->out.len >= MUX_QUEUE_MAX)
+			return 0;
+	}
+	if (n > MUX_PAYLOAD_MAX)
+		n = MUX_PAYLOAD_MAX;
+	mux_frame_put(&m->out, MUX_DATA, c->id, p, n);
+	(void)mux_pump(m);
+	return (ssize_t)n;
+}
+
+/* Send EOF; see mux_client.h. */
+int
+mux_chan_send_eof(struct mux_chan *c)
+{
+	if (c->failed || c->m->error != NULL)
+		return CLAW_ERR_CONNECT;
+	mux_frame_put(&c->m->out, MUX_EOF, c->id, NULL, 0);
+	(void)mux_pump(c->m);
+	return 0;
+}
+
+/* Whether the remote output ended. */
+int
+mux_chan_eof(struct mux_chan *c)
+{
+	return c->eof && c->out[0].len == 0 && c->out[1].len == 0;
+}
+
+/* Whether the command's end arrived. */
+int
+mux_chan_closed(struct mux_chan *c)
+{
+	return c->closed;
+}
+
+/* Report the command's end; see mux_client.h. */
+void
+mux_chan_exit(struct mux_chan *c, int *status, const char **signame)
+{
+	*status = c->status;
+	*signame = c->signame;
+}
+
+/* Register the remote process group; see mux_client.h. */
+void
+mux_chan_pgid(struct mux_chan *c, long pgid)
+{
+	char	num[32];
+
+	snprintf(num, sizeof num, "%ld", pgid);
+	mux_frame_put(&c->m->out, MUX_PGID, c->id, num, strlen(num));
+	(void)mux_pump(c->m);
+}
+
+/* Release a channel; see mux_client.h. */
+void
+mux_chan_free(struct mux_chan *c)
+{
+	struct mux	*m;
+
+	if (c == NULL)
+		return;
+	m = c->m;
+	if (m->error == NULL && c->id != 0) {
+		mux_frame_put(&m->out, MUX_CLOSE, c->id, NULL, 0);
+		(void)mux_pump(m);
+	}
+	TAILQ_REMOVE(&m->chans, c, entry);
+	m->held -= c->out[0].len + c->out[1].len;
+	buf_free(&c->out[0]);
+	buf_free(&c->out[1]);
+	free(c->errmsg);
+	free(c->signame);
+	free(c);
+}

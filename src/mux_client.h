@@ -1,0 +1,88 @@
+/*
+ * A clawssh command's side of the control socket: a transport whose
+ * channels run on the daemon's warm SSH session instead of one of its own.
+ * exec.c reaches it through chan.h; nothing else needs to know.
+ */
+#ifndef CLAW_MUX_CLIENT_H
+#define CLAW_MUX_CLIENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct mux;
+struct mux_chan;
+struct sshconfig;
+struct transport;
+struct transport_opts;
+
+/*
+ * The control socket path (allocated): configured if not NULL, else
+ * $XDG_RUNTIME_DIR/clawssh/control.sock when that variable is an absolute
+ * path, else /tmp/clawssh-UID/control.sock.
+ */
+char	*mux_socket_path(const char *configured);
+
+/*
+ * Connect to the daemon listening on path and bind the connection to the
+ * host sc describes (the daemon connects, verifies and authenticates as
+ * transport_connect would, or reuses a warm session).  Returns 0 with *out
+ * set; CLAW_ERR_NOTFOUND when no daemon listens there (use a direct
+ * connection); else the daemon's error with *cause.
+ */
+int	mux_connect(const char *path, const struct sshconfig *sc,
+	    const struct transport_opts *opts, struct transport **out,
+	    char **cause);
+
+/* Close the control connection and free; NULL is fine. */
+void	mux_free(struct mux *);
+
+/* The socket, and the poll events it waits for. */
+int	mux_fd(struct mux *);
+short	mux_poll_events(struct mux *);
+
+/*
+ * Move bytes both ways without blocking: send what is queued, read and
+ * dispatch what arrived.  0, or CLAW_ERR_CONNECT with the reason kept for
+ * mux_error once the daemon or its SSH session is gone.
+ */
+int	mux_pump(struct mux *);
+
+/* The last connection-level error (static to the mux, may be NULL). */
+const char	*mux_error(struct mux *);
+
+/*
+ * Start command on a new channel; NULL with *cause on failure.  nonce,
+ * when not NULL, is that of the pid marker the command prints first (see
+ * remote_cmd.h): the daemon watches for it too, so it can stop the command
+ * even if this process dies before the marker arrives.
+ */
+struct mux_chan	*mux_chan_open(struct mux *, const char *command,
+		    const char *nonce, int64_t deadline, char **cause);
+
+/* Bytes of stream 0 (stdout) or 1 (stderr): >0, 0 none now, <0 error. */
+ssize_t	mux_chan_read(struct mux_chan *, int stream, char *p, size_t n);
+
+/* Queue stdin bytes: how many were taken (maybe 0), or <0 error. */
+ssize_t	mux_chan_write(struct mux_chan *, const char *p, size_t n);
+
+/* Send EOF on stdin: 0 done, <0 error. */
+int	mux_chan_send_eof(struct mux_chan *);
+
+/* Whether the remote side ended its output / the command's end arrived. */
+int	mux_chan_eof(struct mux_chan *);
+int	mux_chan_closed(struct mux_chan *);
+
+/*
+ * The command's end once closed: *status is its exit status or -1, and
+ * *signame (owned by the channel, may be NULL) the signal that killed it.
+ */
+void	mux_chan_exit(struct mux_chan *, int *status, const char **signame);
+
+/* Tell the daemon the remote process group, to kill if we vanish. */
+void	mux_chan_pgid(struct mux_chan *, long pgid);
+
+/* Release the channel (stopping it if it still runs); NULL is fine. */
+void	mux_chan_free(struct mux_chan *);
+
+#endif /* CLAW_MUX_CLIENT_H */

@@ -1,0 +1,84 @@
+/*
+ * The control socket's channel protocol between a clawssh command and the
+ * daemon that holds the warm SSH sessions (like OpenSSH's ControlMaster).
+ *
+ * A client opens with MUX_MAGIC, then speaks frames: a 4-byte big-endian
+ * length of what follows, a type byte, a 4-byte channel number chosen by
+ * the client, and the payload.  One connection is bound to one host by
+ * MUX_HELLO; many channels run on it at once.
+ *
+ *	client				daemon
+ *	HELLO  (json: resolved ssh settings)
+ *					READY (label) | ERROR (code, text)
+ *	OPEN   c (command line)
+ *					OPENED c | ERROR c
+ *	DATA c, EOF c (stdin)		STDOUT c, STDERR c, EOF c
+ *	MARKER c (nonce of the pid marker line the command prints first)
+ *	PGID c (remote process group: killed if the client goes away)
+ *					EXIT c (status, signal name)
+ *	CLOSE c (release the channel)
+ *
+ * ERROR on channel 0 is about the connection: every channel is gone.
+ */
+#ifndef CLAW_MUX_PROTO_H
+#define CLAW_MUX_PROTO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct buf;
+
+#define MUX_MAGIC	"CLAWMUX1\n"
+#define MUX_MAGIC_LEN	(sizeof MUX_MAGIC - 1)
+#define MUX_HEADER	9		/* length, type, channel */
+#define MUX_PAYLOAD_MAX	(256 * 1024)	/* one frame's payload */
+
+enum mux_type {
+	MUX_HELLO = 1,
+	MUX_READY,
+	MUX_ERROR,
+	MUX_OPEN,
+	MUX_OPENED,
+	MUX_DATA,
+	MUX_EOF,
+	MUX_PGID,
+	MUX_CLOSE,
+	MUX_STDOUT,
+	MUX_STDERR,
+	MUX_EXIT,
+	MUX_MARKER,
+	MUX_TYPE_LAST
+};
+
+/* One frame; payload points into the buffer it was read from. */
+struct mux_frame {
+	enum mux_type	 type;
+	uint32_t	 chan;
+	const char	*payload;
+	size_t		 len;
+};
+
+/* Append a frame to out (len <= MUX_PAYLOAD_MAX). */
+void	mux_frame_put(struct buf *out, enum mux_type type, uint32_t chan,
+	    const void *payload, size_t len);
+
+/* Append a frame whose payload is a 4-byte signed number then text. */
+void	mux_frame_put_num(struct buf *out, enum mux_type type, uint32_t chan,
+	    int32_t num, const char *text);
+
+/*
+ * Take the first complete frame of p[0..n): 1 with *f and *used set, 0 if
+ * more bytes are needed, CLAW_ERR_PROTO (with *cause) if the bytes cannot
+ * be a frame (unknown type, length out of range).
+ */
+int	mux_frame_get(const char *p, size_t n, struct mux_frame *f,
+	    size_t *used, char **cause);
+
+/*
+ * Split a payload made by mux_frame_put_num: 0 with *num set and *text an
+ * allocated NUL-terminated copy (control characters replaced by '?'), or
+ * CLAW_ERR_PROTO if it is shorter than the number.
+ */
+int	mux_frame_num(const struct mux_frame *f, int32_t *num, char **text);
+
+#endif /* CLAW_MUX_PROTO_H */
