@@ -29,7 +29,15 @@
  *	    "limits": { "memory": "2G", "processes": 256, "cpuSeconds": 600,
  *	                "fileSize": "1G", "openFiles": 1024 } // 0: none
  *	  },
- *	  "sync": { "exclude": ["*.log", "node_modules/"] } // gitignore syntax
+ *	  "sync": { "exclude": ["*.log", "node_modules/"] }, // gitignore syntax
+ *	  "policy": {                       // tool calls served by the daemon
+ *	    "allow": ["exec", "fs.*"],      // fnmatch globs; empty/absent: all
+ *	    "deny": ["fs.write"],           // deny wins, at any level
+ *	    "agents": { "ci-bot": { "allow": ["exec"], "deny": [] } },
+ *	    "sandboxes": { "<sandbox id>": { "allow": [], "deny": [] } },
+ *	    "elevated": false               // exec on a host, outside sandboxes
+ *	  },
+ *	  "audit": { "file": "~/.local/state/clawssh/audit.log" } // "": off
  *	}
  *
  * Unknown keys, duplicate keys and wrong types are errors naming the key
@@ -39,6 +47,8 @@
  * [A-Za-z_][A-Za-z0-9_]*.  Only "~" and "~/..." are expanded, not "~user",
  * and only in local paths: remoteRoot is a remote path, taken as written
  * and checked with sandbox_root_check; image with sandbox_image_check.
+ * "policy" is checked by policy_parse (see policy.h); "audit.file" absent
+ * means audit_default_path (see audit.h).
  */
 #ifndef CLAW_CLAWCONFIG_H
 #define CLAW_CLAWCONFIG_H
@@ -46,6 +56,8 @@
 #include <stddef.h>
 
 #include "contain.h"
+
+struct claw_policy;
 
 struct claw_env {
 	char	*name;
@@ -77,6 +89,8 @@ struct claw_config {
 	int		 prune_max_age_days;	/* -1: not set, 0: off */
 	char		**sync_exclude;		/* sync.exclude patterns */
 	size_t		 nsync_exclude;
+	struct claw_policy	*policy;	/* NULL: no "policy" key */
+	char		*audit_file;		/* NULL: default, "": off */
 };
 
 /*
