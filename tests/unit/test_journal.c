@@ -297,8 +297,13 @@ test_move_in_out(void **state)
 static void
 test_rename_dir(void **state)
 {
+	static const char *const want[] = { "c", "c/b", "c/b/f", "c/b/new",
+	    "c/b/sub", "d", "d/b", "d/b/f", "d/b/new", "d/b/sub" };
 	struct fixture	*f = *state;
-	int		 h;
+	char		**paths, *cause = NULL;
+	const char	 *why;
+	size_t		  n, i;
+	int		  h, full;
 
 	mk(f->root, "a");
 	mk(f->root, "a/b");
@@ -309,11 +314,23 @@ test_rename_dir(void **state)
 	put(f->root, "c/b/new", "y");
 	mk(f->root, "c/b/sub");
 	expect(f->j, h, "c/b/new c/b/sub", NULL);
-	/* Back and forth within one take. */
+	/*
+	 * Back and forth within one take: d's contents are listed too when
+	 * the reader walked d before it was renamed back.
+	 */
 	mv(f->root, "c", f->root, "d");
 	mv(f->root, "d", f->root, "c");
 	put(f->root, "c/b/f", "z");
-	expect(f->j, h, "c c/b c/b/f c/b/new c/b/sub d", NULL);
+	assert_int_equal(journal_take(f->j, h, &paths, &n, &full, &why,
+	    &cause), 0);
+	assert_int_equal(full, 0);
+	assert_true(n == 6 || n == 10);
+	for (i = 0; i < n; i++)
+		assert_string_equal(paths[i], want[i]);
+	journal_paths_free(paths, n);
+	/* Either way, c is watched under its name. */
+	put(f->root, "c/b/f", "again");
+	expect(f->j, h, "c/b/f", NULL);
 }
 
 /* Ignored directories cost no watch; ignored paths are not reported. */
