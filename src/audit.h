@@ -37,7 +37,7 @@ struct audit_rec {
 	const char	*tool;
 	int		 elevated;
 	int		 exit_status;	/* -1 when it never ran */
-	const char	*error;		/* error message, denied rule, or NULL */
+	const char	*error;		/* message, denied rule, or NULL */
 	uint64_t	 bytes_in;
 	uint64_t	 bytes_out;
 };

@@ -27,8 +27,8 @@ struct policy_list {
 
 /* One level: the global lists, an agent's or a sandbox's. */
 struct policy_level {
-	char			*name;	/* agent or sandbox; NULL: global */
-	char			*path;	/* key path, escaped for messages */
+	char			*name;	/* NULL: global */
+	char			*path;	/* key path, escaped */
 	struct policy_list	 allow;
 	struct policy_list	 deny;
 };

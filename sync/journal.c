@@ -60,12 +60,12 @@ struct journal_set {
 
 struct journal_root {
 	int			 handle;
-	char			*path;		/* canonical, no trailing '/' */
+	char			*path;		/* canonical */
 	const struct ignore	*ig;
 	unsigned		 gen;		/* walk generation */
 	int			 rewatch;	/* walk again */
 	struct journal_set	 dirty;		/* mu */
-	const char		*why;		/* full until the take (mu) */
+	const char		*why;		/* full till taken (mu) */
 	const char		*broken;	/* full for good (mu) */
 	int			 toomany;	/* dropping paths (mu) */
 };
@@ -101,7 +101,7 @@ struct journal_req {
 
 struct journal {
 	pthread_mutex_t		  mu;
-	pthread_cond_t		  cv;		/* a request was served */
+	pthread_cond_t		  cv;		/* a request done */
 	pthread_t		  thread;
 	struct journal_req	 *reqs;		/* mu */
 	char			 *sentinel;	/* private directory */
@@ -432,7 +432,8 @@ journal_list(const struct journal_root *root, const char *rel, int report,
 			continue;
 		child = journal_join(rel, de->d_name);
 		is_dir = journal_is_dir(dirfd(d), de);
-		if (root->ig == NULL || !ignore_match(root->ig, child, is_dir)) {
+		if (root->ig == NULL ||
+		    !ignore_match(root->ig, child, is_dir)) {
 			if (report)
 				journal_set_add(found, child);
 			if (is_dir)
@@ -505,14 +506,19 @@ journal_walk_file(struct journal *j, struct journal_root *root,
 	pthread_mutex_unlock(&j->mu);
 }
 
-/* Walk a root again after lost events, dropping watches not seen. */
+/*
+ * Walk a root again after lost events or a failed watch; if the walk
+ * completes, drop the watches it did not see (directories gone or moved
+ * out meanwhile).
+ */
 static void
 journal_rewatch(struct journal *j, struct journal_root *root)
 {
 	root->rewatch = 0;
 	root->gen++;
 	journal_walk_file(j, root, "", JOURNAL_WALK_REWATCH);
-	journal_unwatch(j, root, NULL, 1);
+	if (root->broken == NULL)
+		journal_unwatch(j, root, NULL, 1);
 }
 
 /* Mark every root full (takes mu); with rewatch, walk them again later. */
@@ -721,6 +727,14 @@ journal_serve_take(struct journal *j, struct journal_req *q)
 		q->r = claw_fail(&q->cause, CLAW_ERR_NOTFOUND,
 		    "journal: no root with handle %d", q->handle);
 		return;
+	}
+	if (root->broken == journal_why_limit) {
+		/* Try again: this take stays full, the next may not. */
+		root->broken = NULL;
+		journal_mark(root, journal_why_limit);
+		pthread_mutex_unlock(&j->mu);
+		journal_rewatch(j, root);
+		pthread_mutex_lock(&j->mu);
 	}
 	journal_set_uniq(&root->dirty);
 	q->paths = root->dirty.v;

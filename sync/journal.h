@@ -27,10 +27,12 @@
  *     unknown (the first take after journal_add is always full);
  *   - the kernel's event queue overflowed (every root; the watches are
  *     completed again by a walk before the next take);
- *   - a watch could not be added: the inotify watch limit
- *     (fs.inotify.max_user_watches, or journal_set_watch_cap) was hit,
- *     or another error.  This lasts until the root is removed and added
- *     again, since directories are left unwatched;
+ *   - the inotify watch limit (fs.inotify.max_user_watches, or
+ *     journal_set_watch_cap) was hit: every take walks the tree again to
+ *     add the missing watches and stays full; the take after one whose
+ *     walk watched everything is trusted again;
+ *   - another failure to watch or read a directory: until the root is
+ *     removed and added again;
  *   - the root itself was removed, moved, replaced or unmounted;
  *   - an ignore file (.gitignore, .clawsshignore) changed, so what is
  *     ignored may differ from the rules the journal was given;

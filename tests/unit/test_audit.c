@@ -140,7 +140,8 @@ test_escaping(void **state)
 	line = audit_format(&rec);
 	assert_null(strchr(line, '\n'));
 	assert_null(strchr(line, '\x1b'));
-	assert_non_null(strstr(line, "\"caller\":\"a\\nb\\t\\\"c\\\"\\u001b[31m\""));
+	assert_non_null(strstr(line,
+	    "\"caller\":\"a\\nb\\t\\\"c\\\"\\u001b[31m\""));
 	assert_non_null(obj = cJSON_Parse(line));
 	assert_string_equal(cJSON_GetObjectItem(obj, "agent")->valuestring,
 	    "caf\xc3\xa9 \xef\xbf\xbd\xef\xbf\xbd \xef\xbf\xbd\xef\xbf\xbd");
@@ -158,8 +159,8 @@ test_open(void **state)
 	struct audit_rec	 rec;
 	struct audit		*a = (struct audit *)1;
 	struct stat		 st;
-	char			*path, *dirpath, *link, *cause = NULL, *data;
-	char			*line;
+	char			*path, *dirpath, *link, *data, *line;
+	char			*cause = NULL;
 
 	memset(&rec, 0, sizeof(rec));
 	rec.tool = "exec";

@@ -107,8 +107,10 @@ put(const char *base, const char *rel, const char *text)
 static void
 mv(const char *from, const char *a, const char *to, const char *b)
 {
-	char	*p = xasprintf("%s/%s", from, a), *q = xasprintf("%s/%s", to, b);
+	char	*p, *q;
 
+	p = xasprintf("%s/%s", from, a);
+	q = xasprintf("%s/%s", to, b);
 	if (rename(p, q) != 0)
 		fail_msg("rename %s %s", p, q);
 	free(p);
@@ -391,6 +393,7 @@ test_watch_limit(void **state)
 	expect(f->j, h, "", "inotify watch limit reached");
 	put(f->root, "a/x", "1");
 	expect(f->j, h, NULL, "inotify watch limit reached");
+	expect(f->j, h, NULL, "inotify watch limit reached");
 	journal_remove(f->j, h);
 
 	journal_set_watch_cap(f->j, 3);
@@ -400,10 +403,20 @@ test_watch_limit(void **state)
 	mk(f->root, "c");
 	put(f->root, "c/y", "3");
 	expect(f->j, h, NULL, "inotify watch limit reached");
-	/* It stays untrusted: c is not watched. */
+	/* It stays untrusted while c cannot be watched. */
+	put(f->root, "c/y", "4");
 	expect(f->j, h, "", "inotify watch limit reached");
-	journal_remove(f->j, h);
+	/*
+	 * With room again, a take walks the tree: c is watched and
+	 * reported, the take is still full; the next one is trusted.
+	 */
 	journal_set_watch_cap(f->j, 0);
+	expect(f->j, h, "c c/y", "inotify watch limit reached");
+	put(f->root, "c/z", "5");
+	mk(f->root, "c/d");
+	put(f->root, "c/d/e", "6");
+	expect(f->j, h, "c/d c/d/e c/z", NULL);
+	journal_remove(f->j, h);
 }
 
 /* The root moved away or removed: untrusted for good. */
