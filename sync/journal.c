@@ -116,6 +116,7 @@ struct journal {
 	size_t			  nw;
 	size_t			  capw;
 	size_t			  watch_cap;	/* mu */
+	int			  max_wd;	/* highest handed out */
 };
 
 static const char	journal_why_limit[] = "inotify watch limit reached";
@@ -349,6 +350,39 @@ journal_wd(const char *path)
 	return wd;
 }
 
+/* Return 1 if the library files wd under path (or "path/"). */
+static int
+journal_wd_is(int wd, const char *path)
+{
+	const char	*name;
+	size_t		 len = strlen(path);
+
+	if ((name = inotifytools_filename_from_wd(wd)) == NULL)
+		return 0;
+	return strncmp(name, path, len) == 0 &&
+	    (name[len] == '\0' || (name[len] == '/' && name[len + 1] == '\0'));
+}
+
+/*
+ * Return the watch descriptor of the watch just added on path, or -1.
+ * The library keeps records of watches the kernel dropped (a directory
+ * removed), so a lookup by name may find a dead one.  The kernel hands
+ * out descriptors in increasing order and this journal is the only user
+ * of the instance, so a new watch is j->max_wd + 1; otherwise the inode
+ * was watched already and the name finds a live watch of ours.
+ */
+static int
+journal_new_wd(struct journal *j, const char *path)
+{
+	int	wd;
+
+	if (journal_wd_is(j->max_wd + 1, path))
+		return ++j->max_wd;
+	if ((wd = journal_wd(path)) < 0 || journal_watch_find(j, wd) == NULL)
+		return -1;
+	return wd;
+}
+
 /*
  * Watch directory rel of root.  Returns 0 (*isnew set), 1 if it is gone
  * or no longer a directory, or -1 with *why set.
@@ -371,7 +405,7 @@ journal_watch_dir(struct journal *j, struct journal_root *root,
 	path = journal_abs(root, rel);
 	if (inotifytools_watch_file(path, JOURNAL_MASK) == 0)
 		err = inotifytools_error();
-	else if ((wd = journal_wd(path)) < 0)
+	else if ((wd = journal_new_wd(j, path)) < 0)
 		err = EINVAL;
 	free(path);
 	if (err == ENOENT || err == ENOTDIR)
@@ -556,6 +590,11 @@ journal_event_self(struct journal *j, struct journal_watch *w,
 	if (ev->mask & IN_IGNORED) {
 		if (*w->rel == '\0')
 			journal_break(j, root, "the root was removed");
+		/*
+		 * The kernel dropped it.  libinotifytools 3.22 cannot forget
+		 * it (its remove fails, loudly), so its record stays: see
+		 * journal_watch_dir.
+		 */
 		free(w->rel);
 		memmove(w, w + 1, (size_t)(&j->w[j->nw] - (w + 1)) *
 		    sizeof(*w));
@@ -598,7 +637,8 @@ journal_event(struct journal *j, const struct inotify_event *ev)
 		journal_mark(root, "an ignore file changed");
 		pthread_mutex_unlock(&j->mu);
 	}
-	if (is_dir && (ev->mask & (IN_MOVED_FROM | IN_DELETE)))
+	/* A removed directory's watches go by IN_IGNORED. */
+	if (is_dir && (ev->mask & IN_MOVED_FROM))
 		journal_unwatch(j, root, rel, 0);
 	if (is_dir && (ev->mask & (IN_CREATE | IN_MOVED_TO)))
 		journal_walk_file(j, root, rel, JOURNAL_WALK_REPORT);
@@ -865,6 +905,7 @@ journal_sentinel(struct journal *j, char **cause)
 	    (j->sentinel_wd = journal_wd(j->sentinel)) < 0)
 		return claw_fail(cause, CLAW_ERR_IO, "journal: %s: cannot "
 		    "watch: %s", j->sentinel, strerror(inotifytools_error()));
+	j->max_wd = j->sentinel_wd;
 	return 0;
 }
 

@@ -13,8 +13,9 @@
  * descriptor to poll(2)); journal_add, journal_remove, journal_take and
  * journal_free post a request and wake it by touching a private empty
  * directory it watches ($TMPDIR or /tmp, clawssh-journal.XXXXXX, removed
- * by journal_free).  Every function here may be called from any thread
- * but the process must not fork while a journal runs (threads).
+ * by journal_free; should it vanish, calls fail with CLAW_ERR_TIMEOUT).
+ * Every function here may be called from any thread; a child forked
+ * while a journal runs must not call them (the reader is not copied).
  *
  * Guarantee: a change to a root made (the system call returned) before
  * journal_take is called is in the paths of that take or an earlier one,
@@ -38,6 +39,12 @@
  *     ignored may differ from the rules the journal was given;
  *   - more than JOURNAL_DIRTY_MAX paths piled up (a scan is cheaper);
  *   - the tree is nested deeper than MANIFEST_MAX_DEPTH.
+ *
+ * Memory: libinotifytools 3.22 cannot forget a watch that the kernel
+ * dropped (a watched directory removed), so each directory removed under
+ * a root leaves a record of about a hundred bytes in the library, which
+ * it does not always free even in inotifytools_cleanup (valgrind shows
+ * them as lost in create_watch).
  */
 #ifndef CLAW_JOURNAL_H
 #define CLAW_JOURNAL_H

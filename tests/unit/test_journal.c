@@ -244,6 +244,17 @@ test_files(void **state)
 	assert_int_equal(rmdir(p), 0);
 	free(p);
 	expect(f->j, h, "a/b", NULL);
+	/* The same name again is a new directory, watched afresh. */
+	mk(f->root, "a/b");
+	expect(f->j, h, "a/b", NULL);
+	put(f->root, "a/b/again", "x");
+	expect(f->j, h, "a/b/again", NULL);
+	mv(f->root, "a", f->out, "a");
+	mk(f->root, "a");
+	mk(f->root, "a/b");
+	expect(f->j, h, "a a/b", NULL);
+	put(f->root, "a/b/third", "y");
+	expect(f->j, h, "a/b/third", NULL);
 }
 
 /* A new subdirectory and a file in it, made at once, are both seen. */
