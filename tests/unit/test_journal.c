@@ -346,6 +346,33 @@ test_rename_dir(void **state)
 	expect(f->j, h, "c/b/f", NULL);
 }
 
+/* Symbolic links are never followed; odd names come through as they are. */
+static void
+test_links_and_names(void **state)
+{
+	struct fixture	*f = *state;
+	char		*target, *link;
+	int		 h;
+
+	mk(f->out, "t");
+	h = start(f, NULL);
+	target = xasprintf("%s/t", f->out);
+	link = xasprintf("%s/ln", f->root);
+	assert_int_equal(symlink(target, link), 0);
+	expect(f->j, h, "ln", NULL);
+	put(f->out, "t/inside", "x");
+	mk(f->out, "t/dir");
+	expect(f->j, h, "", NULL);
+	put(f->root, "ln/through", "y");	/* written in out/t */
+	expect(f->j, h, "", NULL);
+	put(f->root, "a b\nc", "z");
+	mk(f->root, "\x01dir");
+	put(f->root, "\x01dir/-", "w");
+	expect(f->j, h, "\x01dir \x01dir/- a b\nc", NULL);
+	free(target);
+	free(link);
+}
+
 /* Ignored directories cost no watch; ignored paths are not reported. */
 static void
 test_ignore(void **state)
@@ -549,6 +576,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_move_in_out, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_rename_dir, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_links_and_names, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_ignore, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_watch_limit, setup,
