@@ -22,6 +22,7 @@
 #include "error.h"
 #include "jsonc.h"
 #include "log.h"
+#include "policy.h"
 #include "sandbox.h"
 #include "sshconfig.h"
 #include "xmalloc.h"
@@ -41,7 +42,9 @@ enum config_type {
 	CONFIG_RUNTIME,		/* enum sandbox_runtime by name */
 	CONFIG_NETWORK,		/* enum sandbox_network by name */
 	CONFIG_EXCLUDE,		/* array of pattern strings */
-	CONFIG_SIZE		/* int64: a number, or "512M" and the like */
+	CONFIG_SIZE,		/* int64: a number, or "512M" and the like */
+	CONFIG_POLICY,		/* policy_parse */
+	CONFIG_OFFPATH		/* like CONFIG_PATH, "" allowed (off) */
 };
 
 struct config_key {
@@ -130,6 +133,11 @@ static const struct config_key config_daemon_keys[] = {
 	CONFIG_END
 };
 
+static const struct config_key config_audit_keys[] = {
+	CONFIG_KEY("file", CONFIG_OFFPATH, audit_file, 0),
+	CONFIG_END
+};
+
 static const struct config_key config_top_keys[] = {
 	CONFIG_SUB("ssh", config_ssh_keys),
 	CONFIG_SUB("exec", config_exec_keys),
@@ -137,6 +145,8 @@ static const struct config_key config_top_keys[] = {
 	CONFIG_SUB("sandbox", config_sandbox_keys),
 	CONFIG_SUB("sync", config_sync_keys),
 	CONFIG_SUB("daemon", config_daemon_keys),
+	CONFIG_KEY("policy", CONFIG_POLICY, policy, 0),
+	CONFIG_SUB("audit", config_audit_keys),
 	CONFIG_END
 };
 
@@ -500,6 +510,42 @@ config_set_size(const struct config_ctx *ctx, const cJSON *item,
 	return r;
 }
 
+/* Store the policy object through policy_parse. */
+static int
+config_set_policy(const struct config_ctx *ctx, const cJSON *item,
+    const char *key)
+{
+	struct claw_policy	*p;
+	char			*why = NULL;
+	int			 r;
+
+	if ((r = policy_parse(item, key, &p, &why)) != 0) {
+		r = config_fail(ctx, r, "%s", why != NULL ? why : key);
+		free(why);
+		return r;
+	}
+	policy_free(ctx->cfg->policy);
+	ctx->cfg->policy = p;
+	return 0;
+}
+
+/* Store a path that may be "" (the feature turned off). */
+static int
+config_set_offpath(const struct config_ctx *ctx, const cJSON *item,
+    const char *key, char **dst)
+{
+	const char	*s = cJSON_GetStringValue(item);
+
+	if (s == NULL)
+		return config_fail(ctx, CLAW_ERR_PARSE,
+		    "%s: expected a string (\"\" for none)", key);
+	if (*s != '\0')
+		return config_set_path(ctx, item, key, dst);
+	free(*dst);
+	*dst = xstrdup("");
+	return 0;
+}
+
 /* Store one schema key from item. */
 static int
 config_set(const struct config_ctx *ctx, const struct config_key *k,
@@ -538,6 +584,11 @@ config_set(const struct config_ctx *ctx, const struct config_key *k,
 		return config_set_exclude(ctx, item, key);
 	case CONFIG_SIZE:
 		return config_set_size(ctx, item, key, (int64_t *)(void *)field);
+	case CONFIG_POLICY:
+		return config_set_policy(ctx, item, key);
+	case CONFIG_OFFPATH:
+		return config_set_offpath(ctx, item, key,
+		    (char **)(void *)field);
 	}
 	return config_fail(ctx, CLAW_ERR_INVAL, "%s: unhandled type", key);
 }
@@ -727,5 +778,7 @@ config_free(struct claw_config *cfg)
 	for (i = 0; i < cfg->nsync_exclude; i++)
 		free(cfg->sync_exclude[i]);
 	free(cfg->sync_exclude);
+	policy_free(cfg->policy);
+	free(cfg->audit_file);
 	free(cfg);
 }

@@ -37,7 +37,15 @@
  *	    "maxSessions": 10,              // channels per SSH session (sshd
  *	                                    // MaxSessions); 0: the default
  *	    "maxConnections": 4             // SSH sessions per host; 0: default
- *	  }
+ *	  },
+ *	  "policy": {                       // tool calls served by the daemon
+ *	    "allow": ["exec", "fs.*"],      // fnmatch globs; empty/absent: all
+ *	    "deny": ["fs.write"],           // deny wins, at any level
+ *	    "agents": { "ci-bot": { "allow": ["exec"], "deny": [] } },
+ *	    "sandboxes": { "<sandbox id>": { "allow": [], "deny": [] } },
+ *	    "elevated": false               // exec on a host, outside sandboxes
+ *	  },
+ *	  "audit": { "file": "~/.local/state/clawssh/audit.log" } // "": off
  *	}
  *
  * Unknown keys, duplicate keys and wrong types are errors naming the key
@@ -48,6 +56,8 @@
  * [A-Za-z_][A-Za-z0-9_]*.  Only "~" and "~/..." are expanded, not "~user",
  * and only in local paths: remoteRoot is a remote path, taken as written
  * and checked with sandbox_root_check; image with sandbox_image_check.
+ * "policy" is checked by policy_parse (see policy.h); "audit.file" absent
+ * means audit_default_path (see audit.h).
  */
 #ifndef CLAW_CLAWCONFIG_H
 #define CLAW_CLAWCONFIG_H
@@ -55,6 +65,8 @@
 #include <stddef.h>
 
 #include "contain.h"
+
+struct claw_policy;
 
 struct claw_env {
 	char	*name;
@@ -91,6 +103,8 @@ struct claw_config {
 	int		 daemon_idle_timeout;	/* -1: not set, 0: never */
 	int		 daemon_max_sessions;	/* 0: the default */
 	int		 daemon_max_conns;	/* 0: the default */
+	struct claw_policy	*policy;	/* NULL: no "policy" key */
+	char		*audit_file;		/* NULL: default, "": off */
 };
 
 /*
