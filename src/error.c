@@ -31,6 +31,7 @@ static const char *const claw_errstr[] = {
 	[-CLAW_ERR_EXISTS] = "already exists",
 	[-CLAW_ERR_PERM] = "permission denied",
 	[-CLAW_ERR_UNSUPPORTED] = "not supported",
+	[-CLAW_ERR_RANGE] = "over a size limit",
 };
 
 /* Return a static description of err; unknown codes get a generic text. */

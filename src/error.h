@@ -24,7 +24,8 @@ enum claw_err {
 	CLAW_ERR_EXISTS = -15,		/* already exists */
 	CLAW_ERR_PERM = -16,		/* not permitted */
 	CLAW_ERR_UNSUPPORTED = -17,	/* not supported here */
-	CLAW_ERR_LAST = -18
+	CLAW_ERR_RANGE = -18,		/* a size or count over its limit */
+	CLAW_ERR_LAST = -19
 };
 
 /* Return a static, human-readable description of err. */
