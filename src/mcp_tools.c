@@ -361,6 +361,8 @@ mcp_process_result(const cJSON *result)
 		    out[strlen(out) - 1] != '\n' ? "\n" : "", state);
 	o = mcp_text_result(text, 0);
 	free(text);
+	cJSON_AddItemToObject(o, "structuredContent", cJSON_Duplicate(result,
+	    1));
 	return o;
 }
 

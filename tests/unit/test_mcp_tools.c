@@ -273,8 +273,10 @@ test_tool_result(void **state)
 	cJSON_Delete(res);
 	res = cJSON_Parse("{\"handle\":\"p00000001\",\"state\":\"exited\","
 	    "\"exit_status\":3,\"output\":\"done\"}");
-	result_is(mcp_tool_result("process.poll", res, NULL, 0, 0, NULL),
-	    "done\n[exited, exit status 3]", 0);
+	r = mcp_tool_result("process.poll", res, NULL, 0, 0, NULL);
+	assert_string_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(r,
+	    "structuredContent"), "state")->valuestring, "exited");
+	result_is(r, "done\n[exited, exit status 3]", 0);
 	cJSON_Delete(res);
 	res = cJSON_Parse("{\"handle\":\"p00000001\"}");
 	r = mcp_tool_result("process.start", res, NULL, 0, 0, NULL);
