@@ -29,7 +29,8 @@
 
 struct rpc_method {
 	const char		*name;
-	int			(*build)(struct rpc_params *, struct rpc_call *);
+	int			(*build)(struct rpc_params *,
+			    struct rpc_call *);
 	enum rpc_result_kind	 result;
 	const char		*key;	/* result member, NULL: JSON as is */
 	int			 idempotent;
@@ -434,24 +435,28 @@ rm_box_op(struct rpc_params *rp, struct rpc_call *c, const char *sub,
 	return rp_arg(rp, id);
 }
 
+/* sandbox.status: one sandbox's record and state. */
 static int
 rm_status(struct rpc_params *rp, struct rpc_call *c)
 {
 	return rm_box_op(rp, c, "status", NULL, 1);
 }
 
+/* sandbox.destroy: remove a sandbox. */
 static int
 rm_destroy(struct rpc_params *rp, struct rpc_call *c)
 {
 	return rm_box_op(rp, c, "destroy", NULL, 0);
 }
 
+/* sandbox.recreate: remake a sandbox with current settings. */
 static int
 rm_recreate(struct rpc_params *rp, struct rpc_call *c)
 {
 	return rm_box_op(rp, c, "recreate", NULL, 0);
 }
 
+/* sync.status: what a sync would move. */
 static int
 rm_sync_status(struct rpc_params *rp, struct rpc_call *c)
 {
@@ -511,12 +516,14 @@ rm_sync(struct rpc_params *rp, struct rpc_call *c, const char *sub)
 	return rp->msg != NULL ? -1 : 0;
 }
 
+/* sync.push: local changes up now. */
 static int
 rm_sync_push(struct rpc_params *rp, struct rpc_call *c)
 {
 	return rm_sync(rp, c, "push");
 }
 
+/* sync.pull: sandbox changes down now. */
 static int
 rm_sync_pull(struct rpc_params *rp, struct rpc_call *c)
 {
@@ -719,12 +726,14 @@ rm_process_start(struct rpc_params *rp, struct rpc_call *c)
 	return rm_command(rp, "argv");
 }
 
+/* process.list: a sandbox's background processes. */
 static int
 rm_process_list(struct rpc_params *rp, struct rpc_call *c)
 {
 	return rm_proc_start(rp, c, "list", 1);
 }
 
+/* process.poll: state and output since the last poll. */
 static int
 rm_process_poll(struct rpc_params *rp, struct rpc_call *c)
 {

@@ -19,8 +19,10 @@
 #define RPC_MESSAGE_MAX	2000	/* bytes of a worker's message kept */
 #define RPC_EXIT_CLAWSSH 255	/* the CLI's own failures */
 
-/* The last line of err[0..len) that starts with prefix (or any non-empty
- * line if prefix is NULL): its start past the prefix and its length. */
+/*
+ * The last line of err[0..len) that starts with prefix (or any non-empty
+ * line if prefix is NULL): its start past the prefix and its length.
+ */
 static const char *
 rpc_last_line(const char *err, size_t len, const char *prefix, size_t *n)
 {

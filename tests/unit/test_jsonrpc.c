@@ -197,7 +197,8 @@ test_parse_errors(void **state)
 	    JSONRPC_INVALID_REQUEST, NULL, "id");
 	FAILS("{\"jsonrpc\":\"2.0\",\"id\":null,\"method\":\"x\",\"y\":1}",
 	    JSONRPC_INVALID_REQUEST, "null", "unknown member 'y'");
-	FAILS("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"x\",\"method\":\"y\"}",
+	FAILS("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"x\","
+	    "\"method\":\"y\"}",
 	    JSONRPC_INVALID_REQUEST, "1", "repeated");
 	FAILS("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"x\",\"params\":"
 	    "{\"a\":\"b\\u0000c\"}}", JSONRPC_INVALID_REQUEST, NULL,

@@ -107,8 +107,10 @@ test_tools_list(void **state)
 	cJSON_Delete(r);
 }
 
-/* Map a tools/call; expect method, and params that rpc_call_build takes
- * with argv want. */
+/*
+ * Map a tools/call; expect method, and params that rpc_call_build takes
+ * with argv want.
+ */
 static void
 maps(const char *call, const char *method, const char *want_argv)
 {

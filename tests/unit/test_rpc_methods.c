@@ -98,7 +98,8 @@ test_sandbox_methods(void **state)
 	struct rpc_call	c;
 
 	(void)state;
-	builds("sandbox.provision", "{\"host\":\"testhost\",\"scope\":\"agent\","
+	builds("sandbox.provision", "{\"host\":\"testhost\","
+	    "\"scope\":\"agent\","
 	    "\"key\":\"k 1\",\"workspace\":\"/w\",\"access\":\"ro\","
 	    "\"mode\":\"remote\",\"from\":\"alpine\",\"runtime\":\"bwrap\","
 	    "\"network\":\"host\",\"memory\":\"512M\",\"processes\":64,"
@@ -424,8 +425,10 @@ test_process_refused(void **state)
 	    "\"signal\":0}", "params.signal");
 }
 
-/* Every listed method builds from some params or refuses with a message;
- * and every name is found. */
+/*
+ * Every listed method is found, and builds from no params or refuses them
+ * with a message.
+ */
 static void
 test_method_names(void **state)
 {
