@@ -35,6 +35,8 @@ jsonrpc_framer_new(size_t cap)
 
 	fr = xcalloc(1, sizeof *fr);
 	fr->cap = cap == 0 ? JSONRPC_LINE_MAX : cap;
+	if (fr->cap > SIZE_MAX / 4)
+		fr->cap = SIZE_MAX / 4;
 	return fr;
 }
 

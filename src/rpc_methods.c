@@ -36,6 +36,16 @@ struct rpc_method {
 	int			 idempotent;
 };
 
+/* 1 if s has no control character (C0 or DEL). */
+static int
+rm_clean(const char *s)
+{
+	for (; *s != '\0'; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return 0;
+	return 1;
+}
+
 /* The connection params every method takes. */
 static int
 rm_conn(struct rpc_params *rp)
@@ -76,8 +86,7 @@ rm_conn(struct rpc_params *rp)
 	cJSON_ArrayForEach(v, a) {
 		s = cJSON_GetStringValue(v);
 		if (s == NULL || *s == '-' || strchr(s, '=') == NULL ||
-		    *s == '=' || strlen(s) > 1024 ||
-		    strcspn(s, "\r\n\t") != strlen(s))
+		    *s == '=' || strlen(s) > 1024 || !rm_clean(s))
 			return rp_fail(rp, "params.ssh_options[%d]: expected "
 			    "a \"Key=Value\" string", n);
 		rp_arg(rp, "-o");
@@ -505,9 +514,7 @@ rm_sync(struct rpc_params *rp, struct rpc_call *c, const char *sub)
 		const char	*s = cJSON_GetStringValue(v);
 
 		if (s == NULL || *s == '\0' || strlen(s) > RPC_PATH_MAX ||
-		    strcspn(s, "\x01\x02\x03\x04\x05\x06\x07\x08\t\n\v\f\r"
-		    "\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b"
-		    "\x1c\x1d\x1e\x1f\x7f") != strlen(s))
+		    !rm_clean(s))
 			return rp_fail(rp, "params.paths[%d]: expected a "
 			    "non-empty path without control characters", i);
 		rp_arg(rp, s);

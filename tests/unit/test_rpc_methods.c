@@ -174,6 +174,8 @@ test_sandbox_refused(void **state)
 	BAD("sandbox.list", "{\"port\":22.5}", "params.port");
 	BAD("sandbox.list", "{\"ssh_options\":[\"-F/x\"]}",
 	    "params.ssh_options[0]");
+	BAD("sandbox.list", "{\"ssh_options\":[\"Port=1\\u001b\"]}",
+	    "params.ssh_options[0]");
 	BAD("sandbox.list", "{\"ssh_options\":[\"Port\"]}",
 	    "params.ssh_options[0]");
 	BAD("sandbox.list", "{\"ssh_options\":\"Port=1\"}",
@@ -195,6 +197,8 @@ test_sandbox_refused(void **state)
 	BAD("image.list", "{}", "params.host: required");
 	BAD("sync.push", "{" BOX ",\"paths\":[\"a\\nb\"]}", "params.paths[0]");
 	BAD("sync.push", "{" BOX ",\"paths\":[\"\"]}", "params.paths[0]");
+	BAD("sync.push", "{" BOX ",\"paths\":[\"a\",\"\\u007f\"]}",
+	    "params.paths[1]");
 	BAD("sync.push", "{" BOX ",\"paths\":[1]}", "params.paths[0]");
 	refuses("sandbox.nope", NULL, JSONRPC_METHOD_NOT_FOUND,
 	    "unknown method 'sandbox.nope'");
