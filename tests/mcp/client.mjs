@@ -68,7 +68,8 @@ async function waitExit(handle) {
     const sc = r.structuredContent;
     output += sc?.output ?? t.replace(/\n?\[[^\]]*\]$/, "");
     // Any state but running is final: exited, killed, lost.
-    const state = sc?.state ?? (/\[([a-z]+)(, exit status -?\d+)?\]$/.exec(t)?.[1] ?? "");
+    const marker = /\[([a-z]+)(, exit status -?\d+)?\]$/.exec(t);
+    const state = sc?.state ?? marker?.[1] ?? "";
     if (state !== "" && state !== "running")
       return { output, text: t, state };
     await sleep(200);
