@@ -32,6 +32,7 @@ static const char *const claw_errstr[] = {
 	[-CLAW_ERR_PERM] = "permission denied",
 	[-CLAW_ERR_UNSUPPORTED] = "not supported",
 	[-CLAW_ERR_DENIED] = "denied by policy",
+	[-CLAW_ERR_RANGE] = "over a size limit",
 };
 
 /* Return a static description of err; unknown codes get a generic text. */

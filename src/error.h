@@ -25,7 +25,8 @@ enum claw_err {
 	CLAW_ERR_PERM = -16,		/* not permitted */
 	CLAW_ERR_UNSUPPORTED = -17,	/* not supported here */
 	CLAW_ERR_DENIED = -18,		/* refused by policy */
-	CLAW_ERR_LAST = -19
+	CLAW_ERR_RANGE = -19,		/* a size or count over its limit */
+	CLAW_ERR_LAST = -20
 };
 
 /* Return a static, human-readable description of err. */

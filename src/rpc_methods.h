@@ -1,0 +1,89 @@
+/*
+ * The JSON-RPC methods of 'clawssh serve': each method and its params
+ * become one worker call (the clawssh CLI run as "/proc/self/exe ARGV"),
+ * and the worker's exit status and output become the result.  Params are
+ * validated strictly; no param can become an option of the worker.
+ * Pure code, no I/O; see docs/protocol.md.
+ */
+#ifndef CLAW_RPC_METHODS_H
+#define CLAW_RPC_METHODS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+enum rpc_result_kind { RPC_RESULT_JSON, RPC_RESULT_TEXT, RPC_RESULT_EXEC };
+
+/* Limits on what a call may put into the worker's argv. */
+#define RPC_ARG_MAX	(100 * 1000)	/* one argument, under MAX_ARG_STRLEN */
+#define RPC_ARGV_MAX	(1024 * 1024)	/* all of them, env names included */
+#define RPC_ARGC_MAX	4096
+#define RPC_ENV_MAX	256		/* --env entries */
+#define RPC_PATH_MAX	4096
+#define RPC_TIMEOUT_MAX	31536000	/* exec timeout, seconds */
+
+struct rpc_call {
+	char		**argv;		/* worker argv, argv[0] = subcommand
+					   ("exec", "read", ...), NULL-ended */
+	int		  argc;
+	char		 *in;		/* worker stdin (file content, patch,
+					   process input) or NULL */
+	size_t		  inlen;
+	int		  stream;	/* 1: stream output as exec.output */
+	enum rpc_result_kind result;
+	const char	 *result_key;	/* member the text or JSON goes in;
+					   NULL: the worker's JSON as is */
+	int		  idempotent;	/* may be retried once after the
+					   connection was re-established */
+	char		 *sandbox;	/* sandbox id or NULL (policy, audit) */
+	char		 *host;		/* target host or NULL */
+	const char	 *tool;		/* policy/audit name: the method */
+	int		  elevated;	/* exec on a host outside any sandbox */
+	/*
+	 * Environment for the command: argv holds "--env=NAME" only; the
+	 * daemon puts NAME=VALUE into the worker's environment, so values
+	 * (secrets) never reach any argv.
+	 */
+	char		**env_names;
+	char		**env_values;
+	size_t		  nenv;
+};
+
+/*
+ * JSON-RPC method + params -> worker call.  0 and *out filled, or
+ * JSONRPC_METHOD_NOT_FOUND / JSONRPC_INVALID_PARAMS with *msg (allocated)
+ * naming the parameter and what was expected ("params.timeout: expected
+ * an integer from 0 to 31536000").  *out is untouched on failure.
+ */
+int	rpc_call_build(const char *method, const cJSON *params,
+	    struct rpc_call *out, char **msg);
+
+/*
+ * The worker finished: exit status (as the CLI's), its stdout/stderr
+ * (stdout is empty for streamed calls) and duration.  Returns the
+ * JSON-RPC result object, or NULL with *code and *msg (allocated) set:
+ * the CLI's last "clawssh: ..." stderr line becomes the message.  Exit 255
+ * means clawssh failed; for exec a non-zero exit of the command is a
+ * result, not an error: {"exit_status": N, "duration_ms": D}.
+ */
+cJSON	*rpc_call_result(const struct rpc_call *, int exit_status,
+	    const char *out, size_t outlen, const char *err, size_t errlen,
+	    int64_t duration_ms, int *code, char **msg);
+
+/* Free what a call holds and zero it; a zeroed call is fine. */
+void	rpc_call_clear(struct rpc_call *);
+
+/*
+ * The message of a failed worker: the text of the last "clawssh: " line
+ * of err, else its last non-empty line, else NULL (allocated, UTF-8).
+ */
+char	*rpc_stderr_message(const char *err, size_t errlen);
+
+/* 1 if name may be passed with --env (see docs/protocol.md). */
+int	rpc_env_name_ok(const char *name);
+
+/* The method names, NULL-ended, for docs/tests and "rpc.methods". */
+extern const char *const rpc_method_names[];
+
+#endif /* CLAW_RPC_METHODS_H */
