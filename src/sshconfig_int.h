@@ -45,6 +45,8 @@ struct sc_parse {
 	struct sc_list	 ids;		/* IdentityFile */
 	struct sc_list	 ukh;		/* UserKnownHostsFile */
 	struct sc_list	 gkh;		/* GlobalKnownHostsFile */
+	struct sc_list	 proxy;		/* ProxyCommand: one item, or none
+					   when set to "none" */
 	char		**files;	/* names of files read, for sc_item */
 	size_t		 nfiles;
 };
