@@ -17,6 +17,7 @@
 #include "cmd_box.h"
 #include "error.h"
 #include "log.h"
+#include "managed.h"
 #include "mirror.h"
 #include "pathguard.h"
 #include "registry.h"
@@ -69,7 +70,22 @@ cmd_box_load(struct cmd_box *b, const char *id)
 		b->cc.target = b->rec->target;
 	if (b->cc.ssh_config == NULL)
 		b->cc.ssh_config = b->rec->ssh_config;
+	cmd_box_endpoint(b, b->rec);
 	return cmd_conn_load(&b->cc);
+}
+
+/* Aim at a managed sandbox's endpoint; see cmd_box.h. */
+void
+cmd_box_endpoint(struct cmd_box *b, const struct registry_record *rec)
+{
+	char	**lines = NULL;
+	size_t	  n = 0;
+
+	if (rec->provider != NULL)
+		managed_ssh_lines(rec->host, rec->port, rec->user,
+		    rec->proxy_command, rec->identity_file, rec->known_hosts,
+		    &lines, &n);
+	cmd_conn_endpoint(&b->cc, lines, n);
 }
 
 /* Resolve and connect; see cmd_box.h. */

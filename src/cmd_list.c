@@ -69,6 +69,7 @@ list_visit(struct list_host *h, const struct registry_record *rec)
 	b->cc.ssh_config = h->cli_ssh_config != NULL ? h->cli_ssh_config :
 	    rec->ssh_config != NULL ? rec->ssh_config :
 	    b->cc.cfg->ssh_config_file;
+	cmd_box_endpoint(b, rec);
 	if (cmd_box_connect(b) != 0)
 		return;
 	if (backend_find(rec->backend)->list(b->t, rec->remote_root, NULL,
