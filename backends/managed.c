@@ -177,6 +177,54 @@ managed_ensure(const struct managed *m, const char *name,
 	return 0;
 }
 
+/* Wait until name is neither ready nor pending any more. */
+static int
+managed_wait_ended(const struct managed *m, const char *name, char **cause)
+{
+	struct provider_sandbox	 sb;
+	int64_t			 deadline;
+	int			 rc, ms = MANAGED_POLL_MIN;
+
+	deadline = clock_now_ms() + (int64_t)m->pc.ready_timeout * 1000;
+	for (;;) {
+		if ((rc = managed_get(m, name, &sb, cause)) != 0)
+			return rc;
+		rc = sb.state == PROVIDER_READY || sb.state == PROVIDER_PENDING;
+		provider_sandbox_clear(&sb);
+		if (!rc)
+			return 0;
+		if (clock_now_ms() >= deadline)
+			return provider_fail(cause, &m->pc, CLAW_ERR_TIMEOUT,
+			    "sandbox %s still there %d s after its deletion",
+			    name, m->pc.ready_timeout);
+		managed_sleep(ms, deadline);
+		ms = ms * 2 > MANAGED_POLL_MAX ? MANAGED_POLL_MAX : ms * 2;
+	}
+}
+
+/* Delete, wait, create again, wait for READY; see managed.h. */
+int
+managed_replace(const struct managed *m, const char *name,
+    const struct provider_request *req, struct provider_sandbox *sb,
+    char **cause)
+{
+	struct provider_sandbox	 cur;
+	int			 rc, existed;
+
+	if ((rc = managed_destroy(m, name, &existed, cause)) != 0 ||
+	    (rc = managed_wait_ended(m, name, cause)) != 0)
+		return rc;
+	log_info("provider %s: creating %s again", m->pc.name, name);
+	if ((rc = m->ops->create(&m->pc, name, req, cause)) != 0)
+		return rc;
+	memset(&cur, 0, sizeof cur);
+	cur.state = PROVIDER_PENDING;
+	if ((rc = managed_wait(m, name, &cur, cause)) != 0)
+		return rc;
+	*sb = cur;
+	return 0;
+}
+
 /* Delete at the provider; see managed.h. */
 int
 managed_destroy(const struct managed *m, const char *name, int *existed,

@@ -50,6 +50,15 @@ int	managed_ensure(const struct managed *m, const char *name,
 	    const struct provider_request *req, struct provider_sandbox *sb,
 	    int *created, char **cause);
 
+/*
+ * Replace name: delete it, wait (up to ready_timeout) until the provider
+ * no longer has it running or pending, create it again with req, and
+ * wait for READY as managed_ensure does.
+ */
+int	managed_replace(const struct managed *m, const char *name,
+	    const struct provider_request *req, struct provider_sandbox *sb,
+	    char **cause);
+
 /* Delete name at the provider; *existed says if it was there. */
 int	managed_destroy(const struct managed *m, const char *name,
 	    int *existed, char **cause);

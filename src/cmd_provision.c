@@ -331,10 +331,12 @@ provision_record_managed(struct registry_record *r,
 {
 	char *const	 from[] = { old->provider, old->provider_name,
 	    old->proxy_command, old->identity_file, old->exec_wrap,
-	    old->known_hosts };
+	    old->known_hosts, old->provider_image, old->provider_policy,
+	    old->provider_gpus };
 	char		**to[] = { &r->provider, &r->provider_name,
 	    &r->proxy_command, &r->identity_file, &r->exec_wrap,
-	    &r->known_hosts };
+	    &r->known_hosts, &r->provider_image, &r->provider_policy,
+	    &r->provider_gpus };
 	size_t		  i;
 
 	for (i = 0; i < sizeof to / sizeof to[0]; i++)
@@ -564,8 +566,8 @@ provision_gpus(struct cmd_box *b, const char *root, int want, int created)
  */
 static int
 provision_managed_rec(struct cmd_box *b, const char *provider,
-    const char *name, const struct provider_sandbox *sb, const char *id,
-    char **cause)
+    const char *name, const struct provider_request *req,
+    const struct provider_sandbox *sb, const char *id, char **cause)
 {
 	const struct provider_endpoint	*ep = &sb->ep;
 	struct registry_record		*r;
@@ -583,6 +585,10 @@ provision_managed_rec(struct cmd_box *b, const char *provider,
 	r->host = xstrdup(ep->host);
 	r->port = ep->port > 0 ? ep->port : 22;
 	r->user = ep->user != NULL ? xstrdup(ep->user) : NULL;
+	r->provider_image = req->image != NULL ? xstrdup(req->image) : NULL;
+	r->provider_policy = req->policy != NULL ? xstrdup(req->policy) :
+	    NULL;
+	r->provider_gpus = req->gpus != 0 ? xasprintf("%d", req->gpus) : NULL;
 	if (ep->host_keys != NULL) {
 		dir = xasprintf("%s/known_hosts.d", registry_dir(b->reg));
 		if (mkdir(dir, 0700) == -1 && errno != EEXIST)
@@ -628,33 +634,34 @@ provision_managed_connect(struct cmd_box *b, const struct managed *mg,
 }
 
 /*
- * Get or create the sandbox through the provider, wait for it, reach its
- * endpoint, then make the sandbox directory there as the ssh backend
- * does and record it.  What this call created at the provider is deleted
- * again on failure, and nothing is recorded.
+ * Get or create the sandbox through the provider (replace: delete it
+ * first and make it again), wait for it, reach its endpoint, then make
+ * the sandbox directory there as the ssh backend does and record it.
+ * What this call created at the provider is deleted again on failure,
+ * and nothing is recorded.
  */
 static int
-provision_managed(struct provision_args *a, const char *root,
+provision_managed_do(struct cmd_box *b, const char *provider,
+    const struct provider_request *req, int replace, const char *root,
     const struct sandbox_meta *m, int *created)
 {
-	struct cmd_box		*b = &a->box;
 	struct managed		 mg;
 	struct provider_sandbox	 sb;
-	struct provider_request	 req;
 	char			*name = NULL, *cause = NULL, *why = NULL;
-	int			 rc, made = 0, existed;
+	int			 rc, made = replace, existed;
 
 	memset(&sb, 0, sizeof sb);
-	memset(&req, 0, sizeof req);
-	req.image = a->image;
-	req.gpus = a->gpus;
-	req.policy = a->policy;
 	b->be = &backend_managed;
-	if ((rc = managed_open(b->cc.cfg, a->provider, &mg, &cause)) == 0 &&
-	    (rc = managed_name(&mg, m->id, &name, &cause)) == 0 &&
-	    (rc = managed_ensure(&mg, name, &req, &sb, &made, &cause)) == 0 &&
-	    (rc = provision_managed_rec(b, a->provider, name, &sb, m->id,
-	    &cause)) == 0)
+	if ((rc = managed_open(b->cc.cfg, provider, &mg, &cause)) == 0 &&
+	    (rc = managed_name(&mg, m->id, &name, &cause)) == 0) {
+		if (replace)
+			rc = managed_replace(&mg, name, req, &sb, &cause);
+		else
+			rc = managed_ensure(&mg, name, req, &sb, &made,
+			    &cause);
+	}
+	if (rc == 0 && (rc = provision_managed_rec(b, provider, name, req,
+	    &sb, m->id, &cause)) == 0)
 		rc = provision_managed_connect(b, &mg, name, &cause);
 	if (rc != 0) {
 		rc = cmd_fail("%s", cause != NULL ? cause :
@@ -665,7 +672,7 @@ provision_managed(struct provision_args *a, const char *root,
 		rc = provision_seed(b, root);
 	*created = *created || made;
 	if (rc != 0 && made) {
-		log_info("provider %s: deleting %s again", a->provider, name);
+		log_info("provider %s: deleting %s again", provider, name);
 		if (managed_destroy(&mg, name, &existed, &why) != 0) {
 			log_warn("%s", why);
 			free(why);
@@ -676,6 +683,21 @@ provision_managed(struct provision_args *a, const char *root,
 	provider_sandbox_clear(&sb);
 	free(name);
 	return rc;
+}
+
+/* Provision through a provider; see provision_managed_do. */
+static int
+provision_managed(struct provision_args *a, const char *root,
+    const struct sandbox_meta *m, int *created)
+{
+	struct provider_request	 req;
+
+	memset(&req, 0, sizeof req);
+	req.image = a->image;
+	req.gpus = a->gpus;
+	req.policy = a->policy;
+	return provision_managed_do(&a->box, a->provider, &req, 0, root, m,
+	    created);
 }
 
 /* Lock the id, connect, get or create; 0 or an exit status. */
@@ -731,6 +753,52 @@ cmd_provision(int argc, char **argv)
 	return rc;
 }
 
+/*
+ * Recreate a managed sandbox: its directory goes (if its machine
+ * answers), the provider replaces the machine with what the record says
+ * was asked for, and the sandbox is made there again.
+ */
+static int
+recreate_managed(struct cmd_box *b, const struct sandbox_meta *m)
+{
+	struct provider_request	 req;
+	struct transport_opts	 topts = { b->cc.passphrase_file };
+	char			*cause = NULL, *root, *provider;
+	int			 rc, existed, created = 0;
+
+	if (cmd_conn_resolve(&b->cc, &b->sc) == 0 && signals_init() == 0 &&
+	    transport_connect(b->sc, &topts, &b->t, &cause) == 0)
+		b->be->destroy(b->t, b->rec->remote_root, m->id, &existed,
+		    &cause);
+	free(cause);
+	cause = NULL;
+	transport_free(b->t);
+	sshconfig_free(b->sc);
+	b->t = NULL;
+	b->sc = NULL;
+	memset(&req, 0, sizeof req);
+	req.image = b->rec->provider_image;
+	req.policy = b->rec->provider_policy;
+	if (b->rec->provider_gpus != NULL &&
+	    strcmp(b->rec->provider_gpus, "-1") == 0)
+		req.gpus = -1;
+	else if (b->rec->provider_gpus != NULL &&
+	    cmd_parse_int(b->rec->provider_gpus, 1, SANDBOX_GPUS_MAX,
+	    &req.gpus) != 0)
+		return cmd_fail("sandbox %s: bad providerGpus in its record",
+		    m->id);
+	root = xstrdup(b->rec->remote_root);
+	provider = xstrdup(b->rec->provider);
+	if ((rc = provision_managed_do(b, provider, &req, 1, root, m,
+	    &created)) != 0 && registry_remove(b->reg, m->id, &cause) != 0) {
+		log_warn("%s", cause);
+		free(cause);
+	}
+	free(provider);
+	free(root);
+	return rc;
+}
+
 /* Recreate: destroy, then provision again with the settings in force. */
 static int
 recreate_do(struct cmd_box *b, const char *id)
@@ -748,6 +816,8 @@ recreate_do(struct cmd_box *b, const char *id)
 	snprintf(m.workspace, sizeof m.workspace, "%s", b->rec->workspace);
 	cmd_box_settings(b, &b->rec->settings, &m.settings);
 	sandbox_config_hash(&m.settings, m.config_hash);
+	if (b->rec->provider != NULL)
+		return recreate_managed(b, &m);
 	if (b->be->destroy(b->t, b->rec->remote_root, id, &existed,
 	    &cause) != 0) {
 		rc = cmd_fail("%s", cause);
@@ -781,7 +851,7 @@ cmd_recreate(int argc, char **argv)
 	if (optind + 1 != argc)
 		return cmd_fail("usage: clawssh recreate [options] ID");
 	if ((rc = cmd_box_load(&b, argv[optind])) == 0 &&
-	    (rc = cmd_box_connect(&b)) == 0) {
+	    (b.rec->provider != NULL || (rc = cmd_box_connect(&b)) == 0)) {
 		if ((rc = registry_lock(b.reg, b.rec->id, &cause)) != 0) {
 			rc = cmd_fail("%s", cause);
 			free(cause);

@@ -90,6 +90,9 @@ static const struct reg_str reg_strs[] = {
 	{ "identityFile", REG_FIELD(identity_file), 1 },
 	{ "execWrap", REG_FIELD(exec_wrap), 1 },
 	{ "knownHostsFile", REG_FIELD(known_hosts), 1 },
+	{ "providerImage", REG_FIELD(provider_image), 1 },
+	{ "providerPolicy", REG_FIELD(provider_policy), 1 },
+	{ "providerGpus", REG_FIELD(provider_gpus), 1 },
 	{ NULL, 0, 0 }
 };
 

@@ -43,6 +43,9 @@ struct registry_record {
 	char			*identity_file;	/* endpoint's, or NULL */
 	char			*exec_wrap;	/* endpoint's, or NULL */
 	char			*known_hosts;	/* pinned host keys file */
+	char			*provider_image;	/* what create asked */
+	char			*provider_policy;
+	char			*provider_gpus;	/* decimal, "-1": all */
 };
 
 /*

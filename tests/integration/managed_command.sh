@@ -75,6 +75,19 @@ expect_status $? 0 "second key"
 [ "$id3" != "$id" ] || fail "keys share a sandbox"
 [ -f "$P/claw-$id3" ] || fail "second provider sandbox"
 
+# recreate replaces the machine through the provider, same request.
+echo stale-marker >> "$P/$name"
+touch "$R/$id/workspace/marker"
+out=$(c recreate "$id")
+expect_status $? 0 "recreate"
+expect_eq "$out" "$id" "recreate output"
+grep -q stale-marker "$P/$name" && fail "not created again"
+grep -q '"gpus":2' "$P/$name" || fail "recreate lost the request"
+[ -f "$R/$id/meta.json" ] || fail "recreate: no sandbox directory"
+[ -e "$R/$id/workspace/marker" ] && fail "recreate kept the old sandbox"
+grep -q "\"providerName\":[[:space:]]*\"$name\"" "$rec" ||
+	fail "recreate: record lost its provider"
+
 # destroy goes through the provider and forgets everything.
 out=$(c destroy "$id")
 expect_status $? 0 "destroy"
