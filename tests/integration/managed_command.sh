@@ -20,6 +20,13 @@ cat > "$XDG_CONFIG_HOME/clawssh/config.json" <<CONF
       "args": ["--port", "$PORT", "--identity", "$T/id_ed25519",
                "--host-key", "$T/hostkey.pub", "--state", "$P"],
       "timeout": 10, "readyTimeout": 10
+    },
+    "wrapped": {
+      "driver": "command",
+      "command": "$top_srcdir/examples/providers/local-sshd",
+      "args": ["--port", "$PORT", "--identity", "$T/id_ed25519",
+               "--host-key", "$T/hostkey.pub", "--state", "$P.w",
+               "--exec-wrap", "env CLAW_WRAPPED=yes"]
     }
   }
 }
@@ -102,6 +109,17 @@ rm -f "$P/claw-$id3"
 out=$(c destroy "$id3")
 expect_status $? 0 "destroy of a lost sandbox"
 [ -e "$T/state/sandboxes/$id3.json" ] && fail "lost sandbox's record left"
+
+# An endpoint's exec wrapper runs every command, in the workspace.
+idw=$(prov --provider wrapped --key w)
+expect_status $? 0 "provision with an exec wrapper"
+grep -q '"execWrap":[[:space:]]*"env CLAW_WRAPPED=yes"' \
+    "$T/state/sandboxes/$idw.json" || fail "execWrap not recorded"
+out=$(c exec -s "$idw" -- sh -c 'echo "$CLAW_WRAPPED $(pwd)"')
+expect_eq "$out" "yes $R/$idw/workspace" "exec under the wrapper"
+mkdir -p "$T/ws/sub"
+out=$(c exec -s "$idw" --cwd sub -- pwd)
+expect_eq "$out" "$R/$idw/workspace/sub" "--cwd under the wrapper"
 
 # Unknown provider, and --host with --provider, are refused.
 prov --key x --provider nope 2>"$T/err"
