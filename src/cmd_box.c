@@ -205,6 +205,10 @@ cmd_box_json(const struct registry_record *r)
 
 	cJSON_AddStringToObject(o, "id", r->id);
 	cJSON_AddStringToObject(o, "backend", r->backend);
+	if (r->provider != NULL) {
+		cJSON_AddStringToObject(o, "provider", r->provider);
+		cJSON_AddStringToObject(o, "providerName", r->provider_name);
+	}
 	cJSON_AddStringToObject(o, "target", r->target);
 	cJSON_AddStringToObject(o, "user", r->user);
 	cJSON_AddStringToObject(o, "host", r->host);

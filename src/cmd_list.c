@@ -20,6 +20,7 @@
 #include "cmd_conn.h"
 #include "error.h"
 #include "log.h"
+#include "managed.h"
 #include "registry.h"
 #include "sshconfig.h"
 #include "transport.h"
@@ -303,6 +304,33 @@ list_show(struct cmd_box *b, const char *cli_ssh_config,
 	return rc;
 }
 
+/* For status of a managed sandbox: what its provider says now. */
+static void
+list_provider_print(struct cmd_box *b)
+{
+	const struct registry_record	*r = b->rec;
+	struct provider_sandbox		 sb;
+	struct managed			 mg;
+	char				*cause = NULL;
+
+	memset(&sb, 0, sizeof sb);
+	printf("provider:   %s, as %s: ", r->provider, r->provider_name);
+	if (managed_open(b->cc.cfg, r->provider, &mg, &cause) != 0 ||
+	    mg.ops->get(&mg.pc, r->provider_name, &sb, &cause) != 0) {
+		printf("(%s)\n", cause);
+		free(cause);
+		return;
+	}
+	printf("%s", provider_state_name(sb.state));
+	if (sb.state_text != NULL && strcmp(sb.state_text,
+	    provider_state_name(sb.state)) != 0)
+		printf(" (%s)", sb.state_text);
+	if (sb.gpus != NULL)
+		printf(", GPUs %s", sb.gpus);
+	printf("\n");
+	provider_sandbox_clear(&sb);
+}
+
 /* The list command; see clawssh(1). */
 int
 cmd_list(int argc, char **argv)
@@ -361,6 +389,8 @@ cmd_status(int argc, char **argv)
 	one[0] = b.rec;
 	one[1] = NULL;
 	rc = list_show(&b, cli, one, 1, json, 1);
+	if (!json && b.rec->provider != NULL)
+		list_provider_print(&b);
 out:
 	cmd_box_free(&b);
 	return rc;

@@ -75,6 +75,9 @@ out=$(c list)
 expect_match "$out" "$id .*session/one .* ok$" "list row"
 out=$(c status "$id")
 expect_match "$out" "state: *ok" "status"
+expect_match "$out" "provider: *local, as $name: ready" "status: provider"
+c list --json | grep -q "\"providerName\":[[:space:]]*\"$name\"" ||
+	fail "list --json: providerName"
 
 # A second sandbox, other key: another provider sandbox.
 id3=$(prov --key two)
