@@ -404,6 +404,9 @@ provision_do(struct cmd_box *b, const char *root,
 	rec->settings.limits = want->settings.limits;
 	registry_record_free(b->rec);
 	b->rec = rec;
+	/* The old record may have owned these; rec holds copies. */
+	b->cc.target = rec->target;
+	b->cc.ssh_config = rec->ssh_config;
 	if (registry_put(b->reg, b->rec, &cause) != 0) {
 		rc = cmd_fail("%s", cause);
 		free(cause);
