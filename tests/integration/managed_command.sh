@@ -124,6 +124,14 @@ mkdir -p "$T/ws/sub"
 out=$(c exec -s "$idw" --cwd sub -- pwd)
 expect_eq "$out" "$R/$idw/workspace/sub" "--cwd under the wrapper"
 
+# prune deletes an idle managed sandbox at its provider too.
+touch -d '3 days ago' "$R/$idw/last-used"
+out=$(c prune --idle-hours 1)
+expect_status $? 0 "prune"
+expect_match "$out" "pruned $idw" "prune output"
+[ -e "$P.w/claw-$idw" ] && fail "prune left the provider's sandbox"
+[ -e "$T/state/sandboxes/$idw.json" ] && fail "prune left the record"
+
 # Unknown provider, and --host with --provider, are refused.
 prov --key x --provider nope 2>"$T/err"
 expect_status $? 255 "unknown provider"
