@@ -85,6 +85,15 @@ expect_status $? 0 "second key"
 [ "$id3" != "$id" ] || fail "keys share a sandbox"
 [ -f "$P/claw-$id3" ] || fail "second provider sandbox"
 
+# list --provider: what the provider has, with the local record of each.
+echo '{}' > "$P/claw-corphan00000"
+out=$(c list --provider local)
+expect_status $? 0 "list --provider"
+expect_match "$out" "^$name  *ready  *$id" "list --provider: recorded"
+expect_match "$out" "^claw-$id3  *ready  *$id3" "list --provider: second"
+expect_match "$out" "^claw-corphan00000  *ready  *- " "list --provider: orphan"
+rm -f "$P/claw-corphan00000"
+
 # recreate replaces the machine through the provider, same request.
 echo stale-marker >> "$P/$name"
 touch "$R/$id/workspace/marker"

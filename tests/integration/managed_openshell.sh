@@ -51,6 +51,9 @@ echo data > "$T/ws/f"
 out=$("$CLAWSSH" exec -s "$id" -- cat f)
 expect_eq "$out" "data" "exec over the openshell endpoint"
 
+out=$("$CLAWSSH" list --provider os)
+expect_match "$out" "^$name  *ready  *$id  *Ready" "list --provider os"
+
 # Found again without a second create.
 "$CLAWSSH" provision --provider os --workspace "$T/ws" --key k \
     --from ubuntu --gpu 1 --policy strict >/dev/null
