@@ -246,7 +246,8 @@ managed_line(char ***lines, size_t *n, char *line)
 void
 managed_ssh_lines(const char *host, int port, const char *user,
     const char *proxy_command, const char *identity_file,
-    const char *known_hosts, char ***lines, size_t *n)
+    const char *host_key_alias, const char *known_hosts, char ***lines,
+    size_t *n)
 {
 	managed_line(lines, n, xasprintf("HostName %s", host));
 	managed_line(lines, n, xasprintf("Port %d", port > 0 ? port : 22));
@@ -257,6 +258,9 @@ managed_ssh_lines(const char *host, int port, const char *user,
 	if (identity_file != NULL)
 		managed_line(lines, n, xasprintf("IdentityFile \"%s\"",
 		    identity_file));
+	if (host_key_alias != NULL)
+		managed_line(lines, n, xasprintf("HostKeyAlias %s",
+		    host_key_alias));
 	if (known_hosts != NULL) {
 		managed_line(lines, n, xasprintf("UserKnownHostsFile \"%s\"",
 		    known_hosts));

@@ -65,12 +65,13 @@ int	managed_destroy(const struct managed *m, const char *name,
 
 /*
  * The ssh -o lines that reach ep (HostName, Port, User, ProxyCommand,
- * IdentityFile; with known_hosts, that file as the only known hosts file
- * and StrictHostKeyChecking yes).  Appends to *lines, *n.
+ * IdentityFile, HostKeyAlias; with known_hosts, that file as the only
+ * known hosts file and StrictHostKeyChecking yes).  Appends to *lines, *n.
  */
 void	managed_ssh_lines(const char *host, int port, const char *user,
 	    const char *proxy_command, const char *identity_file,
-	    const char *known_hosts, char ***lines, size_t *n);
+	    const char *host_key_alias, const char *known_hosts,
+	    char ***lines, size_t *n);
 
 /*
  * Write ep's host keys as a known_hosts file at path (mode 0600) that

@@ -83,8 +83,8 @@ cmd_box_endpoint(struct cmd_box *b, const struct registry_record *rec)
 
 	if (rec->provider != NULL)
 		managed_ssh_lines(rec->host, rec->port, rec->user,
-		    rec->proxy_command, rec->identity_file, rec->known_hosts,
-		    &lines, &n);
+		    rec->proxy_command, rec->identity_file,
+		    rec->host_key_alias, rec->known_hosts, &lines, &n);
 	cmd_conn_endpoint(&b->cc, lines, n);
 }
 

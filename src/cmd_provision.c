@@ -332,11 +332,11 @@ provision_record_managed(struct registry_record *r,
 	char *const	 from[] = { old->provider, old->provider_name,
 	    old->proxy_command, old->identity_file, old->exec_wrap,
 	    old->known_hosts, old->provider_image, old->provider_policy,
-	    old->provider_gpus };
+	    old->provider_gpus, old->host_key_alias };
 	char		**to[] = { &r->provider, &r->provider_name,
 	    &r->proxy_command, &r->identity_file, &r->exec_wrap,
 	    &r->known_hosts, &r->provider_image, &r->provider_policy,
-	    &r->provider_gpus };
+	    &r->provider_gpus, &r->host_key_alias };
 	size_t		  i;
 
 	for (i = 0; i < sizeof to / sizeof to[0]; i++)
@@ -585,6 +585,8 @@ provision_managed_rec(struct cmd_box *b, const char *provider,
 	r->identity_file = ep->identity_file != NULL ?
 	    xstrdup(ep->identity_file) : NULL;
 	r->exec_wrap = ep->exec_wrap != NULL ? xstrdup(ep->exec_wrap) : NULL;
+	r->host_key_alias = ep->host_key_alias != NULL ?
+	    xstrdup(ep->host_key_alias) : NULL;
 	r->host = xstrdup(ep->host);
 	r->port = ep->port > 0 ? ep->port : 22;
 	r->user = ep->user != NULL ? xstrdup(ep->user) : NULL;
@@ -619,7 +621,7 @@ provision_managed_connect(struct cmd_box *b, const struct managed *mg,
 	int				  rc;
 
 	managed_ssh_lines(r->host, r->port, r->user, r->proxy_command,
-	    r->identity_file, r->known_hosts, &lines, &n);
+	    r->identity_file, r->host_key_alias, r->known_hosts, &lines, &n);
 	cmd_conn_endpoint(&b->cc, lines, n);
 	b->cc.target = r->provider_name;
 	if (cmd_conn_resolve(&b->cc, &b->sc) != 0)

@@ -88,6 +88,7 @@ static const struct reg_str reg_strs[] = {
 	{ "providerName", REG_FIELD(provider_name), 1 },
 	{ "proxyCommand", REG_FIELD(proxy_command), 1 },
 	{ "identityFile", REG_FIELD(identity_file), 1 },
+	{ "hostKeyAlias", REG_FIELD(host_key_alias), 1 },
 	{ "execWrap", REG_FIELD(exec_wrap), 1 },
 	{ "knownHostsFile", REG_FIELD(known_hosts), 1 },
 	{ "providerImage", REG_FIELD(provider_image), 1 },

@@ -565,6 +565,21 @@ sc_kw_user(struct sc_parse *p, const struct sc_line *l,
 	return 0;
 }
 
+/* Handle HostKeyAlias: the first value wins. */
+static int
+sc_kw_hostkeyalias(struct sc_parse *p, const struct sc_line *l,
+    const struct sc_keyword *kw, char **cause)
+{
+	int	r;
+
+	(void)kw;
+	if ((r = sc_one_arg(l, cause)) != 0)
+		return r;
+	if (*l->active && p->host_key_alias == NULL)
+		p->host_key_alias = xstrdup(l->argv[1]);
+	return 0;
+}
+
 /* Handle IdentityFile: every value adds to the list. */
 static int
 sc_kw_identityfile(struct sc_parse *p, const struct sc_line *l,
@@ -660,6 +675,7 @@ static const struct sc_keyword sc_keywords[] = {
 	{ "user", sc_kw_user, SC_NSLOTS, NULL },
 	{ "identityfile", sc_kw_identityfile, SC_NSLOTS, NULL },
 	{ "proxycommand", sc_kw_proxycommand, SC_NSLOTS, NULL },
+	{ "hostkeyalias", sc_kw_hostkeyalias, SC_NSLOTS, NULL },
 	{ "userknownhostsfile", sc_kw_files, SC_NSLOTS, NULL },
 	{ "globalknownhostsfile", sc_kw_files, SC_NSLOTS, NULL },
 	{ "port", sc_kw_int, SC_PORT, sc_conv_port },
@@ -801,6 +817,7 @@ sc_parse_clear(struct sc_parse *p)
 
 	free(p->hostname);
 	free(p->user);
+	free(p->host_key_alias);
 	sc_list_clear(&p->ids);
 	sc_list_clear(&p->ukh);
 	sc_list_clear(&p->gkh);
@@ -849,6 +866,7 @@ sshconfig_free(struct sshconfig *c)
 	free(c->hostname);
 	free(c->user);
 	free(c->proxy_command);
+	free(c->host_key_alias);
 	sshconfig_strv_free(c->identity_files, c->n_identity_files);
 	sshconfig_strv_free(c->known_hosts_files, c->n_known_hosts_files);
 	sshconfig_strv_free(c->global_known_hosts_files,

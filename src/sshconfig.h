@@ -51,7 +51,12 @@ struct sshconfig {
 	int		 server_alive_count_max;	/* default 3 */
 	char		*proxy_command;	/* ProxyCommand, tokens expanded;
 					   NULL: none (or "none") */
+	char		*host_key_alias;	/* HostKeyAlias, or NULL */
 };
+
+/* The name host keys are known by: HostKeyAlias, else HostName. */
+#define SSHCONFIG_KEYNAME(sc)	\
+	((sc)->host_key_alias != NULL ? (sc)->host_key_alias : (sc)->hostname)
 
 #define SSHCONFIG_OPTIONAL	0x1	/* a missing file is not an error */
 
@@ -62,7 +67,8 @@ struct sshconfig {
  * ~/.ssh), HostName, Port, User, IdentityFile, IdentitiesOnly,
  * UserKnownHostsFile, GlobalKnownHostsFile, StrictHostKeyChecking,
  * HashKnownHosts, ConnectTimeout, ServerAliveInterval, ServerAliveCountMax,
- * ProxyCommand (the rest of the line, as ssh takes it; "none" for none).
+ * ProxyCommand (the rest of the line, as ssh takes it; "none" for none),
+ * HostKeyAlias (the name known_hosts is searched and written for).
  * The options lines (as ssh -o) come first, so they win; Host, Match
  * and Include are refused there, and errors name "command-line line N".
  * Tokens %% %d %h %l %n %p %r %u and a leading ~ are expanded in

@@ -314,6 +314,8 @@ sshconfig_finish(struct sc_parse *p, struct sshconfig **out, char **cause)
 	else
 		c->user = xstrdup(p->user != NULL ? p->user : q->local_user);
 	c->identity_files_set = p->ids.set;
+	if (p->host_key_alias != NULL)
+		c->host_key_alias = xstrdup(p->host_key_alias);
 	sc_finish_ints(p, c);
 	if ((r = sc_finish_lists(p, c, cause)) != 0) {
 		sshconfig_free(c);

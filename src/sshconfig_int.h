@@ -41,6 +41,7 @@ struct sc_parse {
 	const struct sshconfig_query *q;
 	char		*hostname;	/* HostName, %h already expanded */
 	char		*user;		/* User */
+	char		*host_key_alias;	/* HostKeyAlias */
 	int		 ints[SC_NSLOTS];
 	struct sc_list	 ids;		/* IdentityFile */
 	struct sc_list	 ukh;		/* UserKnownHostsFile */

@@ -58,6 +58,15 @@ px -o "UserKnownHostsFile $T/kh_wrong" proxied -- true 2>"$T/err"
 expect_status $? 255 "unknown host key over a proxy"
 expect_match "$(cat "$T/err")" "not known" "host key refused over proxy"
 
+# HostKeyAlias: the key is looked up (and recorded) under the alias.
+px -o "HostKeyAlias sandbox-7" proxied -- true 2>"$T/err"
+expect_status $? 255 "HostKeyAlias without an entry"
+expect_match "$(cat "$T/err")" "sandbox-7" "HostKeyAlias named"
+printf '[sandbox-7]:2022 %s\n' "$(cut -d' ' -f1,2 "$T/hostkey.pub")" \
+    >> "$T/known_hosts"
+px -o "HostKeyAlias sandbox-7" proxied -- true
+expect_status $? 0 "HostKeyAlias with its entry"
+
 # A proxy that exits at once: named, with its status.
 px -o "ProxyCommand sh -c 'exit 3'" proxied -- true 2>"$T/err"
 expect_status $? 255 "exiting proxy"

@@ -70,8 +70,11 @@ test_proxy_command(void **state)
 	    "  Port 2222\n"
 	    "  User bob\n"
 	    "  ProxyCommand=  ssh -W '%h:%p' \"gw\" -l %r # %n %%x  \n"
-	    "  ProxyCommand second\n");
+	    "  ProxyCommand second\n"
+	    "  HostKeyAlias box-key\n"
+	    "  HostKeyAlias other\n");
 	assert_int_equal(sshconfig_resolve(path, 0, &q, &c, &cause), 0);
+	assert_string_equal(c->host_key_alias, "box-key");
 	assert_string_equal(c->proxy_command,
 	    "ssh -W 'example.org:2222' \"gw\" -l bob # box %x");
 	sshconfig_free(c);
@@ -81,6 +84,7 @@ test_proxy_command(void **state)
 	path = write_file(fx->dir, "config", "Host box\n  Port 2\n");
 	assert_int_equal(sshconfig_resolve(path, 0, &q, &c, &cause), 0);
 	assert_null(c->proxy_command);
+	assert_null(c->host_key_alias);
 	sshconfig_free(c);
 	c = NULL;
 	path = write_file(fx->dir, "config",
