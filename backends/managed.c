@@ -36,8 +36,8 @@ managed_open(const struct claw_config *cfg, const char *name,
 
 	memset(m, 0, sizeof *m);
 	if ((p = config_provider(cfg, name)) == NULL)
-		return claw_fail(cause, CLAW_ERR_NOTFOUND, "no provider '%s' in "
-		    "the config (providers.%s)", name, name);
+		return claw_fail(cause, CLAW_ERR_NOTFOUND, "no provider '%s' "
+		    "in the config (providers.%s)", name, name);
 	if ((m->ops = provider_find(p->driver)) == NULL)
 		return claw_fail(cause, CLAW_ERR_INVAL, "provider %s: driver "
 		    "'%s' is not built into this clawssh", name, p->driver);
@@ -126,8 +126,8 @@ managed_wait(const struct managed *m, const char *name,
 	for (;;) {
 		if (sb->state == PROVIDER_READY)
 			return 0;
-		if (sb->state == PROVIDER_FAILED || sb->state == PROVIDER_GONE ||
-		    clock_now_ms() >= deadline)
+		if (sb->state == PROVIDER_FAILED ||
+		    sb->state == PROVIDER_GONE || clock_now_ms() >= deadline)
 			break;
 		managed_sleep(ms, deadline);
 		ms = ms * 2 > MANAGED_POLL_MAX ? MANAGED_POLL_MAX : ms * 2;
@@ -140,9 +140,9 @@ managed_wait(const struct managed *m, const char *name,
 		rc = provider_fail(cause, &m->pc, CLAW_ERR_PROTO, "sandbox %s "
 		    "will not become ready: %s", name, st);
 	else
-		rc = provider_fail(cause, &m->pc, CLAW_ERR_TIMEOUT, "sandbox %s "
-		    "not ready after %d s (readyTimeout); last state: %s", name,
-		    m->pc.ready_timeout, st);
+		rc = provider_fail(cause, &m->pc, CLAW_ERR_TIMEOUT, "sandbox "
+		    "%s not ready after %d s (readyTimeout); last state: %s",
+		    name, m->pc.ready_timeout, st);
 	free(st);
 	provider_sandbox_clear(sb);
 	return rc;

@@ -28,6 +28,8 @@
 #include "spawn.h"
 #include "xmalloc.h"
 
+#define PROVIDER_REAP_MS	10000	/* for a child that closed its output */
+
 static const struct provider_ops *const provider_drivers[] = {
 	&provider_openshell,
 	&provider_command,
@@ -162,18 +164,31 @@ struct provider_proc {
 	int		 too_much;
 };
 
+/* Close the descriptors of n pipes that are open (not -1). */
+static void
+provider_close_pipes(int (*fds)[2], size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		if (fds[i][0] != -1)
+			close(fds[i][0]);
+		if (fds[i][1] != -1)
+			close(fds[i][1]);
+	}
+}
+
 /* Make three pipes and start the child; 0 or -1 (errno). */
 static int
 provider_start(struct provider_proc *p, char *const *argv)
 {
-	int	pi[2] = { -1, -1 }, po[2] = { -1, -1 }, pe[2] = { -1, -1 };
-	int	saved;
+	int	fds[3][2] = { { -1, -1 }, { -1, -1 }, { -1, -1 } };
+	int	*pi = fds[0], *po = fds[1], *pe = fds[2], saved;
 
 	if (pipe2(pi, O_CLOEXEC) == -1 || pipe2(po, O_CLOEXEC) == -1 ||
 	    pipe2(pe, O_CLOEXEC) == -1 || (p->pid = fork()) == -1) {
 		saved = errno;
-		close(pi[0]); close(pi[1]); close(po[0]); close(po[1]);
-		close(pe[0]); close(pe[1]);
+		provider_close_pipes(fds, 3);
 		errno = saved;
 		return -1;
 	}
@@ -304,7 +319,7 @@ provider_finish(struct provider_proc *p, int kill_it)
 		kill(p->pid, SIGTERM);
 		return spawn_reap(p->pid, 500);
 	}
-	return spawn_reap(p->pid, (int)10000);
+	return spawn_reap(p->pid, PROVIDER_REAP_MS);
 }
 
 /* Run the provider's executable; see provider.h. */
@@ -440,7 +455,8 @@ provider_endpoint_check(const struct provider_conf *pc,
 	else if (ep->proxy_command != NULL &&
 	    !provider_line_ok(ep->proxy_command, 8192))
 		bad = "proxy command";
-	else if (ep->exec_wrap != NULL && !provider_line_ok(ep->exec_wrap, 8192))
+	else if (ep->exec_wrap != NULL &&
+	    !provider_line_ok(ep->exec_wrap, 8192))
 		bad = "exec wrapper";
 	else if (ep->host_keys != NULL && !provider_keys_ok(ep->host_keys))
 		bad = "host keys";

@@ -265,8 +265,8 @@ pcmd_list(const struct provider_conf *pc, struct provider_sandbox **out,
 		goto out;
 	arr = cJSON_GetObjectItemCaseSensitive(ans, "sandboxes");
 	if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) > PCMD_LIST_MAX) {
-		rc = provider_fail(cause, pc, CLAW_ERR_PROTO, "list: the answer "
-		    "has no \"sandboxes\" array (of at most %d)",
+		rc = provider_fail(cause, pc, CLAW_ERR_PROTO, "list: the "
+		    "answer has no \"sandboxes\" array (of at most %d)",
 		    PCMD_LIST_MAX);
 		goto out;
 	}

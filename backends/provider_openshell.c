@@ -48,7 +48,8 @@ os_call(const struct provider_conf *pc, const char *const *words,
 	while (words[nw] != NULL)
 		nw++;
 	argv = xcalloc(pc->nargs + nw + 2, sizeof *argv);
-	argv[n++] = (char *)(uintptr_t)(pc->command != NULL ? pc->command : OS_DEFAULT);
+	argv[n++] = (char *)(uintptr_t)(pc->command != NULL ? pc->command :
+	    OS_DEFAULT);
 	for (i = 0; i < pc->nargs; i++)
 		argv[n++] = pc->args[i];
 	for (i = 0; i < nw; i++)

@@ -57,7 +57,8 @@ destroy_provider(struct cmd_box *b, const char *id, int *existed,
 	struct managed		 mg;
 	int			 rc, had = 0;
 
-	if (registry_get(b->reg, id, &rec, NULL) != 0 || rec->provider == NULL) {
+	if (registry_get(b->reg, id, &rec, NULL) != 0 ||
+	    rec->provider == NULL) {
 		registry_record_free(rec);
 		return 0;
 	}

@@ -41,7 +41,7 @@ struct registry_record {
 	char			*provider_name;	/* the provider's name for it */
 	char			*proxy_command;	/* endpoint's, or NULL */
 	char			*identity_file;	/* endpoint's, or NULL */
-	char			*host_key_alias;	/* endpoint's, or NULL */
+	char			*host_key_alias;	/* endpoint's */
 	char			*exec_wrap;	/* endpoint's, or NULL */
 	char			*known_hosts;	/* pinned host keys file */
 	char			*provider_image;	/* what create asked */

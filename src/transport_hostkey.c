@@ -141,7 +141,8 @@ hostkey_unknown(const struct sshconfig *sc, const unsigned char *key,
 		log_warn("not recording host key for %s: no "
 		    "UserKnownHostsFile", name);
 	else if (knownhosts_add(sc->known_hosts_files[0],
-	    SSHCONFIG_KEYNAME(sc), sc->port, key, len, sc->hash_known_hosts, &err) != 0) {
+	    SSHCONFIG_KEYNAME(sc), sc->port, key, len, sc->hash_known_hosts,
+	    &err) != 0) {
 		log_warn("could not record host key for %s: %s", name, err);
 		free(err);
 	} else

@@ -112,7 +112,8 @@ static void
 test_run(void **state)
 {
 	char			 sh[] = "/bin/sh", c[] = "-c";
-	char			 s1[] = "cat; echo oops >&2; echo x >&2; exit 3";
+	char			 s1[] = "cat; echo oops >&2; echo x >&2; "
+	    "exit 3";
 	char			*argv[] = { sh, c, s1, NULL };
 	struct provider_run	 r;
 	char			*cause = NULL;
