@@ -96,7 +96,12 @@ cmd_box_connect(struct cmd_box *b)
 
 	if ((rc = cmd_conn_resolve(&b->cc, &b->sc)) != 0)
 		return rc;
-	return cmd_conn_connect(&b->cc, b->sc, &b->t);
+	if ((rc = cmd_conn_connect(&b->cc, b->sc, &b->t)) != 0 &&
+	    b->rec != NULL && b->rec->provider != NULL)
+		log_warn("sandbox %s is provider %s's %s: 'clawssh status %s' "
+		    "shows what the provider says", b->rec->id,
+		    b->rec->provider, b->rec->provider_name, b->rec->id);
+	return rc;
 }
 
 /* The settings in force; see cmd_box.h. */

@@ -118,6 +118,9 @@ expect_match "$out" "destroyed $id" "destroy output"
 
 # A sandbox the provider lost: destroy still forgets it.
 rm -f "$P/claw-$id3"
+out=$(c status "$id3")
+expect_match "$out" "provider: *local, as claw-$id3: absent" \
+    "status of a lost sandbox"
 out=$(c destroy "$id3")
 expect_status $? 0 "destroy of a lost sandbox"
 [ -e "$T/state/sandboxes/$id3.json" ] && fail "lost sandbox's record left"

@@ -54,6 +54,14 @@ expect_eq "$out" "data" "exec over the openshell endpoint"
 out=$("$CLAWSSH" list --provider os)
 expect_match "$out" "^$name  *ready  *$id  *Ready" "list --provider os"
 
+# ssh-config gives OpenSSH's ssh the same way in, ProxyCommand included.
+"$CLAWSSH" ssh-config "$id" > "$T/client_config"
+expect_status $? 0 "ssh-config"
+grep -q "ProxyCommand .*sshd -i -f $T/sshd_config" "$T/client_config" ||
+	fail "ssh-config has no ProxyCommand"
+out=$(ssh -F "$T/client_config" "clawssh-$id" cat "$R/$id/workspace/f")
+expect_eq "$out" "data" "OpenSSH over the generated ProxyCommand"
+
 # Found again without a second create.
 "$CLAWSSH" provision --provider os --workspace "$T/ws" --key k \
     --from ubuntu --gpu 1 --policy strict >/dev/null
