@@ -19,7 +19,10 @@
 #include "config.h"
 #endif
 
+#include <sys/types.h>
+
 #include <ctype.h>
+#include <pwd.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -174,6 +177,7 @@ os_parse_ssh_config(const struct provider_conf *pc, const char *text,
 	char			 path[] = "/tmp/clawssh-openshell.XXXXXX";
 	char			*alias, *why = NULL;
 	const char		*home = getenv("HOME");
+	struct passwd		*pw;
 	FILE			*f;
 	int			 fd, rc;
 
@@ -191,7 +195,7 @@ os_parse_ssh_config(const struct provider_conf *pc, const char *text,
 	rc = fclose(f) == 0 ? 0 : CLAW_ERR_IO;
 	memset(&q, 0, sizeof q);
 	q.host = alias;
-	q.local_user = "root";
+	q.local_user = (pw = getpwuid(getuid())) != NULL ? pw->pw_name : "";
 	q.home = home != NULL && *home == '/' ? home : "/";
 	if (rc == 0)
 		rc = sshconfig_resolve(path, 0, &q, &sc, &why);
@@ -205,7 +209,9 @@ os_parse_ssh_config(const struct provider_conf *pc, const char *text,
 	}
 	ep->host = xstrdup(sc->hostname);
 	ep->port = sc->port;
-	ep->user = xstrdup(sc->user);
+	/* No User line: the usual default (the local user) applies later. */
+	if (*q.local_user == '\0' || strcmp(sc->user, q.local_user) != 0)
+		ep->user = xstrdup(sc->user);
 	if (sc->proxy_command != NULL)
 		ep->proxy_command = os_escape_percent(sc->proxy_command);
 	if (sc->identity_files_set && sc->n_identity_files > 0)
