@@ -26,5 +26,7 @@ backend_find(const char *name)
 {
 	if (name != NULL && strcmp(name, backend_ssh.name) == 0)
 		return &backend_ssh;
+	if (name != NULL && strcmp(name, backend_managed.name) == 0)
+		return &backend_managed;
 	return NULL;
 }

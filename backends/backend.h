@@ -96,6 +96,7 @@ struct backend_ops {
 };
 
 extern const struct backend_ops backend_ssh;
+extern const struct backend_ops backend_managed;	/* see managed.h */
 
 /* Free the entries of a listing and reset it; NULL-safe. */
 void	backend_list_clear(struct backend_list *l);

@@ -31,6 +31,9 @@ struct provider_endpoint {
 	char	*exec_wrap;	/* sh prefix every command runs under
 				   (e.g. Slurm's srun into the allocation),
 				   or NULL */
+	char	*host_keys;	/* the endpoint's public host keys, one
+				   "TYPE BASE64" a line, pinned when set;
+				   NULL: known_hosts as usual */
 };
 
 /* One sandbox as the provider sees it. */
@@ -83,10 +86,63 @@ struct provider_ops {
 		    struct provider_sandbox **out, size_t *n, char **cause);
 };
 
+extern const struct provider_ops provider_command;
+extern const struct provider_ops provider_openshell;
+
+#define PROVIDER_OUT_MAX	(1024 * 1024)	/* bytes of stdout kept */
+#define PROVIDER_ERR_MAX	1024	/* bytes of stderr quoted */
+
+/* What one run of a provider's executable gave. */
+struct provider_run {
+	char	*out;		/* stdout, NUL-terminated */
+	size_t	 len;
+	char	*err;		/* stderr's first line(s), printable */
+	int	 status;	/* wait status */
+};
+
 /* Free what a provider_sandbox owns and zero it; NULL is fine. */
 void	provider_sandbox_clear(struct provider_sandbox *);
 
+/* Free an array of n sandboxes from list; NULL is fine. */
+void	provider_sandboxes_free(struct provider_sandbox *v, size_t n);
+
 /* The driver called name, or NULL. */
 const struct provider_ops	*provider_find(const char *driver);
+
+/*
+ * Run the provider's executable: argv[0] is searched in PATH, input (or
+ * nothing) is its stdin, stdout is kept up to PROVIDER_OUT_MAX, and the
+ * whole run must end within pc->timeout seconds or its process group is
+ * killed.  Returns 0 with *out filled (free with provider_run_free) even
+ * when the status is not 0; negative with *cause naming the provider on
+ * a timeout, too much output, or a failure to start.
+ */
+int	provider_run(const struct provider_conf *pc, char *const *argv,
+	    const char *input, struct provider_run *out, char **cause);
+
+/* Free what a run holds. */
+void	provider_run_free(struct provider_run *);
+
+/*
+ * Set *cause to "provider NAME (DRIVER): message" and return err.
+ */
+int	provider_fail(char **cause, const struct provider_conf *pc, int err,
+	    const char *fmt, ...) __attribute__((__format__(__printf__, 4, 5)));
+
+/* Fail for a run that did not exit 0, quoting its stderr. */
+int	provider_fail_run(char **cause, const struct provider_conf *pc,
+	    const char *what, const struct provider_run *r);
+
+/*
+ * Check what a provider says about a ready sandbox before it is used:
+ * a host name, user and paths without blanks or control characters, a
+ * port in range, one-line commands, well-formed host keys.  0 or
+ * CLAW_ERR_PROTO with *cause naming the provider.
+ */
+int	provider_endpoint_check(const struct provider_conf *pc,
+	    const struct provider_endpoint *ep, char **cause);
+
+/* A state's name ("absent", "pending", ...). */
+const char	*provider_state_name(enum provider_state);
 
 #endif /* CLAW_PROVIDER_H */

@@ -330,3 +330,21 @@ const struct backend_ops backend_ssh = {
 	.image_rm = ssh_image_rm,
 	.gpu_assign = ssh_gpu_assign,
 };
+
+/*
+ * The managed backend: a provider makes the machine (see managed.c and
+ * provider.h); on it, the sandbox is the same directory as the ssh
+ * backend's, reached over the endpoint the provider handed back.
+ */
+const struct backend_ops backend_managed = {
+	.name = "managed",
+	.get_or_create = ssh_get_or_create,
+	.list = ssh_list,
+	.destroy = ssh_destroy,
+	.exec_pre = ssh_exec_pre,
+	.workspace = ssh_workspace,
+	.image_import = ssh_image_import,
+	.image_list = ssh_image_list,
+	.image_rm = ssh_image_rm,
+	.gpu_assign = ssh_gpu_assign,
+};

@@ -44,7 +44,8 @@ enum config_type {
 	CONFIG_EXCLUDE,		/* array of pattern strings */
 	CONFIG_SIZE,		/* int64: a number, or "512M" and the like */
 	CONFIG_POLICY,		/* policy_parse */
-	CONFIG_OFFPATH		/* like CONFIG_PATH, "" allowed (off) */
+	CONFIG_OFFPATH,		/* like CONFIG_PATH, "" allowed (off) */
+	CONFIG_PROVIDERS	/* object of provider objects */
 };
 
 struct config_key {
@@ -147,6 +148,7 @@ static const struct config_key config_top_keys[] = {
 	CONFIG_SUB("daemon", config_daemon_keys),
 	CONFIG_KEY("policy", CONFIG_POLICY, policy, 0),
 	CONFIG_SUB("audit", config_audit_keys),
+	{ "providers", CONFIG_PROVIDERS, 0, 0, NULL },
 	CONFIG_END
 };
 
@@ -546,6 +548,150 @@ config_set_offpath(const struct config_ctx *ctx, const cJSON *item,
 	return 0;
 }
 
+#define CONFIG_PROVIDERS_MAX	64	/* entries in "providers" */
+#define CONFIG_PROVIDER_NAME	64	/* bytes in a provider name */
+#define CONFIG_PROVIDER_ARGS	64	/* entries in providers.NAME.args */
+
+/* Store providers.NAME.args: an array of strings. */
+static int
+config_provider_args(const struct config_ctx *ctx, const cJSON *item,
+    const char *key, struct claw_provider *p)
+{
+	const cJSON	*v;
+	size_t		 n = 0;
+
+	if (!cJSON_IsArray(item))
+		return config_fail(ctx, CLAW_ERR_PARSE, "%s: expected an "
+		    "array of strings", key);
+	cJSON_ArrayForEach(v, item) {
+		if (!cJSON_IsString(v) || ++n > CONFIG_PROVIDER_ARGS)
+			return config_fail(ctx, CLAW_ERR_PARSE, "%s: expected "
+			    "at most %d strings", key, CONFIG_PROVIDER_ARGS);
+	}
+	p->args = xcalloc(n + 1, sizeof *p->args);
+	cJSON_ArrayForEach(v, item)
+		p->args[p->nargs++] = xstrdup(v->valuestring);
+	return 0;
+}
+
+/* Store one member of a provider object. */
+static int
+config_provider_key(const struct config_ctx *ctx, const cJSON *m,
+    const char *key, struct claw_provider *p)
+{
+	static const char *const drivers[] = { "openshell", "slurm",
+	    "command", NULL };
+	const char	*s = cJSON_GetStringValue(m);
+	size_t		 i;
+
+	if (strcmp(m->string, "command") == 0)
+		return config_set_path(ctx, m, key, &p->command);
+	if (strcmp(m->string, "timeout") == 0)
+		return config_set_int(ctx, m, key, 86400, &p->timeout);
+	if (strcmp(m->string, "readyTimeout") == 0)
+		return config_set_int(ctx, m, key, 604800, &p->ready_timeout);
+	if (strcmp(m->string, "args") == 0)
+		return config_provider_args(ctx, m, key, p);
+	if (strcmp(m->string, "driver") != 0)
+		return config_fail(ctx, CLAW_ERR_PARSE, "unknown key '%s'",
+		    key);
+	for (i = 0; s != NULL && drivers[i] != NULL; i++) {
+		if (strcmp(s, drivers[i]) == 0) {
+			p->driver = xstrdup(s);
+			return 0;
+		}
+	}
+	return config_fail(ctx, CLAW_ERR_PARSE, "%s: expected \"openshell\", "
+	    "\"slurm\" or \"command\"", key);
+}
+
+/* Check and store one provider object. */
+static int
+config_provider_one(const struct config_ctx *ctx, const cJSON *item,
+    const char *key, struct claw_provider *p)
+{
+	const cJSON	*m;
+	char		*mkey;
+	int		 r;
+
+	if (!cJSON_IsObject(item))
+		return config_fail(ctx, CLAW_ERR_PARSE,
+		    "%s: expected an object", key);
+	if ((r = config_check_dups(ctx, item, key)) != 0)
+		return r;
+	for (m = item->child; m != NULL; m = m->next) {
+		mkey = config_key_path(key, m->string);
+		r = config_provider_key(ctx, m, mkey, p);
+		free(mkey);
+		if (r != 0)
+			return r;
+	}
+	if (p->driver == NULL)
+		return config_fail(ctx, CLAW_ERR_PARSE, "%s: missing "
+		    "\"driver\"", key);
+	if (p->timeout == 0)
+		return config_fail(ctx, CLAW_ERR_PARSE, "%s.timeout: expected "
+		    "an integer from 1 to 86400", key);
+	return 0;
+}
+
+/* Store "providers": provider objects keyed by a plain name. */
+static int
+config_set_providers(const struct config_ctx *ctx, const cJSON *item,
+    const char *key)
+{
+	struct claw_config	*cfg = ctx->cfg;
+	struct claw_provider	*p;
+	const cJSON		*m;
+	char			*pkey;
+	int			 r;
+
+	if (!cJSON_IsObject(item))
+		return config_fail(ctx, CLAW_ERR_PARSE,
+		    "%s: expected an object", key);
+	if ((r = config_check_dups(ctx, item, key)) != 0)
+		return r;
+	for (m = item->child; m != NULL; m = m->next) {
+		pkey = config_key_path(key, m->string);
+		if (m->string[0] == '\0' || strlen(m->string) >
+		    CONFIG_PROVIDER_NAME || m->string[strspn(m->string,
+		    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+		    "0123456789_.-")] != '\0' ||
+		    cfg->nproviders >= CONFIG_PROVIDERS_MAX)
+			r = config_fail(ctx, CLAW_ERR_PARSE, "%s: a provider "
+			    "name is 1 to %d of A-Z a-z 0-9 _ . - (at most %d "
+			    "providers)", pkey, CONFIG_PROVIDER_NAME,
+			    CONFIG_PROVIDERS_MAX);
+		else {
+			cfg->providers = xreallocarray(cfg->providers,
+			    cfg->nproviders + 1, sizeof *cfg->providers);
+			p = &cfg->providers[cfg->nproviders++];
+			memset(p, 0, sizeof *p);
+			p->name = xstrdup(m->string);
+			p->timeout = 60;
+			p->ready_timeout = 300;
+			r = config_provider_one(ctx, m, pkey, p);
+		}
+		free(pkey);
+		if (r != 0)
+			return r;
+	}
+	return 0;
+}
+
+/* The provider called name; see clawconfig.h. */
+const struct claw_provider *
+config_provider(const struct claw_config *cfg, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; cfg != NULL && i < cfg->nproviders; i++) {
+		if (strcmp(cfg->providers[i].name, name) == 0)
+			return &cfg->providers[i];
+	}
+	return NULL;
+}
+
 /* Store one schema key from item. */
 static int
 config_set(const struct config_ctx *ctx, const struct config_key *k,
@@ -589,6 +735,8 @@ config_set(const struct config_ctx *ctx, const struct config_key *k,
 	case CONFIG_OFFPATH:
 		return config_set_offpath(ctx, item, key,
 		    (char **)(void *)field);
+	case CONFIG_PROVIDERS:
+		return config_set_providers(ctx, item, key);
 	}
 	return config_fail(ctx, CLAW_ERR_INVAL, "%s: unhandled type", key);
 }
@@ -780,5 +928,14 @@ config_free(struct claw_config *cfg)
 	free(cfg->sync_exclude);
 	policy_free(cfg->policy);
 	free(cfg->audit_file);
+	for (i = 0; i < cfg->nproviders; i++) {
+		free(cfg->providers[i].name);
+		free(cfg->providers[i].driver);
+		free(cfg->providers[i].command);
+		while (cfg->providers[i].nargs > 0)
+			free(cfg->providers[i].args[--cfg->providers[i].nargs]);
+		free(cfg->providers[i].args);
+	}
+	free(cfg->providers);
 	free(cfg);
 }

@@ -45,14 +45,22 @@
  *	    "sandboxes": { "<sandbox id>": { "allow": [], "deny": [] } },
  *	    "elevated": false               // exec on a host, outside sandboxes
  *	  },
- *	  "audit": { "file": "~/.local/state/clawssh/audit.log" } // "": off
+ *	  "audit": { "file": "~/.local/state/clawssh/audit.log" }, // "": off
+ *	  "providers": {                    // for provision --provider NAME
+ *	    "NAME": { "driver": "openshell", // openshell | slurm | command
+ *	              "command": "/usr/local/bin/openshell", // or the default
+ *	              "timeout": 60,        // seconds for one call, 1..86400
+ *	              "readyTimeout": 300,  // seconds to wait, 0..604800
+ *	              "args": ["--gateway", "lab"] } // driver arguments
+ *	  }
  *	}
  *
  * Unknown keys, duplicate keys and wrong types are errors naming the key
  * path ("sandbox.prune.idleHours").  Integers are whole numbers within
  * their range (connectTimeout 0..86400, timeout 0..31536000, verbose 0..3,
  * idleHours 0..87600, maxAgeDays 0..36500, idleTimeout 0..604800,
- * maxSessions 0..1000, maxConnections 0..64); exec.env names match
+ * maxSessions 0..1000, maxConnections 0..64); provider names match
+ * [A-Za-z0-9_.-]{1,64}; exec.env names match
  * [A-Za-z_][A-Za-z0-9_]*.  Only "~" and "~/..." are expanded, not "~user",
  * and only in local paths: remoteRoot is a remote path, taken as written
  * and checked with sandbox_root_check; image with sandbox_image_check.
@@ -71,6 +79,17 @@ struct claw_policy;
 struct claw_env {
 	char	*name;
 	char	*value;
+};
+
+/* One entry of "providers" (see provider.h for what the fields mean). */
+struct claw_provider {
+	char		*name;
+	char		*driver;
+	char		*command;		/* NULL: the driver's default */
+	int		 timeout;		/* seconds, default 60 */
+	int		 ready_timeout;		/* seconds, default 300 */
+	char		**args;
+	size_t		 nargs;
 };
 
 struct claw_config {
@@ -105,6 +124,8 @@ struct claw_config {
 	int		 daemon_max_conns;	/* 0: the default */
 	struct claw_policy	*policy;	/* NULL: no "policy" key */
 	char		*audit_file;		/* NULL: default, "": off */
+	struct claw_provider *providers;	/* "providers", in file order */
+	size_t		 nproviders;
 };
 
 /*
@@ -125,6 +146,10 @@ int	config_load(const char *path, const char *home,
  * home/.config/clawssh/config.json; NULL if home is needed but NULL or empty.
  */
 char	*config_default_path(const char *home);
+
+/* The provider called name in cfg, or NULL. */
+const struct claw_provider *config_provider(const struct claw_config *cfg,
+	    const char *name);
 
 /* Free a config; NULL is fine.  Environment values are wiped. */
 void	config_free(struct claw_config *);

@@ -17,6 +17,7 @@
 #include "cmd_box.h"
 #include "error.h"
 #include "log.h"
+#include "managed.h"
 #include "mirror.h"
 #include "pathguard.h"
 #include "registry.h"
@@ -69,7 +70,22 @@ cmd_box_load(struct cmd_box *b, const char *id)
 		b->cc.target = b->rec->target;
 	if (b->cc.ssh_config == NULL)
 		b->cc.ssh_config = b->rec->ssh_config;
+	cmd_box_endpoint(b, b->rec);
 	return cmd_conn_load(&b->cc);
+}
+
+/* Aim at a managed sandbox's endpoint; see cmd_box.h. */
+void
+cmd_box_endpoint(struct cmd_box *b, const struct registry_record *rec)
+{
+	char	**lines = NULL;
+	size_t	  n = 0;
+
+	if (rec->provider != NULL)
+		managed_ssh_lines(rec->host, rec->port, rec->user,
+		    rec->proxy_command, rec->identity_file,
+		    rec->host_key_alias, rec->known_hosts, &lines, &n);
+	cmd_conn_endpoint(&b->cc, lines, n);
 }
 
 /* Resolve and connect; see cmd_box.h. */
@@ -80,7 +96,12 @@ cmd_box_connect(struct cmd_box *b)
 
 	if ((rc = cmd_conn_resolve(&b->cc, &b->sc)) != 0)
 		return rc;
-	return cmd_conn_connect(&b->cc, b->sc, &b->t);
+	if ((rc = cmd_conn_connect(&b->cc, b->sc, &b->t)) != 0 &&
+	    b->rec != NULL && b->rec->provider != NULL)
+		log_warn("sandbox %s is provider %s's %s: 'clawssh status %s' "
+		    "shows what the provider says", b->rec->id,
+		    b->rec->provider, b->rec->provider_name, b->rec->id);
+	return rc;
 }
 
 /* The settings in force; see cmd_box.h. */
@@ -189,6 +210,10 @@ cmd_box_json(const struct registry_record *r)
 
 	cJSON_AddStringToObject(o, "id", r->id);
 	cJSON_AddStringToObject(o, "backend", r->backend);
+	if (r->provider != NULL) {
+		cJSON_AddStringToObject(o, "provider", r->provider);
+		cJSON_AddStringToObject(o, "providerName", r->provider_name);
+	}
 	cJSON_AddStringToObject(o, "target", r->target);
 	cJSON_AddStringToObject(o, "user", r->user);
 	cJSON_AddStringToObject(o, "host", r->host);

@@ -39,6 +39,13 @@ int	cmd_box_registry(struct cmd_box *b);
  */
 int	cmd_box_load(struct cmd_box *b, const char *id);
 
+/*
+ * For a managed sandbox's record, make b's connection use its endpoint
+ * (HostName, Port, User, ProxyCommand, pinned host keys); for any other
+ * record, drop an endpoint set before.
+ */
+void	cmd_box_endpoint(struct cmd_box *b, const struct registry_record *rec);
+
 /* Resolve and connect to the record's host.  0 or exit status. */
 int	cmd_box_connect(struct cmd_box *b);
 

@@ -147,7 +147,44 @@ cmd_conn_load(struct cmd_conn *cc)
 	}
 	log_set_level(cc->verbose > cc->cfg->verbose ? cc->verbose :
 	    cc->cfg->verbose);
+	cc->ncli = cc->noptions;
 	return cmd_conn_apply(cc, cc->cfg);
+}
+
+/* Free a vector of n lines. */
+static void
+cmd_conn_lines_free(char **v, size_t n)
+{
+	while (n > 0)
+		free(v[--n]);
+	free(v);
+}
+
+/* Take a managed endpoint's lines; see cmd_conn.h. */
+void
+cmd_conn_endpoint(struct cmd_conn *cc, char **lines, size_t n)
+{
+	cmd_conn_lines_free(cc->ep_lines, cc->nep_lines);
+	cc->ep_lines = lines;
+	cc->nep_lines = n;
+}
+
+/* The -o lines, then the endpoint's, then the config's (not copies). */
+static char **
+cmd_conn_all_lines(const struct cmd_conn *cc, size_t *n)
+{
+	char	**v;
+	size_t	  i, ncli = cc->cfg != NULL ? cc->ncli : cc->noptions;
+
+	v = xcalloc(cc->noptions + cc->nep_lines + 1, sizeof *v);
+	for (i = 0; i < ncli; i++)
+		v[i] = cc->options[i];
+	for (i = 0; i < cc->nep_lines; i++)
+		v[ncli + i] = cc->ep_lines[i];
+	for (i = ncli; i < cc->noptions; i++)
+		v[cc->nep_lines + i] = cc->options[i];
+	*n = cc->noptions + cc->nep_lines;
+	return v;
 }
 
 /* Resolve the target through ssh_config; see cmd_conn.h. */
@@ -156,7 +193,8 @@ cmd_conn_resolve(struct cmd_conn *cc, struct sshconfig **sc)
 {
 	struct sshconfig_query	 q;
 	char			*user = NULL, *host = NULL, *cause = NULL;
-	char			*path;
+	char			*path, **lines;
+	size_t			 nlines;
 	int			 port = 0, rc, flags = 0;
 
 	if (sshconfig_parse_target(cc->target, &user, &host, &port,
@@ -171,8 +209,9 @@ cmd_conn_resolve(struct cmd_conn *cc, struct sshconfig **sc)
 	q.port = cc->port != 0 ? cc->port : port;
 	q.local_user = cmd_local_user();
 	q.home = cmd_home();
-	q.options = cc->options;
-	q.noptions = cc->noptions;
+	lines = cmd_conn_all_lines(cc, &nlines);
+	q.options = lines;
+	q.noptions = nlines;
 	if (cc->ssh_config != NULL)
 		path = xstrdup(cc->ssh_config);
 	else {
@@ -183,6 +222,7 @@ cmd_conn_resolve(struct cmd_conn *cc, struct sshconfig **sc)
 		rc = cmd_fail("%s", cause);
 		free(cause);
 	}
+	free(lines);
 	free(path);
 	free(user);
 	free(host);
@@ -254,6 +294,7 @@ cmd_conn_free(struct cmd_conn *cc)
 	for (i = 0; i < cc->noptions; i++)
 		free(cc->options[i]);
 	free(cc->options);
+	cmd_conn_lines_free(cc->ep_lines, cc->nep_lines);
 	config_free(cc->cfg);
 	memset(cc, 0, sizeof *cc);
 }

@@ -60,6 +60,9 @@ struct cmd_conn {
 	int			 no_daemon;	/* --no-daemon */
 	int			 verbose;
 	struct claw_config	*cfg;		/* after cmd_conn_load */
+	size_t			 ncli;		/* -o lines before config's */
+	char			**ep_lines;	/* a managed endpoint's */
+	size_t			 nep_lines;
 };
 
 /*
@@ -73,6 +76,13 @@ int	cmd_conn_option(struct cmd_conn *cc, int ch, const char *arg);
  * ssh settings after the -o lines.  Returns 0 or CMD_EXIT_FAILURE.
  */
 int	cmd_conn_load(struct cmd_conn *cc);
+
+/*
+ * Use lines (ssh_config lines for a managed sandbox's endpoint, taken
+ * over) after the command line's -o lines and before the config's,
+ * replacing any given before.
+ */
+void	cmd_conn_endpoint(struct cmd_conn *cc, char **lines, size_t n);
 
 /* Resolve cc->target through ssh_config.  Returns 0 or CMD_EXIT_FAILURE. */
 int	cmd_conn_resolve(struct cmd_conn *cc, struct sshconfig **sc);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "clawconfig.h"
 #include "cmd.h"
@@ -17,7 +18,9 @@
 #include "cmd_conn.h"
 #include "error.h"
 #include "log.h"
+#include "managed.h"
 #include "registry.h"
+#include "signals.h"
 #include "sshconfig.h"
 #include "transport.h"
 #include "xmalloc.h"
@@ -42,7 +45,39 @@ static const struct option prune_longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-/* Remove sandbox id on the connected host and forget it locally. */
+/*
+ * If sandbox id is a managed one, delete it at its provider too and drop
+ * its pinned host keys.  *existed is set when the provider had it.
+ */
+static int
+destroy_provider(struct cmd_box *b, const char *id, int *existed,
+    char **cause)
+{
+	struct registry_record	*rec = NULL;
+	struct managed		 mg;
+	int			 rc, had = 0;
+
+	if (registry_get(b->reg, id, &rec, NULL) != 0 ||
+	    rec->provider == NULL) {
+		registry_record_free(rec);
+		return 0;
+	}
+	if ((rc = managed_open(b->cc.cfg, rec->provider, &mg, cause)) == 0 &&
+	    (rc = managed_destroy(&mg, rec->provider_name, &had,
+	    cause)) == 0) {
+		*existed = *existed || had;
+		if (rec->known_hosts != NULL)
+			unlink(rec->known_hosts);
+	}
+	registry_record_free(rec);
+	return rc;
+}
+
+/*
+ * Remove sandbox id on the connected host (if connected: a managed
+ * sandbox's machine may be gone), at its provider if it has one, and
+ * forget it locally.
+ */
 static int
 destroy_one(struct cmd_box *b, const char *root, const char *id,
     int *existed)
@@ -50,13 +85,32 @@ destroy_one(struct cmd_box *b, const char *root, const char *id,
 	char	*cause = NULL;
 	int	 rc;
 
-	if (b->be->destroy(b->t, root, id, existed, &cause) != 0 ||
+	if ((b->t != NULL && b->be->destroy(b->t, root, id, existed,
+	    &cause) != 0) || destroy_provider(b, id, existed, &cause) != 0 ||
 	    registry_remove(b->reg, id, &cause) != 0) {
 		rc = cmd_fail("%s", cause);
 		free(cause);
 		return rc;
 	}
 	return 0;
+}
+
+/* Try to reach a managed sandbox's machine; quietly give up if gone. */
+static void
+destroy_reach(struct cmd_box *b)
+{
+	struct transport_opts	 topts = { b->cc.passphrase_file };
+	char			*why = NULL;
+
+	if (cmd_conn_resolve(&b->cc, &b->sc) != 0 || signals_init() != 0)
+		return;
+	if (transport_connect(b->sc, &topts, &b->t, &why) != 0) {
+		log_info("sandbox %s: its machine did not answer (%s); "
+		    "deleting it at provider %s", b->rec->id, why,
+		    b->rec->provider);
+		free(why);
+		b->t = NULL;
+	}
 }
 
 /* The destroy command; see clawssh(1). */
@@ -76,8 +130,11 @@ cmd_destroy(int argc, char **argv)
 	}
 	if (optind + 1 != argc)
 		goto usage;
-	if ((rc = cmd_box_load(&b, argv[optind])) != 0 ||
-	    (rc = cmd_box_connect(&b)) != 0)
+	if ((rc = cmd_box_load(&b, argv[optind])) != 0)
+		goto out;
+	if (b.rec->provider != NULL)
+		destroy_reach(&b);
+	else if ((rc = cmd_box_connect(&b)) != 0)
 		goto out;
 	if (registry_lock(b.reg, b.rec->id, &cause) != 0) {
 		rc = cmd_fail("%s", cause);
@@ -216,6 +273,7 @@ prune_all(struct cmd_box *b, const struct prune_args *p,
 		    p->cli_ssh_config :
 		    recs[i]->ssh_config != NULL ? recs[i]->ssh_config :
 		    b->cc.cfg->ssh_config_file;
+		cmd_box_endpoint(b, recs[i]);
 		if (cmd_box_connect(b) != 0 ||
 		    prune_host(b, p, recs[i]) != 0)
 			rc = 1;

@@ -96,6 +96,42 @@ cmd_env_free(struct cmd_env *e)
 	e->n = 0;
 }
 
+/*
+ * Put a managed sandbox's exec wrapper (its provider's, e.g. Slurm's srun
+ * into the allocation) in front of the runtime's wrapper inner (taken;
+ * NULL for runtime none, when the wrapper also changes to the working
+ * directory, which remote_cmd leaves to wrappers).
+ */
+static char *
+cmd_env_exec_wrap(const struct cmd_box *b, char *inner, const char *cwd)
+{
+	const struct registry_record	*r = b->rec;
+	struct buf			 t = BUF_INIT;
+	char				*ws, *dir;
+
+	if (r == NULL || r->exec_wrap == NULL)
+		return inner;
+	if (inner != NULL) {
+		buf_appendf(&t, "%s\n", inner);
+		free(inner);
+	} else {
+		ws = b->be->workspace(r->remote_root, r->id);
+		if (cwd == NULL)
+			dir = xstrdup(ws);
+		else if (cwd[0] == '/')
+			dir = xstrdup(cwd);
+		else
+			dir = xasprintf("%s/%s", ws, cwd);
+		buf_append_str(&t, "cd -- ");
+		shquote_append(&t, dir);
+		buf_append_str(&t, " || exit 1\n");
+		free(dir);
+		free(ws);
+	}
+	buf_appendf(&t, "set -- %s \"$@\"", r->exec_wrap);
+	return buf_detach(&t);
+}
+
 /* Build the runtime wrapper; see cmd_env.h. */
 char *
 cmd_env_wrap(const struct cmd_box *b, const struct sandbox_settings *now,
@@ -107,7 +143,7 @@ cmd_env_wrap(const struct cmd_box *b, const struct sandbox_settings *now,
 	size_t			  i;
 
 	if (now->runtime != SANDBOX_RUNTIME_BWRAP)
-		return NULL;
+		return cmd_env_exec_wrap(b, NULL, cwd);
 	keep = xcalloc(e->n + 1, sizeof *keep);
 	for (i = 0; i < e->n; i++)
 		keep[i] = e->v[i].name;
@@ -121,7 +157,7 @@ cmd_env_wrap(const struct cmd_box *b, const struct sandbox_settings *now,
 	spec.limits = &now->limits;
 	wrap = contain_bwrap_wrap(&spec);
 	free(keep);
-	return wrap;
+	return cmd_env_exec_wrap(b, wrap, cwd);
 }
 
 /* Make wv run argv in the runtime wrap describes. */

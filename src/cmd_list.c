@@ -20,6 +20,7 @@
 #include "cmd_conn.h"
 #include "error.h"
 #include "log.h"
+#include "managed.h"
 #include "registry.h"
 #include "sshconfig.h"
 #include "transport.h"
@@ -44,11 +45,12 @@ struct list_host {
 	int			 reachable;
 };
 
-enum { OPT_JSON = CMD_OPT_FIRST_FREE };
+enum { OPT_JSON = CMD_OPT_FIRST_FREE, OPT_PROVIDER };
 
 static const struct option list_longopts[] = {
 	CMD_CONN_LONGOPTS,
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "provider", required_argument, NULL, OPT_PROVIDER },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -69,6 +71,7 @@ list_visit(struct list_host *h, const struct registry_record *rec)
 	b->cc.ssh_config = h->cli_ssh_config != NULL ? h->cli_ssh_config :
 	    rec->ssh_config != NULL ? rec->ssh_config :
 	    b->cc.cfg->ssh_config_file;
+	cmd_box_endpoint(b, rec);
 	if (cmd_box_connect(b) != 0)
 		return;
 	if (backend_find(rec->backend)->list(b->t, rec->remote_root, NULL,
@@ -244,10 +247,13 @@ list_print(const struct list_row *rows, size_t n, int json)
 		list_row_print(&rows[i]);
 }
 
-/* Parse list/status options; sets *json.  0, or an exit status. */
+/*
+ * Parse list/status options; sets *json and (list only, when provider is
+ * not NULL) *provider.  0, or an exit status.
+ */
 static int
 list_parse(int argc, char **argv, struct cmd_box *b, int *json,
-    const char *usage)
+    const char **provider, const char *usage)
 {
 	int	ch, rc;
 
@@ -256,6 +262,10 @@ list_parse(int argc, char **argv, struct cmd_box *b, int *json,
 	    list_longopts, NULL)) != -1) {
 		if (ch == OPT_JSON)
 			*json = 1;
+		else if (ch == OPT_PROVIDER && provider != NULL)
+			*provider = optarg;
+		else if (ch == OPT_PROVIDER)
+			return cmd_fail("%s", usage);
 		else if ((rc = cmd_conn_option(&b->cc, ch, optarg)) != 1)
 			return rc == 0 ? cmd_fail("%s", usage) : rc;
 	}
@@ -302,23 +312,117 @@ list_show(struct cmd_box *b, const char *cli_ssh_config,
 	return rc;
 }
 
+/* For status of a managed sandbox: what its provider says now. */
+static void
+list_provider_print(struct cmd_box *b)
+{
+	const struct registry_record	*r = b->rec;
+	struct provider_sandbox		 sb;
+	struct managed			 mg;
+	char				*cause = NULL;
+
+	memset(&sb, 0, sizeof sb);
+	printf("provider:   %s, as %s: ", r->provider, r->provider_name);
+	if (managed_open(b->cc.cfg, r->provider, &mg, &cause) != 0 ||
+	    mg.ops->get(&mg.pc, r->provider_name, &sb, &cause) != 0) {
+		printf("(%s)\n", cause);
+		free(cause);
+		return;
+	}
+	printf("%s", provider_state_name(sb.state));
+	if (sb.state_text != NULL && strcmp(sb.state_text,
+	    provider_state_name(sb.state)) != 0)
+		printf(" (%s)", sb.state_text);
+	if (sb.gpus != NULL)
+		printf(", GPUs %s", sb.gpus);
+	printf("\n");
+	provider_sandbox_clear(&sb);
+}
+
+/* The id of the local record for provider's sandbox name, or "-". */
+static const char *
+list_provider_id(const char *provider, const char *name,
+    struct registry_record **recs, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		if (recs[i]->provider != NULL &&
+		    strcmp(recs[i]->provider, provider) == 0 &&
+		    strcmp(recs[i]->provider_name, name) == 0)
+			return recs[i]->id;
+	}
+	return "-";
+}
+
+/*
+ * list --provider NAME: the sandboxes the provider has, with the local
+ * record of each ("-": none, e.g. one whose record was lost).
+ */
+static int
+list_provider(struct cmd_box *b, const char *provider,
+    struct registry_record **recs, size_t n, int json)
+{
+	struct provider_sandbox	*v = NULL;
+	struct managed		 mg;
+	cJSON			*a, *o;
+	char			*cause = NULL, *text;
+	const char		*id;
+	size_t			 i, k = 0;
+	int			 rc;
+
+	if (managed_open(b->cc.cfg, provider, &mg, &cause) != 0 ||
+	    mg.ops->list(&mg.pc, &v, &k, &cause) != 0) {
+		rc = cmd_fail("%s", cause);
+		free(cause);
+		return rc;
+	}
+	a = cJSON_CreateArray();
+	if (!json)
+		printf("%-20s %-8s %-14s %s\n", "NAME", "STATE", "ID", "SAYS");
+	for (i = 0; i < k; i++) {
+		id = list_provider_id(provider, v[i].name, recs, n);
+		if (!json) {
+			printf("%-20s %-8s %-14s %s\n", v[i].name,
+			    provider_state_name(v[i].state), id,
+			    v[i].state_text != NULL ? v[i].state_text : "");
+			continue;
+		}
+		o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "name", v[i].name);
+		cJSON_AddStringToObject(o, "state",
+		    provider_state_name(v[i].state));
+		cJSON_AddStringToObject(o, "id", id);
+		cJSON_AddItemToArray(a, o);
+	}
+	if (json) {
+		text = cJSON_Print(a);
+		printf("%s\n", text);
+		free(text);
+	}
+	cJSON_Delete(a);
+	provider_sandboxes_free(v, k);
+	return 0;
+}
+
 /* The list command; see clawssh(1). */
 int
 cmd_list(int argc, char **argv)
 {
 	struct cmd_box		  b;
 	struct registry_record	**recs = NULL;
-	const char		 *cli;
+	const char		 *cli, *provider = NULL;
 	char			 *cause = NULL;
 	size_t			  n = 0;
 	int			  rc, json = 0;
 
 	memset(&b, 0, sizeof b);
-	if ((rc = list_parse(argc, argv, &b, &json,
-	    "usage: clawssh list [--json] [options]")) != 0)
+	if ((rc = list_parse(argc, argv, &b, &json, &provider,
+	    "usage: clawssh list [--json] [--provider NAME] [options]")) != 0)
 		goto out;
 	if (optind != argc) {
-		rc = cmd_fail("usage: clawssh list [--json] [options]");
+		rc = cmd_fail("usage: clawssh list [--json] [--provider NAME] "
+		    "[options]");
 		goto out;
 	}
 	cli = b.cc.ssh_config;
@@ -329,7 +433,10 @@ cmd_list(int argc, char **argv)
 		free(cause);
 		goto out;
 	}
-	rc = list_show(&b, cli, recs, n, json, 0);
+	if (provider != NULL)
+		rc = list_provider(&b, provider, recs, n, json);
+	else
+		rc = list_show(&b, cli, recs, n, json, 0);
 out:
 	registry_records_free(recs);
 	cmd_box_free(&b);
@@ -346,7 +453,7 @@ cmd_status(int argc, char **argv)
 	int			 rc, json = 0;
 
 	memset(&b, 0, sizeof b);
-	if ((rc = list_parse(argc, argv, &b, &json,
+	if ((rc = list_parse(argc, argv, &b, &json, NULL,
 	    "usage: clawssh status [--json] [options] ID")) != 0)
 		goto out;
 	if (optind + 1 != argc) {
@@ -360,6 +467,8 @@ cmd_status(int argc, char **argv)
 	one[0] = b.rec;
 	one[1] = NULL;
 	rc = list_show(&b, cli, one, 1, json, 1);
+	if (!json && b.rec->provider != NULL)
+		list_provider_print(&b);
 out:
 	cmd_box_free(&b);
 	return rc;

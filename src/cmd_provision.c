@@ -7,6 +7,9 @@
 #include "config.h"
 #endif
 
+#include <sys/stat.h>
+
+#include <errno.h>
 #include <getopt.h>
 #include <stdint.h>
 #include <limits.h>
@@ -26,11 +29,15 @@
 #include "gpu_alloc.h"
 #include "error.h"
 #include "log.h"
+#include "managed.h"
 #include "pathguard.h"
+#include "provider.h"
 #include "registry.h"
+#include "signals.h"
 #include "sshconfig.h"
 #include "tarstream.h"
 #include "transfer.h"
+#include "transport.h"
 #include "xmalloc.h"
 
 struct provision_args {
@@ -46,11 +53,15 @@ struct provision_args {
 	const char		*limit[5];	/* --memory ... --open-files */
 	const char		*gpu;		/* --gpu N|all */
 	const char		*root;		/* --remote-root */
+	const char		*provider;	/* --provider */
+	const char		*policy;	/* --policy */
+	int			 gpus;		/* --gpu, for a provider */
 	int			 json;
 };
 
 static const char provision_usage[] =
-    "usage: clawssh provision --host TARGET [--scope session|agent|shared]\n"
+    "usage: clawssh provision --host TARGET | --provider NAME\n"
+    "           [--scope session|agent|shared]\n"
     "           [--key KEY] [--workspace DIR] [--access none|ro|rw]\n"
     "           [--mode mirror|remote] [--from IMAGE] [--json]\n"
     "           [--runtime bwrap|none] [--network none|host]\n"
@@ -58,6 +69,8 @@ static const char provision_usage[] =
     "           [--file-size SIZE] [--open-files N] [--gpu N|all]\n"
     "\n"
     "Prints the id of the scope's sandbox on TARGET, creating it once.\n"
+    "With --provider, the provider configured as providers.NAME makes the\n"
+    "machine (--from IMAGE, --gpu N and --policy P go to it).\n"
     "\n"
     "  --remote-root DIR     where sandboxes live on the host\n"
     "                        (default " CMD_BOX_DEFAULT_ROOT ")\n"
@@ -68,7 +81,7 @@ enum {
 	OPT_SCOPE = CMD_OPT_FIRST_FREE, OPT_KEY, OPT_WORKSPACE, OPT_MODE,
 	OPT_ACCESS, OPT_FROM, OPT_ROOT, OPT_JSON, OPT_HOST, OPT_STRICT,
 	OPT_RUNTIME, OPT_NETWORK, OPT_MEMORY, OPT_PROCESSES, OPT_CPU,
-	OPT_FSIZE, OPT_NOFILE, OPT_GPU
+	OPT_FSIZE, OPT_NOFILE, OPT_GPU, OPT_PROVIDER, OPT_POLICY
 };
 
 static const struct option provision_longopts[] = {
@@ -86,7 +99,9 @@ static const struct option provision_longopts[] = {
 	{ "mode", required_argument, NULL, OPT_MODE },
 	{ "network", required_argument, NULL, OPT_NETWORK },
 	{ "open-files", required_argument, NULL, OPT_NOFILE },
+	{ "policy", required_argument, NULL, OPT_POLICY },
 	{ "processes", required_argument, NULL, OPT_PROCESSES },
+	{ "provider", required_argument, NULL, OPT_PROVIDER },
 	{ "remote-root", required_argument, NULL, OPT_ROOT },
 	{ "runtime", required_argument, NULL, OPT_RUNTIME },
 	{ "scope", required_argument, NULL, OPT_SCOPE },
@@ -121,6 +136,8 @@ provision_option(struct provision_args *a, int ch, const char *arg)
 		a->limit[ch - OPT_MEMORY] = arg;
 		return 0;
 	case OPT_ROOT: a->root = arg; return 0;
+	case OPT_PROVIDER: a->provider = arg; return 0;
+	case OPT_POLICY: a->policy = arg; return 0;
 	case OPT_JSON: a->json = 1; return 0;
 	case OPT_HOST: a->box.cc.target = arg; return 0;
 	case OPT_STRICT: a->box.strict_config = 1; return 0;
@@ -239,6 +256,12 @@ provision_settings(struct provision_args *a, struct sandbox_settings *s)
 	    &s->gpus) != 0)
 		return cmd_fail("bad --gpu '%s': want a number from 1 to %d, or "
 		    "all", a->gpu, SANDBOX_GPUS_MAX);
+	if (a->provider != NULL) {
+		/* The provider gives the machine its GPUs and image. */
+		a->gpus = s->gpus;
+		s->gpus = 0;
+		return 0;
+	}
 	if (s->gpus != 0 && s->runtime != SANDBOX_RUNTIME_BWRAP)
 		return cmd_fail("--gpu needs the bwrap runtime (it binds the "
 		    "assigned GPUs' device nodes into the sandbox)");
@@ -301,6 +324,25 @@ provision_workspace(struct provision_args *a, struct sandbox_meta *m)
 	return 0;
 }
 
+/* Copy a managed sandbox's provider fields from old into r. */
+static void
+provision_record_managed(struct registry_record *r,
+    const struct registry_record *old)
+{
+	char *const	 from[] = { old->provider, old->provider_name,
+	    old->proxy_command, old->identity_file, old->exec_wrap,
+	    old->known_hosts, old->provider_image, old->provider_policy,
+	    old->provider_gpus, old->host_key_alias };
+	char		**to[] = { &r->provider, &r->provider_name,
+	    &r->proxy_command, &r->identity_file, &r->exec_wrap,
+	    &r->known_hosts, &r->provider_image, &r->provider_policy,
+	    &r->provider_gpus, &r->host_key_alias };
+	size_t		  i;
+
+	for (i = 0; i < sizeof to / sizeof to[0]; i++)
+		*to[i] = from[i] != NULL ? xstrdup(from[i]) : NULL;
+}
+
 /* Make the local record for what the host has (allocated). */
 static struct registry_record *
 provision_record(struct cmd_box *b, const char *root,
@@ -325,6 +367,8 @@ provision_record(struct cmd_box *b, const char *root,
 	memcpy(r->config_hash, m->config_hash, sizeof r->config_hash);
 	r->workspace = xstrdup(m->workspace);
 	r->created = e->created != 0 ? e->created : m->created;
+	if (b->rec != NULL && b->rec->provider != NULL)
+		provision_record_managed(r, b->rec);
 	return r;
 }
 
@@ -360,6 +404,9 @@ provision_do(struct cmd_box *b, const char *root,
 	rec->settings.limits = want->settings.limits;
 	registry_record_free(b->rec);
 	b->rec = rec;
+	/* The old record may have owned these; rec holds copies. */
+	b->cc.target = rec->target;
+	b->cc.ssh_config = rec->ssh_config;
 	if (registry_put(b->reg, b->rec, &cause) != 0) {
 		rc = cmd_fail("%s", cause);
 		free(cause);
@@ -405,12 +452,16 @@ provision_parse(int argc, char **argv, struct provision_args *a)
 		if ((rc = provision_option(a, ch, optarg)) != 0)
 			return rc;
 	}
-	if (a->box.cc.target == NULL && optind < argc)
+	if (a->box.cc.target == NULL && a->provider == NULL && optind < argc)
 		a->box.cc.target = argv[optind++];
 	if (optind < argc)
 		return cmd_fail("unexpected argument '%s'", argv[optind]);
-	if (a->box.cc.target == NULL)
-		return cmd_fail("--host TARGET is required");
+	if (a->box.cc.target != NULL && a->provider != NULL)
+		return cmd_fail("--host and --provider exclude each other");
+	if (a->box.cc.target == NULL && a->provider == NULL)
+		return cmd_fail("--host TARGET or --provider NAME is required");
+	if (a->policy != NULL && a->provider == NULL)
+		return cmd_fail("--policy goes with --provider");
 	return 0;
 }
 
@@ -433,11 +484,16 @@ provision_meta(struct provision_args *a, struct sandbox_meta *m,
 	}
 	if ((rc = provision_scope(a, m)) != 0 ||
 	    (rc = provision_settings(a, &m->settings)) != 0 ||
-	    (rc = provision_workspace(a, m)) != 0 ||
+	    (rc = provision_workspace(a, m)) != 0)
+		return rc;
+	if (a->provider == NULL &&
 	    (rc = cmd_conn_resolve(&a->box.cc, &a->box.sc)) != 0)
 		return rc;
 	sandbox_config_hash(&m->settings, m->config_hash);
-	ident = cmd_conn_identity(a->box.sc);
+	if (a->provider != NULL)
+		ident = xasprintf("managed:%s", a->provider);
+	else
+		ident = cmd_conn_identity(a->box.sc);
 	sandbox_id(m->scope, m->key, ident, m->id);
 	free(ident);
 	return 0;
@@ -506,17 +562,166 @@ provision_gpus(struct cmd_box *b, const char *root, int want, int created)
 	return rc;
 }
 
-/* Lock the id, connect, get or create; 0 or an exit status. */
+/*
+ * The record a managed sandbox starts from: its provider fields, which
+ * provision_record carries over; pins the endpoint's host keys, if any,
+ * in the state directory.
+ */
 static int
-provision_locked(struct cmd_box *b, const char *root,
+provision_managed_rec(struct cmd_box *b, const char *provider,
+    const char *name, const struct provider_request *req,
+    const struct provider_sandbox *sb, const char *id, char **cause)
+{
+	const struct provider_endpoint	*ep = &sb->ep;
+	struct registry_record		*r;
+	char				*dir;
+	int				 rc = 0;
+
+	r = xcalloc(1, sizeof *r);
+	r->provider = xstrdup(provider);
+	r->provider_name = xstrdup(name);
+	r->proxy_command = ep->proxy_command != NULL ?
+	    xstrdup(ep->proxy_command) : NULL;
+	r->identity_file = ep->identity_file != NULL ?
+	    xstrdup(ep->identity_file) : NULL;
+	r->exec_wrap = ep->exec_wrap != NULL ? xstrdup(ep->exec_wrap) : NULL;
+	r->host_key_alias = ep->host_key_alias != NULL ?
+	    xstrdup(ep->host_key_alias) : NULL;
+	r->host = xstrdup(ep->host);
+	r->port = ep->port > 0 ? ep->port : 22;
+	r->user = ep->user != NULL ? xstrdup(ep->user) : NULL;
+	r->provider_image = req->image != NULL ? xstrdup(req->image) : NULL;
+	r->provider_policy = req->policy != NULL ? xstrdup(req->policy) :
+	    NULL;
+	r->provider_gpus = req->gpus != 0 ? xasprintf("%d", req->gpus) : NULL;
+	if (ep->host_keys != NULL) {
+		dir = xasprintf("%s/known_hosts.d", registry_dir(b->reg));
+		if (mkdir(dir, 0700) == -1 && errno != EEXIST)
+			rc = claw_fail_errno(cause, dir, "mkdir");
+		r->known_hosts = xasprintf("%s/%s", dir, id);
+		free(dir);
+		if (rc == 0)
+			rc = managed_pin_keys(r->known_hosts, ep->host_keys,
+			    cause);
+	}
+	registry_record_free(b->rec);
+	b->rec = r;
+	return rc;
+}
+
+/* Connect to a managed sandbox's endpoint; errors name the provider. */
+static int
+provision_managed_connect(struct cmd_box *b, const struct managed *mg,
+    const char *name, char **cause)
+{
+	struct transport_opts		 topts = { b->cc.passphrase_file };
+	const struct registry_record	*r = b->rec;
+	char				**lines = NULL, *why = NULL;
+	size_t				  n = 0;
+	int				  rc;
+
+	managed_ssh_lines(r->host, r->port, r->user, r->proxy_command,
+	    r->identity_file, r->host_key_alias, r->known_hosts, &lines, &n);
+	cmd_conn_endpoint(&b->cc, lines, n);
+	b->cc.target = r->provider_name;
+	if (cmd_conn_resolve(&b->cc, &b->sc) != 0)
+		return provider_fail(cause, &mg->pc, CLAW_ERR_INVAL, "the "
+		    "endpoint of %s cannot be used (see above)", name);
+	if (signals_init() != 0)
+		return claw_fail(cause, CLAW_ERR_IO, "cannot install signal "
+		    "handlers");
+	if ((rc = transport_connect(b->sc, &topts, &b->t, &why)) != 0) {
+		rc = provider_fail(cause, &mg->pc, rc, "sandbox %s reported "
+		    "ready, but its endpoint failed: %s", name, why);
+		free(why);
+	}
+	return rc;
+}
+
+/*
+ * Get or create the sandbox through the provider (replace: delete it
+ * first and make it again), wait for it, reach its endpoint, then make
+ * the sandbox directory there as the ssh backend does and record it.
+ * What this call created at the provider is deleted again on failure,
+ * and nothing is recorded.
+ */
+static int
+provision_managed_do(struct cmd_box *b, const char *provider,
+    const struct provider_request *req, int replace, const char *root,
     const struct sandbox_meta *m, int *created)
 {
-	char	*cause = NULL;
-	int	 rc;
+	struct managed		 mg;
+	struct provider_sandbox	 sb;
+	char			*name = NULL, *cause = NULL, *why = NULL;
+	int			 rc, made = replace, existed;
+
+	memset(&sb, 0, sizeof sb);
+	b->be = &backend_managed;
+	if ((rc = managed_open(b->cc.cfg, provider, &mg, &cause)) == 0 &&
+	    (rc = managed_name(&mg, m->id, &name, &cause)) == 0) {
+		if (replace)
+			rc = managed_replace(&mg, name, req, &sb, &cause);
+		else
+			rc = managed_ensure(&mg, name, req, &sb, &made,
+			    &cause);
+	}
+	if (rc == 0 && (rc = provision_managed_rec(b, provider, name, req,
+	    &sb, m->id, &cause)) == 0)
+		rc = provision_managed_connect(b, &mg, name, &cause);
+	if (rc != 0) {
+		rc = cmd_fail("%s", cause != NULL ? cause :
+		    "provisioning failed");
+		free(cause);
+	} else if ((rc = provision_do(b, root, m, created)) == 0 &&
+	    *created && m->settings.mode == SANDBOX_MODE_REMOTE)
+		rc = provision_seed(b, root);
+	*created = *created || made;
+	if (rc != 0 && made) {
+		log_info("provider %s: deleting %s again", provider, name);
+		if (managed_destroy(&mg, name, &existed, &why) != 0) {
+			log_warn("%s", why);
+			free(why);
+		}
+	}
+	if (rc != 0 && b->rec != NULL && b->rec->known_hosts != NULL)
+		unlink(b->rec->known_hosts);
+	provider_sandbox_clear(&sb);
+	free(name);
+	return rc;
+}
+
+/* Provision through a provider; see provision_managed_do. */
+static int
+provision_managed(struct provision_args *a, const char *root,
+    const struct sandbox_meta *m, int *created)
+{
+	struct provider_request	 req;
+
+	memset(&req, 0, sizeof req);
+	req.image = a->image;
+	req.gpus = a->gpus;
+	req.policy = a->policy;
+	return provision_managed_do(&a->box, a->provider, &req, 0, root, m,
+	    created);
+}
+
+/* Lock the id, connect, get or create; 0 or an exit status. */
+static int
+provision_locked(struct provision_args *a, const char *root,
+    const struct sandbox_meta *m, int *created)
+{
+	struct cmd_box	*b = &a->box;
+	char		*cause = NULL;
+	int		 rc;
 
 	if (registry_lock(b->reg, m->id, &cause) != 0) {
 		rc = cmd_fail("%s", cause);
 		free(cause);
+		return rc;
+	}
+	if (a->provider != NULL) {
+		rc = provision_managed(a, root, m, created);
+		registry_unlock(b->reg);
 		return rc;
 	}
 	if ((rc = cmd_conn_connect(&b->cc, b->sc, &b->t)) == 0 &&
@@ -547,9 +752,55 @@ cmd_provision(int argc, char **argv)
 	if ((rc = cmd_conn_load(&a.box.cc)) == 0 &&
 	    (rc = cmd_box_registry(&a.box)) == 0 &&
 	    (rc = provision_meta(&a, &m, &root)) == 0 &&
-	    (rc = provision_locked(&a.box, root, &m, &created)) == 0)
+	    (rc = provision_locked(&a, root, &m, &created)) == 0)
 		provision_print(&a.box, a.json, created);
 	cmd_box_free(&a.box);
+	return rc;
+}
+
+/*
+ * Recreate a managed sandbox: its directory goes (if its machine
+ * answers), the provider replaces the machine with what the record says
+ * was asked for, and the sandbox is made there again.
+ */
+static int
+recreate_managed(struct cmd_box *b, const struct sandbox_meta *m)
+{
+	struct provider_request	 req;
+	struct transport_opts	 topts = { b->cc.passphrase_file };
+	char			*cause = NULL, *root, *provider;
+	int			 rc, existed, created = 0;
+
+	if (cmd_conn_resolve(&b->cc, &b->sc) == 0 && signals_init() == 0 &&
+	    transport_connect(b->sc, &topts, &b->t, &cause) == 0)
+		b->be->destroy(b->t, b->rec->remote_root, m->id, &existed,
+		    &cause);
+	free(cause);
+	cause = NULL;
+	transport_free(b->t);
+	sshconfig_free(b->sc);
+	b->t = NULL;
+	b->sc = NULL;
+	memset(&req, 0, sizeof req);
+	req.image = b->rec->provider_image;
+	req.policy = b->rec->provider_policy;
+	if (b->rec->provider_gpus != NULL &&
+	    strcmp(b->rec->provider_gpus, "-1") == 0)
+		req.gpus = -1;
+	else if (b->rec->provider_gpus != NULL &&
+	    cmd_parse_int(b->rec->provider_gpus, 1, SANDBOX_GPUS_MAX,
+	    &req.gpus) != 0)
+		return cmd_fail("sandbox %s: bad providerGpus in its record",
+		    m->id);
+	root = xstrdup(b->rec->remote_root);
+	provider = xstrdup(b->rec->provider);
+	if ((rc = provision_managed_do(b, provider, &req, 1, root, m,
+	    &created)) != 0 && registry_remove(b->reg, m->id, &cause) != 0) {
+		log_warn("%s", cause);
+		free(cause);
+	}
+	free(provider);
+	free(root);
 	return rc;
 }
 
@@ -570,6 +821,8 @@ recreate_do(struct cmd_box *b, const char *id)
 	snprintf(m.workspace, sizeof m.workspace, "%s", b->rec->workspace);
 	cmd_box_settings(b, &b->rec->settings, &m.settings);
 	sandbox_config_hash(&m.settings, m.config_hash);
+	if (b->rec->provider != NULL)
+		return recreate_managed(b, &m);
 	if (b->be->destroy(b->t, b->rec->remote_root, id, &existed,
 	    &cause) != 0) {
 		rc = cmd_fail("%s", cause);
@@ -603,7 +856,7 @@ cmd_recreate(int argc, char **argv)
 	if (optind + 1 != argc)
 		return cmd_fail("usage: clawssh recreate [options] ID");
 	if ((rc = cmd_box_load(&b, argv[optind])) == 0 &&
-	    (rc = cmd_box_connect(&b)) == 0) {
+	    (b.rec->provider != NULL || (rc = cmd_box_connect(&b)) == 0)) {
 		if ((rc = registry_lock(b.reg, b.rec->id, &cause)) != 0) {
 			rc = cmd_fail("%s", cause);
 			free(cause);

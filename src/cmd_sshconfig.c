@@ -28,6 +28,19 @@ sshcfg_path(const char *key, const char *path)
 		printf("    %s %s\n", key, path);
 }
 
+/* Print ProxyCommand (already expanded: a '%' is written as "%%"). */
+static void
+sshcfg_proxy(const char *cmd)
+{
+	printf("    ProxyCommand ");
+	for (; *cmd != '\0'; cmd++) {
+		if (*cmd == '%')
+			putchar('%');
+		putchar(*cmd);
+	}
+	putchar('\n');
+}
+
 /* Print the stanza for the record and its resolved settings. */
 static void
 sshcfg_print(const struct registry_record *r, const struct sshconfig *sc)
@@ -55,6 +68,10 @@ sshcfg_print(const struct registry_record *r, const struct sshconfig *sc)
 		printf("    ServerAliveInterval %d\n    ServerAliveCountMax "
 		    "%d\n", sc->server_alive_interval,
 		    sc->server_alive_count_max);
+	if (sc->host_key_alias != NULL)
+		printf("    HostKeyAlias %s\n", sc->host_key_alias);
+	if (sc->proxy_command != NULL)
+		sshcfg_proxy(sc->proxy_command);
 }
 
 /* The ssh-config command; see clawssh(1). */

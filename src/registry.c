@@ -84,6 +84,16 @@ static const struct reg_str reg_strs[] = {
 	{ "remoteRoot", REG_FIELD(remote_root), 0 },
 	{ "key", REG_FIELD(key), 0 },
 	{ "workspace", REG_FIELD(workspace), 0 },
+	{ "provider", REG_FIELD(provider), 1 },
+	{ "providerName", REG_FIELD(provider_name), 1 },
+	{ "proxyCommand", REG_FIELD(proxy_command), 1 },
+	{ "identityFile", REG_FIELD(identity_file), 1 },
+	{ "hostKeyAlias", REG_FIELD(host_key_alias), 1 },
+	{ "execWrap", REG_FIELD(exec_wrap), 1 },
+	{ "knownHostsFile", REG_FIELD(known_hosts), 1 },
+	{ "providerImage", REG_FIELD(provider_image), 1 },
+	{ "providerPolicy", REG_FIELD(provider_policy), 1 },
+	{ "providerGpus", REG_FIELD(provider_gpus), 1 },
 	{ NULL, 0, 0 }
 };
 

@@ -23,7 +23,7 @@ struct registry;
 /* What we remember locally about one sandbox. */
 struct registry_record {
 	char			 id[SANDBOX_ID_LEN + 1];
-	char			*backend;	/* "ssh" */
+	char			*backend;	/* "ssh" or "managed" */
 	char			*target;	/* as given: alias or u@h:p */
 	char			*ssh_config;	/* -F file used, or NULL */
 	char			*user;		/* resolved, for display */
@@ -36,6 +36,17 @@ struct registry_record {
 	char			 config_hash[SANDBOX_HASH_LEN + 1];
 	char			*workspace;	/* absolute local path */
 	int64_t			 created;	/* epoch seconds */
+	/* managed sandboxes only (all NULL otherwise): */
+	char			*provider;	/* providers.NAME in config */
+	char			*provider_name;	/* the provider's name for it */
+	char			*proxy_command;	/* endpoint's, or NULL */
+	char			*identity_file;	/* endpoint's, or NULL */
+	char			*host_key_alias;	/* endpoint's */
+	char			*exec_wrap;	/* endpoint's, or NULL */
+	char			*known_hosts;	/* pinned host keys file */
+	char			*provider_image;	/* what create asked */
+	char			*provider_policy;
+	char			*provider_gpus;	/* decimal, "-1": all */
 };
 
 /*

@@ -40,6 +40,7 @@ struct sc_line {
 	int		*active;	/* do lines apply here (Host/Match)? */
 	int		 depth;		/* Include nesting of this file */
 	int		 cmdline;	/* an ssh -o option, not a file */
+	const char	*rest;		/* the text after the keyword */
 };
 
 /* A supported keyword; conv and slot serve the integer ones. */
@@ -564,6 +565,21 @@ sc_kw_user(struct sc_parse *p, const struct sc_line *l,
 	return 0;
 }
 
+/* Handle HostKeyAlias: the first value wins. */
+static int
+sc_kw_hostkeyalias(struct sc_parse *p, const struct sc_line *l,
+    const struct sc_keyword *kw, char **cause)
+{
+	int	r;
+
+	(void)kw;
+	if ((r = sc_one_arg(l, cause)) != 0)
+		return r;
+	if (*l->active && p->host_key_alias == NULL)
+		p->host_key_alias = xstrdup(l->argv[1]);
+	return 0;
+}
+
 /* Handle IdentityFile: every value adds to the list. */
 static int
 sc_kw_identityfile(struct sc_parse *p, const struct sc_line *l,
@@ -622,6 +638,35 @@ sc_kw_int(struct sc_parse *p, const struct sc_line *l,
 	return 0;
 }
 
+/*
+ * Handle ProxyCommand: like ssh, the rest of the line is the command,
+ * unsplit and unquoted; "none" means no proxy.  The first value wins.
+ */
+static int
+sc_kw_proxycommand(struct sc_parse *p, const struct sc_line *l,
+    const struct sc_keyword *kw, char **cause)
+{
+	const char	*s = l->rest + strspn(l->rest, SC_BLANKS);
+	size_t		 n;
+	char		*v;
+
+	(void)kw;
+	n = strlen(s);
+	while (n > 0 && strchr(SC_BLANKS, s[n - 1]) != NULL)
+		n--;
+	if (n == 0)
+		return sshconfig_err(cause, l->file, l->num,
+		    "missing argument to %s", l->argv[0]);
+	if (!*l->active || p->proxy.set)
+		return 0;
+	v = xstrndup(s, n);
+	if (strcasecmp(v, "none") != 0)
+		sshconfig_list_add(&p->proxy, v, l->file, l->num);
+	free(v);
+	p->proxy.set = 1;
+	return 0;
+}
+
 static const struct sc_keyword sc_keywords[] = {
 	{ "host", sc_kw_host, SC_NSLOTS, NULL },
 	{ "match", sc_kw_match, SC_NSLOTS, NULL },
@@ -629,6 +674,8 @@ static const struct sc_keyword sc_keywords[] = {
 	{ "hostname", sc_kw_hostname, SC_NSLOTS, NULL },
 	{ "user", sc_kw_user, SC_NSLOTS, NULL },
 	{ "identityfile", sc_kw_identityfile, SC_NSLOTS, NULL },
+	{ "proxycommand", sc_kw_proxycommand, SC_NSLOTS, NULL },
+	{ "hostkeyalias", sc_kw_hostkeyalias, SC_NSLOTS, NULL },
 	{ "userknownhostsfile", sc_kw_files, SC_NSLOTS, NULL },
 	{ "globalknownhostsfile", sc_kw_files, SC_NSLOTS, NULL },
 	{ "port", sc_kw_int, SC_PORT, sc_conv_port },
@@ -668,7 +715,13 @@ sc_line_do(struct sc_parse *p, struct sc_line *l, const char *text,
 		return 0;
 	}
 	kw = sc_keyword_find(keyword);
-	if (sc_split_args(text, keyword, l) != 0)
+	l->rest = text;
+	if (kw != NULL && kw->fn == sc_kw_proxycommand) {
+		l->argv = xcalloc(2, sizeof *l->argv);
+		l->argv[0] = keyword;
+		l->argc = 1;
+		r = kw->fn(p, l, kw, cause);
+	} else if (sc_split_args(text, keyword, l) != 0)
 		r = sshconfig_err(cause, l->file, l->num, "unterminated quote");
 	else if (kw != NULL && l->cmdline && (kw->fn == sc_kw_host ||
 	    kw->fn == sc_kw_match || kw->fn == sc_kw_include))
@@ -764,9 +817,11 @@ sc_parse_clear(struct sc_parse *p)
 
 	free(p->hostname);
 	free(p->user);
+	free(p->host_key_alias);
 	sc_list_clear(&p->ids);
 	sc_list_clear(&p->ukh);
 	sc_list_clear(&p->gkh);
+	sc_list_clear(&p->proxy);
 	for (i = 0; i < p->nfiles; i++)
 		free(p->files[i]);
 	free(p->files);
@@ -810,6 +865,8 @@ sshconfig_free(struct sshconfig *c)
 	free(c->host);
 	free(c->hostname);
 	free(c->user);
+	free(c->proxy_command);
+	free(c->host_key_alias);
 	sshconfig_strv_free(c->identity_files, c->n_identity_files);
 	sshconfig_strv_free(c->known_hosts_files, c->n_known_hosts_files);
 	sshconfig_strv_free(c->global_known_hosts_files,

@@ -49,7 +49,14 @@ struct sshconfig {
 	int		 connect_timeout;	/* seconds; 0 = none given */
 	int		 server_alive_interval;	/* seconds; 0 = off */
 	int		 server_alive_count_max;	/* default 3 */
+	char		*proxy_command;	/* ProxyCommand, tokens expanded;
+					   NULL: none (or "none") */
+	char		*host_key_alias;	/* HostKeyAlias, or NULL */
 };
+
+/* The name host keys are known by: HostKeyAlias, else HostName. */
+#define SSHCONFIG_KEYNAME(sc)	\
+	((sc)->host_key_alias != NULL ? (sc)->host_key_alias : (sc)->hostname)
 
 #define SSHCONFIG_OPTIONAL	0x1	/* a missing file is not an error */
 
@@ -59,11 +66,14 @@ struct sshconfig {
  * user, localuser; other criteria never match), Include (globs, relative to
  * ~/.ssh), HostName, Port, User, IdentityFile, IdentitiesOnly,
  * UserKnownHostsFile, GlobalKnownHostsFile, StrictHostKeyChecking,
- * HashKnownHosts, ConnectTimeout, ServerAliveInterval, ServerAliveCountMax.
+ * HashKnownHosts, ConnectTimeout, ServerAliveInterval, ServerAliveCountMax,
+ * ProxyCommand (the rest of the line, as ssh takes it; "none" for none),
+ * HostKeyAlias (the name known_hosts is searched and written for).
  * The options lines (as ssh -o) come first, so they win; Host, Match
  * and Include are refused there, and errors name "command-line line N".
  * Tokens %% %d %h %l %n %p %r %u and a leading ~ are expanded in
- * IdentityFile and UserKnownHostsFile; "none" empties those lists.
+ * IdentityFile and UserKnownHostsFile, and %% %h %n %p %r (and the other
+ * tokens above but ~) in ProxyCommand; "none" empties those lists.
  * On success sets *out (free with sshconfig_free) and returns 0; on failure
  * returns a negative CLAW_ERR_* and sets *cause to an allocated message
  * naming file and line.

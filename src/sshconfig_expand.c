@@ -146,6 +146,19 @@ sc_expand_item(const struct sc_item *it, const struct sc_token *tok,
 	return 0;
 }
 
+/* Expand %-tokens (not ~: the shell sees the command) in ProxyCommand. */
+static int
+sc_expand_proxy(const struct sc_item *it, const struct sc_token *tok,
+    char **out, char **cause)
+{
+	char	bad = '\0';
+
+	if (sshconfig_percent(it->value, tok, out, &bad) != 0)
+		return sshconfig_percent_err(cause, it->file, it->line,
+		    it->value, bad);
+	return 0;
+}
+
 /* Return 1 if s is one of v[0..n). */
 static int
 sc_strv_has(char *const *v, size_t n, const char *s)
@@ -248,6 +261,9 @@ sc_finish_lists(struct sc_parse *p, struct sshconfig *c, char **cause)
 	if ((r = sc_expand_list(&p->ukh, tok, q->home, &c->known_hosts_files,
 	    &c->n_known_hosts_files, cause)) != 0)
 		return r;
+	if (p->proxy.n > 0 && (r = sc_expand_proxy(&p->proxy.items[0], tok,
+	    &c->proxy_command, cause)) != 0)
+		return r;
 	return sc_expand_list(&p->gkh, tok, q->home,
 	    &c->global_known_hosts_files, &c->n_global_known_hosts_files,
 	    cause);
@@ -298,6 +314,8 @@ sshconfig_finish(struct sc_parse *p, struct sshconfig **out, char **cause)
 	else
 		c->user = xstrdup(p->user != NULL ? p->user : q->local_user);
 	c->identity_files_set = p->ids.set;
+	if (p->host_key_alias != NULL)
+		c->host_key_alias = xstrdup(p->host_key_alias);
 	sc_finish_ints(p, c);
 	if ((r = sc_finish_lists(p, c, cause)) != 0) {
 		sshconfig_free(c);

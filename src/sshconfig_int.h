@@ -41,10 +41,13 @@ struct sc_parse {
 	const struct sshconfig_query *q;
 	char		*hostname;	/* HostName, %h already expanded */
 	char		*user;		/* User */
+	char		*host_key_alias;	/* HostKeyAlias */
 	int		 ints[SC_NSLOTS];
 	struct sc_list	 ids;		/* IdentityFile */
 	struct sc_list	 ukh;		/* UserKnownHostsFile */
 	struct sc_list	 gkh;		/* GlobalKnownHostsFile */
+	struct sc_list	 proxy;		/* ProxyCommand: one item, or none
+					   when set to "none" */
 	char		**files;	/* names of files read, for sc_item */
 	size_t		 nfiles;
 };

@@ -256,6 +256,7 @@ transport_new(const struct sshconfig *sc, int fd)
 
 	t = xcalloc(1, sizeof *t);
 	t->fd = fd;
+	t->proxy_pid = -1;
 	t->label = xasprintf("%s@%s:%d", sc->user, sc->hostname, sc->port);
 	t->session = libssh2_session_init_ex(NULL, NULL, NULL, t);
 	if (t->session == NULL) {
@@ -279,6 +280,7 @@ transport_connect(const struct sshconfig *sc,
 {
 	struct transport	*t;
 	int64_t			 deadline = CLOCK_NEVER;
+	pid_t			 pid = -1;
 	int			 fd, rc;
 
 	if ((rc = transport_global_init()) != 0) {
@@ -287,15 +289,28 @@ transport_connect(const struct sshconfig *sc,
 	}
 	if (sc->connect_timeout > 0)
 		deadline = clock_now_ms() + (int64_t)sc->connect_timeout * 1000;
-	log_info("connecting to %s port %d", sc->hostname, sc->port);
-	if ((rc = transport_tcp(sc->hostname, sc->port, deadline, &fd,
-	    cause)) != 0)
+	if (sc->proxy_command != NULL)
+		rc = transport_proxy_start(sc->proxy_command, &fd, &pid,
+		    cause);
+	else {
+		log_info("connecting to %s port %d", sc->hostname, sc->port);
+		rc = transport_tcp(sc->hostname, sc->port, deadline, &fd,
+		    cause);
+	}
+	if (rc != 0)
 		return rc;
 	t = transport_new(sc, fd);
+	if (pid != -1) {
+		t->proxy = xstrdup(sc->proxy_command);
+		t->proxy_pid = pid;
+	}
 	transport_hostkey_prefs(t, sc);
 	if ((rc = transport_handshake(t, deadline, cause)) != 0 ||
 	    (rc = transport_hostkey_verify(t, sc, cause)) != 0 ||
 	    (rc = transport_auth(t, sc, opts, deadline, cause)) != 0) {
+		if (rc != CLAW_ERR_HOSTKEY_CHANGED &&
+		    rc != CLAW_ERR_HOSTKEY_UNKNOWN)
+			*cause = transport_proxy_explain(t, *cause);
 		transport_free(t);
 		return rc;
 	}
@@ -332,8 +347,8 @@ transport_free(struct transport *t)
 				shutdown(t->fd, SHUT_RDWR);
 		}
 	}
-	if (t->fd != -1)
-		close(t->fd);
+	transport_proxy_stop(t);
+	free(t->proxy);
 	free(t->label);
 	free(t);
 }

@@ -73,7 +73,8 @@ transport_hostkey_prefs(struct transport *t, const struct sshconfig *sc)
 	int		  pass;
 
 	files = hostkey_files(sc, &n);
-	if (knownhosts_types(files, n, sc->hostname, sc->port, &known) != 0)
+	if (knownhosts_types(files, n, SSHCONFIG_KEYNAME(sc), sc->port,
+	    &known) != 0)
 		known = NULL;
 	for (pass = 0; pass < 2; pass++) {
 		for (i = 0; i < N_HOSTKEY_ALGS; i++) {
@@ -114,8 +115,8 @@ static char *
 hostkey_name(const struct sshconfig *sc)
 {
 	if (sc->port == 22)
-		return xstrdup(sc->hostname);
-	return xasprintf("[%s]:%d", sc->hostname, sc->port);
+		return xstrdup(SSHCONFIG_KEYNAME(sc));
+	return xasprintf("[%s]:%d", SSHCONFIG_KEYNAME(sc), sc->port);
 }
 
 /* Record an unknown key when policy allows; otherwise refuse it. */
@@ -139,8 +140,9 @@ hostkey_unknown(const struct sshconfig *sc, const unsigned char *key,
 	} else if (sc->n_known_hosts_files == 0)
 		log_warn("not recording host key for %s: no "
 		    "UserKnownHostsFile", name);
-	else if (knownhosts_add(sc->known_hosts_files[0], sc->hostname,
-	    sc->port, key, len, sc->hash_known_hosts, &err) != 0) {
+	else if (knownhosts_add(sc->known_hosts_files[0],
+	    SSHCONFIG_KEYNAME(sc), sc->port, key, len, sc->hash_known_hosts,
+	    &err) != 0) {
 		log_warn("could not record host key for %s: %s", name, err);
 		free(err);
 	} else
@@ -197,8 +199,8 @@ transport_hostkey_verify(struct transport *t, const struct sshconfig *sc,
 	fp = knownhosts_fingerprint(key, len);
 	log_debug("server host key: %s %s", label, fp);
 	files = hostkey_files(sc, &n);
-	rc = knownhosts_check(files, n, sc->hostname, sc->port, key, len, &w,
-	    cause);
+	rc = knownhosts_check(files, n, SSHCONFIG_KEYNAME(sc), sc->port, key,
+	    len, &w, cause);
 	if (rc == 0)
 		log_debug("host key found in %s:%zu", w.file, w.line);
 	else if (rc == CLAW_ERR_HOSTKEY_UNKNOWN)

@@ -483,6 +483,67 @@ test_sandbox_error_after_strings(void **state)
 	    "log.verbose: expected an integer from 0 to 3");
 }
 
+/* "providers": each entry read back with defaults filled in. */
+static void
+test_providers(void **state)
+{
+	struct fixture			*f = *state;
+	struct claw_config		*cfg = NULL;
+	const struct claw_provider	*p;
+	char				*cause = NULL;
+
+	assert_int_equal(load_text(f, "{\"providers\": {"
+	    "\"lab\": {\"driver\": \"openshell\", \"command\": \"~/bin/os\","
+	    " \"timeout\": 5, \"readyTimeout\": 0, \"args\": [\"-g\", \"x\"]},"
+	    "\"k8s.prod-1\": {\"driver\": \"command\"}}}", &cfg, &cause), 0);
+	assert_int_equal(cfg->nproviders, 2);
+	assert_non_null(p = config_provider(cfg, "lab"));
+	assert_string_equal(p->driver, "openshell");
+	assert_string_equal(p->command, "/nonexistent/bin/os");
+	assert_int_equal(p->timeout, 5);
+	assert_int_equal(p->ready_timeout, 0);
+	assert_int_equal(p->nargs, 2);
+	assert_string_equal(p->args[1], "x");
+	assert_non_null(p = config_provider(cfg, "k8s.prod-1"));
+	assert_null(p->command);
+	assert_int_equal(p->timeout, 60);
+	assert_int_equal(p->ready_timeout, 300);
+	assert_null(config_provider(cfg, "nope"));
+	config_free(cfg);
+}
+
+/* Bad provider entries are refused with the key path named. */
+static void
+test_providers_bad(void **state)
+{
+	struct fixture	*f = *state;
+
+	expect_text_error(f, "{\"providers\": []}",
+	    "providers: expected an object");
+	expect_text_error(f, "{\"providers\": {\"a b\": {}}}",
+	    "providers.a b: a provider name is 1 to 64 of A-Z a-z 0-9 _ . - "
+	    "(at most 64 providers)");
+	expect_text_error(f, "{\"providers\": {\"a\": {}}}",
+	    "providers.a: missing \"driver\"");
+	expect_text_error(f, "{\"providers\": {\"a\": {\"driver\": \"k8s\"}}}",
+	    "providers.a.driver: expected \"openshell\", \"slurm\" or "
+	    "\"command\"");
+	expect_text_error(f, "{\"providers\": {\"a\": {\"driver\": "
+	    "\"command\", \"timeout\": 0}}}",
+	    "providers.a.timeout: expected an integer from 1 to 86400");
+	expect_text_error(f, "{\"providers\": {\"a\": {\"driver\": "
+	    "\"command\", \"readyTimeout\": -1}}}",
+	    "providers.a.readyTimeout: expected an integer from 0 to 604800");
+	expect_text_error(f, "{\"providers\": {\"a\": {\"driver\": "
+	    "\"command\", \"args\": [1]}}}",
+	    "providers.a.args: expected at most 64 strings");
+	expect_text_error(f, "{\"providers\": {\"a\": {\"driver\": "
+	    "\"command\", \"gpu\": 1}}}", "unknown key 'providers.a.gpu'");
+	expect_text_error(f, "{\"providers\": {\"a\": {\"driver\": "
+	    "\"command\", \"driver\": \"command\"}}}",
+	    "duplicate key 'providers.a.driver'");
+}
+
 #define T(fn)	cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 /* Run every test, each in its own directory. */
@@ -503,6 +564,8 @@ main(void)
 		T(test_sandbox_runtime_limits),
 		T(test_sandbox_strict_schema),
 		T(test_sandbox_error_after_strings),
+		T(test_providers),
+		T(test_providers_bad),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

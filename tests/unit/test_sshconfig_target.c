@@ -53,6 +53,86 @@ test_options(void **state)
 	free(cause);
 }
 
+/* ProxyCommand: the raw rest of the line, tokens expanded, first wins. */
+static void
+test_proxy_command(void **state)
+{
+	struct fixture		*fx = *state;
+	struct sshconfig_query	 q = { .host = "box", .local_user = "alice",
+	    .home = fx->dir };
+	struct sshconfig	*c = NULL;
+	char			*cause = NULL;
+	const char		*path;
+
+	path = write_file(fx->dir, "config",
+	    "Host box\n"
+	    "  HostName Example.ORG\n"
+	    "  Port 2222\n"
+	    "  User bob\n"
+	    "  ProxyCommand=  ssh -W '%h:%p' \"gw\" -l %r # %n %%x  \n"
+	    "  ProxyCommand second\n"
+	    "  HostKeyAlias box-key\n"
+	    "  HostKeyAlias other\n");
+	assert_int_equal(sshconfig_resolve(path, 0, &q, &c, &cause), 0);
+	assert_string_equal(c->host_key_alias, "box-key");
+	assert_string_equal(c->proxy_command,
+	    "ssh -W 'example.org:2222' \"gw\" -l bob # box %x");
+	sshconfig_free(c);
+	c = NULL;
+
+	/* No ProxyCommand, and "none", both mean a direct connection. */
+	path = write_file(fx->dir, "config", "Host box\n  Port 2\n");
+	assert_int_equal(sshconfig_resolve(path, 0, &q, &c, &cause), 0);
+	assert_null(c->proxy_command);
+	assert_null(c->host_key_alias);
+	sshconfig_free(c);
+	c = NULL;
+	path = write_file(fx->dir, "config",
+	    "ProxyCommand NONE\nProxyCommand nc %h %p\n");
+	assert_int_equal(sshconfig_resolve(path, 0, &q, &c, &cause), 0);
+	assert_null(c->proxy_command);
+	sshconfig_free(c);
+	c = NULL;
+
+	/* An unknown token, a bare % and an empty command are errors. */
+	path = write_file(fx->dir, "config", "ProxyCommand nc %z\n");
+	assert_int_equal(sshconfig_resolve(path, 0, &q, &c, &cause),
+	    CLAW_ERR_PARSE);
+	assert_null(c);
+	assert_non_null(strstr(cause, "line 1: unknown token %z"));
+	free(cause);
+	path = write_file(fx->dir, "config", "ProxyCommand nc %\n");
+	assert_int_equal(sshconfig_resolve(path, 0, &q, &c, &cause),
+	    CLAW_ERR_PARSE);
+	assert_non_null(strstr(cause, "'%' at end"));
+	free(cause);
+	path = write_file(fx->dir, "config", "Host other\nProxyCommand  \n");
+	assert_int_equal(sshconfig_resolve(path, 0, &q, &c, &cause),
+	    CLAW_ERR_PARSE);
+	assert_non_null(strstr(cause, "line 2: missing argument"));
+	free(cause);
+}
+
+/* ProxyCommand given as an ssh -o line wins over the file. */
+static void
+test_proxy_option(void **state)
+{
+	struct fixture		*fx = *state;
+	char			 o1[] = "ProxyCommand /usr/sbin/sshd -i -p %p";
+	char			*opts[] = { o1 };
+	struct sshconfig_query	 q = { .host = "h", .port = 2022,
+	    .local_user = "alice", .home = fx->dir, .options = opts,
+	    .noptions = 1 };
+	struct sshconfig	*c = NULL;
+	char			*cause = NULL;
+	const char		*path;
+
+	path = write_file(fx->dir, "config", "ProxyCommand other\n");
+	assert_int_equal(sshconfig_resolve(path, 0, &q, &c, &cause), 0);
+	assert_string_equal(c->proxy_command, "/usr/sbin/sshd -i -p 2022");
+	sshconfig_free(c);
+}
+
 /* A query without a host is refused. */
 static void
 test_bad_query(void **state)
@@ -157,6 +237,8 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		T(test_options),
 		T(test_bad_query),
+		T(test_proxy_command),
+		T(test_proxy_option),
 		cmocka_unit_test(test_target_good),
 		cmocka_unit_test(test_target_bad),
 	};
