@@ -52,6 +52,10 @@ sshconfig_to_json(const struct sshconfig *sc)
 	    sc->server_alive_interval);
 	cJSON_AddNumberToObject(o, "serverAliveCountMax",
 	    sc->server_alive_count_max);
+	if (sc->proxy_command != NULL)
+		cJSON_AddStringToObject(o, "proxyCommand", sc->proxy_command);
+	if (sc->host_key_alias != NULL)
+		cJSON_AddStringToObject(o, "hostKeyAlias", sc->host_key_alias);
 	return o;
 }
 
@@ -67,6 +71,16 @@ sshconfig_json_str(const cJSON *o, const char *key, char **out,
 		    "ssh settings: %s: expected a string", key);
 	*out = xstrdup(v->valuestring);
 	return 0;
+}
+
+/* An optional string member, copied (absent: NULL). */
+static int
+sshconfig_json_optstr(const cJSON *o, const char *key, char **out,
+    char **cause)
+{
+	if (cJSON_GetObjectItemCaseSensitive(o, key) == NULL)
+		return 0;
+	return sshconfig_json_str(o, key, out, cause);
 }
 
 /* An integer member within [lo, hi]. */
@@ -158,7 +172,11 @@ sshconfig_from_json(const cJSON *o, struct sshconfig **out, char **cause)
 	    (rc = sshconfig_json_int(o, "serverAliveInterval", 0, 86400,
 	    &sc->server_alive_interval, cause)) != 0 ||
 	    (rc = sshconfig_json_int(o, "serverAliveCountMax", 0, 1000,
-	    &sc->server_alive_count_max, cause)) != 0)
+	    &sc->server_alive_count_max, cause)) != 0 ||
+	    (rc = sshconfig_json_optstr(o, "proxyCommand", &sc->proxy_command,
+	    cause)) != 0 ||
+	    (rc = sshconfig_json_optstr(o, "hostKeyAlias",
+	    &sc->host_key_alias, cause)) != 0)
 		goto out;
 	sc->strict = (enum sshconfig_strict)strict;
 	*out = sc;
