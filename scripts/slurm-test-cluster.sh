@@ -38,12 +38,14 @@ export SLURM_CONF="$CONF"
 # the slurmstepd processes this cluster left behind by it.
 export CLAWSSH_SLURM_TEST="$S"
 
-# The pid in file $1 if that process is alive.
+# The pid in file $1 if that process is alive and is the daemon the
+# file is named after (a stale file may name a reused pid).
 live_pid() {
 	[ -s "$1" ] || return 1
 	p=$(cat "$1")
 	case $p in ''|*[!0-9]*) return 1 ;; esac
-	kill -0 "$p" 2>/dev/null || return 1
+	n=$(basename "$1" .pid)
+	[ "$(cat "/proc/$p/comm" 2>/dev/null)" = "$n" ] || return 1
 	echo "$p"
 }
 
@@ -192,10 +194,9 @@ do_start() {
 
 # Pids of slurmstepd processes this cluster's slurmd started.
 stepd_pids() {
-	for d in /proc/[0-9]*; do
-		[ "$(cat "$d/comm" 2>/dev/null)" = slurmstepd ] || continue
-		tr '\0' '\n' < "$d/environ" 2>/dev/null |
-		    grep -qxF "CLAWSSH_SLURM_TEST=$S" && echo "${d#/proc/}"
+	for p in $(pgrep -x slurmstepd); do
+		tr '\0' '\n' < "/proc/$p/environ" 2>/dev/null |
+		    grep -qxF "CLAWSSH_SLURM_TEST=$S" && echo "$p"
 	done
 	return 0
 }
@@ -208,16 +209,25 @@ with_descendants() {
 	echo "$1"
 }
 
-# Stop the daemon in pid file $1 and wait for it.
-stop_pid() {
-	p=$(live_pid "$1") || return 0
-	kill "$p" 2>/dev/null || :
+# Stop the daemons in pid files "$@" together and wait for them.
+stop_pids() {
+	pids=
+	for f in "$@"; do
+		p=$(live_pid "$f") || continue
+		kill "$p" 2>/dev/null || :
+		pids="$pids $p"
+	done
 	i=0
-	while kill -0 "$p" 2>/dev/null && [ $i -lt 50 ]; do
-		sleep 0.1
+	while [ -n "$pids" ] && [ $i -lt 100 ]; do
+		left=
+		for p in $pids; do
+			kill -0 "$p" 2>/dev/null && left="$left $p"
+		done
+		pids=$left
+		[ -z "$pids" ] || sleep 0.1
 		i=$((i + 1))
 	done
-	kill -9 "$p" 2>/dev/null || :
+	[ -z "$pids" ] || kill -9 $pids 2>/dev/null || :
 }
 
 do_stop() {
@@ -231,9 +241,8 @@ do_stop() {
 			i=$((i + 1))
 		done
 	fi
-	stop_pid "$S/run/slurmd.pid"
-	stop_pid "$S/run/slurmctld.pid"
-	stop_pid "$S/munge/munged.pid"
+	stop_pids "$S/run/slurmd.pid" "$S/run/slurmctld.pid"
+	stop_pids "$S/munge/munged.pid"
 	# slurmstepd and job processes left behind.
 	for p in $(stepd_pids); do
 		# shellcheck disable=SC2046
