@@ -440,6 +440,9 @@ slurm_idx_list(const char *s, size_t n, char *seen, char **cause)
 
 	if (n == 3 && memcmp(s, "N/A", 3) == 0)
 		return 0;
+	if (n == 0 || s[n - 1] == ',')
+		return claw_fail(cause, CLAW_ERR_PARSE,
+		    "slurm: scontrol printed a bad GPU index list");
 	while (p < end) {
 		if ((c = memchr(p, ',', end - p)) == NULL)
 			c = end;
@@ -472,10 +475,13 @@ slurm_gres_cb(const char *v, size_t n, void *arg, char **cause)
 	while (p < end) {
 		open = memchr(p, '(', end - p);
 		close = open != NULL ? memchr(open, ')', end - open) : NULL;
-		if (close == NULL) {
+		if (open == NULL) {
 			/* A GRES without indexes ("gpu:1"): nothing bound. */
 			return 0;
 		}
+		if (close == NULL)
+			return claw_fail(cause, CLAW_ERR_PARSE,
+			    "slurm: scontrol printed a truncated GRES field");
 		if ((size_t)(close - open) < 5 ||
 		    memcmp(open, "(IDX:", 5) != 0)
 			return claw_fail(cause, CLAW_ERR_PARSE,
