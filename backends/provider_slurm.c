@@ -146,7 +146,10 @@ slurm_child(const char *prog, char **argv, char **env, int out, int err)
 	_exit(127);
 }
 
-/* Read what fd has into b (up to max bytes kept); 0 at EOF. */
+/*
+ * Read what fd has into b, keeping at most max bytes; past that, set
+ * *overflow, or drop the rest when overflow is NULL.  Returns 0 at EOF.
+ */
 static int
 slurm_drain(int fd, struct buf *b, size_t max, int *overflow)
 {
@@ -158,32 +161,29 @@ slurm_drain(int fd, struct buf *b, size_t max, int *overflow)
 	if (r == 0)
 		return 0;
 	if (b->len + r > max) {
-		*overflow = 1;
+		if (overflow != NULL)
+			*overflow = 1;
 		r = max - b->len;
 	}
 	buf_append(b, buf, r);
 	return 1;
 }
 
-/* Read both pipes until EOF, the deadline or too much output. */
+/* Read both pipes until EOF, the deadline or too much on stdout. */
 static void
-slurm_collect(int out, int err, int timeout, struct slurm_result *res)
+slurm_collect(int out, int err, int64_t deadline, struct slurm_result *res)
 {
 	struct pollfd	pfd[2];
-	int64_t		deadline = clock_now_ms() + (int64_t)timeout * 1000;
 	int		n;
 
 	pfd[0].fd = out;
 	pfd[1].fd = err;
 	pfd[0].events = pfd[1].events = POLLIN;
-	while (pfd[0].fd != -1 || pfd[1].fd != -1) {
-		if ((n = poll(pfd, 2, clock_poll_timeout(deadline))) == -1) {
-			if (errno == EINTR)
-				continue;
-			res->timed_out = 1;
-			return;
-		}
-		if (n == 0) {
+	while (!res->overflow && (pfd[0].fd != -1 || pfd[1].fd != -1)) {
+		n = poll(pfd, 2, clock_poll_timeout(deadline));
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0) {
 			res->timed_out = 1;
 			return;
 		}
@@ -191,12 +191,36 @@ slurm_collect(int out, int err, int timeout, struct slurm_result *res)
 		    SLURM_OUT_MAX, &res->overflow))
 			pfd[0].fd = -1;
 		if (pfd[1].revents != 0 && !slurm_drain(err, &res->err,
-		    SLURM_ERR_MAX, &res->overflow))
+		    SLURM_ERR_MAX, NULL))
 			pfd[1].fd = -1;
-		if (res->overflow && res->out.len >= SLURM_OUT_MAX)
-			return;
-		res->overflow = 0;
 	}
+}
+
+/*
+ * Reap pid, waiting until the deadline at most (a command may close its
+ * output and linger); then, or when kill is set, kill its process group.
+ */
+static void
+slurm_reap(pid_t pid, int64_t deadline, int kill_it,
+    struct slurm_result *res)
+{
+	pid_t	r;
+
+	while (!kill_it) {
+		if ((r = waitpid(pid, &res->status, WNOHANG)) == pid)
+			return;
+		if (r == -1 && errno != EINTR)
+			return;
+		if (clock_poll_timeout(deadline) == 0) {
+			res->timed_out = 1;
+			break;
+		}
+		poll(NULL, 0, 10);
+	}
+	kill(-pid, SIGKILL);
+	kill(pid, SIGKILL);
+	while (waitpid(pid, &res->status, 0) == -1 && errno == EINTR)
+		;
 }
 
 /*
@@ -210,10 +234,12 @@ slurm_run(const struct provider_conf *conf, const char *prog,
 {
 	char	*path, **env;
 	int	 o[2], e[2], timeout, rc = 0;
+	int64_t	 deadline;
 	pid_t	 pid;
 
 	memset(res, 0, sizeof *res);
 	timeout = conf->timeout > 0 ? conf->timeout : SLURM_TIMEOUT_DEFAULT;
+	deadline = clock_now_ms() + (int64_t)timeout * 1000;
 	if (pipe2(o, O_CLOEXEC) == -1)
 		return claw_fail_errno(cause, prog, "pipe");
 	if (pipe2(e, O_CLOEXEC) == -1) {
@@ -230,11 +256,11 @@ slurm_run(const struct provider_conf *conf, const char *prog,
 	close(o[1]);
 	close(e[1]);
 	if (pid != -1) {
-		slurm_collect(o[0], e[0], timeout, res);
-		if (res->timed_out || res->overflow)
-			kill(-pid, SIGKILL);
-		while (waitpid(pid, &res->status, 0) == -1 && errno == EINTR)
-			;
+		/* Also here, so a kill before the child's own call works. */
+		setpgid(pid, pid);
+		slurm_collect(o[0], e[0], deadline, res);
+		slurm_reap(pid, deadline, res->timed_out || res->overflow,
+		    res);
 	}
 	close(o[0]);
 	close(e[0]);

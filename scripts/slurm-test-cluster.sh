@@ -49,10 +49,11 @@ live_pid() {
 	echo "$p"
 }
 
-# True when TCP port $1 is taken on this machine.
+# True when TCP port $1 is in use on this machine (as a local or a
+# remote port: a little too careful is fine).
 port_busy() {
-	ss -Htan "( sport = :$1 )" 2>/dev/null | grep -q . && return 0
-	return 1
+	grep -qi ":$(printf %04X "$1") " /proc/net/tcp /proc/net/tcp6 \
+	    2>/dev/null
 }
 
 # Two free consecutive ports from a range unlikely to clash (tests'
@@ -73,7 +74,7 @@ pick_ports() {
 
 write_conf() {
 	port=$1
-	host=$(hostname -s)
+	host=$(uname -n | cut -d. -f1)
 	mkdir -p "$S/etc" "$S/munge" "$S/spool/ctld" "$S/spool/d" \
 	    "$S/log" "$S/run" "$S/dev"
 	# Slurm wants GRES files to be device nodes; these are /dev/null's
@@ -236,7 +237,7 @@ do_stop() {
 		scancel --quiet --full --partition="$PART" 2>/dev/null || :
 		i=0
 		while [ $i -lt 20 ] &&
-		    [ -n "$(squeue -h -o %i -t PD,R,CG,CF 2>/dev/null)" ]; do
+		    [ -n "$(squeue -h -o %i -t PD,R,CF 2>/dev/null)" ]; do
 			sleep 0.25
 			i=$((i + 1))
 		done

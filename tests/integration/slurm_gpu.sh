@@ -163,6 +163,12 @@ out=$(drv -c "$B" get one 2>&1)
 expect_status $? 1 "hostile NodeAddr"
 expect_match "$out" "bad NodeAddr" "hostile NodeAddr message"
 
+fake scontrol 'exec yes NodeAddr=n1'
+out=$(drv -c "$B" get one 2>&1)
+expect_status $? 1 "endless scontrol"
+expect_match "$out" "scontrol printed more than 1048576 bytes" \
+    "endless output message"
+
 fake squeue 'printf "12|WEIRD|None||clawssh-one\n"'
 out=$(drv -c "$B" get one 2>&1)
 expect_status $? 1 "unknown state"
