@@ -237,7 +237,7 @@ do_stop() {
 		scancel --quiet --full --partition="$PART" 2>/dev/null || :
 		i=0
 		while [ $i -lt 20 ] &&
-		    [ -n "$(squeue -h -o %i -t PD,R,CF 2>/dev/null)" ]; do
+		    [ -n "$(squeue -h -o %i -t PD,R,CG,CF 2>/dev/null)" ]; do
 			sleep 0.25
 			i=$((i + 1))
 		done
