@@ -35,7 +35,7 @@
 #define SLURM_OUT_MAX		(1024 * 1024)	/* bytes of stdout read */
 #define SLURM_ERR_MAX		4096		/* bytes of stderr kept */
 #define SLURM_MSG_MAX		200		/* bytes of stderr in a cause */
-#define SLURM_GPUS_MAX		64		/* GPUs one sandbox may ask for */
+#define SLURM_GPUS_MAX		64		/* GPUs one sandbox may ask */
 #define SLURM_HOLDER		"exec sleep infinity"
 
 extern char	**environ;
@@ -266,10 +266,12 @@ slurm_run(const struct provider_conf *conf, const char *prog,
 	close(e[0]);
 	if (rc == 0 && res->timed_out)
 		rc = claw_fail(cause, CLAW_ERR_TIMEOUT,
-		    "slurm: %s did not finish within %d seconds", path, timeout);
+		    "slurm: %s did not finish within %d seconds", path,
+		    timeout);
 	else if (rc == 0 && res->overflow)
 		rc = claw_fail(cause, CLAW_ERR_PARSE,
-		    "slurm: %s printed more than %d bytes", path, SLURM_OUT_MAX);
+		    "slurm: %s printed more than %d bytes", path,
+		    SLURM_OUT_MAX);
 	free(path);
 	slurm_env_free(env);
 	return rc;

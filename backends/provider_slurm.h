@@ -25,8 +25,8 @@ extern const struct provider_ops	provider_slurm_ops;
 /* One line of squeue output. */
 struct slurm_job {
 	char			 id[SLURM_JOBID_MAX + 1];
-	char			*name;		/* the sandbox name, no prefix */
-	char			*state_text;	/* "RUNNING", "PENDING (Resources)" */
+	char			*name;		/* sandbox name, no prefix */
+	char			*state_text;	/* "PENDING (Resources)" */
 	enum provider_state	 state;
 	char			*node;		/* allocated node, or NULL */
 };

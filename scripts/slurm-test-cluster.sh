@@ -120,7 +120,9 @@ SchedulerParameters=sched_interval=1
 MinJobAge=300
 KillWait=2
 GresTypes=gpu
-NodeName=$NODE NodeHostname=$host NodeAddr=127.0.0.1 CPUs=4 Sockets=1 CoresPerSocket=4 ThreadsPerCore=1 RealMemory=1000 Gres=gpu:$NGPU State=UNKNOWN
+NodeName=$NODE NodeHostname=$host NodeAddr=127.0.0.1 CPUs=4 Sockets=1 \\
+    CoresPerSocket=4 ThreadsPerCore=1 RealMemory=1000 Gres=gpu:$NGPU \\
+    State=UNKNOWN
 PartitionName=$PART Nodes=$NODE Default=YES MaxTime=INFINITE State=UP
 EOF
 	mv "$CONF.tmp" "$CONF"

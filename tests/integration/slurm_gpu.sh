@@ -174,7 +174,8 @@ out=$(drv -c "$B" get one 2>&1)
 expect_status $? 1 "unknown state"
 expect_match "$out" "unknown job state" "unknown state message"
 
-fake squeue 'echo "slurm_load_jobs error: Unable to contact slurm controller" >&2; exit 1'
+fake squeue 'echo "slurm_load_jobs error: Unable to contact slurm" \
+    "controller" >&2; exit 1'
 out=$(drv -c "$B" list 2>&1)
 expect_status $? 1 "squeue failing"
 expect_match "$out" "slurm: squeue failed (exit 1): slurm_load_jobs error" \
