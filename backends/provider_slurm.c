@@ -430,6 +430,28 @@ slurm_endpoint(const struct provider_conf *conf, const struct slurm_job *j,
 	return 0;
 }
 
+/*
+ * Fill sb from job j: name, state, state text, and for a running job its
+ * endpoint and GPUs.  On failure sb holds nothing.
+ */
+static int
+slurm_fill(const struct provider_conf *conf, const struct slurm_job *j,
+    struct provider_sandbox *sb, char **cause)
+{
+	int	rc;
+
+	memset(sb, 0, sizeof *sb);
+	sb->name = xstrdup(j->name);
+	sb->state = j->state;
+	sb->state_text = xasprintf("job %s %s", j->id, j->state_text);
+	if (j->state == PROVIDER_READY &&
+	    (rc = slurm_endpoint(conf, j, sb, cause)) != 0) {
+		provider_sandbox_clear(sb);
+		return rc;
+	}
+	return 0;
+}
+
 /* Look name up; see provider.h. */
 static int
 slurm_get(const struct provider_conf *conf, const char *name,
@@ -445,20 +467,14 @@ slurm_get(const struct provider_conf *conf, const char *name,
 		return rc;
 	if ((rc = slurm_query(conf, name, &jobs, &n, cause)) != 0)
 		return rc;
-	memset(&sb, 0, sizeof sb);
-	sb.name = xstrdup(name);
 	if ((j = slurm_job_pick(jobs, n)) == NULL) {
+		memset(&sb, 0, sizeof sb);
+		sb.name = xstrdup(name);
 		sb.state = PROVIDER_ABSENT;
 		sb.state_text = xstrdup("absent");
-	} else {
-		sb.state = j->state;
-		sb.state_text = xasprintf("job %s %s", j->id, j->state_text);
-		if (j->state == PROVIDER_READY &&
-		    (rc = slurm_endpoint(conf, j, &sb, cause)) != 0) {
-			provider_sandbox_clear(&sb);
-			slurm_jobs_free(jobs, n);
-			return rc;
-		}
+	} else if ((rc = slurm_fill(conf, j, &sb, cause)) != 0) {
+		slurm_jobs_free(jobs, n);
+		return rc;
 	}
 	slurm_jobs_free(jobs, n);
 	*out = sb;
@@ -599,14 +615,17 @@ slurm_list(const struct provider_conf *conf, struct provider_sandbox **out,
 				j = &jobs[same];
 		}
 		v = xreallocarray(v, nv + 1, sizeof *v);
-		memset(&v[nv], 0, sizeof v[nv]);
-		v[nv].name = xstrdup(j->name);
-		v[nv].state = j->state;
-		v[nv].state_text = xasprintf("job %s %s", j->id,
-		    j->state_text);
+		if ((rc = slurm_fill(conf, j, &v[nv], cause)) != 0)
+			break;
 		nv++;
 	}
 	slurm_jobs_free(jobs, n);
+	if (rc != 0) {
+		for (i = 0; i < nv; i++)
+			provider_sandbox_clear(&v[i]);
+		free(v);
+		return rc;
+	}
 	*out = v;
 	*nout = nv;
 	return 0;

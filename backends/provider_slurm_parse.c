@@ -151,15 +151,14 @@ slurm_jobs_free(struct slurm_job *jobs, size_t n)
 	free(jobs);
 }
 
-/* The state text: the word, and a pending job's reason when it has one. */
+/* The state text: the word, and the reason when there is one. */
 static char *
-slurm_state_text(const char *word, const char *r, size_t rn,
-    enum provider_state st)
+slurm_state_text(const char *word, const char *r, size_t rn)
 {
 	size_t	i;
 	char	*reason, *s;
 
-	if (st != PROVIDER_PENDING || rn == 0 ||
+	if (rn == 0 ||
 	    (rn == 4 && memcmp(r, "None", 4) == 0))
 		return xstrdup(word);
 	if (rn > SLURM_REASON_MAX)
@@ -238,7 +237,7 @@ slurm_parse_line(const char *s, size_t n, size_t line, const char *want,
 	memcpy(j->id, f[0], fn[0]);
 	j->id[fn[0]] = '\0';
 	j->name = xstrndup(name, namelen);
-	j->state_text = slurm_state_text(word, f[2], fn[2], j->state);
+	j->state_text = slurm_state_text(word, f[2], fn[2]);
 	j->node = fn[3] != 0 ? xstrndup(f[3], fn[3]) : NULL;
 	return 0;
 }

@@ -185,8 +185,10 @@ do_start() {
 	done
 	if ! live_pid "$S/run/slurmctld.pid" >/dev/null ||
 	    ! live_pid "$S/run/slurmd.pid" >/dev/null; then
-		# Half up or down: start clean on fresh ports.
+		# Half up or down: start clean, with no old jobs, on fresh
+		# ports.
 		do_stop
+		rm -rf "$S/spool"
 		port=$(pick_ports) || exit 1
 		write_conf "$port"
 	fi

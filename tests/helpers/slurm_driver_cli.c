@@ -8,7 +8,7 @@
  *	slurm_driver_cli ... list
  *
  * get prints KEY=VALUE lines (state, state_text, host, gpus, exec_wrap),
- * list one "NAME STATE" line per sandbox, destroy "existed=0|1".  Errors
+ * list one "NAME STATE GPUS" line per sandbox ("-": none), destroy "existed=0|1".  Errors
  * go to stderr with exit status 1.
  */
 #ifdef HAVE_CONFIG_H
@@ -101,7 +101,8 @@ cli_list(const struct provider_conf *conf, char **cause)
 	if ((rc = provider_slurm_ops.list(conf, &v, &n, cause)) != 0)
 		return rc;
 	for (i = 0; i < n; i++) {
-		printf("%s %s\n", v[i].name, cli_state(v[i].state));
+		printf("%s %s %s\n", v[i].name, cli_state(v[i].state),
+		    v[i].gpus != NULL ? v[i].gpus : "-");
 		provider_sandbox_clear(&v[i]);
 	}
 	free(v);

@@ -117,14 +117,24 @@ wait_state two READY
 expect_eq "$(field two gpus)" "" "no GPU asked, none given"
 
 out=$(drv list | sort)
-expect_eq "$out" "one GONE
-three READY
-two READY" "list"
+expect_eq "$out" "one GONE -
+three READY $ga
+two READY -" "list"
 
 # Only clawssh's jobs are listed; a foreign job is left alone.
 sbatch --quiet --job-name=other --output=/dev/null --wrap 'sleep 300' ||
     fail "foreign job"
 expect_eq "$(drv list | grep -c other)" 0 "foreign job not listed"
+
+# More GPUs than the node has: Slurm refuses, the driver says why.
+out=$(drv create big 3 2>&1)
+expect_status $? 1 "3 GPUs on a 2-GPU node"
+expect_match "$out" "slurm: sbatch failed (exit 1): .*node configuration" \
+    "refusal passed on"
+# Slurm keeps a record of the refused job: it is GONE, never READY.
+out=$(drv get big)
+expect_match "$out" '^state=GONE$' "refused sandbox"
+expect_match "$out" 'FAILED (BadConstraints)' "refused sandbox's state text"
 
 # Bad requests fail before Slurm sees them.
 out=$(drv create '../x' 1 2>&1)

@@ -50,7 +50,7 @@ test_squeue_good(void **state)
 	assert_int_equal(squeue(
 	    "12|RUNNING|None|node-1|clawssh-one\n"
 	    "13|PENDING|Resources||clawssh-two\n"
-	    "9|CANCELLED|None|node-1|clawssh-one\n"
+	    "9|FAILED|BadConstraints|node-1|clawssh-one\n"
 	    "14|CONFIGURING|None|n2|clawssh-three\n", NULL, &j, &n), 0);
 	assert_int_equal(n, 4);
 	assert_string_equal(j[0].id, "12");
@@ -62,6 +62,7 @@ test_squeue_good(void **state)
 	assert_string_equal(j[1].state_text, "PENDING (Resources)");
 	assert_null(j[1].node);
 	assert_int_equal(j[2].state, PROVIDER_GONE);
+	assert_string_equal(j[2].state_text, "FAILED (BadConstraints)");
 	assert_int_equal(j[3].state, PROVIDER_PENDING);
 	slurm_jobs_free(j, n);
 
