@@ -536,6 +536,27 @@ slurm_sbatch_args(const struct provider_conf *conf, const char *name,
 	return 0;
 }
 
+/*
+ * Cancel every job of name, best effort: sbatch timed out or printed
+ * garbage, so a job may exist that nobody knows the id of.
+ */
+static void
+slurm_cancel_name(const struct provider_conf *conf, const char *name)
+{
+	struct slurm_argv	a = { NULL, 0 };
+	struct slurm_result	res;
+	char			*why = NULL;
+
+	slurm_argv_add(&a, "scancel");
+	slurm_argv_add(&a, "--quiet");
+	slurm_argv_add(&a, "--me");
+	slurm_argv_add(&a, "--name=%s%s", SLURM_JOB_PREFIX, name);
+	if (slurm_call(conf, "scancel", &a, &res, &why) == 0)
+		slurm_result_free(&res);
+	free(why);
+	slurm_argv_free(&a);
+}
+
 /* Submit the holder job; see provider.h. */
 static int
 slurm_create(const struct provider_conf *conf, const char *name,
@@ -555,6 +576,9 @@ slurm_create(const struct provider_conf *conf, const char *name,
 		slurm_result_free(&res);
 	}
 	slurm_argv_free(&a);
+	/* Exit 0 with garbage, too much, or no exit in time. */
+	if (rc == CLAW_ERR_PARSE || rc == CLAW_ERR_TIMEOUT)
+		slurm_cancel_name(conf, name);
 	return rc;
 }
 

@@ -196,6 +196,23 @@ out=$(drv -c "$B" create four 1 2>&1)
 expect_status $? 1 "sbatch without --parsable output"
 expect_match "$out" "sbatch printed no job id" "sbatch garbage message"
 
+# sbatch submits but prints garbage (or hangs): the job it may have
+# made is cancelled, not left to become READY behind clawssh's back.
+for p in squeue scontrol scancel; do
+	ln -sf "$(command -v $p)" "$B/$p"
+done
+fake sbatch "$(command -v sbatch) \"\$@\" >/dev/null; echo garbage"
+out=$(drv -c "$B" create five 0 2>&1)
+expect_status $? 1 "sbatch garbage after submitting"
+expect_match "$out" "sbatch printed no job id" "sbatch garbage message"
+wait_state five GONE
+fake sbatch "$(command -v sbatch) \"\$@\" >/dev/null; exec sleep 311"
+out=$(drv -c "$B" -t 2 create six 0 2>&1)
+expect_status $? 1 "sbatch hanging after submitting"
+expect_match "$out" "sbatch did not finish within 2 seconds" \
+    "sbatch timeout message"
+wait_state six GONE
+
 out=$(drv -c "$T/nonexistent" list 2>&1)
 expect_status $? 1 "missing command directory"
 expect_match "$out" "cannot run $T/nonexistent/squeue" "missing command"
