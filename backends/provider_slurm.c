@@ -522,7 +522,11 @@ slurm_sbatch_args(const struct provider_conf *conf, const char *name,
 	slurm_argv_add(a, "--job-name=%s%s", SLURM_JOB_PREFIX, name);
 	slurm_argv_add(a, "--nodes=1");
 	slurm_argv_add(a, "--ntasks=1");
-	slurm_argv_add(a, "--export=NONE");
+	/*
+	 * Our explicit environment, not NONE: NONE makes slurmd run a login
+	 * shell on the node to build one.
+	 */
+	slurm_argv_add(a, "--export=ALL");
 	slurm_argv_add(a, "--chdir=/");
 	slurm_argv_add(a, "--output=/dev/null");
 	slurm_argv_add(a, "--error=/dev/null");

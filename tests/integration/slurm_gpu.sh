@@ -217,9 +217,15 @@ out=$(drv -c "$T/nonexistent" list 2>&1)
 expect_status $? 1 "missing command directory"
 expect_match "$out" "cannot run $T/nonexistent/squeue" "missing command"
 
-# stop ends every daemon and job it started.
+# start again leaves the running cluster (and its jobs) alone.
 pids=$(cat "$S/run/slurmctld.pid" "$S/run/slurmd.pid" \
     "$S/munge/munged.pid")
+"$CLUSTER" start "$S" || fail "start again"
+expect_eq "$(cat "$S/run/slurmctld.pid" "$S/run/slurmd.pid" \
+    "$S/munge/munged.pid")" "$pids" "same daemons after start again"
+expect_eq "$(field three state)" READY "jobs kept by start again"
+
+# stop ends every daemon and job it started.
 start=$(date +%s)
 "$CLUSTER" stop "$S" || fail "stop"
 echo "cluster stopped in $(( $(date +%s) - start )) s"
