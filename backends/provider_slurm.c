@@ -659,7 +659,7 @@ slurm_list(const struct provider_conf *conf, struct provider_sandbox **out,
 	return 0;
 }
 
-const struct provider_ops provider_slurm_ops = {
+const struct provider_ops provider_slurm = {
 	.driver = "slurm",
 	.name_max = SLURM_JOB_NAME_MAX - (sizeof SLURM_JOB_PREFIX - 1),
 	.get = slurm_get,

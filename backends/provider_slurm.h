@@ -20,7 +20,7 @@
 #define SLURM_JOBID_MAX		15	/* digits of a job id */
 
 /* The driver, for provider_find. */
-extern const struct provider_ops	provider_slurm_ops;
+extern const struct provider_ops	provider_slurm;
 
 /* One line of squeue output. */
 struct slurm_job {

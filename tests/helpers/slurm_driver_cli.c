@@ -78,7 +78,7 @@ cli_get(const struct provider_conf *conf, const char *name, char **cause)
 	struct provider_sandbox	sb;
 	int			rc;
 
-	if ((rc = provider_slurm_ops.get(conf, name, &sb, cause)) != 0)
+	if ((rc = provider_slurm.get(conf, name, &sb, cause)) != 0)
 		return rc;
 	printf("state=%s\nstate_text=%s\n", cli_state(sb.state),
 	    sb.state_text != NULL ? sb.state_text : "");
@@ -98,7 +98,7 @@ cli_list(const struct provider_conf *conf, char **cause)
 	size_t			 n, i;
 	int			 rc;
 
-	if ((rc = provider_slurm_ops.list(conf, &v, &n, cause)) != 0)
+	if ((rc = provider_slurm.list(conf, &v, &n, cause)) != 0)
 		return rc;
 	for (i = 0; i < n; i++) {
 		printf("%s %s %s\n", v[i].name, cli_state(v[i].state),
@@ -145,9 +145,9 @@ main(int argc, char **argv)
 		rc = cli_get(&conf, argv[1], &cause);
 	else if (argc == 3 && strcmp(argv[0], "create") == 0) {
 		req.gpus = atoi(argv[2]);
-		rc = provider_slurm_ops.create(&conf, argv[1], &req, &cause);
+		rc = provider_slurm.create(&conf, argv[1], &req, &cause);
 	} else if (argc == 2 && strcmp(argv[0], "destroy") == 0) {
-		if ((rc = provider_slurm_ops.destroy(&conf, argv[1], &existed,
+		if ((rc = provider_slurm.destroy(&conf, argv[1], &existed,
 		    &cause)) == 0)
 			printf("existed=%d\n", existed);
 	} else if (argc == 1 && strcmp(argv[0], "list") == 0)
