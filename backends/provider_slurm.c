@@ -365,7 +365,7 @@ slurm_query(const struct provider_conf *conf, const char *want,
 	return rc;
 }
 
-/* Run scontrol with args and parse its output with fn. */
+/* Run scontrol --details show WHAT ID and parse its output with fn. */
 static int
 slurm_scontrol(const struct provider_conf *conf, const char *what,
     const char *id, int (*fn)(const char *, size_t, char **, char **),
