@@ -33,6 +33,7 @@
 static const struct provider_ops *const provider_drivers[] = {
 	&provider_openshell,
 	&provider_command,
+	&provider_slurm,
 	NULL
 };
 

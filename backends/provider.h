@@ -88,6 +88,7 @@ struct provider_ops {
 
 extern const struct provider_ops provider_command;
 extern const struct provider_ops provider_openshell;
+extern const struct provider_ops provider_slurm;
 
 #define PROVIDER_OUT_MAX	(1024 * 1024)	/* bytes of stdout kept */
 #define PROVIDER_ERR_MAX	1024	/* bytes of stderr quoted */
