@@ -160,14 +160,22 @@ managed_ensure(const struct managed *m, const char *name,
 	*created = 0;
 	if ((rc = managed_get(m, name, &cur, cause)) != 0)
 		return rc;
+	if (cur.state == PROVIDER_GONE) {
+		/* Ended (Slurm lists cancelled jobs for MinJobAge): the
+		 * name is free, so this is a create like ABSENT. */
+		log_info("provider %s: %s ended (%s); creating it again",
+		    m->pc.name, name, cur.state_text != NULL ?
+		    cur.state_text : "gone");
+		provider_sandbox_clear(&cur);
+		cur.state = PROVIDER_ABSENT;
+	}
 	if (cur.state == PROVIDER_ABSENT) {
 		log_info("provider %s: creating %s", m->pc.name, name);
 		if ((rc = m->ops->create(&m->pc, name, req, cause)) != 0)
 			return rc;
 		*created = 1;
 		cur.state = PROVIDER_PENDING;
-	} else if (cur.state == PROVIDER_FAILED ||
-	    cur.state == PROVIDER_GONE) {
+	} else if (cur.state == PROVIDER_FAILED) {
 		rc = managed_wait(m, name, &cur, cause);
 		return rc == 0 ? CLAW_ERR_PROTO : rc;
 	}
