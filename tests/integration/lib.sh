@@ -72,6 +72,20 @@ TEST_USER=$(id -un)
 # The sshd refuses to start as root without its privilege-separation dir.
 [ "$(id -u)" -eq 0 ] && mkdir -p /run/sshd && chmod 755 /run/sshd
 
+# lib_sshd_extra: SSHD_EXTRA, with SHLVL=1 added to the session
+# environment.  bash reads ~/.bashrc for an sshd session only while SHLVL
+# is below 2, so a heavy rc file of the machine's user (pyenv and the
+# like) is skipped and each channel costs what clawssh and sshd cost.
+# sshd takes only the first SetEnv line, so a test's SetEnv is merged in.
+lib_sshd_extra() {
+	case ${SSHD_EXTRA:-} in
+	SetEnv\ *)
+		printf 'SetEnv SHLVL=1 %s\n' "${SSHD_EXTRA#SetEnv }" ;;
+	*)
+		printf 'SetEnv SHLVL=1\n%s\n' "${SSHD_EXTRA:-}" ;;
+	esac
+}
+
 # start_sshd: pick a free-looking port, start sshd, retry if taken.
 start_sshd() {
 	tries=0
@@ -93,7 +107,7 @@ start_sshd() {
 		MaxStartups 100:30:200
 		MaxSessions 100
 		LogLevel VERBOSE
-		${SSHD_EXTRA:-}
+		$(lib_sshd_extra)
 		CONF
 		: > "$T/sshd.log"
 		"$SSHD" -D -e -f "$T/sshd_config" 2>>"$T/sshd.log" &
