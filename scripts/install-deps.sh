@@ -25,5 +25,12 @@ if [ -n "$missing" ]; then
 	# shellcheck disable=SC2086
 	apt-get install -y -q --no-install-recommends $missing
 fi
+# The MCP test drives the official TypeScript SDK (tests/mcp): Node.js 18
+# or later and npm; Debian's packages when the machine has none.
+if ! command -v node > /dev/null || ! command -v npm > /dev/null; then
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q
+	apt-get install -y -q --no-install-recommends nodejs npm
+fi
 # The Debian package may have started a system sshd; tests start their own
 # on other ports and leave any system one alone.

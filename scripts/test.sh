@@ -6,6 +6,8 @@ set -eu
 cd "$(dirname "$0")/.."
 sh scripts/install-deps.sh
 sh scripts/build.sh
+# The MCP SDK the gateway test drives, at the versions in its lock file.
+(cd tests/mcp && npm ci --no-audit --no-fund --loglevel=error)
 out=$(mktemp /tmp/clawssh-check.XXXXXX)
 status=0
 make -j"$(nproc)" check 2>&1 | tee "$out" || true

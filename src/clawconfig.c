@@ -131,6 +131,7 @@ static const struct config_key config_daemon_keys[] = {
 	CONFIG_KEY("idleTimeout", CONFIG_INT, daemon_idle_timeout, 604800),
 	CONFIG_KEY("maxSessions", CONFIG_INT, daemon_max_sessions, 1000),
 	CONFIG_KEY("maxConnections", CONFIG_INT, daemon_max_conns, 64),
+	CONFIG_KEY("maxRequestBytes", CONFIG_INT, daemon_max_line, 1073741824),
 	CONFIG_END
 };
 

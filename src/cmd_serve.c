@@ -1,7 +1,9 @@
 /*
  * clawssh serve: run the per-user daemon that keeps SSH sessions warm for
  * every other clawssh command (see daemon.h), in the foreground or
- * detached; and cmd_serve_spawn, which starts one on demand.
+ * detached; or serve JSON-RPC (--stdio) or MCP (--mcp) on stdin/stdout
+ * with a daemon of its own; and cmd_serve_spawn, which starts one on
+ * demand.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -14,11 +16,13 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <poll.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "audit.h"
 #include "clawconfig.h"
 #include "cmd.h"
 #include "cmd_conn.h"
@@ -34,7 +38,13 @@ enum {
 	SERVE_OPT_SOCKET = CMD_OPT_FIRST_FREE,
 	SERVE_OPT_IDLE,
 	SERVE_OPT_DETACH,
-	SERVE_OPT_LOG
+	SERVE_OPT_LOG,
+	SERVE_OPT_STDIO,
+	SERVE_OPT_MCP,
+	SERVE_OPT_AGENT,
+	SERVE_OPT_HOST,
+	SERVE_OPT_KEY,
+	SERVE_OPT_WORKSPACE
 };
 
 static const struct option serve_longopts[] = {
@@ -43,6 +53,13 @@ static const struct option serve_longopts[] = {
 	{ "idle-timeout", required_argument, NULL, SERVE_OPT_IDLE },
 	{ "detach", no_argument, NULL, SERVE_OPT_DETACH },
 	{ "log", required_argument, NULL, SERVE_OPT_LOG },
+	{ "stdio", no_argument, NULL, SERVE_OPT_STDIO },
+	{ "mcp", no_argument, NULL, SERVE_OPT_MCP },
+	{ "agent", required_argument, NULL, SERVE_OPT_AGENT },
+	{ "sandbox", required_argument, NULL, 's' },
+	{ "host", required_argument, NULL, SERVE_OPT_HOST },
+	{ "key", required_argument, NULL, SERVE_OPT_KEY },
+	{ "workspace", required_argument, NULL, SERVE_OPT_WORKSPACE },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
@@ -56,6 +73,13 @@ static const char serve_usage[] =
     "                        (default 600; 0: never)\n"
     "  --detach              run in the background once listening\n"
     "  --log FILE            append the log here (detached: else none)\n"
+    "  --stdio               serve JSON-RPC on stdin/stdout, then exit\n"
+    "  --mcp                 serve MCP on stdin/stdout, then exit; the\n"
+    "                        tools act on the sandbox given by\n"
+    "  -s ID                 its id, or by\n"
+    "  --host TARGET --key KEY [-F FILE] [--workspace DIR]\n"
+    "                        the scope key's sandbox (provisioned)\n"
+    "  --agent NAME          the caller, for policy and audit\n"
     "  --config FILE         clawssh config\n"
     "  -v                    more logging (repeatable)\n";
 
@@ -66,6 +90,13 @@ struct serve_args {
 	int		 idle;		/* -1: from config */
 	int		 detach;
 	int		 verbose;
+	enum daemon_stdio stdio;
+	const char	*agent;
+	const char	*sandbox;
+	const char	*host;
+	const char	*key;
+	const char	*workspace;
+	const char	*ssh_config;
 };
 
 /* Parse serve's options; 0, or the exit status to return. */
@@ -77,7 +108,7 @@ serve_parse(int argc, char **argv, struct serve_args *a)
 	memset(a, 0, sizeof *a);
 	a->idle = -1;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "vh", serve_longopts,
+	while ((ch = getopt_long(argc, argv, "F:s:vh", serve_longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case CMD_OPT_CONFIG:
@@ -97,6 +128,30 @@ serve_parse(int argc, char **argv, struct serve_args *a)
 		case SERVE_OPT_LOG:
 			a->log = optarg;
 			break;
+		case SERVE_OPT_STDIO:
+			a->stdio = DAEMON_STDIO_RPC;
+			break;
+		case SERVE_OPT_MCP:
+			a->stdio = DAEMON_STDIO_MCP;
+			break;
+		case SERVE_OPT_AGENT:
+			a->agent = optarg;
+			break;
+		case 's':
+			a->sandbox = optarg;
+			break;
+		case SERVE_OPT_HOST:
+			a->host = optarg;
+			break;
+		case SERVE_OPT_KEY:
+			a->key = optarg;
+			break;
+		case SERVE_OPT_WORKSPACE:
+			a->workspace = optarg;
+			break;
+		case 'F':
+			a->ssh_config = optarg;
+			break;
 		case 'v':
 			a->verbose++;
 			break;
@@ -110,7 +165,114 @@ serve_parse(int argc, char **argv, struct serve_args *a)
 	}
 	if (optind != argc)
 		return cmd_fail("serve takes no operands");
+	if (a->stdio == DAEMON_STDIO_NONE && (a->agent != NULL ||
+	    a->sandbox != NULL || a->host != NULL || a->key != NULL))
+		return cmd_fail("--agent, -s, --host and --key go with --stdio "
+		    "or --mcp");
+	if (a->stdio != DAEMON_STDIO_NONE && a->detach)
+		return cmd_fail("--detach does not go with --stdio or --mcp");
+	if (a->stdio == DAEMON_STDIO_MCP && (a->sandbox == NULL) ==
+	    (a->host == NULL || a->key == NULL))
+		return cmd_fail("--mcp needs -s ID, or --host and --key");
 	return 0;
+}
+
+/*
+ * MCP bound to a scope key: provision it (a worker, as the user would)
+ * and return its id (allocated), or NULL after printing why.
+ */
+static char *
+serve_provision(const struct serve_args *a)
+{
+	const char	*argv[12];
+	char		 buf[128];
+	size_t		 n = 0, len = 0;
+	ssize_t		 r;
+	int		 p[2], status;
+	pid_t		 pid;
+
+	argv[n++] = "clawssh";
+	argv[n++] = "provision";
+	argv[n++] = "--host";
+	argv[n++] = a->host;
+	argv[n++] = "--key";
+	argv[n++] = a->key;
+	if (a->ssh_config != NULL) {
+		argv[n++] = "-F";
+		argv[n++] = a->ssh_config;
+	}
+	if (a->workspace != NULL) {
+		argv[n++] = "--workspace";
+		argv[n++] = a->workspace;
+	}
+	argv[n] = NULL;
+	if (pipe2(p, O_CLOEXEC) == -1 || (pid = fork()) == -1) {
+		cmd_fail("provision: %s", strerror(errno));
+		return NULL;
+	}
+	if (pid == 0) {
+		if (dup2(p[1], 1) == -1)
+			_exit(127);
+		execv("/proc/self/exe", (char *const *)(uintptr_t)argv);
+		_exit(127);
+	}
+	close(p[1]);
+	while (len < sizeof buf - 1 && (r = read(p[0], buf + len,
+	    sizeof buf - 1 - len)) != 0) {
+		if (r > 0)
+			len += (size_t)r;
+		else if (errno != EINTR)
+			break;
+	}
+	close(p[0]);
+	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
+		;
+	buf[len] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || buf[0] == '\0') {
+		cmd_fail("could not provision the sandbox for --key %s",
+		    a->key);
+		return NULL;
+	}
+	return xstrdup(buf);
+}
+
+/* Open the audit log the config names (default path unless ""). */
+static int
+serve_audit(const struct claw_config *cfg, struct audit **out)
+{
+	char	*path, *cause = NULL;
+	int	 rc;
+
+	path = cfg->audit_file != NULL ? xstrdup(cfg->audit_file) :
+	    audit_default_path(cmd_home());
+	*out = NULL;
+	if (path == NULL)
+		return 0;
+	if ((rc = audit_open(path, out, &cause)) != 0) {
+		rc = cmd_fail("audit log: %s", cause);
+		free(cause);
+	}
+	free(path);
+	return rc;
+}
+
+/* A private socket for a stdio server (allocated; *dir to remove). */
+static char *
+serve_private_socket(char **dir)
+{
+	const char	*xdg = getenv("XDG_RUNTIME_DIR");
+	char		*tmpl;
+
+	tmpl = xasprintf("%s/clawssh-serve.XXXXXX", xdg != NULL &&
+	    xdg[0] == '/' ? xdg : "/tmp");
+	if (mkdtemp(tmpl) == NULL) {
+		cmd_fail("%s: %s", tmpl, strerror(errno));
+		free(tmpl);
+		return NULL;
+	}
+	*dir = tmpl;
+	return xasprintf("%s/control.sock", tmpl);
 }
 
 /* Point stdin/stdout at /dev/null and stderr at the log (or null). */
@@ -177,7 +339,9 @@ cmd_serve(int argc, char **argv)
 	struct serve_args	 a;
 	struct daemon_opts	 o;
 	struct claw_config	*cfg = NULL;
-	char			*path, *cause = NULL;
+	struct audit		*audit = NULL;
+	char			*path, *cause = NULL, *dir = NULL;
+	char			*bound = NULL;
 	int			 rc;
 
 	if ((rc = serve_parse(argc, argv, &a)) != 0)
@@ -188,20 +352,37 @@ cmd_serve(int argc, char **argv)
 		return rc;
 	}
 	log_set_level(a.verbose > cfg->verbose ? a.verbose : cfg->verbose);
-	path = mux_socket_path(a.socket != NULL ? a.socket :
-	    cfg->daemon_socket);
+	if (a.stdio == DAEMON_STDIO_MCP && a.sandbox == NULL &&
+	    (bound = serve_provision(&a)) == NULL) {
+		config_free(cfg);
+		return CMD_EXIT_FAILURE;
+	}
+	if (a.stdio != DAEMON_STDIO_NONE && a.socket == NULL)
+		path = serve_private_socket(&dir);
+	else
+		path = mux_socket_path(a.socket != NULL ? a.socket :
+		    cfg->daemon_socket);
+	if (path == NULL || serve_audit(cfg, &audit) != 0) {
+		free(path);
+		free(bound);
+		config_free(cfg);
+		return CMD_EXIT_FAILURE;
+	}
 	memset(&o, 0, sizeof o);
+	o.policy = cfg->policy;
+	o.audit = audit;
+	o.max_line = cfg->daemon_max_line;
+	o.stdio = a.stdio;
+	o.agent = a.agent;
+	o.sandbox = bound != NULL ? bound : a.sandbox;
 	o.socket_path = path;
 	o.idle_timeout = a.idle >= 0 ? a.idle : cfg->daemon_idle_timeout >= 0 ?
 	    cfg->daemon_idle_timeout : DAEMON_IDLE_DEFAULT;
 	o.max_sessions = cfg->daemon_max_sessions;
 	o.max_conns = cfg->daemon_max_conns;
 	o.ready_fd = -1;
-	config_free(cfg);
-	if (a.detach && (rc = serve_detach(a.log, &o.ready_fd)) != -1) {
-		free(path);
-		return rc;
-	}
+	if (a.detach && (rc = serve_detach(a.log, &o.ready_fd)) != -1)
+		goto out;
 	if (!a.detach && a.log != NULL && freopen(a.log, "a", stderr) == NULL)
 		rc = cmd_fail("%s: %s", a.log, strerror(errno));
 	else if (daemon_run(&o, &cause) != 0) {
@@ -209,7 +390,14 @@ cmd_serve(int argc, char **argv)
 		free(cause);
 	} else
 		rc = 0;
+out:
+	if (dir != NULL)
+		(void)rmdir(dir);
+	free(dir);
 	free(path);
+	free(bound);
+	audit_free(audit);
+	config_free(cfg);
 	return rc;
 }
 

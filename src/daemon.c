@@ -107,7 +107,7 @@ daemon_idle(struct daemon *d)
 {
 	struct dhost	*h;
 
-	if (!TAILQ_EMPTY(&d->clients))
+	if (!TAILQ_EMPTY(&d->clients) || !TAILQ_EMPTY(&d->calls))
 		return 0;
 	TAILQ_FOREACH(h, &d->hosts, entry) {
 		if (dhost_busy(h))
@@ -136,15 +136,19 @@ daemon_timeout(struct daemon *d)
 
 /* Fill pfd for one turn; returns the count. */
 static size_t
-daemon_pollfds(struct daemon *d, struct pollfd **pfdp, size_t *cap)
+daemon_pollfds(struct daemon *d, struct pollfd **pfdp, size_t *cap,
+    size_t *ncalls)
 {
 	struct dclient	*c;
+	struct dcall	*call;
 	struct dhost	*h;
 	struct dconn	*k;
 	size_t		 n = 0, want = 3;
 
 	TAILQ_FOREACH(c, &d->clients, entry)
-		want++;
+		want += 2;
+	TAILQ_FOREACH(call, &d->calls, entry)
+		want += 3;
 	TAILQ_FOREACH(h, &d->hosts, entry) {
 		TAILQ_FOREACH(k, &h->conns, entry)
 			want++;
@@ -160,9 +164,11 @@ daemon_pollfds(struct daemon *d, struct pollfd **pfdp, size_t *cap)
 	(*pfdp)[n].fd = signals_fd();
 	(*pfdp)[n++].events = POLLIN;
 	TAILQ_FOREACH(c, &d->clients, entry) {
-		(*pfdp)[n].fd = c->fd;
-		(*pfdp)[n++].events = (dclient_paused(c) ? 0 : POLLIN) |
-		    (c->out.len != 0 ? POLLOUT : 0);
+		(*pfdp)[n].fd = dclient_paused(c) || (c->rclosed &&
+		    c->stdio) ? -1 : c->fd;
+		(*pfdp)[n++].events = c->rclosed ? 0 : POLLIN;
+		(*pfdp)[n].fd = c->out.len != 0 ? c->wfd : -1;
+		(*pfdp)[n++].events = POLLOUT;
 	}
 	TAILQ_FOREACH(h, &d->hosts, entry) {
 		TAILQ_FOREACH(k, &h->conns, entry) {
@@ -172,7 +178,8 @@ daemon_pollfds(struct daemon *d, struct pollfd **pfdp, size_t *cap)
 			    transport_poll_events(k->t) | POLLIN : POLLRDHUP;
 		}
 	}
-	return n;
+	*ncalls = dcall_pollfds(d, *pfdp + n);
+	return n + *ncalls;
 }
 
 /* Note which sessions had input; an idle one that hung up is dead. */
@@ -205,6 +212,8 @@ daemon_reap(struct daemon *d)
 		dhost_reap(h);
 	for (c = TAILQ_FIRST(&d->clients); c != NULL; c = cnext) {
 		cnext = TAILQ_NEXT(c, entry);
+		if (c->rclosed && TAILQ_EMPTY(&c->calls))
+			c->dead = 1;	/* stdin ended, all answered */
 		if (c->dead && c->out.len == 0)
 			dclient_free(c);
 	}
@@ -217,9 +226,9 @@ daemon_turn(struct daemon *d, struct pollfd **pfdp, size_t *cap)
 	struct pollfd	*pfd;
 	struct dclient	*c;
 	struct dhost	*h;
-	size_t		 n, i;
+	size_t		 n, i, ncalls;
 
-	n = daemon_pollfds(d, pfdp, cap);
+	n = daemon_pollfds(d, pfdp, cap, &ncalls);
 	pfd = *pfdp;
 	if (poll(pfd, (nfds_t)n, daemon_timeout(d)) == -1 && errno != EINTR)
 		d->quit = 1;
@@ -227,15 +236,18 @@ daemon_turn(struct daemon *d, struct pollfd **pfdp, size_t *cap)
 		d->quit = 1;
 	i = 3;
 	TAILQ_FOREACH(c, &d->clients, entry)
-		i++;
+		i += 2;
 	daemon_sessions(d, pfd + i);	/* before anything adds sessions */
 	i = 3;
 	TAILQ_FOREACH(c, &d->clients, entry) {
-		if (pfd[i++].revents & (POLLIN | POLLHUP | POLLERR))
-			dclient_read(c);
+		if (pfd[i].revents & (POLLIN | POLLHUP | POLLERR))
+			dclient_read(c, (pfd[i].revents & (POLLHUP |
+			    POLLERR)) != 0);
+		i += 2;
 	}
 	if (pfd[1].revents & POLLIN)
 		daemon_connected(d);
+	dcall_io(d, pfd + (n - ncalls), ncalls);
 	if (pfd[0].revents & POLLIN)
 		dclient_accept(d);
 	TAILQ_FOREACH(h, &d->hosts, entry)
@@ -254,6 +266,10 @@ daemon_init(struct daemon *d, const struct daemon_opts *o, char **cause)
 	memset(d, 0, sizeof *d);
 	TAILQ_INIT(&d->clients);
 	TAILQ_INIT(&d->hosts);
+	TAILQ_INIT(&d->calls);
+	d->policy = o->policy;
+	d->audit = o->audit;
+	d->max_line = o->max_line > 0 ? o->max_line : DAEMON_LINE_DEFAULT;
 	d->path = xstrdup(o->socket_path);
 	d->idle_ms = o->idle_timeout * 1000;
 	d->max_sessions = o->max_sessions > 0 ? o->max_sessions :
@@ -272,6 +288,9 @@ daemon_init(struct daemon *d, const struct daemon_opts *o, char **cause)
 		close(d->wake[1]);
 		return rc;
 	}
+	if (o->stdio != DAEMON_STDIO_NONE)
+		(void)drpc_stdio(d, o->stdio == DAEMON_STDIO_MCP, o->agent,
+		    o->sandbox);
 	return 0;
 }
 

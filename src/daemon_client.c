@@ -1,6 +1,7 @@
 /*
  * Clients of the daemon's socket.  Only the daemon's own user gets in
- * (SO_PEERCRED), and it must open with MUX_MAGIC.  A client's frames are
+ * (SO_PEERCRED).  The first bytes decide the protocol: MUX_MAGIC for a
+ * clawssh command's channels, '{' for JSON-RPC (daemon_rpc.c).  Frames are
  * checked one by one; anything malformed ends that client, never the
  * daemon.
  */
@@ -22,6 +23,7 @@
 
 #include "buf.h"
 #include "daemon_int.h"
+#include "jsonrpc.h"
 #include "error.h"
 #include "log.h"
 #include "mux_proto.h"
@@ -52,9 +54,10 @@ dclient_accept(struct daemon *d)
 	}
 	c = xcalloc(1, sizeof *c);
 	c->d = d;
-	c->fd = fd;
+	c->fd = c->wfd = fd;
 	c->pid = cred.pid;
 	TAILQ_INIT(&c->chans);
+	TAILQ_INIT(&c->calls);
 	TAILQ_INSERT_TAIL(&d->clients, c, entry);
 	log_debug("client pid %ld connected", (long)c->pid);
 }
@@ -229,6 +232,10 @@ dclient_kind(struct dclient *c)
 
 	if (c->in.len == 0)
 		return;
+	if (c->in.data[0] == '{') {
+		c->kind = DCLIENT_RPC;
+		return;
+	}
 	if (memcmp(c->in.data, MUX_MAGIC, n) != 0) {
 		log_warn("client pid %ld: unknown protocol", (long)c->pid);
 		c->dead = 1;
@@ -253,16 +260,32 @@ dclient_paused(struct dclient *c)
 	return 0;
 }
 
-/* Read what the client sent and act on it. */
+/*
+ * Read what the client sent and act on it.  hup: the peer closed both
+ * ways (POLLHUP).  A JSON-RPC client that only shut down its sending side
+ * (or stdin that ended) still gets its answers; one that is gone gets its
+ * calls stopped.
+ */
 void
-dclient_read(struct dclient *c)
+dclient_read(struct dclient *c, int hup)
 {
 	char	chunk[DCLIENT_READ];
 	ssize_t	n;
 
 	if (c->dead)
 		return;
-	n = recv(c->fd, chunk, sizeof chunk, 0);
+	if (c->rclosed) {
+		if (hup && !c->stdio) {
+			c->dead = 1;
+			buf_reset(&c->out);
+		}
+		return;
+	}
+	n = read(c->fd, chunk, sizeof chunk);
+	if (n == 0 && (c->stdio || (c->kind == DCLIENT_RPC && !hup))) {
+		c->rclosed = 1;		/* answer what came, then end */
+		return;
+	}
 	if (n == 0 || (n == -1 && errno != EAGAIN && errno != EINTR)) {
 		c->dead = 1;
 		buf_reset(&c->out);
@@ -274,6 +297,8 @@ dclient_read(struct dclient *c)
 		dclient_kind(c);
 	if (c->kind == DCLIENT_MUX)
 		dclient_frames(c);
+	else if (c->kind == DCLIENT_RPC)
+		drpc_read(c);
 }
 
 /* Send what is queued for the client. */
@@ -286,8 +311,7 @@ dclient_flush(struct dclient *c)
 	    c->in.len != 0)
 		dclient_frames(c);
 	while (c->out.len != 0) {
-		n = send(c->fd, c->out.data, c->out.len,
-		    MSG_NOSIGNAL | MSG_DONTWAIT);
+		n = write(c->wfd, c->out.data, c->out.len);
 		if (n > 0) {
 			buf_consume(&c->out, (size_t)n);
 			continue;
@@ -307,12 +331,18 @@ dclient_free(struct dclient *c)
 	struct dchan	*ch;
 
 	log_debug("client pid %ld gone", (long)c->pid);
+	if (c->kind == DCLIENT_RPC)
+		drpc_gone(c);
+	if (c->stdio)
+		c->d->quit = 1;
 	while ((ch = TAILQ_FIRST(&c->chans)) != NULL)
 		dchan_abandon(ch);
 	if (c->host != NULL)
 		dhost_detach(c->host, c);
 	TAILQ_REMOVE(&c->d->clients, c, entry);
 	close(c->fd);
+	if (c->wfd != c->fd)
+		close(c->wfd);
 	buf_free(&c->in);
 	buf_free(&c->out);
 	free(c);

@@ -649,6 +649,7 @@ dconn_dead(struct dconn *k, const char *why)
 
 	log_warn("%s", why);
 	k->state = DCONN_DEAD;
+	h->d->deaths++;
 	while ((ch = TAILQ_FIRST(&k->chans)) != NULL) {
 		if (ch->state == DCHAN_FREEING)
 			ch->abandoned = 1;

@@ -10,15 +10,24 @@
 #include <sys/queue.h>
 #include <sys/types.h>
 
+#include <poll.h>
+
 #include <stdint.h>
 
 #include <libssh2.h>
 
+#include <cjson/cJSON.h>
+
 #include "buf.h"
 #include "remote_cmd.h"
+#include "rpc_methods.h"
 
+struct audit;
+struct claw_policy;
 struct daemon;
+struct dclient;
 struct dhost;
+struct jsonrpc_framer;
 struct sshconfig;
 struct transport;
 
@@ -93,6 +102,32 @@ struct dhost {
 };
 TAILQ_HEAD(dhost_list, dhost);
 
+/* One JSON-RPC or MCP tool call: a worker process and its pipes. */
+struct dcall {
+	TAILQ_ENTRY(dcall)	 entry;		/* the daemon's calls */
+	TAILQ_ENTRY(dcall)	 centry;	/* its client's calls */
+	struct daemon		*d;
+	struct dclient		*client;	/* NULL once it left */
+	cJSON			*id;
+	char			*method;
+	int			 mcp;		/* answer as MCP tools/call */
+	struct rpc_call		 rc;
+	pid_t			 pid;
+	int			 in_fd;		/* -1 once all was written */
+	int			 out_fd;	/* -1 at EOF */
+	int			 err_fd;
+	size_t			 in_off;
+	struct buf		 out;		/* collected stdout */
+	struct buf		 err;		/* stderr (its tail) */
+	uint64_t		 bytes_out;
+	int64_t			 start;		/* monotonic ms */
+	int64_t			 start_wall;	/* epoch ms, for audit */
+	uint64_t		 deaths;	/* sessions dead at start */
+	int			 retried;
+	int			 overflow;
+};
+TAILQ_HEAD(dcall_list, dcall);
+
 enum dclient_kind {
 	DCLIENT_NEW = 0,	/* nothing read yet */
 	DCLIENT_MUX,		/* control protocol */
@@ -102,7 +137,15 @@ enum dclient_kind {
 struct dclient {
 	TAILQ_ENTRY(dclient)	 entry;
 	struct daemon		*d;
-	int			 fd;
+	int			 fd;		/* read (and, on a socket, write) */
+	int			 wfd;		/* write */
+	int			 stdio;		/* EOF: finish, then the daemon ends */
+	int			 rclosed;	/* no more requests */
+	int			 mcp;		/* MCP, not plain JSON-RPC */
+	char			*agent;		/* for policy and audit */
+	char			*sandbox;	/* MCP: the bound sandbox */
+	struct jsonrpc_framer	*framer;
+	struct dcall_list	 calls;
 	enum dclient_kind	 kind;
 	struct buf		 in;
 	struct buf		 out;
@@ -126,14 +169,33 @@ struct daemon {
 	int64_t			 idle_since;
 	int			 again;		/* progress: poll without waiting */
 	int			 quit;
+	struct dcall_list	 calls;
+	const struct claw_policy *policy;
+	struct audit		*audit;
+	size_t			 max_line;	/* JSON-RPC line cap */
+	uint64_t		 deaths;	/* sessions that died so far */
+	const char		*config;	/* --config for workers, or NULL */
 };
 
 /* daemon_client.c */
 void	dclient_accept(struct daemon *);
-void	dclient_read(struct dclient *);
+void	dclient_read(struct dclient *, int hup);
 void	dclient_flush(struct dclient *);
 void	dclient_free(struct dclient *);
 int	dclient_paused(struct dclient *);
+
+/* daemon_rpc.c */
+void	drpc_read(struct dclient *);
+void	drpc_gone(struct dclient *);
+void	drpc_finish(struct dcall *, int status);
+struct dclient	*drpc_stdio(struct daemon *, int mcp, const char *agent,
+		    const char *sandbox);
+
+/* daemon_call.c */
+int	dcall_start(struct dcall *, const char *sockpath, char **cause);
+size_t	dcall_pollfds(struct daemon *, struct pollfd *);
+void	dcall_io(struct daemon *, const struct pollfd *, size_t n);
+void	dcall_kill(struct dcall *);
 
 /* daemon_host.c */
 struct dhost	*dhost_get(struct daemon *, const char *key,

@@ -70,7 +70,10 @@ char *
 mux_socket_path(const char *configured)
 {
 	const char	*xdg = getenv("XDG_RUNTIME_DIR");
+	const char	*env = getenv("CLAWSSH_DAEMON_SOCKET");
 
+	if (env != NULL && env[0] == '/')
+		return xstrdup(env);
 	if (configured != NULL && configured[0] != '\0')
 		return xstrdup(configured);
 	if (xdg != NULL && xdg[0] == '/')

@@ -17,7 +17,9 @@ struct transport;
 struct transport_opts;
 
 /*
- * The control socket path (allocated): configured if not NULL, else
+ * The control socket path (allocated): $CLAWSSH_DAEMON_SOCKET when it is
+ * an absolute path (how the daemon points its workers at itself), else
+ * configured if not NULL, else
  * $XDG_RUNTIME_DIR/clawssh/control.sock when that variable is an absolute
  * path, else /tmp/clawssh-UID/control.sock.
  */

@@ -1,0 +1,346 @@
+/*
+ * JSON-RPC 2.0 and MCP clients of the daemon: on its socket (a client
+ * whose first byte is '{'), or on stdin/stdout for `serve --stdio` and
+ * `serve --mcp`.  Each request is checked (framing, JSON-RPC, params),
+ * asked of the policy, run as a worker (daemon_call.c), answered, and
+ * written to the audit log.  Nothing a client sends can stop the daemon.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <sys/queue.h>
+#include <sys/types.h>
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "audit.h"
+#include "buf.h"
+#include "clock.h"
+#include "daemon_int.h"
+#include "error.h"
+#include "jsonrpc.h"
+#include "log.h"
+#include "mcp_tools.h"
+#include "policy.h"
+#include "rpc_methods.h"
+#include "xmalloc.h"
+
+/* Queue one serialized line for the client. */
+static void
+drpc_send(struct dclient *cl, char *line)
+{
+	buf_append_str(&cl->out, line);
+	free(line);
+}
+
+/* Answer with an error (requests only; notifications get nothing). */
+static void
+drpc_error(struct dclient *cl, const cJSON *id, int code, const char *msg)
+{
+	if (id != NULL)
+		drpc_send(cl, jsonrpc_error(id, code, msg, NULL));
+}
+
+/* The epoch in milliseconds, for the audit log. */
+static int64_t
+drpc_wall_ms(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Write the audit line for a call (c) or a refused request (rc). */
+static void
+drpc_audit(struct dclient *cl, const struct rpc_call *rc, int64_t start,
+    int64_t ms, int status, const char *error, uint64_t out)
+{
+	struct audit_rec	r;
+	char			*caller;
+
+	if (cl->d->audit == NULL)
+		return;
+	caller = xasprintf("uid=%u pid=%ld%s%s", (unsigned)getuid(),
+	    (long)cl->pid, cl->agent != NULL ? " agent=" : "",
+	    cl->agent != NULL ? cl->agent : "");
+	memset(&r, 0, sizeof r);
+	r.start_ms = start;
+	r.duration_ms = ms;
+	r.caller = caller;
+	r.agent = cl->agent;
+	r.sandbox = rc->sandbox;
+	r.host = rc->host;
+	r.tool = rc->tool;
+	r.elevated = rc->elevated;
+	r.exit_status = status;
+	r.error = error;
+	r.bytes_in = rc->inlen;
+	r.bytes_out = out;
+	if (audit_write(cl->d->audit, &r) != 0)
+		log_warn("could not write the audit log");
+	free(caller);
+}
+
+/* Free a call and unlink it. */
+static void
+drpc_call_free(struct dcall *c)
+{
+	TAILQ_REMOVE(&c->d->calls, c, entry);
+	if (c->client != NULL)
+		TAILQ_REMOVE(&c->client->calls, c, centry);
+	cJSON_Delete(c->id);
+	free(c->method);
+	rpc_call_clear(&c->rc);
+	buf_free(&c->out);
+	buf_free(&c->err);
+	free(c);
+}
+
+/* Run method with params for cl (mcp: answer as tools/call). */
+static void
+drpc_run(struct dclient *cl, const cJSON *id, const char *method,
+    const cJSON *params, int mcp)
+{
+	struct daemon	*d = cl->d;
+	struct rpc_call	 rc;
+	struct dcall	*c;
+	char		*msg = NULL, *rule = NULL;
+	int		 code;
+
+	memset(&rc, 0, sizeof rc);
+	if ((code = rpc_call_build(method, params, &rc, &msg)) != 0) {
+		drpc_error(cl, id, code, msg);
+		free(msg);
+		return;
+	}
+	if (policy_check(d->policy, cl->agent, rc.sandbox, rc.tool,
+	    rc.elevated, &rule) != 0) {
+		msg = xasprintf("denied by %s", rule);
+		log_warn("%s: %s", method, msg);
+		drpc_audit(cl, &rc, drpc_wall_ms(), 0, -1, msg, 0);
+		drpc_error(cl, id, JSONRPC_DENIED, msg);
+		free(msg);
+		free(rule);
+		rpc_call_clear(&rc);
+		return;
+	}
+	if (rc.elevated)
+		log_warn("elevated exec on %s (outside any sandbox) for pid "
+		    "%ld", rc.host != NULL ? rc.host : "?", (long)cl->pid);
+	c = xcalloc(1, sizeof *c);
+	c->d = d;
+	c->client = cl;
+	c->id = id != NULL ? cJSON_Duplicate(id, 1) : NULL;
+	c->method = xstrdup(method);
+	c->mcp = mcp;
+	c->rc = rc;
+	c->in_fd = c->out_fd = c->err_fd = -1;
+	c->start = clock_now_ms();
+	c->start_wall = drpc_wall_ms();
+	c->deaths = d->deaths;
+	TAILQ_INSERT_TAIL(&d->calls, c, entry);
+	TAILQ_INSERT_TAIL(&cl->calls, c, centry);
+	if (dcall_start(c, d->path, &msg) != 0) {
+		drpc_error(cl, id, JSONRPC_INTERNAL_ERROR, msg);
+		drpc_audit(cl, &c->rc, c->start_wall, 0, -1, msg, 0);
+		free(msg);
+		drpc_call_free(c);
+	}
+}
+
+/* "rpc.methods": the method names. */
+static cJSON *
+drpc_methods(void)
+{
+	cJSON	*a = cJSON_CreateArray();
+	size_t	 i;
+
+	for (i = 0; rpc_method_names[i] != NULL; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(rpc_method_names[i]));
+	return a;
+}
+
+/* One MCP request or notification. */
+static void
+drpc_mcp(struct dclient *cl, const struct jsonrpc_req *req)
+{
+	cJSON	*params = NULL;
+	char	*method = NULL, *msg = NULL;
+	int	 code;
+
+	if (strcmp(req->method, "initialize") == 0) {
+		if (req->id != NULL)
+			drpc_send(cl, jsonrpc_result(req->id,
+			    mcp_initialize_result(req->params, cl->sandbox)));
+	} else if (strcmp(req->method, "ping") == 0) {
+		if (req->id != NULL)
+			drpc_send(cl, jsonrpc_result(req->id,
+			    cJSON_CreateObject()));
+	} else if (strcmp(req->method, "tools/list") == 0) {
+		if (req->id != NULL)
+			drpc_send(cl, jsonrpc_result(req->id,
+			    mcp_tools_list()));
+	} else if (strcmp(req->method, "tools/call") == 0) {
+		if ((code = mcp_tool_call(req->params, cl->sandbox, &method,
+		    &params, &msg)) != 0)
+			drpc_error(cl, req->id, code, msg);
+		else
+			drpc_run(cl, req->id, method, params, 1);
+		free(method);
+		free(msg);
+		cJSON_Delete(params);
+	} else if (strncmp(req->method, "notifications/", 14) != 0)
+		drpc_error(cl, req->id, JSONRPC_METHOD_NOT_FOUND,
+		    "method not found");
+}
+
+/* One line from the client. */
+static void
+drpc_line(struct dclient *cl, const char *line, size_t len)
+{
+	struct jsonrpc_req	 req;
+	char			*msg = NULL;
+	int			 code;
+
+	memset(&req, 0, sizeof req);
+	if ((code = jsonrpc_parse(line, len, &req, &msg)) != 0) {
+		drpc_send(cl, jsonrpc_error(req.id, code, msg, NULL));
+		free(msg);
+	} else if (cl->mcp)
+		drpc_mcp(cl, &req);
+	else if (strcmp(req.method, "rpc.methods") == 0) {
+		if (req.id != NULL)
+			drpc_send(cl, jsonrpc_result(req.id, drpc_methods()));
+	} else
+		drpc_run(cl, req.id, req.method, req.params, 0);
+	jsonrpc_req_clear(&req);
+}
+
+/* Take the requests that arrived; see daemon_int.h. */
+void
+drpc_read(struct dclient *cl)
+{
+	char	*line, *msg;
+	size_t	 len;
+	int	 rc;
+
+	if (cl->framer == NULL)
+		cl->framer = jsonrpc_framer_new(cl->d->max_line);
+	jsonrpc_framer_feed(cl->framer, cl->in.data, cl->in.len);
+	buf_reset(&cl->in);
+	while ((rc = jsonrpc_framer_next(cl->framer, &line, &len)) != 0) {
+		if (rc < 0) {
+			msg = xasprintf("request line over %zu bytes",
+			    cl->d->max_line);
+			drpc_send(cl, jsonrpc_error(NULL,
+			    JSONRPC_INVALID_REQUEST, msg, NULL));
+			free(msg);
+			continue;
+		}
+		drpc_line(cl, line, len);
+	}
+}
+
+/*
+ * A worker ended: answer (or retry an idempotent call once if a session
+ * died while it ran), audit, free; see daemon_int.h.
+ */
+void
+drpc_finish(struct dcall *c, int status)
+{
+	struct dclient	*cl = c->client;
+	cJSON		*result, *mres;
+	char		*msg = NULL, *why = NULL;
+	int64_t		 ms = clock_now_ms() - c->start;
+	int		 code = 0;
+
+	if (status == 255 && c->rc.idempotent && !c->retried &&
+	    c->d->deaths != c->deaths && cl != NULL) {
+		log_info("%s: retrying after the connection was lost",
+		    c->method);
+		c->retried = 1;
+		c->deaths = c->d->deaths;
+		buf_reset(&c->out);
+		buf_reset(&c->err);
+		if (dcall_start(c, c->d->path, &why) == 0)
+			return;
+		free(why);
+	}
+	if (c->overflow) {
+		result = NULL;
+		code = JSONRPC_INTERNAL_ERROR;
+		msg = xasprintf("output over %zu bytes", c->d->max_line);
+	} else
+		result = rpc_call_result(&c->rc, status, c->out.data,
+		    c->out.len, c->err.data, c->err.len, ms, &code, &msg);
+	if (cl != NULL && c->id != NULL) {
+		if (c->mcp) {
+			buf_append(&c->out, c->err.data, c->err.len);
+			mres = mcp_tool_result(c->method, result, c->out.data,
+			    c->out.len, result != NULL ? 0 : code, msg);
+			drpc_send(cl, jsonrpc_result(c->id, mres));
+		} else if (result != NULL) {
+			drpc_send(cl, jsonrpc_result(c->id, result));
+			result = NULL;
+		} else
+			drpc_send(cl, jsonrpc_error(c->id, code, msg, NULL));
+	}
+	if (cl != NULL)
+		drpc_audit(cl, &c->rc, c->start_wall, ms, status, msg,
+		    c->bytes_out);
+	cJSON_Delete(result);
+	free(msg);
+	drpc_call_free(c);
+}
+
+/* The client left: stop its workers, forget it; see daemon_int.h. */
+void
+drpc_gone(struct dclient *cl)
+{
+	struct dcall	*c;
+
+	while ((c = TAILQ_FIRST(&cl->calls)) != NULL) {
+		dcall_kill(c);
+		drpc_audit(cl, &c->rc, c->start_wall, clock_now_ms() - c->start,
+		    -1, "the client went away", c->bytes_out);
+		TAILQ_REMOVE(&cl->calls, c, centry);
+		c->client = NULL;
+	}
+	jsonrpc_framer_free(cl->framer);
+	cl->framer = NULL;
+	free(cl->agent);
+	free(cl->sandbox);
+}
+
+/* A client on stdin/stdout; see daemon_int.h. */
+struct dclient *
+drpc_stdio(struct daemon *d, int mcp, const char *agent,
+    const char *sandbox)
+{
+	struct dclient	*cl = xcalloc(1, sizeof *cl);
+
+	cl->d = d;
+	cl->fd = 0;
+	cl->wfd = 1;
+	cl->stdio = 1;
+	cl->kind = DCLIENT_RPC;
+	cl->mcp = mcp;
+	cl->pid = getpid();
+	(void)fcntl(0, F_SETFL, fcntl(0, F_GETFL) | O_NONBLOCK);
+	(void)fcntl(1, F_SETFL, fcntl(1, F_GETFL) | O_NONBLOCK);
+	cl->agent = agent != NULL ? xstrdup(agent) : NULL;
+	cl->sandbox = sandbox != NULL ? xstrdup(sandbox) : NULL;
+	TAILQ_INIT(&cl->chans);
+	TAILQ_INIT(&cl->calls);
+	TAILQ_INSERT_TAIL(&d->clients, cl, entry);
+	return cl;
+}
