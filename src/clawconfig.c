@@ -132,6 +132,7 @@ static const struct config_key config_daemon_keys[] = {
 	CONFIG_KEY("maxSessions", CONFIG_INT, daemon_max_sessions, 1000),
 	CONFIG_KEY("maxConnections", CONFIG_INT, daemon_max_conns, 64),
 	CONFIG_KEY("maxRequestBytes", CONFIG_INT, daemon_max_line, 1073741824),
+	CONFIG_KEY("maxWorkers", CONFIG_INT, daemon_max_workers, 4096),
 	CONFIG_END
 };
 

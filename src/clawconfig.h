@@ -37,7 +37,8 @@
  *	    "maxSessions": 10,              // channels per SSH session (sshd
  *	                                    // MaxSessions); 0: the default
  *	    "maxConnections": 4,            // SSH sessions per host; 0: default
- *	    "maxRequestBytes": 16777216     // JSON-RPC line cap; 0: default
+ *	    "maxRequestBytes": 16777216,    // JSON-RPC line cap; 0: default
+ *	    "maxWorkers": 64                // tool calls at once; 0: default
  *	  },
  *	  "policy": {                       // tool calls served by the daemon
  *	    "allow": ["exec", "fs.*"],      // fnmatch globs; empty/absent: all
@@ -61,7 +62,7 @@
  * their range (connectTimeout 0..86400, timeout 0..31536000, verbose 0..3,
  * idleHours 0..87600, maxAgeDays 0..36500, idleTimeout 0..604800,
  * maxSessions 0..1000, maxConnections 0..64, maxRequestBytes
- * 0..1073741824); provider names match
+ * 0..1073741824, maxWorkers 0..4096); provider names match
  * [A-Za-z0-9_.-]{1,64}; exec.env names match
  * [A-Za-z_][A-Za-z0-9_]*.  Only "~" and "~/..." are expanded, not "~user",
  * and only in local paths: remoteRoot is a remote path, taken as written
@@ -125,6 +126,7 @@ struct claw_config {
 	int		 daemon_max_sessions;	/* 0: the default */
 	int		 daemon_max_conns;	/* 0: the default */
 	int		 daemon_max_line;	/* 0: the default */
+	int		 daemon_max_workers;	/* 0: the default */
 	struct claw_policy	*policy;	/* NULL: no "policy" key */
 	char		*audit_file;		/* NULL: default, "": off */
 	struct claw_provider *providers;	/* "providers", in file order */

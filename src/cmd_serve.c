@@ -372,6 +372,7 @@ cmd_serve(int argc, char **argv)
 	o.policy = cfg->policy;
 	o.audit = audit;
 	o.max_line = cfg->daemon_max_line;
+	o.max_workers = cfg->daemon_max_workers;
 	o.stdio = a.stdio;
 	o.agent = a.agent;
 	o.sandbox = bound != NULL ? bound : a.sandbox;

@@ -16,6 +16,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -252,6 +253,7 @@ daemon_turn(struct daemon *d, struct pollfd **pfdp, size_t *cap)
 		dclient_accept(d);
 	TAILQ_FOREACH(h, &d->hosts, entry)
 		dhost_step(h);
+	drpc_start_pending(d);
 	TAILQ_FOREACH(c, &d->clients, entry)
 		dclient_flush(c);
 	daemon_reap(d);
@@ -270,6 +272,8 @@ daemon_init(struct daemon *d, const struct daemon_opts *o, char **cause)
 	d->policy = o->policy;
 	d->audit = o->audit;
 	d->max_line = o->max_line > 0 ? o->max_line : DAEMON_LINE_DEFAULT;
+	d->max_workers = o->max_workers > 0 ? o->max_workers :
+	    DAEMON_WORKERS_DEFAULT;
 	d->path = xstrdup(o->socket_path);
 	d->idle_ms = o->idle_timeout * 1000;
 	d->max_sessions = o->max_sessions > 0 ? o->max_sessions :
@@ -333,8 +337,10 @@ daemon_run(const struct daemon_opts *o, char **cause)
 		daemon_turn(&d, &pfd, &cap);
 		if (!daemon_idle(&d))
 			d.idle_since = 0;
-		else if (d.idle_since == 0)
+		else if (d.idle_since == 0) {
 			d.idle_since = clock_now_ms();
+			malloc_trim(0);		/* give back what a burst took */
+		}
 		else if (d.idle_ms > 0 &&
 		    clock_now_ms() - d.idle_since >= d.idle_ms) {
 			log_info("idle for %d s: exiting", d.idle_ms / 1000);

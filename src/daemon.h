@@ -19,6 +19,7 @@ struct claw_policy;
 #define DAEMON_SESSIONS_DEFAULT	10	/* sshd's MaxSessions default */
 #define DAEMON_CONNS_DEFAULT	4	/* sessions per host */
 #define DAEMON_LINE_DEFAULT	(16 * 1024 * 1024) /* JSON-RPC line cap */
+#define DAEMON_WORKERS_DEFAULT	64	/* tool calls running at once */
 
 enum daemon_stdio {
 	DAEMON_STDIO_NONE = 0,
@@ -35,6 +36,7 @@ struct daemon_opts {
 	const struct claw_policy *policy; /* tool calls; NULL: allow */
 	struct audit	*audit;		/* NULL: no audit log */
 	size_t		 max_line;	/* JSON-RPC line cap; 0: default */
+	int		 max_workers;	/* tool calls at once; 0: default */
 	enum daemon_stdio stdio;	/* serve stdin/stdout and end with it */
 	const char	*agent;		/* stdio: the caller's agent name */
 	const char	*sandbox;	/* MCP: the sandbox tools act on */

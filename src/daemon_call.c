@@ -92,6 +92,7 @@ dcall_start(struct dcall *c, const char *sockpath, char **cause)
 	}
 	if (c->pid == 0)
 		dcall_child(c, p[0], p[1], p[2], sockpath);
+	c->d->nworkers++;
 	close(p[0][0]);
 	close(p[1][1]);
 	close(p[2][1]);
@@ -223,6 +224,7 @@ dcall_reap(struct dcall *c)
 			return 255;
 	}
 	c->pid = -1;
+	c->d->nworkers--;
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
 	if (WIFSIGNALED(status))
@@ -239,6 +241,12 @@ dcall_io(struct daemon *d, const struct pollfd *pfd, size_t n)
 
 	for (c = TAILQ_FIRST(&d->calls); c != NULL && i < n; c = next) {
 		next = TAILQ_NEXT(c, entry);
+		if (c->pid <= 0) {
+			i += 3;
+			if (c->pid < 0)		/* left before it started */
+				drpc_finish(c, 255);
+			continue;
+		}
 		if (c->in_fd != -1 && (pfd[i].revents & (POLLOUT | POLLERR |
 		    POLLHUP)))
 			dcall_write(c);

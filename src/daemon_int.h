@@ -112,7 +112,7 @@ struct dcall {
 	char			*method;
 	int			 mcp;		/* answer as MCP tools/call */
 	struct rpc_call		 rc;
-	pid_t			 pid;
+	pid_t			 pid;		/* 0: waiting for a worker slot */
 	int			 in_fd;		/* -1 once all was written */
 	int			 out_fd;	/* -1 at EOF */
 	int			 err_fd;
@@ -174,6 +174,8 @@ struct daemon {
 	struct audit		*audit;
 	size_t			 max_line;	/* JSON-RPC line cap */
 	uint64_t		 deaths;	/* sessions that died so far */
+	int			 nworkers;	/* calls with a worker running */
+	int			 max_workers;
 	const char		*config;	/* --config for workers, or NULL */
 };
 
@@ -196,6 +198,7 @@ int	dcall_start(struct dcall *, const char *sockpath, char **cause);
 size_t	dcall_pollfds(struct daemon *, struct pollfd *);
 void	dcall_io(struct daemon *, const struct pollfd *, size_t n);
 void	dcall_kill(struct dcall *);
+void	drpc_start_pending(struct daemon *);
 
 /* daemon_host.c */
 struct dhost	*dhost_get(struct daemon *, const char *key,

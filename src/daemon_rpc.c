@@ -149,10 +149,36 @@ drpc_run(struct dclient *cl, const cJSON *id, const char *method,
 	c->deaths = d->deaths;
 	TAILQ_INSERT_TAIL(&d->calls, c, entry);
 	TAILQ_INSERT_TAIL(&cl->calls, c, centry);
-	if (dcall_start(c, d->path, &msg) != 0) {
-		drpc_error(cl, id, JSONRPC_INTERNAL_ERROR, msg);
-		drpc_audit(cl, &c->rc, c->start_wall, 0, -1, msg, 0);
+	drpc_start_pending(d);
+}
+
+/*
+ * Start waiting calls while there are worker slots (daemon.maxWorkers):
+ * a flood of requests queues here instead of forking without bound.
+ */
+void
+drpc_start_pending(struct daemon *d)
+{
+	struct dcall	*c, *next;
+	char		*msg = NULL;
+
+	for (c = TAILQ_FIRST(&d->calls); c != NULL &&
+	    d->nworkers < d->max_workers; c = next) {
+		next = TAILQ_NEXT(c, entry);
+		if (c->pid != 0)
+			continue;
+		c->start = clock_now_ms();
+		if (dcall_start(c, d->path, &msg) == 0)
+			continue;
+		c->pid = -1;
+		if (c->client != NULL) {
+			drpc_error(c->client, c->id, JSONRPC_INTERNAL_ERROR,
+			    msg);
+			drpc_audit(c->client, &c->rc, c->start_wall, 0, -1,
+			    msg, 0);
+		}
 		free(msg);
+		msg = NULL;
 		drpc_call_free(c);
 	}
 }
@@ -310,6 +336,8 @@ drpc_gone(struct dclient *cl)
 
 	while ((c = TAILQ_FIRST(&cl->calls)) != NULL) {
 		dcall_kill(c);
+		if (c->pid == 0)
+			c->pid = -1;	/* never started: nothing to reap */
 		drpc_audit(cl, &c->rc, c->start_wall, clock_now_ms() - c->start,
 		    -1, "the client went away", c->bytes_out);
 		TAILQ_REMOVE(&cl->calls, c, centry);

@@ -1,0 +1,90 @@
+#!/bin/sh
+# Load on the daemon (bounded): LOAD_CLIENTS (32) JSON-RPC clients on its
+# socket at once, each sending LOAD_EXECS (200) exec requests down one
+# connection.  Every output must reach its own request, every exit status
+# must be right, no answer may be missing, and the daemon's memory must
+# come back to its baseline once the burst is over.
+. "$TESTLIB"
+
+CLIENTS=${LOAD_CLIENTS:-32}
+EXECS=${LOAD_EXECS:-200}
+W="$T/ws"
+D="$T/run/clawssh/control.sock"
+mkdir -p "$W" "$XDG_CONFIG_HOME/clawssh"
+printf '{ "sandbox": { "remoteRoot": "%s" }, "audit": { "file": "" } }\n' \
+    "$T/root" > "$XDG_CONFIG_HOME/clawssh/config.json"
+id=$("$CLAWSSH" provision -F "$T/ssh_config" --host testhost --key load \
+    --workspace "$W" --runtime none --mode remote)
+expect_status $? 0 "provision"
+"$CLAWSSH" serve --socket "$D" --idle-timeout 0 --log "$T/daemon.log" &
+DPID=$!
+i=0
+while [ ! -S "$D" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+
+# requests C N: N exec requests of client C, ids 1..N; request i prints
+# "cC-i" and exits with i % 7.
+requests() {
+	j=1
+	while [ $j -le "$2" ]; do
+		printf '{"jsonrpc":"2.0","id":%d,"method":"exec","params":{"sandbox":"%s","no_sync":true,"argv":["sh","-c","echo c%d-%d; exit %d"]}}\n' \
+		    $j "$id" "$1" $j $((j % 7))
+		j=$((j + 1))
+	done
+}
+# expected C N: what client C's answers must sum up to.
+expected() {
+	j=1
+	while [ $j -le "$2" ]; do
+		printf '%d %d c%d-%d\n' $j $((j % 7)) "$1" $j
+		j=$((j + 1))
+	done
+}
+# run C N: one client; its answers in $T/out.C.
+run() {
+	requests "$1" "$2" | nc -U -N "$D" > "$T/out.$1"
+}
+# check C N: each id answered once, with its status and its own output.
+check() {
+	jq -r 'select(.id != null) | "\(.id) \(.result.exit_status)"' \
+	    "$T/out.$1" | sort -n > "$T/status.$1"
+	jq -r 'select(.method == "exec.output") |
+	    "\(.params.id) \(.params.data | rtrimstr("\n"))"' "$T/out.$1" |
+	    sort -n > "$T/data.$1"
+	join "$T/status.$1" "$T/data.$1" > "$T/got.$1"
+	expected "$1" "$2" > "$T/want.$1"
+	cmp -s "$T/got.$1" "$T/want.$1" ||
+		fail "client $1: answers differ: $(diff "$T/want.$1" "$T/got.$1" | head -5)"
+}
+rss() {
+	awk '/^VmRSS/ { print $2 }' "/proc/$DPID/status"
+}
+
+run 0 20		# warm: sessions up, code paths touched
+check 0 20
+sleep 1
+base=$(rss)
+
+c=1
+pids=
+while [ $c -le "$CLIENTS" ]; do
+	run $c "$EXECS" &
+	pids="$pids $!"
+	c=$((c + 1))
+done
+for p in $pids; do
+	wait "$p"
+done
+c=1
+while [ $c -le "$CLIENTS" ]; do
+	check $c "$EXECS"
+	c=$((c + 1))
+done
+
+sleep 2			# idle: the daemon trims its heap
+after=$(rss)
+echo "daemon RSS: baseline ${base} KiB, after $((CLIENTS * EXECS)) execs ${after} KiB"
+[ "$after" -le $((base + 1024)) ] ||
+	fail "daemon memory did not return to its baseline: $base -> $after KiB"
+kill "$DPID"
+wait "$DPID"
+exit 0
