@@ -119,7 +119,12 @@ bw_user(struct buf *b, const struct contain_spec *spec, const char *qroot,
 		shquote_append(b, spec->settings->image);
 		buf_append_str(b, " 2>/dev/null\n");
 	}
-	buf_append_str(b, "\t__claw_su=1\n");
+	buf_appendf(b, "\tsetpriv --reuid=\"$__claw_uid\" "
+	    "--regid=\"$__claw_gid\" --clear-groups -- test -x %s/%s || { "
+	    "echo \"clawssh: user %s cannot reach %s/%s: make the "
+	    "directories above remoteRoot searchable (chmod o+x)\" >&2; "
+	    "exit 125; }\n\t__claw_su=1\n", qdir, bw_sub(spec), u,
+	    spec->root, spec->id);
 	if (spec->note_user)
 		buf_appendf(b, "else\n\techo \"clawssh: note: user %s "
 		    "applies when connecting as root; commands run as "
