@@ -457,6 +457,29 @@ oci_wrap_user(const char *user, struct buf *b)
 }
 
 /*
+ * Append sh code giving the bound directory to the user (owner, mode
+ * 0700) when the host user is root, so that it can write there.
+ */
+static void
+oci_wrap_chown(const struct contain_policy *p, int named, struct buf *b)
+{
+	const char	*dir = p->access == CONTAIN_WS_NONE ? p->scratch :
+	    p->workspace;
+
+	buf_append_str(b, "if [ \"$(id -u)\" = 0 ]; then chown -R -h -P ");
+	if (named)
+		buf_append_str(b, "\"$__claw_ug\"");
+	else
+		shquote_append(b, p->user);
+	buf_append(b, " ", 1);
+	shquote_append(b, dir);
+	buf_append_str(b, " && chmod 700 ");
+	shquote_append(b, dir);
+	buf_append_str(b, " || { echo \"clawssh: cannot give the workspace to "
+	    "the sandbox's user\" >&2; exit 125; }; fi\n");
+}
+
+/*
  * Append sh code adding the GPUs assigned to p->sandbox in the host's
  * allocation file gpu_file (exit 125 when there are none).
  */
@@ -506,6 +529,8 @@ contain_oci_wrap(const struct contain_policy *p, const char *name,
 	oci_wrap_start(p, name, &b);
 	if (named)
 		oci_wrap_user(p->user, &b);
+	if (p->user != NULL)
+		oci_wrap_chown(p, named, &b);
 	buf_append_str(&b, "set --");
 	buf_append(&b, " ", 1);
 	shquote_append(&b, contain_runtime_name(p->runtime));

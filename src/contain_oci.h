@@ -63,7 +63,9 @@ int	contain_oci_image_check(const char *image, char **cause);
  * LANG, TERM, TZ and every LC_* variable from the client's environment
  * besides p->env (names only: values never appear in argv).  p->user may
  * also be a user name ([a-z_][a-z0-9_-]*), resolved on the host to its
- * uid:gid at run time (exit 125 if it does not exist).  With gpu_file
+ * uid:gid at run time (exit 125 if it does not exist); with a user, when
+ * the host user is root, the bound directory is given to it (chown -R,
+ * mode 0700) so that it can write there.  With gpu_file
  * (the host's GPU allocation file; needs p->sandbox and no p->gpus), the
  * GPUs assigned to p->sandbox there are added at run time, as --gpus or
  * CDI devices, with CUDA_VISIBLE_DEVICES and NVIDIA_VISIBLE_DEVICES.

@@ -520,8 +520,9 @@ test_size_bad(void **state)
 
 /*
  * Run wrap and then print the positional parameters and ARGV "x y" as
- * [WORD]s, in a clean environment with LC_TEST set and setsid a stub
- * (no watcher runs); stderr goes to *err when err is not NULL;
+ * [WORD]s, in a clean environment with LC_TEST set and setsid, chown
+ * and chmod stubs (no watcher runs, nothing changes hands); stderr goes
+ * to *err when err is not NULL;
  * return stdout and set *status to the exit status.
  */
 static char *
@@ -541,7 +542,7 @@ wrap_split(const char *wrap, int *status, char **err)
 		struct buf	in = BUF_INIT;
 
 		buf_append_str(&in, "docker() { :; }; podman() { :; }; "
-		    "setsid() { :; }\n");
+		    "setsid() { :; }; chown() { :; }; chmod() { :; }\n");
 		buf_append_str(&in, wrap);
 		buf_append_str(&in, "\nset -- \"$@\" x 'y z'\n"
 		    "for a do printf '[%s]' \"$a\"; done\n");
@@ -599,6 +600,9 @@ test_wrap_docker(void **state)
 	    "[--workdir][/workspace/src][--user][1000:1000][-e][API_TOKEN]"
 	    "[-e][LANG][-e][TERM][-e][TZ][-e][LC_TEST][alpine:3][x][y z]");
 	assert_string_equal(err, "");
+	/* The workspace is given to the user when the host user is root. */
+	assert_non_null(strstr(wrap, "if [ \"$(id -u)\" = 0 ]; then chown -R "
+	    "-h -P '1000:1000' '/srv/ws' && chmod 700 '/srv/ws' || "));
 	/* The watcher: its own session, removing the container by name. */
 	assert_non_null(strstr(wrap, "(setsid sh -c 'while kill -0 \"$1\" "
 	    "2>/dev/null; do sleep 1; done; docker rm -f \"$2\" >/dev/null "
