@@ -6,6 +6,7 @@ set -eu
 PACKAGES="build-essential autoconf automake libtool pkg-config
 libssh2-1-dev libssl-dev libcjson-dev libarchive-dev libcmocka-dev
 libinotifytools0-dev openssh-client openssh-server bubblewrap busybox-static procps
+podman runc catatonit
 time hyperfine valgrind rsync git"
 
 missing=

@@ -24,7 +24,7 @@ trap oci_cleanup EXIT
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: rootful podman needs root"; exit 77; }
 command -v podman >/dev/null 2>&1 || { echo "SKIP: no podman"; exit 77; }
 BB=$(command -v busybox) || { echo "SKIP: no busybox"; exit 77; }
-file -L "$BB" 2>/dev/null | grep -q "statically linked" ||
+ldd "$BB" 2>&1 | grep -q "not a dynamic executable" ||
     { echo "SKIP: busybox is not static (install busybox-static)"; exit 77; }
 
 # A root tree of busybox, imported as an image.
