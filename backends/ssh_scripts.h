@@ -53,8 +53,8 @@
  * Slots: root, id, image, runtime (a checked name).  Metadata for a new
  * sandbox comes on stdin.  For docker and podman the engine must be
  * installed and working and have the image; for bwrap, bwrap must be
- * installed and an image other than host be in the store.  A new sandbox gets workspace/ and private/
- * (the empty workspace of access none).
+ * installed and an image other than host be in the store.  A new sandbox
+ * gets workspace/ and private/ (the empty workspace of access none).
  */
 #define SSH_SCRIPT_GET_OR_CREATE					\
 	SSH_SCRIPT_PRELUDE						\

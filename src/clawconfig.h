@@ -73,8 +73,8 @@ struct claw_config {
 	int		 sandbox_mode;		/* -1 or enum sandbox_mode */
 	int		 sandbox_access;	/* -1 or enum sandbox_access */
 	char		*sandbox_image;		/* NULL: not set */
-	int		 sandbox_runtime;	/* -1 or enum contain_runtime */
-	int		 sandbox_network;	/* -1 or enum contain_network */
+	int		 sandbox_runtime;	/* -1, enum contain_runtime */
+	int		 sandbox_network;	/* -1, enum contain_network */
 	char		*sandbox_user;		/* NULL: not set */
 	struct contain_limits	 limits;	/* each -1: not set */
 	int		 strict_config;		/* 0 or 1 */

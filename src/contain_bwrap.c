@@ -237,7 +237,8 @@ bw_limits(struct buf *b, const struct contain_spec *spec)
 	buf_append_str(b, " -- \"$@\"\n");
 	if (l->nproc != 0)
 		buf_append_str(b, "[ -n \"$__claw_cg\" ] || [ \"$(id -u)\" "
-		    "!= 0 ] || [ -n \"$__claw_su\" ] || echo \"clawssh: warning: the process limit is "
+		    "!= 0 ] || [ -n \"$__claw_su\" ] || echo \"clawssh: "
+		    "warning: the process limit is "
 		    "not enforced on this host (no writable pids cgroup, and "
 		    "root ignores RLIMIT_NPROC)\" >&2\n");
 }

@@ -39,7 +39,7 @@ enum sandbox_access {
 #define SANDBOX_ID_LEN		13	/* 'c' + 12 base32 characters */
 #define SANDBOX_KEY_MAX		256	/* bytes */
 #define SANDBOX_IMAGE_MAX	64	/* bytes of an image store name */
-#define SANDBOX_REF_MAX		255	/* bytes of an image (OCI reference) */
+#define SANDBOX_REF_MAX		255	/* bytes of an OCI image reference */
 #define SANDBOX_USER_MAX	32	/* bytes of a user name or uid:gid */
 #define SANDBOX_ROOT_MAX	1024	/* bytes of a remoteRoot path */
 #define SANDBOX_HASH_LEN	64	/* hex SHA-256 */
@@ -54,11 +54,11 @@ enum sandbox_access {
 struct sandbox_settings {
 	enum sandbox_mode	mode;
 	enum sandbox_access	access;
-	char			image[SANDBOX_REF_MAX + 1];	/* "host" */
+	char			image[SANDBOX_REF_MAX + 1]; /* "host" */
 	enum contain_runtime	runtime;
 	enum contain_network	network;
 	int			gpus;		/* 0 none, -1 all, else N */
-	char			user[SANDBOX_USER_MAX + 1];	/* "": none */
+	char			user[SANDBOX_USER_MAX + 1]; /* "": none */
 	struct contain_limits	limits;		/* not hashed */
 };
 
@@ -90,8 +90,8 @@ const char	*sandbox_access_name(enum sandbox_access access);
 
 /*
  * Set settings to the defaults: mirror, rw, image "host", runtime bwrap,
- * network none, no user.  (Metadata written before runtimes existed lacks runtime
- * and network: it decodes as runtime none, network none.)
+ * network none, no user.  (Metadata written before runtimes existed
+ * lacks runtime and network: it decodes as runtime none, network none.)
  */
 void	sandbox_settings_default(struct sandbox_settings *s);
 

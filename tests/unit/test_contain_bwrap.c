@@ -70,7 +70,8 @@ run_wrap(const struct sandbox_settings *s, int uid_now, int note,
 {
 	struct contain_spec	 spec;
 	struct buf		 in = BUF_INIT, cmd = BUF_INIT;
-	char			 tmpl[] = "/tmp/test_bwrapXXXXXX", *wrap, *out;
+	char			 tmpl[] = "/tmp/test_bwrapXXXXXX";
+	char			*wrap, *out;
 	FILE			*f;
 	int			 fd, st;
 
