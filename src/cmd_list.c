@@ -213,6 +213,8 @@ list_detail_print(const struct list_row *row)
 	    sandbox_access_name(r->settings.access), r->settings.image,
 	    contain_runtime_name(r->settings.runtime),
 	    contain_network_name(r->settings.network));
+	if (r->settings.user[0] != '\0')
+		printf("user:       %s\n", r->settings.user);
 	list_limits_print(&r->settings.limits);
 	printf("workspace:  %s\nremote:     %s/%s/workspace\n"
 	    "age:        %s\nidle:       %s\nstate:      %s\n", r->workspace,

@@ -34,6 +34,8 @@ provision() {
 id=$(provision u1 --mode remote --user 12345:12346) || fail "provision"
 expect_match "$("$CLAWSSH" status "$id" --json)" '"runAs":.*"12345:12346"' \
     "the user is recorded"
+expect_match "$("$CLAWSSH" status "$id")" "^user: *12345:12346$" \
+    "status shows the user"
 out=$("$CLAWSSH" exec -s "$id" -- sh -c 'id -u; id -g; id -G; \
     grep -E "^(Uid|CapEff|NoNewPrivs)" /proc/self/status; cat f.txt')
 expect_eq "$(echo "$out" | sed -n 1p)" "12345" "id -u inside"
