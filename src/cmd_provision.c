@@ -245,6 +245,10 @@ provision_check(const struct provision_args *a, struct sandbox_settings *s)
 		free(cause);
 		return rc;
 	}
+	if (s->user[0] != '\0' && s->runtime == CONTAIN_NONE)
+		return cmd_fail("%s needs a contained runtime (bwrap, docker "
+		    "or podman): runtime none runs commands as the remote "
+		    "user", a->user != NULL ? "--user" : "sandbox.user");
 	return 0;
 }
 

@@ -2,7 +2,8 @@
 # The podman runtime, live, where rootful podman works on this machine
 # (skipped, with the reason, where it does not): provisioning checks,
 # the confinement inside, env by name only, a timeout and destroy ending
-# the container's processes, --user and mirror mode.  The image is built
+# the container's processes (also when the engine client is SIGKILLed),
+# --user and mirror mode.  The image is built
 # here from busybox with 'podman import' (no registry is reached).
 #
 # Podman may need this machine's quirks (hybrid cgroups, low rlimits):
@@ -138,6 +139,34 @@ done
 pgrep -f "sleep $secs" >/dev/null && fail "sleepers survived the timeout"
 [ -n "$(podman ps -aq --filter label=clawssh.sandbox=$id)" ] &&
     fail "container survived the timeout"
+
+# The engine client killed hard (SIGKILL: no signal reaches the
+# container through it): the watcher still removes the container.
+secs="297.$$"
+x -- sh -c "sleep $secs" >/dev/null 2>&1 &
+kpid=$!
+i=0
+while ! pgrep -f "podman run .*clawssh-$id-" >/dev/null && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+i=0
+while ! pgrep -f "sleep $secs" >/dev/null && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+pkill -KILL -f "podman run .*clawssh-$id-" || fail "no engine client"
+i=0
+while { pgrep -f "sleep $secs" >/dev/null ||
+    [ -n "$(podman ps -aq --filter label=clawssh.sandbox=$id)" ]; } &&
+    [ $i -lt 100 ]; do
+	sleep 0.2
+	i=$((i + 1))
+done
+pgrep -f "sleep $secs" >/dev/null && fail "container outlived its client"
+[ -n "$(podman ps -aq --filter label=clawssh.sandbox=$id)" ] &&
+    fail "container left after its client was killed"
+wait $kpid
 
 # --user (numeric and by name, resolved on the host); mirror mode brings
 # the user's files back.

@@ -104,4 +104,7 @@ out=$(provision u4 --user 'x;id' 2>&1) && fail "accepted a bad user"
 expect_match "$out" "--user: invalid user" "bad user message"
 out=$(provision u4 --user 1000 2>&1) && fail "accepted a uid alone"
 expect_match "$out" "want \"uid:gid\"" "uid alone message"
+out=$(provision u4 --user nobody --runtime none 2>&1) &&
+    fail "accepted a user with runtime none"
+expect_match "$out" "--user needs a contained runtime" "user with none"
 exit 0
