@@ -246,7 +246,7 @@ ssh_get_or_create(struct transport *t, const char *root,
 	qimage = shquote(want->settings.image);
 	meta = sandbox_meta_encode(want);
 	script = xasprintf(SSH_SCRIPT_GET_OR_CREATE, qroot, qid, qimage,
-	    sandbox_runtime_name(want->settings.runtime));
+	    contain_runtime_name(want->settings.runtime));
 	if ((rc = ssh_run(t, script, meta, strlen(meta), &o, cause)) == 0)
 		rc = ssh_parse_got(t, &o, got, created, cause);
 	free(script);

@@ -51,8 +51,10 @@
 
 /*
  * Slots: root, id, image, runtime (a checked name).  Metadata for a new
- * sandbox comes on stdin.  A new sandbox gets workspace/ and private/
- * (the empty workspace of access none).
+ * sandbox comes on stdin.  For docker and podman the engine must be
+ * installed and working and have the image; for bwrap, bwrap must be
+ * installed and an image other than host be in the store.  A new sandbox
+ * gets workspace/ and private/ (the empty workspace of access none).
  */
 #define SSH_SCRIPT_GET_OR_CREATE					\
 	SSH_SCRIPT_PRELUDE						\
@@ -62,9 +64,21 @@
 	" 2>&1; then clawfail \"bubblewrap (bwrap) is not installed on"	\
 	" this host: install it (Debian: apt-get install bubblewrap) or" \
 	" choose --runtime none (uncontained)\"; fi\n"			\
-	"if [ \"$image\" != host ] && [ ! -d \"$root/images/$image\" ];"\
+	"case $runtime in docker|podman)\n"				\
+	"  command -v $runtime >/dev/null 2>&1 || clawfail \"$runtime is"\
+	" not installed on this host: install it (Debian: apt-get"	\
+	" install $runtime) or choose --runtime bwrap or none\"\n"	\
+	"  $runtime info >/dev/null 2>&1 || clawfail \"$runtime does not"\
+	" work on this host ('$runtime info' fails): start its daemon or"\
+	" fix its setup, or choose --runtime bwrap or none\"\n"		\
+	"  $runtime image inspect -- \"$image\" >/dev/null 2>&1 ||"	\
+	" clawfail \"image $image not found by $runtime on this host:"	\
+	" pull or load it there ($runtime pull, $runtime load -i FILE"	\
+	" or $runtime import TARBALL)\" ;;\n"				\
+	"*) if [ \"$image\" != host ] && [ ! -d \"$root/images/$image\" ];"\
 	" then clawfail \"image $image not found in $root/images"	\
-	" (import it with: clawssh image import)\"; fi\n"		\
+	" (import it with: clawssh image import)\"; fi ;;\n"		\
+	"esac\n"							\
 	"clawlock \"$root/.lock-$id\"\n"				\
 	"if [ -d \"$d\" ] && [ ! -L \"$d\" ]; then\n"			\
 	"  [ -f \"$d/meta.json\" ] && [ ! -L \"$d/meta.json\" ] ||"	\
@@ -97,8 +111,9 @@
 
 /*
  * Slots: root, id.  The sandbox's background processes are killed (their
- * sessions, from the pid files: numbers only) and its empty pids cgroup
- * goes too.
+ * sessions, from the pid files: numbers only), its docker and podman
+ * containers (label clawssh.sandbox=ID) removed, and its empty pids
+ * cgroup goes too.
  */
 #define SSH_SCRIPT_DESTROY						\
 	SSH_SCRIPT_PRELUDE						\
@@ -117,6 +132,12 @@
 	"  [ \"$p\" -gt 1 ] || continue\n"				\
 	"  kill -s KILL -- \"-$p\" 2>/dev/null;"			\
 	" pkill -KILL -s \"$p\" 2>/dev/null\n"				\
+	"done\n"							\
+	"for e in docker podman; do\n"					\
+	"  command -v $e >/dev/null 2>&1 || continue\n"			\
+	"  c=$($e ps -aq --filter label=clawssh.sandbox=$id 2>/dev/null"\
+	" | tr -cd '0-9a-f\\n')\n"					\
+	"  [ -z \"$c\" ] || $e rm -f $c >/dev/null 2>&1\n"		\
 	"done\n"							\
 	"chmod -R u+rwx -- \"$t\" 2>/dev/null; rm -rf -- \"$t\"\n"	\
 	"rmdir /sys/fs/cgroup/pids/clawssh-$id /sys/fs/cgroup/clawssh-$id" \
@@ -192,6 +213,12 @@
 	" $name is used by sandboxes $users(destroy them, or --force)\"\n"\
 	"t=\"$i/.trash-$name-$$\"\n"					\
 	"mv -- \"$i/$name\" \"$t\" || clawfail \"cannot remove $name\"\n" \
+	"for e in docker podman; do\n"					\
+	"  command -v $e >/dev/null 2>&1 || continue\n"			\
+	"  c=$($e ps -aq --filter label=clawssh.sandbox=$id 2>/dev/null"\
+	" | tr -cd '0-9a-f\\n')\n"					\
+	"  [ -z \"$c\" ] || $e rm -f $c >/dev/null 2>&1\n"		\
+	"done\n"							\
 	"chmod -R u+rwx -- \"$t\" 2>/dev/null; rm -rf -- \"$t\"\n"	\
 	"echo clawssh-removed\n"
 

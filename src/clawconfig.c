@@ -35,12 +35,13 @@ enum config_type {
 	CONFIG_ENV,		/* object of string values */
 	CONFIG_OBJECT,		/* object checked against keys in sub */
 	CONFIG_ROOT,		/* remote path, sandbox_root_check */
-	CONFIG_IMAGE,		/* sandbox_image_check */
+	CONFIG_IMAGE,		/* config_image_check */
+	CONFIG_USER,		/* sandbox_user_check */
 	CONFIG_SCOPE,		/* enum sandbox_scope by name */
 	CONFIG_MODE,		/* enum sandbox_mode by name */
 	CONFIG_ACCESS,		/* enum sandbox_access by name */
-	CONFIG_RUNTIME,		/* enum sandbox_runtime by name */
-	CONFIG_NETWORK,		/* enum sandbox_network by name */
+	CONFIG_RUNTIME,		/* enum contain_runtime by name */
+	CONFIG_NETWORK,		/* enum contain_network by name */
 	CONFIG_EXCLUDE,		/* array of pattern strings */
 	CONFIG_SIZE,		/* int64: a number, or "512M" and the like */
 	CONFIG_POLICY,		/* policy_parse */
@@ -114,6 +115,7 @@ static const struct config_key config_sandbox_keys[] = {
 	CONFIG_KEY("image", CONFIG_IMAGE, sandbox_image, 0),
 	CONFIG_KEY("runtime", CONFIG_RUNTIME, sandbox_runtime, 0),
 	CONFIG_KEY("network", CONFIG_NETWORK, sandbox_network, 0),
+	CONFIG_KEY("user", CONFIG_USER, sandbox_user, 0),
 	CONFIG_KEY("strictConfig", CONFIG_BOOL, strict_config, 0),
 	CONFIG_SUB("prune", config_prune_keys),
 	CONFIG_SUB("limits", config_limits_keys),
@@ -388,6 +390,18 @@ config_set_bool(const struct config_ctx *ctx, const cJSON *item,
 	return 0;
 }
 
+/*
+ * Check sandbox.image: an image store name or, for docker and podman, an
+ * image reference (provision checks it against the runtime in force).
+ */
+static int
+config_image_check(const char *image, char **why)
+{
+	if (sandbox_image_check_for(CONTAIN_DOCKER, image, NULL) == 0)
+		return 0;
+	return sandbox_image_check(image, why);
+}
+
 /* Store a string that check accepts, as is (remote: no ~ expansion). */
 static int
 config_set_checked(const struct config_ctx *ctx, const cJSON *item,
@@ -421,7 +435,7 @@ config_enum_names(enum config_type type)
 	case CONFIG_MODE:
 		return "\"mirror\" or \"remote\"";
 	case CONFIG_RUNTIME:
-		return "\"bwrap\" or \"none\"";
+		return "\"bwrap\", \"docker\", \"podman\" or \"none\"";
 	case CONFIG_NETWORK:
 		return "\"none\" or \"host\"";
 	default:
@@ -438,8 +452,8 @@ config_set_enum(const struct config_ctx *ctx, const cJSON *item,
 	enum sandbox_scope	 scope;
 	enum sandbox_mode	 mode;
 	enum sandbox_access	 access;
-	enum sandbox_runtime	 runtime;
-	enum sandbox_network	 network;
+	enum contain_runtime	 runtime;
+	enum contain_network	 network;
 
 	if (type == CONFIG_SCOPE && sandbox_scope_parse(s, &scope) == 0)
 		*dst = (int)scope;
@@ -449,10 +463,10 @@ config_set_enum(const struct config_ctx *ctx, const cJSON *item,
 	    sandbox_access_parse(s, &access) == 0)
 		*dst = (int)access;
 	else if (type == CONFIG_RUNTIME &&
-	    sandbox_runtime_parse(s, &runtime) == 0)
+	    contain_runtime_parse(s, &runtime) == 0)
 		*dst = (int)runtime;
 	else if (type == CONFIG_NETWORK &&
-	    sandbox_network_parse(s, &network) == 0)
+	    contain_network_parse(s, &network) == 0)
 		*dst = (int)network;
 	else
 		return config_fail(ctx, CLAW_ERR_PARSE, "%s: expected %s",
@@ -719,7 +733,10 @@ config_set(const struct config_ctx *ctx, const struct config_key *k,
 		return config_set_checked(ctx, item, key, sandbox_root_check,
 		    (char **)(void *)field);
 	case CONFIG_IMAGE:
-		return config_set_checked(ctx, item, key, sandbox_image_check,
+		return config_set_checked(ctx, item, key, config_image_check,
+		    (char **)(void *)field);
+	case CONFIG_USER:
+		return config_set_checked(ctx, item, key, sandbox_user_check,
 		    (char **)(void *)field);
 	case CONFIG_SCOPE:
 	case CONFIG_MODE:
@@ -925,6 +942,7 @@ config_free(struct claw_config *cfg)
 	free(cfg->remote_root);
 	free(cfg->sandbox_image);
 	free(cfg->daemon_socket);
+	free(cfg->sandbox_user);
 	for (i = 0; i < cfg->nsync_exclude; i++)
 		free(cfg->sync_exclude[i]);
 	free(cfg->sync_exclude);

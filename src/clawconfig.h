@@ -21,8 +21,10 @@
  *	    "scope": "session",             // session | agent | shared
  *	    "mode": "mirror",               // mirror | remote
  *	    "access": "rw",                 // rw | ro | none
- *	    "image": "host",
- *	    "runtime": "bwrap",             // bwrap | none (uncontained)
+ *	    "image": "host",                // a store name, or an OCI
+ *	                                    // reference for docker/podman
+ *	    "runtime": "bwrap",             // bwrap | docker | podman | none
+ *	    "user": "nobody",               // or "uid:gid"; when root
  *	    "network": "none",              // none | host
  *	    "strictConfig": false,          // true or false only
  *	    "prune": { "idleHours": 24, "maxAgeDays": 7 }, // 0: rule off
@@ -66,9 +68,10 @@
  * [A-Za-z0-9_.-]{1,64}; exec.env names match
  * [A-Za-z_][A-Za-z0-9_]*.  Only "~" and "~/..." are expanded, not "~user",
  * and only in local paths: remoteRoot is a remote path, taken as written
- * and checked with sandbox_root_check; image with sandbox_image_check.
- * "policy" is checked by policy_parse (see policy.h); "audit.file" absent
- * means audit_default_path (see audit.h).
+ * and checked with sandbox_root_check; image with sandbox_image_check or,
+ * failing that, as an OCI reference (sandbox_image_check_for); user with
+ * sandbox_user_check.  "policy" is checked by policy_parse (see policy.h);
+ * "audit.file" absent means audit_default_path (see audit.h).
  */
 #ifndef CLAW_CLAWCONFIG_H
 #define CLAW_CLAWCONFIG_H
@@ -112,8 +115,9 @@ struct claw_config {
 	int		 sandbox_mode;		/* -1 or enum sandbox_mode */
 	int		 sandbox_access;	/* -1 or enum sandbox_access */
 	char		*sandbox_image;		/* NULL: not set */
-	int		 sandbox_runtime;	/* -1 or enum sandbox_runtime */
-	int		 sandbox_network;	/* -1 or enum sandbox_network */
+	int		 sandbox_runtime;	/* -1, enum contain_runtime */
+	int		 sandbox_network;	/* -1, enum contain_network */
+	char		*sandbox_user;		/* NULL: not set */
 	struct contain_limits	 limits;	/* each -1: not set */
 	int		 strict_config;		/* 0 or 1 */
 	int		 prune_idle_hours;	/* -1: not set, 0: off */

@@ -129,12 +129,14 @@ cmd_box_settings(const struct cmd_box *b,
 	if (c->limits.nofile >= 0)
 		out->limits.nofile = c->limits.nofile;
 	if (c->sandbox_runtime >= 0)
-		out->runtime = (enum sandbox_runtime)c->sandbox_runtime;
+		out->runtime = (enum contain_runtime)c->sandbox_runtime;
 	if (c->sandbox_network >= 0)
-		out->network = (enum sandbox_network)c->sandbox_network;
+		out->network = (enum contain_network)c->sandbox_network;
 	if (c->sandbox_image != NULL)
 		snprintf(out->image, sizeof out->image, "%s",
 		    c->sandbox_image);
+	if (c->sandbox_user != NULL)
+		snprintf(out->user, sizeof out->user, "%s", c->sandbox_user);
 }
 
 /* Whether strict config checking is on. */
@@ -226,9 +228,11 @@ cmd_box_json(const struct registry_record *r)
 	    sandbox_access_name(r->settings.access));
 	cJSON_AddStringToObject(o, "image", r->settings.image);
 	cJSON_AddStringToObject(o, "runtime",
-	    sandbox_runtime_name(r->settings.runtime));
+	    contain_runtime_name(r->settings.runtime));
 	cJSON_AddStringToObject(o, "network",
-	    sandbox_network_name(r->settings.network));
+	    contain_network_name(r->settings.network));
+	if (r->settings.user[0] != '\0')
+		cJSON_AddStringToObject(o, "runAs", r->settings.user);
 	cJSON_AddItemToObject(o, "limits",
 	    contain_limits_json(&r->settings.limits));
 	cJSON_AddStringToObject(o, "configHash", r->config_hash);

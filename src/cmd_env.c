@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/rand.h>
+
 #include "compat.h"
 #include "buf.h"
 #include "clawconfig.h"
@@ -17,6 +19,8 @@
 #include "cmd_box.h"
 #include "cmd_env.h"
 #include "contain_bwrap.h"
+#include "contain_oci.h"
+#include "log.h"
 #include "process.h"
 #include "registry.h"
 #include "remote_cmd.h"
@@ -132,32 +136,103 @@ cmd_env_exec_wrap(const struct cmd_box *b, char *inner, const char *cwd)
 	return buf_detach(&t);
 }
 
-/* Build the runtime wrapper; see cmd_env.h. */
-char *
-cmd_env_wrap(const struct cmd_box *b, const struct sandbox_settings *now,
-    const struct cmd_env *e, const char *cwd)
+/* The bwrap wrapper for b's sandbox under now; keep lists e's names. */
+static char *
+cmd_env_bwrap(const struct cmd_box *b, const struct sandbox_settings *now,
+    const char **keep, size_t nkeep, const char *cwd)
 {
-	struct contain_spec	  spec;
-	const char		**keep;
-	char			 *wrap;
-	size_t			  i;
+	struct contain_spec	spec;
 
-	if (now->runtime != SANDBOX_RUNTIME_BWRAP)
-		return cmd_env_exec_wrap(b, NULL, cwd);
-	keep = xcalloc(e->n + 1, sizeof *keep);
-	for (i = 0; i < e->n; i++)
-		keep[i] = e->v[i].name;
 	memset(&spec, 0, sizeof spec);
 	spec.settings = now;
 	spec.root = b->rec->remote_root;
 	spec.id = b->rec->id;
 	spec.cwd = cwd;
 	spec.keep = keep;
-	spec.nkeep = e->n;
+	spec.nkeep = nkeep;
 	spec.limits = &now->limits;
-	wrap = contain_bwrap_wrap(&spec);
+	spec.note_user = log_get_level() >= LOG_LEVEL_INFO;
+	return contain_bwrap_wrap(&spec);
+}
+
+/*
+ * The docker or podman wrapper for b's sandbox under now, in a container
+ * with a fresh random name; 0, or an exit status after printing why.
+ */
+static int
+cmd_env_oci(const struct cmd_box *b, const struct sandbox_settings *now,
+    const char **keep, size_t nkeep, const char *cwd, char **wrap)
+{
+	const struct registry_record	*r = b->rec;
+	struct contain_policy		 p;
+	unsigned char			 rnd[4];
+	char				*ws, *scratch, *gpus = NULL, *name;
+	char				*cause = NULL;
+	int				 rc = 0;
+
+	if (RAND_bytes(rnd, sizeof rnd) != 1)
+		return cmd_fail("no random bytes for a container name");
+	if (cwd != NULL && strncmp(cwd, CONTAIN_OCI_WORKSPACE "/",
+	    sizeof CONTAIN_OCI_WORKSPACE) == 0)
+		cwd += sizeof CONTAIN_OCI_WORKSPACE;
+	else if (cwd != NULL && strcmp(cwd, CONTAIN_OCI_WORKSPACE) == 0)
+		cwd = NULL;
+	name = xasprintf("clawssh-%s-%02x%02x%02x%02x", r->id, rnd[0], rnd[1],
+	    rnd[2], rnd[3]);
+	ws = b->be->workspace(r->remote_root, r->id);
+	scratch = xasprintf("%s/%s/private", r->remote_root, r->id);
+	memset(&p, 0, sizeof p);
+	p.runtime = now->runtime;
+	p.access = (enum contain_access)now->access;
+	p.network = now->network;
+	p.image = now->image;
+	p.sandbox = r->id;
+	p.workspace = ws;
+	p.scratch = scratch;
+	p.cwd = cwd;
+	p.limits = now->limits;
+	p.user = now->user[0] != '\0' ? now->user : NULL;
+	p.env = keep;
+	p.nenv = nkeep;
+	if (now->gpus != 0)
+		gpus = xasprintf("%s/gpus", r->remote_root);
+	if ((*wrap = contain_oci_wrap(&p, name, gpus, &cause)) == NULL) {
+		rc = cmd_fail("runtime %s: %s", contain_runtime_name(p.runtime),
+		    cause);
+		free(cause);
+	}
+	free(gpus);
+	free(scratch);
+	free(ws);
+	free(name);
+	return rc;
+}
+
+/* Build the runtime wrapper; see cmd_env.h. */
+int
+cmd_env_wrap(const struct cmd_box *b, const struct sandbox_settings *now,
+    const struct cmd_env *e, const char *cwd, char **wrap)
+{
+	const char	**keep;
+	size_t		  i;
+	int		  rc = 0;
+
+	*wrap = NULL;
+	if (now->runtime == CONTAIN_NONE) {
+		*wrap = cmd_env_exec_wrap(b, NULL, cwd);
+		return 0;
+	}
+	keep = xcalloc(e->n + 1, sizeof *keep);
+	for (i = 0; i < e->n; i++)
+		keep[i] = e->v[i].name;
+	if (now->runtime == CONTAIN_BWRAP)
+		*wrap = cmd_env_bwrap(b, now, keep, e->n, cwd);
+	else
+		rc = cmd_env_oci(b, now, keep, e->n, cwd, wrap);
 	free(keep);
-	return cmd_env_exec_wrap(b, wrap, cwd);
+	if (rc == 0)
+		*wrap = cmd_env_exec_wrap(b, *wrap, cwd);
+	return rc;
 }
 
 /* Make wv run argv in the runtime wrap describes. */

@@ -33,13 +33,17 @@ int	cmd_env_config(struct cmd_env *e, const struct claw_config *c);
 void	cmd_env_free(struct cmd_env *e);
 
 /*
- * The runtime wrapper (remote_cmd's wrap slot) for b's loaded sandbox
- * under the settings now, keeping e's names, starting in cwd (inside the
- * workspace, or NULL); NULL for runtime none.
+ * Set *wrap to the runtime wrapper (remote_cmd's wrap slot, allocated)
+ * for b's loaded sandbox under the settings now, keeping e's names,
+ * starting in cwd (inside the workspace, or NULL); NULL for runtime
+ * none.  bwrap: contain_bwrap_wrap (with a note on stderr at -v when the
+ * sandbox's user is not switched); docker and podman: contain_oci_wrap,
+ * in a container named clawssh-ID-RANDOM labelled with the sandbox id.
+ * 0, or an exit status after printing why.
  */
-char	*cmd_env_wrap(const struct cmd_box *b,
+int	cmd_env_wrap(const struct cmd_box *b,
 	    const struct sandbox_settings *now, const struct cmd_env *e,
-	    const char *cwd);
+	    const char *cwd, char **wrap);
 
 /*
  * Start argv as a background process of b's loaded, connected sandbox

@@ -209,7 +209,12 @@ exec_sandbox(struct exec_args *a, char **pre, char **cwd, char **wrap)
 		return rc;
 	ws = a->box.be->workspace(rec->remote_root, rec->id);
 	*pre = a->box.be->exec_pre(rec->remote_root, rec->id);
-	*wrap = cmd_env_wrap(&a->box, &now, &a->env, a->cwd);
+	if ((rc = cmd_env_wrap(&a->box, &now, &a->env, a->cwd, wrap)) != 0) {
+		free(*pre);
+		*pre = NULL;
+		free(ws);
+		return rc;
+	}
 	if (*wrap != NULL)
 		a->limits = now.limits;
 	if (a->cwd == NULL)

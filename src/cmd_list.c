@@ -214,8 +214,10 @@ list_detail_print(const struct list_row *row)
 	    sandbox_scope_name(r->scope), r->key,
 	    sandbox_mode_name(r->settings.mode),
 	    sandbox_access_name(r->settings.access), r->settings.image,
-	    sandbox_runtime_name(r->settings.runtime),
-	    sandbox_network_name(r->settings.network));
+	    contain_runtime_name(r->settings.runtime),
+	    contain_network_name(r->settings.network));
+	if (r->settings.user[0] != '\0')
+		printf("user:       %s\n", r->settings.user);
 	list_limits_print(&r->settings.limits);
 	printf("workspace:  %s\nremote:     %s/%s/workspace\n"
 	    "age:        %s\nidle:       %s\nstate:      %s\n", r->workspace,

@@ -277,7 +277,8 @@ proc_start(struct proc_args *a)
 		free(cause);
 		return rc;
 	}
-	wrap = cmd_env_wrap(&a->box, &now, &a->env, NULL);
+	if ((rc = cmd_env_wrap(&a->box, &now, &a->env, NULL, &wrap)) != 0)
+		return rc;
 	rc = cmd_env_process(&a->box, &a->env, wrap, a->argc, a->argv,
 	    a->name, (size_t)a->log_max, &h);
 	free(wrap);

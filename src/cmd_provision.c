@@ -52,6 +52,7 @@ struct provision_args {
 	const char		*network;	/* --network */
 	const char		*limit[5];	/* --memory ... --open-files */
 	const char		*gpu;		/* --gpu N|all */
+	const char		*user;		/* --user */
 	const char		*root;		/* --remote-root */
 	const char		*provider;	/* --provider */
 	const char		*policy;	/* --policy */
@@ -64,7 +65,8 @@ static const char provision_usage[] =
     "           [--scope session|agent|shared]\n"
     "           [--key KEY] [--workspace DIR] [--access none|ro|rw]\n"
     "           [--mode mirror|remote] [--from IMAGE] [--json]\n"
-    "           [--runtime bwrap|none] [--network none|host]\n"
+    "           [--runtime bwrap|docker|podman|none] [--network none|host]\n"
+    "           [--user nobody|NAME|UID:GID]\n"
     "           [--memory SIZE] [--processes N] [--cpu-seconds N]\n"
     "           [--file-size SIZE] [--open-files N] [--gpu N|all]\n"
     "\n"
@@ -75,13 +77,18 @@ static const char provision_usage[] =
     "  --remote-root DIR     where sandboxes live on the host\n"
     "                        (default " CMD_BOX_DEFAULT_ROOT ")\n"
     "  --strict-config       refuse a sandbox made with other settings\n"
+    "  --from IMAGE          bwrap: an image imported with 'clawssh image\n"
+    "                        import' (default host); docker and podman: an\n"
+    "                        image reference the engine has\n"
+    "  --user USER           run commands as USER when the host user is\n"
+    "                        root (docker and podman: always)\n"
     CMD_CONN_USAGE;
 
 enum {
 	OPT_SCOPE = CMD_OPT_FIRST_FREE, OPT_KEY, OPT_WORKSPACE, OPT_MODE,
 	OPT_ACCESS, OPT_FROM, OPT_ROOT, OPT_JSON, OPT_HOST, OPT_STRICT,
 	OPT_RUNTIME, OPT_NETWORK, OPT_MEMORY, OPT_PROCESSES, OPT_CPU,
-	OPT_FSIZE, OPT_NOFILE, OPT_GPU, OPT_PROVIDER, OPT_POLICY
+	OPT_FSIZE, OPT_NOFILE, OPT_GPU, OPT_PROVIDER, OPT_POLICY, OPT_USER
 };
 
 static const struct option provision_longopts[] = {
@@ -106,6 +113,7 @@ static const struct option provision_longopts[] = {
 	{ "runtime", required_argument, NULL, OPT_RUNTIME },
 	{ "scope", required_argument, NULL, OPT_SCOPE },
 	{ "strict-config", no_argument, NULL, OPT_STRICT },
+	{ "user", required_argument, NULL, OPT_USER },
 	{ "workspace", required_argument, NULL, OPT_WORKSPACE },
 	{ NULL, 0, NULL, 0 }
 };
@@ -127,6 +135,7 @@ provision_option(struct provision_args *a, int ch, const char *arg)
 	case OPT_FROM: a->image = arg; return 0;
 	case OPT_RUNTIME: a->runtime = arg; return 0;
 	case OPT_GPU: a->gpu = arg; return 0;
+	case OPT_USER: a->user = arg; return 0;
 	case OPT_NETWORK: a->network = arg; return 0;
 	case OPT_MEMORY:
 	case OPT_PROCESSES:
@@ -181,9 +190,9 @@ parse_access(const char *s, int *v)
 static int
 parse_runtime(const char *s, int *v)
 {
-	enum sandbox_runtime	x;
+	enum contain_runtime	x;
 
-	if (sandbox_runtime_parse(s, &x) != 0)
+	if (contain_runtime_parse(s, &x) != 0)
 		return -1;
 	*v = (int)x;
 	return 0;
@@ -192,9 +201,9 @@ parse_runtime(const char *s, int *v)
 static int
 parse_network(const char *s, int *v)
 {
-	enum sandbox_network	x;
+	enum contain_network	x;
 
-	if (sandbox_network_parse(s, &x) != 0)
+	if (contain_network_parse(s, &x) != 0)
 		return -1;
 	*v = (int)x;
 	return 0;
@@ -223,12 +232,48 @@ provision_limits(const struct provision_args *a, struct contain_limits *l)
 	return 0;
 }
 
+/* Check the image and user in s against its runtime. */
+static int
+provision_check(const struct provision_args *a, struct sandbox_settings *s)
+{
+	char	*cause = NULL;
+	int	 rc;
+
+	if ((s->runtime == CONTAIN_DOCKER || s->runtime == CONTAIN_PODMAN) &&
+	    strcmp(s->image, "host") == 0)
+		return cmd_fail("runtime %s needs --from IMAGE (an image "
+		    "reference the engine has, such as debian:bookworm)",
+		    contain_runtime_name(s->runtime));
+	if (a->image != NULL && strlen(a->image) >= sizeof s->image)
+		return cmd_fail("--from: longer than %d bytes",
+		    SANDBOX_REF_MAX);
+	if (sandbox_image_check_for(s->runtime, s->image, &cause) != 0) {
+		rc = cmd_fail("%s%s", a->image != NULL ? "--from: " :
+		    "sandbox.image: ", cause);
+		free(cause);
+		return rc;
+	}
+	if (a->user != NULL && strlen(a->user) >= sizeof s->user)
+		return cmd_fail("--user: longer than %d bytes",
+		    SANDBOX_USER_MAX);
+	if (s->user[0] != '\0' && sandbox_user_check(s->user, &cause) != 0) {
+		rc = cmd_fail("%s%s", a->user != NULL ? "--user: " :
+		    "sandbox.user: ", cause);
+		free(cause);
+		return rc;
+	}
+	if (s->user[0] != '\0' && s->runtime == CONTAIN_NONE)
+		return cmd_fail("%s needs a contained runtime (bwrap, docker "
+		    "or podman): runtime none runs commands as the remote "
+		    "user", a->user != NULL ? "--user" : "sandbox.user");
+	return 0;
+}
+
 /* Work out the settings from defaults, config and flags. */
 static int
 provision_settings(struct provision_args *a, struct sandbox_settings *s)
 {
 	struct sandbox_settings	 base;
-	char			*cause = NULL;
 	int			 mode, access, runtime, network, rc;
 
 	sandbox_settings_default(&base);
@@ -246,8 +291,8 @@ provision_settings(struct provision_args *a, struct sandbox_settings *s)
 		return rc;
 	s->mode = (enum sandbox_mode)mode;
 	s->access = (enum sandbox_access)access;
-	s->runtime = (enum sandbox_runtime)runtime;
-	s->network = (enum sandbox_network)network;
+	s->runtime = (enum contain_runtime)runtime;
+	s->network = (enum contain_network)network;
 	if ((rc = provision_limits(a, &s->limits)) != 0)
 		return rc;
 	if (a->gpu != NULL && strcmp(a->gpu, "all") == 0)
@@ -262,20 +307,15 @@ provision_settings(struct provision_args *a, struct sandbox_settings *s)
 		s->gpus = 0;
 		return 0;
 	}
-	if (s->gpus != 0 && s->runtime != SANDBOX_RUNTIME_BWRAP)
-		return cmd_fail("--gpu needs the bwrap runtime (it binds the "
-		    "assigned GPUs' device nodes into the sandbox)");
-	if (a->image != NULL) {
-		if (sandbox_image_check(a->image, &cause) != 0) {
-			rc = cmd_fail("--from: %s", cause);
-			free(cause);
-			return rc;
-		}
+	if (s->gpus != 0 && s->runtime == CONTAIN_NONE)
+		return cmd_fail("--gpu needs a runtime that binds the assigned "
+		    "GPUs' devices into the sandbox (bwrap, docker, podman)");
+	if (a->image != NULL)
 		snprintf(s->image, sizeof s->image, "%s", a->image);
-	}
-	return 0;
+	if (a->user != NULL)
+		snprintf(s->user, sizeof s->user, "%s", a->user);
+	return provision_check(a, s);
 }
-
 /* Work out scope and key; fills meta's. */
 static int
 provision_scope(struct provision_args *a, struct sandbox_meta *m)

@@ -3,7 +3,8 @@
  * (runtime, workspace access, network, resource limits, user, environment
  * names and GPUs), and the parse and name helpers for its settings.
  * Pure data; the command lines that express a policy are built elsewhere
- * (contain_oci.h for docker and podman).
+ * (contain_bwrap.h for bwrap, contain_oci.h for docker and podman).  The
+ * runtime and network enums here are the ones sandbox settings use.
  */
 #ifndef CLAW_CONTAIN_H
 #define CLAW_CONTAIN_H
@@ -48,6 +49,8 @@ struct contain_policy {
 	enum contain_network	 network;
 	/* engine image reference for docker/podman */
 	const char		*image;
+	/* sandbox id for the engine's label, or NULL */
+	const char		*sandbox;
 	/* host path bound at /workspace (rw/ro) */
 	const char		*workspace;
 	/* host path of the private empty workspace (access none) */

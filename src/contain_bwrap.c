@@ -68,19 +68,94 @@ bw_root(struct buf *b, const struct contain_spec *spec, const char *qroot)
 	buf_appendf(b, "set -- \"$@\" --tmpfs %s\n", qroot);
 }
 
+/* The directory bound at /workspace: workspace/, or private/ (none). */
+static const char *
+bw_sub(const struct contain_spec *spec)
+{
+	return spec->settings->access == SANDBOX_ACCESS_NONE ? "private" :
+	    "workspace";
+}
+
+/*
+ * When the host user is root and a user is set, resolve it to
+ * $__claw_uid and $__claw_gid, give it the bound directory (owner, mode
+ * 0700) and search-only access (0711) to the directories above it and
+ * to the image store, which bwrap, running as that user, must traverse.
+ * $__claw_su is non-empty when the switch happens.
+ */
+static void
+bw_user(struct buf *b, const struct contain_spec *spec, const char *qroot,
+    const char *qdir)
+{
+	const char	*u = spec->settings->user;
+	const char	*colon = strchr(u, ':');
+
+	buf_append_str(b, "__claw_su=\n");
+	if (*u == '\0')
+		return;
+	if (sandbox_user_check(u, NULL) != 0) {
+		buf_append_str(b, "echo \"clawssh: bad user in the sandbox's "
+		    "settings\" >&2; exit 125\n");
+		return;
+	}
+	buf_append_str(b, "if [ \"$(id -u)\" = 0 ]; then\n");
+	if (colon != NULL)
+		buf_appendf(b, "\t__claw_uid=%.*s; __claw_gid=%s\n",
+		    (int)(colon - u), u, colon + 1);
+	else
+		buf_appendf(b, "\t__claw_uid=$(id -u -- %s 2>/dev/null) && "
+		    "__claw_gid=$(id -g -- %s 2>/dev/null) || { echo "
+		    "\"clawssh: user %s does not exist on this host\" >&2; "
+		    "exit 125; }\n", u, u, u);
+	buf_appendf(b, "\t[ \"$__claw_uid\" != 0 ] || { echo \"clawssh: "
+	    "user %s is root; refusing to run as root\" >&2; exit 125; }\n"
+	    "\tchown -R -h -P \"$__claw_uid:$__claw_gid\" %s/%s && "
+	    "chmod 700 %s/%s && chmod 711 %s %s || { echo \"clawssh: "
+	    "cannot give the workspace to user %s\" >&2; exit 125; }\n",
+	    u, qdir, bw_sub(spec), qdir, bw_sub(spec), qroot, qdir, u);
+	if (strcmp(spec->settings->image, "host") != 0) {
+		buf_appendf(b, "\tchmod 711 %s/images %s/images/", qroot,
+		    qroot);
+		shquote_append(b, spec->settings->image);
+		buf_append_str(b, " 2>/dev/null\n");
+	}
+	buf_appendf(b, "\tsetpriv --reuid=\"$__claw_uid\" "
+	    "--regid=\"$__claw_gid\" --clear-groups -- test -x %s/%s || { "
+	    "echo \"clawssh: user %s cannot reach %s/%s: make the "
+	    "directories above remoteRoot searchable (chmod o+x)\" >&2; "
+	    "exit 125; }\n\t__claw_su=1\n", qdir, bw_sub(spec), u,
+	    spec->root, spec->id);
+	if (spec->note_user)
+		buf_appendf(b, "else\n\techo \"clawssh: note: user %s "
+		    "applies when connecting as root; commands run as "
+		    "$(id -un)\" >&2\n", u);
+	buf_append_str(b, "fi\n");
+}
+
+/*
+ * Run bwrap as the user (real, effective and saved ids, no supplementary
+ * groups, no new privileges), when bw_user switched.
+ */
+static void
+bw_setpriv(struct buf *b)
+{
+	buf_append_str(b, "[ -z \"$__claw_su\" ] || set -- setpriv "
+	    "--reuid=\"$__claw_uid\" --regid=\"$__claw_gid\" "
+	    "--clear-groups --no-new-privs -- \"$@\"\n");
+}
+
 /* The workspace per access, the working directory, the end of options. */
 static void
 bw_workspace(struct buf *b, const struct contain_spec *spec,
     const char *qdir)
 {
-	const char	*how = "--bind", *sub = "workspace";
+	const char	*how = "--bind";
 
 	if (spec->settings->access == SANDBOX_ACCESS_RO)
 		how = "--ro-bind";
-	else if (spec->settings->access == SANDBOX_ACCESS_NONE)
-		sub = "private";
 	buf_appendf(b, "set -- \"$@\" --proc /proc --dev /dev --tmpfs /tmp "
-	    "--dir /workspace %s %s/%s /workspace --chdir ", how, qdir, sub);
+	    "--dir /workspace %s %s/%s /workspace --chdir ", how, qdir,
+	    bw_sub(spec));
 	if (spec->cwd == NULL)
 		buf_append_str(b, "/workspace");
 	else if (spec->cwd[0] == '/')
@@ -162,7 +237,8 @@ bw_limits(struct buf *b, const struct contain_spec *spec)
 	buf_append_str(b, " -- \"$@\"\n");
 	if (l->nproc != 0)
 		buf_append_str(b, "[ -n \"$__claw_cg\" ] || [ \"$(id -u)\" "
-		    "!= 0 ] || echo \"clawssh: warning: the process limit is "
+		    "!= 0 ] || [ -n \"$__claw_su\" ] || echo \"clawssh: "
+		    "warning: the process limit is "
 		    "not enforced on this host (no writable pids cgroup, and "
 		    "root ignores RLIMIT_NPROC)\" >&2\n");
 }
@@ -177,14 +253,16 @@ contain_bwrap_wrap(const struct contain_spec *spec)
 	dir = xasprintf("%s/%s", spec->root, spec->id);
 	qdir = shquote(dir);
 	bw_env(&b, spec);
+	bw_user(&b, spec, qroot, qdir);
 	buf_appendf(&b, "set -- bwrap --unshare-all%s --die-with-parent "
 	    "--new-session --cap-drop ALL\n",
-	    spec->settings->network == SANDBOX_NETWORK_HOST ?
+	    spec->settings->network == CONTAIN_NET_HOST ?
 	    " --share-net" : "");
 	bw_root(&b, spec, qroot);
 	bw_workspace(&b, spec, qdir);
 	bw_gpus(&b, spec, qroot);
 	buf_append_str(&b, "set -- \"$@\" --remount-ro / --\n");
+	bw_setpriv(&b);
 	bw_limits(&b, spec);
 	free(qdir);
 	free(dir);

@@ -23,6 +23,9 @@ struct contain_spec {
 	const char *const		*keep;	/* variable names kept */
 	size_t				 nkeep;
 	const struct contain_limits	*limits;	/* or NULL */
+	int				 note_user;	/* say when the
+							   user is not
+							   switched */
 };
 
 /*
@@ -36,6 +39,15 @@ struct contain_spec {
  * else RLIMIT_NPROC), so that
  * 'exec "$@" ARGV' runs ARGV contained.  Every word from spec is
  * sh-quoted.
+ *
+ * With a user in the settings and the host user root, bwrap itself runs
+ * as that user through setpriv(1) (--reuid, --regid, --clear-groups,
+ * --no-new-privs: no capabilities, no privilege regained by exec, the
+ * sandbox's files owned by that uid on the host); the bound directory is
+ * given to it (chown -R, mode 0700) and the directories above it and the
+ * image are made searchable (0711).  A user name is resolved on the host;
+ * a missing user, or one that is uid 0, exits 125.  With another host
+ * user nothing changes (with note_user, a note says so on stderr).
  */
 char	*contain_bwrap_wrap(const struct contain_spec *spec);
 

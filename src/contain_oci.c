@@ -26,6 +26,7 @@
 #define OCI_PATH_MAX	4096		/* bytes of a host path or cwd */
 #define OCI_USER_MAX	10		/* digits of a uid or gid */
 #define OCI_GPU_MAX	1023		/* highest GPU index */
+#define OCI_USER_NAME_MAX 32		/* bytes of a user name */
 
 #define OCI_DIGITS	"0123456789"
 #define OCI_LOWER	"abcdefghijklmnopqrstuvwxyz"
@@ -33,13 +34,17 @@
 #define OCI_IMAGE_CHARS	OCI_LOWER OCI_UPPER OCI_DIGITS "._/:@-"
 #define OCI_NAME_CHARS	OCI_LOWER OCI_DIGITS "_.-"
 #define OCI_ENV_CHARS	OCI_LOWER OCI_UPPER OCI_DIGITS "_"
+#define OCI_USER_CHARS	OCI_LOWER OCI_DIGITS "_-"
+
+/* The variables every container gets from the client's environment. */
+static const char *const oci_env_base[] = { "LANG", "TERM", "TZ" };
 
 static void	oci_wordf(struct buf *, const char *, ...)
 		    __attribute__((__format__(__printf__, 2, 3)));
 
-/* Check the image reference. */
-static int
-oci_check_image(const char *image, char **cause)
+/* Check an image reference; see contain_oci.h. */
+int
+contain_oci_image_check(const char *image, char **cause)
 {
 	size_t	len;
 
@@ -146,6 +151,18 @@ oci_check_hostpath(const char *what, const char *path, char **cause)
 	return 0;
 }
 
+/* Return 1 if user is a user name: [a-z_][a-z0-9_-]*, 1..32 bytes. */
+static int
+oci_user_is_name(const char *user)
+{
+	size_t	len;
+
+	len = strnlen(user, OCI_USER_NAME_MAX + 1);
+	return len >= 1 && len <= OCI_USER_NAME_MAX &&
+	    ((user[0] >= 'a' && user[0] <= 'z') || user[0] == '_') &&
+	    strspn(user, OCI_USER_CHARS) == len;
+}
+
 /* Check the user: NULL, or 1..10 digits optionally ":" 1..10 digits. */
 static int
 oci_check_user(const char *user, char **cause)
@@ -207,6 +224,25 @@ oci_check_modes(const struct contain_policy *p, char **cause)
 	}
 }
 
+/* Check the policy and name (all but the user and the command). */
+static int
+oci_check_policy(const struct contain_policy *p, const char *name,
+    char **cause)
+{
+	int	r;
+
+	if ((r = oci_check_modes(p, cause)) != 0 ||
+	    (r = contain_oci_image_check(p->image, cause)) != 0 ||
+	    (r = oci_check_name(name, cause)) != 0 ||
+	    (r = oci_check_env(p->env, p->nenv, cause)) != 0 ||
+	    (r = oci_check_cwd(p->cwd, cause)) != 0 ||
+	    (r = oci_check_numbers(p, cause)) != 0)
+		return r;
+	if (p->sandbox != NULL && oci_check_name(p->sandbox, NULL) != 0)
+		return claw_fail(cause, CLAW_ERR_INVAL, "bad sandbox label");
+	return 0;
+}
+
 /* Check everything contain_oci_run is given. */
 static int
 oci_check(const struct contain_policy *p, const char *name, int argc,
@@ -214,13 +250,8 @@ oci_check(const struct contain_policy *p, const char *name, int argc,
 {
 	int	r, i;
 
-	if ((r = oci_check_modes(p, cause)) != 0 ||
-	    (r = oci_check_image(p->image, cause)) != 0 ||
-	    (r = oci_check_name(name, cause)) != 0 ||
-	    (r = oci_check_env(p->env, p->nenv, cause)) != 0 ||
-	    (r = oci_check_cwd(p->cwd, cause)) != 0 ||
-	    (r = oci_check_user(p->user, cause)) != 0 ||
-	    (r = oci_check_numbers(p, cause)) != 0)
+	if ((r = oci_check_policy(p, name, cause)) != 0 ||
+	    (r = oci_check_user(p->user, cause)) != 0)
 		return r;
 	if (argc < 1 || argv == NULL)
 		return claw_fail(cause, CLAW_ERR_INVAL, "no command to run");
@@ -265,6 +296,10 @@ oci_append_fixed(const struct contain_policy *p, const char *name,
 	oci_word(b, "--init");
 	oci_word(b, "--name");
 	oci_word(b, name);
+	if (p->sandbox != NULL) {
+		oci_word(b, "--label");
+		oci_wordf(b, "%s=%s", CONTAIN_OCI_LABEL, p->sandbox);
+	}
 	oci_word(b, "--read-only");
 	oci_word(b, "--network");
 	oci_word(b, contain_network_name(p->network));
@@ -307,7 +342,8 @@ oci_append_limits(const struct contain_limits *l, struct buf *b)
 
 /* Append the workspace mount, working directory, user and environment. */
 static void
-oci_append_workspace(const struct contain_policy *p, struct buf *b)
+oci_append_workspace(const struct contain_policy *p, int user,
+    struct buf *b)
 {
 	size_t	i;
 
@@ -324,7 +360,7 @@ oci_append_workspace(const struct contain_policy *p, struct buf *b)
 		oci_word(b, CONTAIN_OCI_WORKSPACE);
 	else
 		oci_wordf(b, "%s/%s", CONTAIN_OCI_WORKSPACE, p->cwd);
-	if (p->user != NULL) {
+	if (user && p->user != NULL) {
 		oci_word(b, "--user");
 		oci_word(b, p->user);
 	}
@@ -378,7 +414,7 @@ contain_oci_run(const struct contain_policy *p, const char *name, int argc,
 	shquote_append(&line, contain_runtime_name(p->runtime));
 	oci_append_fixed(p, name, &line);
 	oci_append_limits(&p->limits, &line);
-	oci_append_workspace(p, &line);
+	oci_append_workspace(p, 1, &line);
 	oci_append_gpus(p, &line);
 	oci_word(&line, p->image);
 	buf_append(&line, " ", 1);
@@ -386,4 +422,135 @@ contain_oci_run(const struct contain_policy *p, const char *name, int argc,
 	buf_append(b, line.data, line.len);
 	buf_free(&line);
 	return 0;
+}
+
+/*
+ * Append the wrap's preamble: the engine must be installed; a watcher in
+ * its own session removes the container once this shell (soon the engine
+ * client, by exec) is gone, however it ended.
+ */
+static void
+oci_wrap_start(const struct contain_policy *p, const char *name,
+    struct buf *b)
+{
+	const char	*e = contain_runtime_name(p->runtime);
+
+	buf_appendf(b, "command -v %s >/dev/null 2>&1 || { echo \"clawssh: "
+	    "runtime %s: %s is not installed on this host\" >&2; "
+	    "exit 125; }\n", e, e, e);
+	buf_appendf(b, "(setsid sh -c 'while kill -0 \"$1\" 2>/dev/null; "
+	    "do sleep 1; done; %s rm -f \"$2\" >/dev/null 2>&1' sh $$ %s "
+	    "</dev/null >/dev/null 2>&1 &)\n", e, name);
+}
+
+/*
+ * Append sh code resolving a user name on the host to "uid:gid" in
+ * $__claw_ug (exit 125 if there is no such user).
+ */
+static void
+oci_wrap_user(const char *user, struct buf *b)
+{
+	buf_appendf(b, "__claw_ug=$(id -u -- %s 2>/dev/null):$(id -g -- %s "
+	    "2>/dev/null)\ncase $__claw_ug in [0-9]*:[0-9]*) ;; *) echo "
+	    "\"clawssh: user %s does not exist on this host\" >&2; "
+	    "exit 125 ;; esac\n", user, user, user);
+}
+
+/*
+ * Append sh code giving the bound directory to the user (owner, mode
+ * 0700) when the host user is root, so that it can write there.
+ */
+static void
+oci_wrap_chown(const struct contain_policy *p, int named, struct buf *b)
+{
+	const char	*dir = p->access == CONTAIN_WS_NONE ? p->scratch :
+	    p->workspace;
+
+	buf_append_str(b, "if [ \"$(id -u)\" = 0 ]; then chown -R -h -P ");
+	if (named)
+		buf_append_str(b, "\"$__claw_ug\"");
+	else
+		shquote_append(b, p->user);
+	buf_append(b, " ", 1);
+	shquote_append(b, dir);
+	buf_append_str(b, " && chmod 700 ");
+	shquote_append(b, dir);
+	buf_append_str(b, " || { echo \"clawssh: cannot give the workspace to "
+	    "the sandbox's user\" >&2; exit 125; }; fi\n");
+}
+
+/*
+ * Append sh code adding the GPUs assigned to p->sandbox in the host's
+ * allocation file gpu_file (exit 125 when there are none).
+ */
+static void
+oci_wrap_gpus(const struct contain_policy *p, const char *gpu_file,
+    struct buf *b)
+{
+	buf_appendf(b, "__claw_g=$(awk -v id=%s '$2 == id { printf "
+	    "\"%%s%%s\", s, $1; s = \",\" }' ", p->sandbox);
+	shquote_append(b, gpu_file);
+	buf_appendf(b, " 2>/dev/null)\n[ -n \"$__claw_g\" ] || { echo "
+	    "\"clawssh: sandbox %s has no GPUs assigned on this host; "
+	    "provision it again\" >&2; exit 125; }\n", p->sandbox);
+	if (p->runtime == CONTAIN_PODMAN)
+		buf_append_str(b, "for __claw_n in $(echo \"$__claw_g\" | "
+		    "tr , ' '); do set -- \"$@\" --device "
+		    "\"nvidia.com/gpu=$__claw_n\"; done\n");
+	else
+		buf_append_str(b, "set -- \"$@\" --gpus "
+		    "\"\\\"device=$__claw_g\\\"\"\n");
+	buf_append_str(b, "set -- \"$@\" -e CUDA_VISIBLE_DEVICES="
+	    "\"$__claw_g\" -e NVIDIA_VISIBLE_DEVICES=\"$__claw_g\"\n");
+}
+
+/* Build the wrap for docker or podman; see contain_oci.h. */
+char *
+contain_oci_wrap(const struct contain_policy *p, const char *name,
+    const char *gpu_file, char **cause)
+{
+	struct buf	b = BUF_INIT;
+	size_t		i;
+	int		named;
+
+	if (p == NULL) {
+		claw_fail(cause, CLAW_ERR_INVAL, "no policy");
+		return NULL;
+	}
+	named = p->user != NULL && oci_user_is_name(p->user);
+	if (oci_check_policy(p, name, cause) != 0 ||
+	    (!named && oci_check_user(p->user, cause) != 0))
+		return NULL;
+	if (gpu_file != NULL && (p->sandbox == NULL || p->ngpus != 0)) {
+		claw_fail(cause, CLAW_ERR_INVAL, "GPUs from the allocation "
+		    "file need the sandbox label and no GPU indexes");
+		return NULL;
+	}
+	oci_wrap_start(p, name, &b);
+	if (named)
+		oci_wrap_user(p->user, &b);
+	if (p->user != NULL)
+		oci_wrap_chown(p, named, &b);
+	buf_append_str(&b, "set --");
+	buf_append(&b, " ", 1);
+	shquote_append(&b, contain_runtime_name(p->runtime));
+	oci_append_fixed(p, name, &b);
+	oci_append_limits(&p->limits, &b);
+	oci_append_workspace(p, !named, &b);
+	for (i = 0; i < sizeof(oci_env_base) / sizeof(oci_env_base[0]); i++) {
+		oci_word(&b, "-e");
+		oci_word(&b, oci_env_base[i]);
+	}
+	oci_append_gpus(p, &b);
+	buf_append_str(&b, "\n");
+	if (named)
+		buf_append_str(&b, "set -- \"$@\" --user \"$__claw_ug\"\n");
+	buf_append_str(&b, "for __claw_v in $(env | sed -n "
+	    "'s/^\\(LC_[A-Za-z0-9_]*\\)=.*/\\1/p'); do set -- \"$@\" -e "
+	    "\"$__claw_v\"; done\n");
+	if (gpu_file != NULL)
+		oci_wrap_gpus(p, gpu_file, &b);
+	buf_append_str(&b, "set -- \"$@\"");
+	oci_word(&b, p->image);
+	return buf_detach(&b);
 }

@@ -11,13 +11,17 @@ struct contain_policy;
 /* Where the workspace appears inside the container. */
 #define CONTAIN_OCI_WORKSPACE	"/workspace"
 
+/* The label naming a container's sandbox (for destroy and prune). */
+#define CONTAIN_OCI_LABEL	"clawssh.sandbox"
+
 /* The private /tmp every container gets (a tmpfs). */
 #define CONTAIN_OCI_TMPFS	"/tmp:rw,nosuid,nodev,size=64m"
 
 /*
  * Append to b the sh command line (every word sh-quoted) that runs
  * argv[0..argc) under policy p with engine "docker" or "podman" as a fresh
- * container named name (--rm, -i, --init), removed when the command ends.
+ * container named name (--rm, -i, --init), removed when the command ends,
+ * labelled CONTAIN_OCI_LABEL=p->sandbox when p->sandbox is not NULL.
  *
  * The container has a read-only root, a private tmpfs /tmp, no
  * capabilities, no-new-privileges, the policy's network, limits (memory
@@ -30,7 +34,7 @@ struct contain_policy;
  *
  * Refuses with CLAW_ERR_INVAL and a cause: a runtime other than docker or
  * podman, an unknown access or network, an image outside
- * [A-Za-z0-9._/:@-] or starting with '-', a name outside
+ * [A-Za-z0-9._/:@-] or starting with '-', a name (or sandbox) outside
  * [a-z0-9][a-z0-9_.-]*, an environment name outside [A-Za-z_][A-Za-z0-9_]*,
  * a cwd that is absolute or has a ".." component, a host path that is not
  * absolute or holds ',', '"' or control characters (--mount is CSV), a user
@@ -39,5 +43,35 @@ struct contain_policy;
  */
 int	contain_oci_run(const struct contain_policy *p, const char *name,
 	    int argc, char *const argv[], struct buf *b, char **cause);
+
+/*
+ * Check an image reference: 1..512 characters of [A-Za-z0-9._/:@-], not
+ * starting with '-' (no shell metacharacters, never an option).  Returns
+ * 0 or CLAW_ERR_INVAL with a cause.
+ */
+int	contain_oci_image_check(const char *image, char **cause);
+
+/*
+ * Return (allocated) sh code for remote_cmd's wrap slot that runs the
+ * command in a fresh container of engine p->runtime named name, with the
+ * confinement contain_oci_run describes, so that 'exec "$@" ARGV' runs
+ * ARGV there.  The code checks that the engine is installed (else exits
+ * 125 naming the runtime) and starts a watcher in its own session that
+ * removes the container ("ENGINE rm -f NAME") once the shell that execs
+ * the engine client is gone, so that a timeout or kill of the client's
+ * process group also ends the container's processes.  The container gets
+ * LANG, TERM, TZ and every LC_* variable from the client's environment
+ * besides p->env (names only: values never appear in argv).  p->user may
+ * also be a user name ([a-z_][a-z0-9_-]*), resolved on the host to its
+ * uid:gid at run time (exit 125 if it does not exist); with a user, when
+ * the host user is root, the bound directory is given to it (chown -R,
+ * mode 0700) so that it can write there.  With gpu_file
+ * (the host's GPU allocation file; needs p->sandbox and no p->gpus), the
+ * GPUs assigned to p->sandbox there are added at run time, as --gpus or
+ * CDI devices, with CUDA_VISIBLE_DEVICES and NVIDIA_VISIBLE_DEVICES.
+ * Returns NULL with a cause for what contain_oci_run refuses.
+ */
+char	*contain_oci_wrap(const struct contain_policy *p, const char *name,
+	    const char *gpu_file, char **cause);
 
 #endif /* CLAW_CONTAIN_OCI_H */

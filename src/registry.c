@@ -99,7 +99,7 @@ static const struct reg_str reg_strs[] = {
 
 static const struct reg_fixed reg_fixeds[] = {
 	{ "id", REG_FIELD(id), SANDBOX_ID_LEN + 1 },
-	{ "image", REG_FIELD(settings.image), SANDBOX_IMAGE_MAX + 1 },
+	{ "image", REG_FIELD(settings.image), SANDBOX_REF_MAX + 1 },
 	{ "configHash", REG_FIELD(config_hash), SANDBOX_HASH_LEN + 1 },
 	{ NULL, 0, 0 }
 };
@@ -404,8 +404,12 @@ reg_check_sandbox(const struct reg_ctx *ctx,
 		bad = "remoteRoot";
 	else if (sandbox_key_check(rec->scope, rec->key, &why) != 0)
 		bad = "key";
-	else if (sandbox_image_check(rec->settings.image, &why) != 0)
+	else if (sandbox_image_check_for(rec->settings.runtime,
+	    rec->settings.image, &why) != 0)
 		bad = "image";
+	else if (rec->settings.user[0] != '\0' &&
+	    sandbox_user_check(rec->settings.user, &why) != 0)
+		bad = "runAs";
 	if (bad == NULL)
 		return 0;
 	r = reg_field_fail(ctx, bad, "%s", why != NULL ? why : "invalid");
@@ -565,13 +569,19 @@ reg_get_enums(const struct reg_ctx *ctx, const cJSON *obj,
 	s = NULL;
 	if ((r = reg_get_string(ctx, obj, "runtime", 1, &s)) != 0)
 		return r;
-	if (s != NULL && sandbox_runtime_parse(s, &rec->settings.runtime) != 0)
+	if (s != NULL && contain_runtime_parse(s, &rec->settings.runtime) != 0)
 		return reg_field_fail(ctx, "runtime", "not a known runtime");
 	s = NULL;
 	if ((r = reg_get_string(ctx, obj, "network", 1, &s)) != 0)
 		return r;
-	if (s != NULL && sandbox_network_parse(s, &rec->settings.network) != 0)
+	if (s != NULL && contain_network_parse(s, &rec->settings.network) != 0)
 		return reg_field_fail(ctx, "network", "not a known network");
+	s = NULL;
+	if ((r = reg_get_string(ctx, obj, "runAs", 1, &s)) != 0)
+		return r;
+	if (s != NULL && strlcpy(rec->settings.user, s,
+	    sizeof rec->settings.user) >= sizeof rec->settings.user)
+		return reg_field_fail(ctx, "runAs", "too long");
 	return 0;
 }
 
@@ -751,12 +761,14 @@ reg_encode(const struct registry_record *rec)
 	    cJSON_AddStringToObject(o, "access",
 	    sandbox_access_name(rec->settings.access)) != NULL &&
 	    cJSON_AddStringToObject(o, "runtime",
-	    sandbox_runtime_name(rec->settings.runtime)) != NULL &&
+	    contain_runtime_name(rec->settings.runtime)) != NULL &&
 	    cJSON_AddStringToObject(o, "network",
-	    sandbox_network_name(rec->settings.network)) != NULL &&
+	    contain_network_name(rec->settings.network)) != NULL &&
 	    cJSON_AddItemToObject(o, "limits",
 	    contain_limits_json(&rec->settings.limits)) &&
-	    cJSON_AddNumberToObject(o, "gpus", rec->settings.gpus) != NULL;
+	    cJSON_AddNumberToObject(o, "gpus", rec->settings.gpus) != NULL &&
+	    (rec->settings.user[0] == '\0' || cJSON_AddStringToObject(o,
+	    "runAs", rec->settings.user) != NULL);
 	if (!ok) {
 		cJSON_Delete(o);
 		return NULL;

@@ -20,6 +20,7 @@
 
 #include "compat.h"
 #include "buf.h"
+#include "contain_oci.h"
 #include "error.h"
 #include "jsonc.h"
 #include "log.h"
@@ -34,6 +35,8 @@
 #define SANDBOX_SHA256_LEN	32
 
 #define SANDBOX_IMAGE_CHARS	"abcdefghijklmnopqrstuvwxyz0123456789._-"
+#define SANDBOX_USER_CHARS	"abcdefghijklmnopqrstuvwxyz0123456789_-"
+#define SANDBOX_UID_DIGITS	10	/* digits of a uid or gid */
 #define SANDBOX_ROOT_CHARS \
 	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._/+-@"
 
@@ -44,8 +47,6 @@ static const char *const sandbox_scope_names[] = {
 };
 static const char *const sandbox_mode_names[] = { "mirror", "remote" };
 static const char *const sandbox_access_names[] = { "rw", "ro", "none" };
-static const char *const sandbox_runtime_names[] = { "none", "bwrap" };
-static const char *const sandbox_network_names[] = { "none", "host" };
 
 /*
  * Return s in single quotes for a message (allocated): bytes that are not
@@ -185,50 +186,6 @@ sandbox_access_name(enum sandbox_access access)
 	    SANDBOX_NITEMS(sandbox_access_names), (int)access);
 }
 
-/* Parse a runtime name. */
-int
-sandbox_runtime_parse(const char *s, enum sandbox_runtime *out)
-{
-	int	v;
-
-	v = sandbox_lookup(sandbox_runtime_names,
-	    SANDBOX_NITEMS(sandbox_runtime_names), s);
-	if (v < 0)
-		return CLAW_ERR_INVAL;
-	*out = (enum sandbox_runtime)v;
-	return 0;
-}
-
-/* Name a runtime; "unknown" for a value outside the enum. */
-const char *
-sandbox_runtime_name(enum sandbox_runtime runtime)
-{
-	return sandbox_name(sandbox_runtime_names,
-	    SANDBOX_NITEMS(sandbox_runtime_names), (int)runtime);
-}
-
-/* Parse a network name. */
-int
-sandbox_network_parse(const char *s, enum sandbox_network *out)
-{
-	int	v;
-
-	v = sandbox_lookup(sandbox_network_names,
-	    SANDBOX_NITEMS(sandbox_network_names), s);
-	if (v < 0)
-		return CLAW_ERR_INVAL;
-	*out = (enum sandbox_network)v;
-	return 0;
-}
-
-/* Name a network; "unknown" for a value outside the enum. */
-const char *
-sandbox_network_name(enum sandbox_network network)
-{
-	return sandbox_name(sandbox_network_names,
-	    SANDBOX_NITEMS(sandbox_network_names), (int)network);
-}
-
 /* Set settings to the defaults; see sandbox.h. */
 void
 sandbox_settings_default(struct sandbox_settings *s)
@@ -237,8 +194,8 @@ sandbox_settings_default(struct sandbox_settings *s)
 	s->mode = SANDBOX_MODE_MIRROR;
 	s->access = SANDBOX_ACCESS_RW;
 	strlcpy(s->image, "host", sizeof(s->image));
-	s->runtime = SANDBOX_RUNTIME_BWRAP;
-	s->network = SANDBOX_NETWORK_NONE;
+	s->runtime = CONTAIN_BWRAP;
+	s->network = CONTAIN_NET_NONE;
 }
 
 /*
@@ -347,6 +304,58 @@ sandbox_image_check(const char *image, char **cause)
 	return 0;
 }
 
+/* Check an image for a runtime; see sandbox.h. */
+int
+sandbox_image_check_for(enum contain_runtime rt, const char *image,
+    char **cause)
+{
+	char	*why = NULL;
+	int	 r;
+
+	if (rt != CONTAIN_DOCKER && rt != CONTAIN_PODMAN)
+		return sandbox_image_check(image, cause);
+	if (image != NULL &&
+	    strnlen(image, SANDBOX_REF_MAX + 1) > SANDBOX_REF_MAX)
+		return sandbox_fail_value(cause, "image", image,
+		    xasprintf("longer than %d bytes", SANDBOX_REF_MAX));
+	if ((r = contain_oci_image_check(image, &why)) != 0) {
+		claw_fail(cause, r, "%s", why);
+		free(why);
+	}
+	return r;
+}
+
+/* Return 1 if s[0..n) is 1..SANDBOX_UID_DIGITS decimal digits. */
+static int
+sandbox_uid_ok(const char *s, size_t n)
+{
+	return n >= 1 && n <= SANDBOX_UID_DIGITS &&
+	    strspn(s, "0123456789") >= n;
+}
+
+/* Check a user to run as; see sandbox.h. */
+int
+sandbox_user_check(const char *user, char **cause)
+{
+	const char	*colon;
+	size_t		 len;
+
+	if (user == NULL || *user == '\0')
+		return claw_fail(cause, CLAW_ERR_INVAL, "no user given");
+	len = strnlen(user, SANDBOX_USER_MAX + 1);
+	if (len <= SANDBOX_USER_MAX && (colon = strchr(user, ':')) != NULL) {
+		if (sandbox_uid_ok(user, (size_t)(colon - user)) &&
+		    sandbox_uid_ok(colon + 1, strlen(colon + 1)))
+			return 0;
+	} else if (len <= SANDBOX_USER_MAX &&
+	    ((user[0] >= 'a' && user[0] <= 'z') || user[0] == '_') &&
+	    strspn(user, SANDBOX_USER_CHARS) == len)
+		return 0;
+	return sandbox_fail_value(cause, "user", user, xasprintf("want "
+	    "\"uid:gid\" or a user name ([a-z_][a-z0-9_-]*, at most %d "
+	    "bytes)", SANDBOX_USER_MAX));
+}
+
 /* Return why the components of absolute root are bad, or NULL. */
 static const char *
 sandbox_root_components(const char *root)
@@ -451,22 +460,24 @@ sandbox_config_hash(const struct sandbox_settings *s,
     char hex[SANDBOX_HASH_LEN + 1])
 {
 	unsigned char	 md[EVP_MAX_MD_SIZE];
-	char		*text, *gpus;
+	char		*text, *gpus, *user;
 	size_t		 i;
 
 	gpus = s->gpus == 0 ? xstrdup("") : xasprintf("gpus=%d\n", s->gpus);
-	if (s->runtime == SANDBOX_RUNTIME_NONE &&
-	    s->network == SANDBOX_NETWORK_NONE)
-		text = xasprintf("access=%s\n%simage=%.*s\nmode=%s\n",
-		    sandbox_access_name(s->access), gpus, SANDBOX_IMAGE_MAX,
-		    s->image, sandbox_mode_name(s->mode));
+	user = s->user[0] == '\0' ? xstrdup("") :
+	    xasprintf("user=%.*s\n", SANDBOX_USER_MAX, s->user);
+	if (s->runtime == CONTAIN_NONE && s->network == CONTAIN_NET_NONE)
+		text = xasprintf("access=%s\n%simage=%.*s\nmode=%s\n%s",
+		    sandbox_access_name(s->access), gpus, SANDBOX_REF_MAX,
+		    s->image, sandbox_mode_name(s->mode), user);
 	else
 		text = xasprintf("access=%s\n%simage=%.*s\nmode=%s\n"
-		    "network=%s\nruntime=%s\n",
-		    sandbox_access_name(s->access), gpus, SANDBOX_IMAGE_MAX,
+		    "network=%s\nruntime=%s\n%s",
+		    sandbox_access_name(s->access), gpus, SANDBOX_REF_MAX,
 		    s->image, sandbox_mode_name(s->mode),
-		    sandbox_network_name(s->network),
-		    sandbox_runtime_name(s->runtime));
+		    contain_network_name(s->network),
+		    contain_runtime_name(s->runtime), user);
+	free(user);
 	free(gpus);
 	sandbox_sha256(text, strlen(text), md);
 	free(text);
@@ -522,12 +533,14 @@ sandbox_meta_encode(const struct sandbox_meta *meta)
 	sandbox_json_add(o, "access", sandbox_access_name(s->access),
 	    SIZE_MAX);
 	sandbox_json_add(o, "image", s->image, sizeof(s->image));
-	sandbox_json_add(o, "runtime", sandbox_runtime_name(s->runtime),
+	sandbox_json_add(o, "runtime", contain_runtime_name(s->runtime),
 	    SIZE_MAX);
-	sandbox_json_add(o, "network", sandbox_network_name(s->network),
+	sandbox_json_add(o, "network", contain_network_name(s->network),
 	    SIZE_MAX);
 	if (s->gpus != 0)
 		sandbox_json_int(o, "gpus", s->gpus);
+	if (s->user[0] != '\0')
+		sandbox_json_add(o, "runAs", s->user, sizeof(s->user));
 	sandbox_json_add(o, "configHash", meta->config_hash,
 	    sizeof(meta->config_hash));
 	sandbox_json_int(o, "created", meta->created);
@@ -668,30 +681,42 @@ meta_access(const cJSON *item, struct meta_ctx *c, char **why)
 	return v == -1 ? -1 : 0;
 }
 
+/* Fail an enum member: "unknown WHAT 'S'". */
+static int
+meta_unknown(const char *what, const char *s, char **why)
+{
+	char	*q;
+
+	q = sandbox_quote(s);
+	*why = xasprintf("unknown %s %s", what, q);
+	free(q);
+	return -1;
+}
+
 /* Check "runtime". */
 static int
 meta_runtime(const cJSON *item, struct meta_ctx *c, char **why)
 {
-	int	v;
+	const char	*s;
 
-	v = meta_enum(item, sandbox_runtime_names,
-	    SANDBOX_NITEMS(sandbox_runtime_names), "runtime", why);
-	if (v != -1)
-		c->m->settings.runtime = (enum sandbox_runtime)v;
-	return v == -1 ? -1 : 0;
+	if ((s = meta_string(item, why)) == NULL)
+		return -1;
+	if (contain_runtime_parse(s, &c->m->settings.runtime) != 0)
+		return meta_unknown("runtime", s, why);
+	return 0;
 }
 
 /* Check "network". */
 static int
 meta_network(const cJSON *item, struct meta_ctx *c, char **why)
 {
-	int	v;
+	const char	*s;
 
-	v = meta_enum(item, sandbox_network_names,
-	    SANDBOX_NITEMS(sandbox_network_names), "network", why);
-	if (v != -1)
-		c->m->settings.network = (enum sandbox_network)v;
-	return v == -1 ? -1 : 0;
+	if ((s = meta_string(item, why)) == NULL)
+		return -1;
+	if (contain_network_parse(s, &c->m->settings.network) != 0)
+		return meta_unknown("network", s, why);
+	return 0;
 }
 
 /* Check "gpus": -1 (all) or 1 to SANDBOX_GPUS_MAX. */
@@ -728,7 +753,7 @@ meta_key(const cJSON *item, struct meta_ctx *c, char **why)
 	return 0;
 }
 
-/* Check "image". */
+/* Check "image" for the runtime read before it. */
 static int
 meta_image(const cJSON *item, struct meta_ctx *c, char **why)
 {
@@ -736,9 +761,23 @@ meta_image(const cJSON *item, struct meta_ctx *c, char **why)
 
 	if ((s = meta_string(item, why)) == NULL)
 		return -1;
-	if (sandbox_image_check(s, why) != 0)
+	if (sandbox_image_check_for(c->m->settings.runtime, s, why) != 0)
 		return -1;
 	strlcpy(c->m->settings.image, s, sizeof(c->m->settings.image));
+	return 0;
+}
+
+/* Check "runAs": a user sandbox_user_check takes. */
+static int
+meta_user(const cJSON *item, struct meta_ctx *c, char **why)
+{
+	const char	*s;
+
+	if ((s = meta_string(item, why)) == NULL)
+		return -1;
+	if (sandbox_user_check(s, why) != 0)
+		return -1;
+	strlcpy(c->m->settings.user, s, sizeof(c->m->settings.user));
 	return 0;
 }
 
@@ -801,7 +840,10 @@ meta_workspace(const cJSON *item, struct meta_ctx *c, char **why)
 	return 0;
 }
 
-/* The fields in the order they are checked: scope comes before key. */
+/*
+ * The fields in the order they are checked: scope comes before key,
+ * runtime before image.
+ */
 static const struct meta_field meta_fields[] = {
 	{ "version", meta_version, 0 },
 	{ "id", meta_id, 0 },
@@ -809,10 +851,11 @@ static const struct meta_field meta_fields[] = {
 	{ "key", meta_key, 0 },
 	{ "mode", meta_mode, 0 },
 	{ "access", meta_access, 0 },
-	{ "image", meta_image, 0 },
 	{ "runtime", meta_runtime, 1 },
 	{ "network", meta_network, 1 },
+	{ "image", meta_image, 0 },
 	{ "gpus", meta_gpus, 1 },
+	{ "runAs", meta_user, 1 },
 	{ "configHash", meta_hash, 0 },
 	{ "created", meta_created, 0 },
 	{ "workspace", meta_workspace, 0 }

@@ -31,19 +31,16 @@ enum sandbox_access {
 	SANDBOX_ACCESS_NONE		/* empty private workspace */
 };
 
-enum sandbox_runtime {
-	SANDBOX_RUNTIME_NONE = 0,	/* uncontained: the remote user */
-	SANDBOX_RUNTIME_BWRAP		/* bubblewrap */
-};
-
-enum sandbox_network {
-	SANDBOX_NETWORK_NONE = 0,	/* no interface but lo */
-	SANDBOX_NETWORK_HOST		/* the host's network */
-};
+/*
+ * The runtime and network mode are contain.h's enum contain_runtime and
+ * enum contain_network (one definition, parsed and named there).
+ */
 
 #define SANDBOX_ID_LEN		13	/* 'c' + 12 base32 characters */
 #define SANDBOX_KEY_MAX		256	/* bytes */
-#define SANDBOX_IMAGE_MAX	64	/* bytes */
+#define SANDBOX_IMAGE_MAX	64	/* bytes of an image store name */
+#define SANDBOX_REF_MAX		255	/* bytes of an OCI image reference */
+#define SANDBOX_USER_MAX	32	/* bytes of a user name or uid:gid */
 #define SANDBOX_ROOT_MAX	1024	/* bytes of a remoteRoot path */
 #define SANDBOX_HASH_LEN	64	/* hex SHA-256 */
 #define SANDBOX_META_MAX	(64 * 1024)	/* metadata file size cap */
@@ -57,10 +54,11 @@ enum sandbox_network {
 struct sandbox_settings {
 	enum sandbox_mode	mode;
 	enum sandbox_access	access;
-	char			image[SANDBOX_IMAGE_MAX + 1];	/* "host" */
-	enum sandbox_runtime	runtime;
-	enum sandbox_network	network;
+	char			image[SANDBOX_REF_MAX + 1]; /* "host" */
+	enum contain_runtime	runtime;
+	enum contain_network	network;
 	int			gpus;		/* 0 none, -1 all, else N */
+	char			user[SANDBOX_USER_MAX + 1]; /* "": none */
 	struct contain_limits	limits;		/* not hashed */
 };
 
@@ -89,17 +87,11 @@ int		 sandbox_mode_parse(const char *s, enum sandbox_mode *out);
 const char	*sandbox_mode_name(enum sandbox_mode mode);
 int		 sandbox_access_parse(const char *s, enum sandbox_access *out);
 const char	*sandbox_access_name(enum sandbox_access access);
-int		 sandbox_runtime_parse(const char *s,
-		    enum sandbox_runtime *out);
-const char	*sandbox_runtime_name(enum sandbox_runtime runtime);
-int		 sandbox_network_parse(const char *s,
-		    enum sandbox_network *out);
-const char	*sandbox_network_name(enum sandbox_network network);
 
 /*
  * Set settings to the defaults: mirror, rw, image "host", runtime bwrap,
- * network none.  (Metadata written before runtimes existed lacks runtime
- * and network: it decodes as runtime none, network none.)
+ * network none, no user.  (Metadata written before runtimes existed
+ * lacks runtime and network: it decodes as runtime none, network none.)
  */
 void	sandbox_settings_default(struct sandbox_settings *s);
 
@@ -121,6 +113,22 @@ int	sandbox_key_check(enum sandbox_scope scope, const char *key,
  * [a-z0-9][a-z0-9._-]* (no "..").  Returns 0 or CLAW_ERR_INVAL.
  */
 int	sandbox_image_check(const char *image, char **cause);
+
+/*
+ * Check the image a sandbox of runtime rt is made from: for docker and
+ * podman an OCI image reference (1..SANDBOX_REF_MAX characters of
+ * [A-Za-z0-9._/:@-], not starting with '-': no shell metacharacters),
+ * else what sandbox_image_check takes.  Returns 0 or CLAW_ERR_INVAL.
+ */
+int	sandbox_image_check_for(enum contain_runtime rt, const char *image,
+	    char **cause);
+
+/*
+ * Check a user to run as: "uid:gid" (decimal, each at most 10 digits) or
+ * a user name of 1..SANDBOX_USER_MAX characters [a-z_][a-z0-9_-]*.
+ * Returns 0 or CLAW_ERR_INVAL.
+ */
+int	sandbox_user_check(const char *user, char **cause);
 
 /*
  * Check a remoteRoot: absolute, at most SANDBOX_ROOT_MAX bytes, no "."
@@ -145,9 +153,10 @@ int	sandbox_id_ok(const char *id);
 /*
  * The config hash: lower-case hex SHA-256 of the normalised settings
  * ("access=rw\nimage=host\nmode=mirror\nnetwork=none\nruntime=bwrap\n",
- * keys sorted; "gpus=N" after access when GPUs are asked for).  network
- * and runtime are left out when both are "none", and gpus when 0, so that
- * sandboxes made before these existed keep their hash.
+ * keys sorted; "gpus=N" after access when GPUs are asked for, "user=U"
+ * last when a user is set).  network and runtime are left out when both
+ * are "none", gpus when 0 and user when empty, so that sandboxes made
+ * before these existed keep their hash.
  */
 void	sandbox_config_hash(const struct sandbox_settings *s,
 	    char hex[SANDBOX_HASH_LEN + 1]);

@@ -307,32 +307,69 @@ test_sandbox_enum_bad(void **state)
 	expect_sandbox_error(f, "\"access\": true", access);
 }
 
-/* image takes what sandbox_image_check takes. */
+/*
+ * image takes a store name or an OCI reference (provision checks it
+ * against the runtime); anything else gets the store name's message.
+ */
 static void
 test_sandbox_image(void **state)
 {
 	struct fixture		*f = *state;
 	struct claw_config	*cfg;
+	char			 json[400];
 
 	cfg = load_sandbox(f, "\"image\": \"cuda_12.4-devel\"");
 	assert_string_equal(cfg->sandbox_image, "cuda_12.4-devel");
 	config_free(cfg);
-	expect_sandbox_error(f, "\"image\": \"Ubuntu\"",
-	    "sandbox.image: invalid image 'Ubuntu': must start with a "
-	    "lower-case letter or digit");
-	expect_sandbox_error(f, "\"image\": \"a..b\"",
-	    "sandbox.image: invalid image 'a..b': '..' is not allowed");
-	expect_sandbox_error(f, "\"image\": \"a/b\"",
-	    "sandbox.image: invalid image 'a/b': only a-z, 0-9, '.', '_' and "
+	cfg = load_sandbox(f, "\"image\": \"docker.io/library/Debian:12\"");
+	assert_string_equal(cfg->sandbox_image, "docker.io/library/Debian:12");
+	config_free(cfg);
+	expect_sandbox_error(f, "\"image\": \"a b\"",
+	    "sandbox.image: invalid image 'a b': only a-z, 0-9, '.', '_' and "
 	    "'-' are allowed");
+	expect_sandbox_error(f, "\"image\": \"x;reboot\"",
+	    "sandbox.image: invalid image 'x;reboot': only a-z, 0-9, '.', '_' "
+	    "and '-' are allowed");
+	expect_sandbox_error(f, "\"image\": \"-x\"",
+	    "sandbox.image: invalid image '-x': must start with a lower-case "
+	    "letter or digit");
 	expect_sandbox_error(f, "\"image\": \"\"",
 	    "sandbox.image: invalid image '': empty");
-	expect_sandbox_error(f, "\"image\": \"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
-	    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"",
+	memset(json, 0, sizeof json);
+	strlcpy(json, "\"image\": \"", sizeof json);
+	memset(json + strlen(json), 'a', SANDBOX_REF_MAX + 1);
+	strlcat(json, "\"", sizeof json);
+	expect_sandbox_error(f, json,
 	    "sandbox.image: invalid image 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
 	    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...': longer than 64 bytes");
 	expect_sandbox_error(f, "\"image\": 5",
 	    "sandbox.image: expected a string");
+}
+
+/* user takes "uid:gid" or a user name. */
+static void
+test_sandbox_user(void **state)
+{
+	struct fixture		*f = *state;
+	struct claw_config	*cfg;
+
+	cfg = load_sandbox(f, "\"user\": \"nobody\"");
+	assert_string_equal(cfg->sandbox_user, "nobody");
+	config_free(cfg);
+	cfg = load_sandbox(f, "\"user\": \"1000:100\"");
+	assert_string_equal(cfg->sandbox_user, "1000:100");
+	config_free(cfg);
+	cfg = load_sandbox(f, "\"mode\": \"remote\"");
+	assert_null(cfg->sandbox_user);
+	config_free(cfg);
+	expect_sandbox_error(f, "\"user\": \"1000\"",
+	    "sandbox.user: invalid user '1000': want \"uid:gid\" or a user "
+	    "name ([a-z_][a-z0-9_-]*, at most 32 bytes)");
+	expect_sandbox_error(f, "\"user\": \"Bob\"",
+	    "sandbox.user: invalid user 'Bob': want \"uid:gid\" or a user "
+	    "name ([a-z_][a-z0-9_-]*, at most 32 bytes)");
+	expect_sandbox_error(f, "\"user\": 0",
+	    "sandbox.user: expected a string");
 }
 
 /* strictConfig is a JSON boolean and nothing else. */
@@ -417,8 +454,8 @@ test_sandbox_runtime_limits(void **state)
 	    "\"host\", \"limits\": {\"memory\": \"512M\", \"processes\": "
 	    "64, \"cpuSeconds\": 10, \"fileSize\": 1048576, "
 	    "\"openFiles\": \"1k\"}");
-	assert_int_equal(cfg->sandbox_runtime, SANDBOX_RUNTIME_NONE);
-	assert_int_equal(cfg->sandbox_network, SANDBOX_NETWORK_HOST);
+	assert_int_equal(cfg->sandbox_runtime, CONTAIN_NONE);
+	assert_int_equal(cfg->sandbox_network, CONTAIN_NET_HOST);
 	assert_int_equal(cfg->limits.memory, 512 * 1024 * 1024);
 	assert_int_equal(cfg->limits.nproc, 64);
 	assert_int_equal(cfg->limits.cpu, 10);
@@ -430,8 +467,15 @@ test_sandbox_runtime_limits(void **state)
 	assert_int_equal(cfg->limits.memory, -1);
 	assert_int_equal(cfg->sandbox_runtime, -1);
 	config_free(cfg);
-	expect_sandbox_error(f, "\"runtime\": \"docker\"",
-	    "sandbox.runtime: expected \"bwrap\" or \"none\"");
+	cfg = load_sandbox(f, "\"runtime\": \"podman\"");
+	assert_int_equal(cfg->sandbox_runtime, CONTAIN_PODMAN);
+	config_free(cfg);
+	cfg = load_sandbox(f, "\"runtime\": \"docker\"");
+	assert_int_equal(cfg->sandbox_runtime, CONTAIN_DOCKER);
+	config_free(cfg);
+	expect_sandbox_error(f, "\"runtime\": \"lxc\"",
+	    "sandbox.runtime: expected \"bwrap\", \"docker\", \"podman\" "
+	    "or \"none\"");
 	expect_sandbox_error(f, "\"network\": \"bridge\"",
 	    "sandbox.network: expected \"none\" or \"host\"");
 	expect_sandbox_error(f, "\"limits\": {\"memory\": -1}",
@@ -562,6 +606,7 @@ main(void)
 		T(test_sandbox_prune),
 		T(test_sandbox_prune_bad),
 		T(test_sandbox_runtime_limits),
+		T(test_sandbox_user),
 		T(test_sandbox_strict_schema),
 		T(test_sandbox_error_after_strings),
 		T(test_providers),

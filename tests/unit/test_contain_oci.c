@@ -6,6 +6,8 @@
 #include "config.h"
 #endif
 
+#include <sys/wait.h>
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -20,6 +23,8 @@
 #include "contain.h"
 #include "contain_oci.h"
 #include "error.h"
+#include "shquote.h"
+#include "xmalloc.h"
 
 /* Words every container gets, between "run" and the limits. */
 #define FIXED_WORDS	"[run][--rm][-i][--init]"
@@ -513,6 +518,227 @@ test_size_bad(void **state)
 	assert_true(v == 42);
 }
 
+/*
+ * Run wrap and then print the positional parameters and ARGV "x y" as
+ * [WORD]s, in a clean environment with LC_TEST set and setsid, chown
+ * and chmod stubs (no watcher runs, nothing changes hands); stderr goes
+ * to *err when err is not NULL;
+ * return stdout and set *status to the exit status.
+ */
+static char *
+wrap_split(const char *wrap, int *status, char **err)
+{
+	struct buf	 cmd = BUF_INIT, out = BUF_INIT;
+	char		 chunk[256], tmpl[] = "/tmp/test_oci_wrapXXXXXX";
+	FILE		*f;
+	size_t		 n;
+	int		 fd, st;
+
+	assert_true((fd = mkstemp(tmpl)) >= 0);
+	close(fd);
+	buf_append_str(&cmd, "env -i PATH=/usr/bin:/bin LC_TEST=1 TERM=x "
+	    "SECRET_TOKEN=s /bin/sh -c ");
+	{
+		struct buf	in = BUF_INIT;
+
+		buf_append_str(&in, "docker() { :; }; podman() { :; }; "
+		    "setsid() { :; }; chown() { :; }; chmod() { :; }\n");
+		buf_append_str(&in, wrap);
+		buf_append_str(&in, "\nset -- \"$@\" x 'y z'\n"
+		    "for a do printf '[%s]' \"$a\"; done\n");
+		shquote_append(&cmd, in.data);
+		buf_free(&in);
+	}
+	buf_appendf(&cmd, " 2>%s", tmpl);
+	f = popen(cmd.data, "r");
+	assert_non_null(f);
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		buf_append(&out, chunk, n);
+	st = pclose(f);
+	*status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	if (err != NULL) {
+		struct buf	e = BUF_INIT;
+
+		assert_non_null(f = fopen(tmpl, "r"));
+		while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+			buf_append(&e, chunk, n);
+		fclose(f);
+		buf_append(&e, "", 1);
+		*err = buf_detach(&e);
+	}
+	unlink(tmpl);
+	buf_free(&cmd);
+	buf_append(&out, "", 1);
+	return buf_detach(&out);
+}
+
+/* The wrap: the run words, base and LC_* names, image, then ARGV. */
+static void
+test_wrap_docker(void **state)
+{
+	struct contain_policy	 p;
+	const char		*env[] = { "API_TOKEN" };
+	char			*wrap, *got, *err, *cause = NULL;
+	int			 st;
+
+	(void)state;
+	policy_init(&p);
+	p.sandbox = "cabcdefghijkl";
+	p.env = env;
+	p.nenv = 1;
+	p.user = "1000:1000";
+	p.cwd = "src";
+	wrap = contain_oci_wrap(&p, "clawssh-x-01", NULL, &cause);
+	assert_non_null(wrap);
+	assert_null(strstr(wrap, "SECRET"));
+	got = wrap_split(wrap, &st, &err);
+	assert_int_equal(st, 0);
+	assert_string_equal(got, "[docker]" FIXED_WORDS
+	    "[--name][clawssh-x-01][--label][clawssh.sandbox=cabcdefghijkl]"
+	    FIXED_CONFINE "[--network][none]" FIXED_SECURITY
+	    "[--mount][type=bind,source=/srv/ws,target=/workspace]"
+	    "[--workdir][/workspace/src][--user][1000:1000][-e][API_TOKEN]"
+	    "[-e][LANG][-e][TERM][-e][TZ][-e][LC_TEST][alpine:3][x][y z]");
+	assert_string_equal(err, "");
+	/* The workspace is given to the user when the host user is root. */
+	assert_non_null(strstr(wrap, "if [ \"$(id -u)\" = 0 ]; then chown -R "
+	    "-h -P '1000:1000' '/srv/ws' && chmod 700 '/srv/ws' || "));
+	/* The watcher: its own session, removing the container by name. */
+	assert_non_null(strstr(wrap, "(setsid sh -c 'while kill -0 \"$1\" "
+	    "2>/dev/null; do sleep 1; done; docker rm -f \"$2\" >/dev/null "
+	    "2>&1' sh $$ clawssh-x-01 </dev/null >/dev/null 2>&1 &)\n"));
+	free(err);
+	free(got);
+	free(wrap);
+}
+
+/* A user name is resolved on the host; a missing one stops the run. */
+static void
+test_wrap_user_name(void **state)
+{
+	struct contain_policy	 p;
+	char			*wrap, *got, *err, *cause = NULL, *want;
+	int			 st;
+
+	(void)state;
+	policy_init(&p);
+	p.runtime = CONTAIN_PODMAN;
+	p.user = "root";
+	wrap = contain_oci_wrap(&p, "n1", NULL, &cause);
+	assert_non_null(wrap);
+	got = wrap_split(wrap, &st, NULL);
+	assert_int_equal(st, 0);
+	want = xasprintf("[podman]" FIXED_WORDS "[--name][n1]" FIXED_CONFINE
+	    "[--network][none]" FIXED_SECURITY
+	    "[--mount][type=bind,source=/srv/ws,target=/workspace]"
+	    "[--workdir][/workspace][-e][LANG][-e][TERM][-e][TZ]"
+	    "[--user][0:0][-e][LC_TEST][alpine:3][x][y z]");
+	assert_string_equal(got, want);
+	free(want);
+	free(got);
+	free(wrap);
+	p.user = "no_such_user_cl4w";
+	wrap = contain_oci_wrap(&p, "n1", NULL, &cause);
+	assert_non_null(wrap);
+	got = wrap_split(wrap, &st, &err);
+	assert_int_equal(st, 125);
+	assert_string_equal(got, "");
+	assert_non_null(strstr(err, "clawssh: user no_such_user_cl4w does "
+	    "not exist on this host"));
+	free(err);
+	free(got);
+	free(wrap);
+}
+
+/* GPUs come from the allocation file at run time, per engine. */
+static void
+test_wrap_gpus(void **state)
+{
+	struct contain_policy	 p;
+	const char		*gpus = "0 cabcdefghijkl\n1 cother000000\n"
+	    "2 cabcdefghijkl\n";
+	char			 path[] = "/tmp/test_oci_gpusXXXXXX";
+	char			*wrap, *got, *err, *cause = NULL;
+	int			 fd, st;
+
+	(void)state;
+	assert_true((fd = mkstemp(path)) >= 0);
+	assert_true(write(fd, gpus, strlen(gpus)) == (ssize_t)strlen(gpus));
+	close(fd);
+	policy_init(&p);
+	p.sandbox = "cabcdefghijkl";
+	wrap = contain_oci_wrap(&p, "g1", path, &cause);
+	assert_non_null(wrap);
+	got = wrap_split(wrap, &st, NULL);
+	assert_int_equal(st, 0);
+	assert_non_null(strstr(got, "[--gpus][\"device=0,2\"][-e]"
+	    "[CUDA_VISIBLE_DEVICES=0,2][-e][NVIDIA_VISIBLE_DEVICES=0,2]"
+	    "[alpine:3][x][y z]"));
+	free(got);
+	free(wrap);
+	p.runtime = CONTAIN_PODMAN;
+	wrap = contain_oci_wrap(&p, "g1", path, &cause);
+	got = wrap_split(wrap, &st, NULL);
+	assert_non_null(strstr(got, "[--device][nvidia.com/gpu=0]"
+	    "[--device][nvidia.com/gpu=2][-e][CUDA_VISIBLE_DEVICES=0,2]"));
+	free(got);
+	free(wrap);
+	p.sandbox = "cnone0000000";
+	wrap = contain_oci_wrap(&p, "g1", path, &cause);
+	got = wrap_split(wrap, &st, &err);
+	assert_int_equal(st, 125);
+	assert_non_null(strstr(err, "sandbox cnone0000000 has no GPUs "
+	    "assigned on this host"));
+	free(err);
+	free(got);
+	free(wrap);
+	unlink(path);
+}
+
+/* The wrap refuses what contain_oci_run refuses, and more. */
+static void
+test_wrap_refusals(void **state)
+{
+	struct contain_policy	 p;
+	char			*cause = NULL;
+
+	(void)state;
+	policy_init(&p);
+	p.image = "x;reboot";
+	assert_null(contain_oci_wrap(&p, "n1", NULL, &cause));
+	assert_non_null(strstr(cause, "bad container image"));
+	free(cause);
+	cause = NULL;
+	policy_init(&p);
+	p.user = "Root";
+	assert_null(contain_oci_wrap(&p, "n1", NULL, &cause));
+	assert_string_equal(cause, "bad user (want a numeric uid[:gid])");
+	free(cause);
+	cause = NULL;
+	policy_init(&p);
+	p.sandbox = "../x";
+	assert_null(contain_oci_wrap(&p, "n1", NULL, &cause));
+	assert_string_equal(cause, "bad sandbox label");
+	free(cause);
+	cause = NULL;
+	policy_init(&p);
+	assert_null(contain_oci_wrap(&p, "n1", "/tmp/gpus", &cause));
+	assert_non_null(cause);
+	free(cause);
+	cause = NULL;
+	policy_init(&p);
+	p.runtime = CONTAIN_BWRAP;
+	assert_null(contain_oci_wrap(&p, "n1", NULL, &cause));
+	assert_string_equal(cause, "runtime bwrap is not docker or podman");
+	free(cause);
+	assert_int_equal(contain_oci_image_check("ghcr.io/a/b:1@sha256:ab",
+	    NULL), 0);
+	assert_int_equal(contain_oci_image_check("a b", NULL),
+	    CLAW_ERR_INVAL);
+	assert_int_equal(contain_oci_image_check("$(id)", NULL),
+	    CLAW_ERR_INVAL);
+}
+
 int
 main(void)
 {
@@ -527,6 +753,10 @@ main(void)
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_size_ok),
 		cmocka_unit_test(test_size_bad),
+		cmocka_unit_test(test_wrap_docker),
+		cmocka_unit_test(test_wrap_user_name),
+		cmocka_unit_test(test_wrap_gpus),
+		cmocka_unit_test(test_wrap_refusals),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -23,6 +23,9 @@
 #include "sandbox.h"
 #include "xmalloc.h"
 
+#define HASH_USER_NOBODY \
+	"728445e6ac160cb3c4b31989ec78fea4" \
+	"1b5e4493e934620b23daab09505180cc"
 #define HOST		"alice@gpu.example.com:22"
 #define META_ID_KEY	"chat-42"
 
@@ -533,11 +536,11 @@ test_config_hash(void **state)
 	assert_string_equal(h0, "165b4425812e14534c91bc29e10b6745"
 	    "a14b7fe74005f2bcded2dea7db26f1c4");
 	/* Runtime and network none: the hash of sandboxes made before. */
-	s.runtime = SANDBOX_RUNTIME_NONE;
+	s.runtime = CONTAIN_NONE;
 	sandbox_config_hash(&s, h1);
 	assert_string_equal(h1, "4a6800b39627f7dbd8c95543588447cf"
 	    "589e64b37bd78218041a1a0cfa35a335");
-	s.network = SANDBOX_NETWORK_HOST;
+	s.network = CONTAIN_NET_HOST;
 	sandbox_config_hash(&s, h2);
 	assert_string_not_equal(h1, h2);
 	sandbox_settings_default(&s);
@@ -591,6 +594,8 @@ assert_meta_equal(const struct sandbox_meta *a, const struct sandbox_meta *b)
 	assert_int_equal(a->settings.mode, b->settings.mode);
 	assert_int_equal(a->settings.access, b->settings.access);
 	assert_string_equal(a->settings.image, b->settings.image);
+	assert_int_equal(a->settings.runtime, b->settings.runtime);
+	assert_string_equal(a->settings.user, b->settings.user);
 	assert_string_equal(a->config_hash, b->config_hash);
 	assert_int_equal(a->created, b->created);
 	assert_string_equal(a->workspace, b->workspace);
@@ -768,17 +773,17 @@ test_meta_runtime(void **state)
 	text = meta_with("runtime", "\"bwrap\"");
 	assert_int_equal(sandbox_meta_decode(text, strlen(text), NULL, &m,
 	    NULL), 0);
-	assert_int_equal(m.settings.runtime, SANDBOX_RUNTIME_BWRAP);
+	assert_int_equal(m.settings.runtime, CONTAIN_BWRAP);
 	free(text);
 	text = meta_with("runtime", NULL);
 	assert_int_equal(sandbox_meta_decode(text, strlen(text), NULL, &m,
 	    NULL), 0);
-	assert_int_equal(m.settings.runtime, SANDBOX_RUNTIME_NONE);
+	assert_int_equal(m.settings.runtime, CONTAIN_NONE);
 	free(text);
 	text = meta_with("network", "\"host\"");
 	assert_int_equal(sandbox_meta_decode(text, strlen(text), NULL, &m,
 	    NULL), 0);
-	assert_int_equal(m.settings.network, SANDBOX_NETWORK_HOST);
+	assert_int_equal(m.settings.network, CONTAIN_NET_HOST);
 	free(text);
 	text = meta_with("runtime", "\"docker-ish\"");
 	assert_int_not_equal(sandbox_meta_decode(text, strlen(text), NULL,
@@ -988,6 +993,146 @@ test_meta_size_cap(void **state)
 }
 
 /* Run every test. */
+/* docker and podman take OCI references; the others store names. */
+static void
+test_image_for_runtime(void **state)
+{
+	static const char *const refs[] = {
+		"debian:bookworm", "docker.io/library/Debian:12",
+		"localhost/clawtest:1", "ghcr.io/o/r@sha256:0123abcd",
+		"registry:5000/a/b_c.d-e:v1.2"
+	};
+	static const char *const bad[] = {
+		"", "-rm", "a b", "x;reboot", "$(id)", "a`b`", "a|b", "a'b",
+		"a\"b", "a\\b", "a\nb", "a&b", "a>b", "a*b", "caf\xc3\xa9"
+	};
+	char		*cause = NULL, *s;
+	size_t		 i;
+
+	(void)state;
+	for (i = 0; i < sizeof(refs) / sizeof(refs[0]); i++) {
+		assert_int_equal(sandbox_image_check_for(CONTAIN_DOCKER,
+		    refs[i], NULL), 0);
+		assert_int_equal(sandbox_image_check_for(CONTAIN_PODMAN,
+		    refs[i], NULL), 0);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (sandbox_image_check_for(CONTAIN_PODMAN, bad[i],
+		    &cause) != CLAW_ERR_INVAL)
+			fail_msg("accepted: \"%s\"", bad[i]);
+		assert_non_null(cause);
+		free(cause);
+		cause = NULL;
+	}
+	/* bwrap and none: store names only. */
+	assert_int_equal(sandbox_image_check_for(CONTAIN_BWRAP,
+	    "debian:bookworm", NULL), CLAW_ERR_INVAL);
+	assert_int_equal(sandbox_image_check_for(CONTAIN_NONE, "deb-12",
+	    NULL), 0);
+	s = repeat('a', SANDBOX_REF_MAX);
+	assert_int_equal(sandbox_image_check_for(CONTAIN_DOCKER, s, NULL), 0);
+	free(s);
+	s = repeat('a', SANDBOX_REF_MAX + 1);
+	assert_int_equal(sandbox_image_check_for(CONTAIN_DOCKER, s, &cause),
+	    CLAW_ERR_INVAL);
+	assert_non_null(strstr(cause, "longer than 255 bytes"));
+	free(cause);
+	free(s);
+}
+
+/* A user is "uid:gid" or a lower-case name. */
+static void
+test_user_check(void **state)
+{
+	static const char *const good[] = {
+		"nobody", "_apt", "build-bot", "u1", "0:0", "1000:100",
+		"4294967294:4294967294"
+	};
+	static const char *const bad[] = {
+		"", "1000", ":1", "1:", "1:2:3", "Nobody", "-x", "a b",
+		"a;b", "12345678901:1", "1:12345678901", "x:1", "$(id)",
+		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+	};
+	char		*cause = NULL;
+	size_t		 i;
+
+	(void)state;
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		if (sandbox_user_check(good[i], NULL) != 0)
+			fail_msg("refused: \"%s\"", good[i]);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (sandbox_user_check(bad[i], NULL) != CLAW_ERR_INVAL)
+			fail_msg("accepted: \"%s\"", bad[i]);
+	}
+	assert_int_equal(sandbox_user_check(NULL, NULL), CLAW_ERR_INVAL);
+	assert_int_equal(sandbox_user_check("Bob", &cause), CLAW_ERR_INVAL);
+	assert_string_equal(cause, "invalid user 'Bob': want \"uid:gid\" or a "
+	    "user name ([a-z_][a-z0-9_-]*, at most 32 bytes)");
+	free(cause);
+}
+
+/* A user changes the hash; none keeps the hash of sandboxes before. */
+static void
+test_hash_user_runtime(void **state)
+{
+	struct sandbox_settings	s;
+	char			h0[SANDBOX_HASH_LEN + 1];
+	char			h1[SANDBOX_HASH_LEN + 1];
+	char			h2[SANDBOX_HASH_LEN + 1];
+
+	(void)state;
+	sandbox_settings_default(&s);
+	assert_string_equal(s.user, "");
+	sandbox_config_hash(&s, h0);
+	assert_string_equal(h0, "165b4425812e14534c91bc29e10b6745"
+	    "a14b7fe74005f2bcded2dea7db26f1c4");
+	strlcpy(s.user, "nobody", sizeof(s.user));
+	sandbox_config_hash(&s, h1);
+	/*
+	 * sha256("access=rw\nimage=host\nmode=mirror\nnetwork=none\n"
+	 * "runtime=bwrap\nuser=nobody\n"), from Python.
+	 */
+	assert_string_equal(h1, HASH_USER_NOBODY);
+	s.user[0] = '\0';
+	s.runtime = CONTAIN_PODMAN;
+	strlcpy(s.image, "localhost/x:1", sizeof(s.image));
+	sandbox_config_hash(&s, h2);
+	assert_string_not_equal(h0, h2);
+	assert_string_not_equal(h1, h2);
+}
+
+/* docker with an OCI image and a user survive metadata; bad ones fail. */
+static void
+test_meta_oci_user(void **state)
+{
+	struct sandbox_meta	 m;
+	char			*text;
+
+	(void)state;
+	meta_example(&m);
+	m.settings.runtime = CONTAIN_DOCKER;
+	strlcpy(m.settings.image, "docker.io/library/debian:bookworm",
+	    sizeof(m.settings.image));
+	strlcpy(m.settings.user, "1000:1000", sizeof(m.settings.user));
+	sandbox_config_hash(&m.settings, m.config_hash);
+	meta_roundtrip(&m);
+	text = sandbox_meta_encode(&m);
+	assert_non_null(strstr(text, "\"runAs\":\t\"1000:1000\""));
+	assert_non_null(strstr(text, "\"runtime\":\t\"docker\""));
+	free(text);
+	m.settings.runtime = CONTAIN_PODMAN;
+	m.settings.user[0] = '\0';
+	meta_roundtrip(&m);
+	expect_field_error("runAs", "\"root;id\"", "field 'runAs': invalid "
+	    "user 'root;id': want \"uid:gid\" or a user name "
+	    "([a-z_][a-z0-9_-]*, at most 32 bytes)");
+	expect_field_error("runAs", "7", "field 'runAs': expected a string");
+	/* bwrap (the example's runtime) takes no OCI reference. */
+	expect_field_error("image", "\"debian:12\"", "field 'image': invalid "
+	    "image 'debian:12': only a-z, 0-9, '.', '_' and '-' are allowed");
+}
+
 int
 main(void)
 {
@@ -1015,6 +1160,10 @@ main(void)
 		cmocka_unit_test(test_meta_bad_tail),
 		cmocka_unit_test(test_meta_bad_document),
 		cmocka_unit_test(test_meta_size_cap),
+		cmocka_unit_test(test_image_for_runtime),
+		cmocka_unit_test(test_user_check),
+		cmocka_unit_test(test_hash_user_runtime),
+		cmocka_unit_test(test_meta_oci_user),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,240 @@
+/*
+ * contain_bwrap_wrap's user switch, run through a real sh with id,
+ * chown, chmod, setpriv and bwrap as stubs: the positional parameters it
+ * leaves (the command line exec runs) and what it changes on the host.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <sys/wait.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "compat.h"
+#include "buf.h"
+#include "contain_bwrap.h"
+#include "sandbox.h"
+#include "shquote.h"
+#include "xmalloc.h"
+
+#define ROOT	"/srv/claw"
+#define ID	"cabcdefghijkl"
+
+/*
+ * Stubs: id answers as uid UID_NOW (0: root; the wrap clears the
+ * environment, so the number is written into the stub) and knows
+ * "nobody" as 65534:65534; chown, chmod and setpriv report on stderr as
+ * {...}.
+ */
+#define STUBS \
+	"id() { case $1 in -u) [ $# -eq 1 ] && echo %d && return;" \
+	" [ \"$3\" = nobody ] && echo 65534 || return 1 ;;" \
+	" -g) [ \"$3\" = nobody ] && echo 65534 || return 1 ;;" \
+	" -un) echo alice ;; esac; }\n" \
+	"chown() { echo \"{chown $*}\" >&2; }\n" \
+	"chmod() { echo \"{chmod $*}\" >&2; }\n" \
+	"setpriv() { echo \"{setpriv $*}\" >&2; }\n" \
+	"bwrap() { :; }\n"
+
+/* Read all of f into an allocated string. */
+static char *
+slurp(FILE *f)
+{
+	struct buf	b = BUF_INIT;
+	char		chunk[512];
+	size_t		n;
+
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		buf_append(&b, chunk, n);
+	buf_append(&b, "", 1);
+	return buf_detach(&b);
+}
+
+/*
+ * Run the wrap for settings s as uid uid_now, then print the positional
+ * parameters as [WORD]s; return them, set *err to stderr and *status.
+ */
+static char *
+run_wrap(const struct sandbox_settings *s, int uid_now, int note,
+    char **err, int *status)
+{
+	struct contain_spec	 spec;
+	struct buf		 in = BUF_INIT, cmd = BUF_INIT;
+	char			 tmpl[] = "/tmp/test_bwrapXXXXXX";
+	char			*wrap, *out;
+	FILE			*f;
+	int			 fd, st;
+
+	memset(&spec, 0, sizeof spec);
+	spec.settings = s;
+	spec.root = ROOT;
+	spec.id = ID;
+	spec.note_user = note;
+	wrap = contain_bwrap_wrap(&spec);
+	assert_true((fd = mkstemp(tmpl)) >= 0);
+	close(fd);
+	buf_appendf(&in, STUBS, uid_now);
+	buf_append_str(&in, wrap);
+	buf_append_str(&in, "\nfor a do printf '[%s]' \"$a\"; done\n");
+	buf_append_str(&cmd, "/bin/sh -c ");
+	shquote_append(&cmd, in.data);
+	buf_appendf(&cmd, " 2>%s", tmpl);
+	assert_non_null(f = popen(cmd.data, "r"));
+	out = slurp(f);
+	st = pclose(f);
+	*status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	assert_non_null(f = fopen(tmpl, "r"));
+	*err = slurp(f);
+	fclose(f);
+	unlink(tmpl);
+	buf_free(&in);
+	buf_free(&cmd);
+	free(wrap);
+	return out;
+}
+
+/* As root with uid:gid: setpriv before bwrap, the workspace given. */
+static void
+test_root_numeric(void **state)
+{
+	struct sandbox_settings	 s;
+	const char		*want;
+	char			*out, *err;
+	int			 st;
+
+	(void)state;
+	sandbox_settings_default(&s);
+	strlcpy(s.user, "12345:12346", sizeof s.user);
+	out = run_wrap(&s, 0, 1, &err, &st);
+	assert_int_equal(st, 0);
+	want = "[setpriv][--reuid=12345][--regid=12346][--clear-groups]"
+	    "[--no-new-privs][--][bwrap][--unshare-all]";
+	assert_true(strncmp(out, want, strlen(want)) == 0);
+	assert_non_null(strstr(out, "[--bind][" ROOT "/" ID "/workspace]"
+	    "[/workspace]"));
+	assert_non_null(strstr(err, "{chown -R -h -P 12345:12346 " ROOT "/"
+	    ID "/workspace}\n{chmod 700 " ROOT "/" ID "/workspace}\n"
+	    "{chmod 711 " ROOT " " ROOT "/" ID "}\n"));
+	assert_non_null(strstr(err, "{setpriv --reuid=12345 --regid=12346 "
+	    "--clear-groups -- test -x " ROOT "/" ID "/workspace}"));
+	assert_null(strstr(err, "note"));
+	free(out);
+	free(err);
+}
+
+/*
+ * A name is resolved on the host; access none gives private/.  (With an
+ * image the store is made searchable too; that chmod's errors are
+ * silenced, so it is not seen here.)
+ */
+static void
+test_root_name_private(void **state)
+{
+	struct sandbox_settings	 s;
+	char			*out, *err;
+	int			 st;
+
+	(void)state;
+	sandbox_settings_default(&s);
+	s.access = SANDBOX_ACCESS_NONE;
+	strlcpy(s.user, "nobody", sizeof s.user);
+	out = run_wrap(&s, 0, 0, &err, &st);
+	assert_int_equal(st, 0);
+	assert_true(strncmp(out, "[setpriv][--reuid=65534][--regid=65534]",
+	    39) == 0);
+	assert_non_null(strstr(out, "[--bind][" ROOT "/" ID "/private]"
+	    "[/workspace]"));
+	assert_non_null(strstr(err, "{chown -R -h -P 65534:65534 " ROOT "/"
+	    ID "/private}"));
+	free(out);
+	free(err);
+}
+
+/* Not root: no switch, nothing changes hands; a note only if asked. */
+static void
+test_not_root(void **state)
+{
+	struct sandbox_settings	 s;
+	char			*out, *err;
+	int			 st;
+
+	(void)state;
+	sandbox_settings_default(&s);
+	strlcpy(s.user, "nobody", sizeof s.user);
+	out = run_wrap(&s, 1000, 1, &err, &st);
+	assert_int_equal(st, 0);
+	assert_true(strncmp(out, "[bwrap][--unshare-all]", 22) == 0);
+	assert_string_equal(err, "clawssh: note: user nobody applies when "
+	    "connecting as root; commands run as alice\n");
+	free(out);
+	free(err);
+	out = run_wrap(&s, 1000, 0, &err, &st);
+	assert_int_equal(st, 0);
+	assert_string_equal(err, "");
+	free(out);
+	free(err);
+	/* No user: no switch even as root. */
+	s.user[0] = '\0';
+	out = run_wrap(&s, 0, 1, &err, &st);
+	assert_true(strncmp(out, "[bwrap][--unshare-all]", 22) == 0);
+	assert_string_equal(err, "");
+	free(out);
+	free(err);
+}
+
+/* A missing user, uid 0 or a bad setting stop the command (125). */
+static void
+test_refusals(void **state)
+{
+	struct sandbox_settings	 s;
+	char			*out, *err;
+	int			 st;
+
+	(void)state;
+	sandbox_settings_default(&s);
+	strlcpy(s.user, "nosuchuser", sizeof s.user);
+	out = run_wrap(&s, 0, 0, &err, &st);
+	assert_int_equal(st, 125);
+	assert_string_equal(out, "");
+	assert_string_equal(err, "clawssh: user nosuchuser does not exist on "
+	    "this host\n");
+	free(out);
+	free(err);
+	strlcpy(s.user, "0:0", sizeof s.user);
+	out = run_wrap(&s, 0, 0, &err, &st);
+	assert_int_equal(st, 125);
+	assert_string_equal(err, "clawssh: user 0:0 is root; refusing to run "
+	    "as root\n");
+	free(out);
+	free(err);
+	strlcpy(s.user, "x;id", sizeof s.user);
+	out = run_wrap(&s, 0, 0, &err, &st);
+	assert_int_equal(st, 125);
+	assert_string_equal(err, "clawssh: bad user in the sandbox's "
+	    "settings\n");
+	free(out);
+	free(err);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_root_numeric),
+		cmocka_unit_test(test_root_name_private),
+		cmocka_unit_test(test_not_root),
+		cmocka_unit_test(test_refusals),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
