@@ -269,6 +269,7 @@ daemon_init(struct daemon *d, const struct daemon_opts *o, char **cause)
 	TAILQ_INIT(&d->clients);
 	TAILQ_INIT(&d->hosts);
 	TAILQ_INIT(&d->calls);
+	d->wake[0] = d->wake[1] = -1;
 	d->policy = o->policy;
 	d->audit = o->audit;
 	d->max_line = o->max_line > 0 ? o->max_line : DAEMON_LINE_DEFAULT;
@@ -287,11 +288,8 @@ daemon_init(struct daemon *d, const struct daemon_opts *o, char **cause)
 	if (signals_init() != 0)
 		return claw_fail(cause, CLAW_ERR_IO,
 		    "cannot install signal handlers");
-	if ((rc = daemon_listen(d->path, &d->lfd, cause)) != 0) {
-		close(d->wake[0]);
-		close(d->wake[1]);
+	if ((rc = daemon_listen(d->path, &d->lfd, cause)) != 0)
 		return rc;
-	}
 	if (o->stdio != DAEMON_STDIO_NONE)
 		(void)drpc_stdio(d, o->stdio == DAEMON_STDIO_MCP, o->agent,
 		    o->sandbox);
@@ -313,6 +311,8 @@ daemon_done(struct daemon *d)
 	}
 	(void)unlink(d->path);
 	close(d->lfd);
+	close(d->wake[0]);
+	close(d->wake[1]);
 	free(d->path);
 }
 
@@ -325,8 +325,14 @@ daemon_run(const struct daemon_opts *o, char **cause)
 	size_t		 cap = 0;
 	int		 rc;
 
-	if ((rc = daemon_init(&d, o, cause)) != 0)
+	if ((rc = daemon_init(&d, o, cause)) != 0) {
+		if (d.wake[0] != -1) {
+			close(d.wake[0]);
+			close(d.wake[1]);
+		}
+		free(d.path);
 		return rc;
+	}
 	log_info("listening on %s", d.path);
 	if (o->ready_fd != -1) {
 		if (write(o->ready_fd, "", 1) != 1)
