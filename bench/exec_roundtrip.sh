@@ -1,5 +1,7 @@
 #!/bin/sh
-# Round trip of one remote `true` on loopback, in one run:
+# Round trip of one remote `/bin/true` on loopback, in one run (the
+# program, not bash's builtin `true`, so every variant runs the same
+# remote process: clawssh's wrapper ends in `exec`):
 #   clawssh exec HOST true        (fresh connection each time)
 #   clawssh exec HOST true        (through a running clawssh daemon)
 #   ssh HOST true                 (fresh connection each time)
@@ -26,10 +28,10 @@ DAEMON=$!
 "$CLAWSSH" exec -F "$T/ssh_config" testhost -- true    # warm it
 
 hyperfine -N --warmup 3 --runs "$RUNS" --export-csv "$T/r.csv" \
-    -n clawssh "$CLAWSSH exec --no-daemon -F $T/ssh_config testhost -- true" \
-    -n daemon "$CLAWSSH exec -F $T/ssh_config testhost -- true" \
-    -n ssh "$SSH testhost true" \
-    -n ssh-mux "$MUX testhost true" >/dev/null
+    -n clawssh "$CLAWSSH exec --no-daemon -F $T/ssh_config testhost -- /bin/true" \
+    -n daemon "$CLAWSSH exec -F $T/ssh_config testhost -- /bin/true" \
+    -n ssh "$SSH testhost /bin/true" \
+    -n ssh-mux "$MUX testhost /bin/true" >/dev/null
 
 $MUX -O exit testhost 2>/dev/null || true
 kill "$DAEMON"; wait "$DAEMON" 2>/dev/null || true

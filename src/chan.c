@@ -61,7 +61,7 @@ chan_exec(struct transport *t, const char *command, const char *nonce,
 	c->t = t;
 	if (transport_mux(t) != NULL) {
 		c->mc = mux_chan_open(transport_mux(t), command, nonce,
-		    deadline, cause);
+		    cause);
 		if (c->mc == NULL) {
 			free(c);
 			return NULL;

@@ -123,8 +123,8 @@ dclient_open(struct dclient *c, const struct mux_frame *f)
 {
 	char	*command;
 
-	if (!c->ready) {
-		dclient_fail(c, "OPEN before READY");
+	if (c->host == NULL) {
+		dclient_fail(c, "OPEN before HELLO");
 		return;
 	}
 	if (f->chan == 0 || dclient_chan(c, f->chan) != NULL) {

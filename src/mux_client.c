@@ -129,12 +129,6 @@ mux_dispatch(struct mux *m, const struct mux_frame *f)
 	if ((c = mux_chan_find(m, f->chan)) == NULL)
 		return 0;
 	switch (f->type) {
-	case MUX_READY:
-		if (c->id != 0)
-			return mux_dead(m, "control socket: unexpected READY");
-		buf_append(&c->out[0], f->payload, f->len);
-		c->opened = 1;
-		break;
 	case MUX_OPENED:
 		c->opened = 1;
 		break;
@@ -226,30 +220,6 @@ mux_pump(struct mux *m)
 	return 0;
 }
 
-/* Wait for the socket until deadline; a signal ends the wait. */
-static int
-mux_wait(struct mux *m, int64_t deadline)
-{
-	struct pollfd	pfd[2];
-	int		n = 1;
-
-	pfd[0].fd = m->fd;
-	pfd[0].events = mux_poll_events(m);
-	if (signals_fd() != -1) {
-		pfd[1].fd = signals_fd();
-		pfd[1].events = POLLIN;
-		n = 2;
-	}
-	if (poll(pfd, (nfds_t)n, clock_poll_timeout(deadline)) == -1 &&
-	    errno != EINTR)
-		return CLAW_ERR_IO;
-	if (n == 2 && (pfd[1].revents & POLLIN))
-		return CLAW_ERR_INTERRUPTED;
-	if (deadline != CLOCK_NEVER && clock_now_ms() >= deadline)
-		return CLAW_ERR_TIMEOUT;
-	return 0;
-}
-
 /* Connect the Unix socket at path: CLAW_ERR_NOTFOUND if nobody listens. */
 static int
 mux_dial(const char *path, int *fdp, char **cause)
@@ -280,16 +250,18 @@ mux_dial(const char *path, int *fdp, char **cause)
 	return 0;
 }
 
-/* Send HELLO and wait for READY or the daemon's error. */
-static int
+/*
+ * Queue MUX_MAGIC and HELLO.  Nothing waits for READY: the first channel
+ * follows at once, the daemon queues it until the session is up, and a
+ * failed connect arrives as ERROR on channel 0, failing every channel
+ * with the daemon's message (the host key, the authentication...).
+ */
+static void
 mux_hello(struct mux *m, const struct sshconfig *sc,
-    const struct transport_opts *opts, char **label, char **cause)
+    const struct transport_opts *opts)
 {
-	cJSON		*o = cJSON_CreateObject();
-	char		*s;
-	int64_t		 deadline = CLOCK_NEVER;
-	struct mux_chan	 hello;
-	int		 rc;
+	cJSON	*o = cJSON_CreateObject();
+	char	*s;
 
 	cJSON_AddItemToObject(o, "ssh", sshconfig_to_json(sc));
 	if (opts->passphrase_file != NULL)
@@ -300,31 +272,6 @@ mux_hello(struct mux *m, const struct sshconfig *sc,
 	buf_append(&m->out, MUX_MAGIC, MUX_MAGIC_LEN);
 	mux_frame_put(&m->out, MUX_HELLO, 0, s, strlen(s));
 	free(s);
-	/* READY arrives as channel 0's OPENED-like answer. */
-	memset(&hello, 0, sizeof hello);
-	hello.m = m;
-	TAILQ_INSERT_TAIL(&m->chans, &hello, entry);
-	if (sc->connect_timeout > 0)
-		deadline = clock_now_ms() + (sc->connect_timeout + 5) * 1000;
-	while ((rc = mux_pump(m)) == 0 && !hello.opened)
-		if ((rc = mux_wait(m, deadline)) != 0)
-			break;
-	TAILQ_REMOVE(&m->chans, &hello, entry);
-	if (hello.opened) {
-		*label = buf_detach(&hello.out[0]);
-		rc = 0;
-	} else if (rc == CLAW_ERR_TIMEOUT)
-		*cause = xstrdup("the clawssh daemon did not answer in time");
-	else if (rc == CLAW_ERR_INTERRUPTED)
-		*cause = xstrdup("interrupted");
-	else {
-		*cause = xstrdup(m->error != NULL ? m->error :
-		    "the clawssh daemon went away");
-		rc = CLAW_ERR_CONNECT;
-	}
-	buf_free(&hello.out[0]);
-	buf_free(&hello.out[1]);
-	return rc;
 }
 
 /* Connect through the daemon; see mux_client.h. */
@@ -333,7 +280,7 @@ mux_connect(const char *path, const struct sshconfig *sc,
     const struct transport_opts *opts, struct transport **out, char **cause)
 {
 	struct mux	*m;
-	char		*label = NULL;
+	char		*label;
 	int		 fd = -1, rc;
 
 	if ((rc = mux_dial(path, &fd, cause)) != 0)
@@ -347,10 +294,13 @@ mux_connect(const char *path, const struct sshconfig *sc,
 	m->fd = fd;
 	m->next_id = 1;
 	TAILQ_INIT(&m->chans);
-	if ((rc = mux_hello(m, sc, opts, &label, cause)) != 0) {
+	mux_hello(m, sc, opts);
+	if ((rc = mux_pump(m)) != 0) {
+		*cause = xstrdup(m->error);
 		mux_free(m);
 		return rc;
 	}
+	label = xasprintf("%s@%s:%d", sc->user, sc->hostname, sc->port);
 	log_info("using the clawssh daemon at %s for %s", path, label);
 	*out = transport_from_mux(m, label);
 	free(label);
@@ -404,7 +354,7 @@ mux_error(struct mux *m)
 /* Open a channel and start command; see mux_client.h. */
 struct mux_chan *
 mux_chan_open(struct mux *m, const char *command, const char *nonce,
-    int64_t deadline, char **cause)
+    char **cause)
 {
 	struct mux_chan	*c;
 	size_t		 len = strlen(command);
@@ -423,18 +373,16 @@ mux_chan_open(struct mux *m, const char *command, const char *nonce,
 	if (nonce != NULL)
 		mux_frame_put(&m->out, MUX_MARKER, c->id, nonce,
 		    strlen(nonce));
-	while ((rc = mux_pump(m)) == 0 && !c->opened && !c->failed)
-		if ((rc = mux_wait(m, deadline)) != 0)
-			break;
-	if (c->opened && !c->failed)
+	/*
+	 * No wait for OPENED: stdin queues behind OPEN and the daemon
+	 * holds it until the command runs, so the remote side never waits
+	 * on a round trip to us.  A refusal arrives as ERROR and fails the
+	 * first read.
+	 */
+	if ((rc = mux_pump(m)) == 0 && !c->failed)
 		return c;
-	if (c->failed)
-		*cause = xstrdup(c->errmsg);
-	else if (m->error != NULL)
-		*cause = xstrdup(m->error);
-	else
-		*cause = xasprintf("opening a channel: %s",
-		    claw_strerror(rc));
+	*cause = xstrdup(c->failed ? c->errmsg : m->error != NULL ?
+	    m->error : claw_strerror(rc));
 	mux_chan_free(c);
 	return NULL;
 }

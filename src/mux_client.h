@@ -28,9 +28,10 @@ char	*mux_socket_path(const char *configured);
 /*
  * Connect to the daemon listening on path and bind the connection to the
  * host sc describes (the daemon connects, verifies and authenticates as
- * transport_connect would, or reuses a warm session).  Returns 0 with *out
- * set; CLAW_ERR_NOTFOUND when no daemon listens there (use a direct
- * connection); else the daemon's error with *cause.
+ * transport_connect would, or reuses a warm session).  Nothing waits for
+ * the session: a failed connect fails the first channel with the daemon's
+ * message.  Returns 0 with *out set; CLAW_ERR_NOTFOUND when no daemon
+ * listens there (use a direct connection); else CLAW_ERR_* with *cause.
  */
 int	mux_connect(const char *path, const struct sshconfig *sc,
 	    const struct transport_opts *opts, struct transport **out,
@@ -54,13 +55,15 @@ int	mux_pump(struct mux *);
 const char	*mux_error(struct mux *);
 
 /*
- * Start command on a new channel; NULL with *cause on failure.  nonce,
+ * Start command on a new channel, without waiting for the daemon: a
+ * refusal fails the first read.  NULL with *cause if the daemon is
+ * already gone.  nonce,
  * when not NULL, is that of the pid marker the command prints first (see
  * remote_cmd.h): the daemon watches for it too, so it can stop the command
  * even if this process dies before the marker arrives.
  */
 struct mux_chan	*mux_chan_open(struct mux *, const char *command,
-		    const char *nonce, int64_t deadline, char **cause);
+		    const char *nonce, char **cause);
 
 /* Bytes of stream 0 (stdout) or 1 (stderr): >0, 0 none now, <0 error. */
 ssize_t	mux_chan_read(struct mux_chan *, int stream, char *p, size_t n);

@@ -47,6 +47,12 @@ cmp -s "$T/big" "$T/big.out" || fail "3 MB round trip differs"
 c -- sh -c 'kill -TERM $$'
 expect_status $? 143 "death by signal through the daemon"
 
+# A host the daemon cannot log in to: the command fails with its reason.
+c -o UserKnownHostsFile=/dev/null -o StrictHostKeyChecking=yes -- true \
+    2>"$T/err"
+expect_status $? 255 "exec through the daemon, unknown host key"
+expect_match "$(cat "$T/err")" "host key" "daemon's connect error passed on"
+
 # One login served all of that; --no-daemon logs in again.
 expect_eq "$(logins)" 1 "SSH logins with the daemon"
 c --no-daemon -- true

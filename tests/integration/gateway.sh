@@ -34,15 +34,17 @@ answer() {
 
 # exec streams its output, then the result; the file tools work.
 logins=$(grep -c "Accepted publickey" "$T/sshd.log")
-serve "$(req 1 exec "{\"sandbox\":\"$id\",\"argv\":[\"sh\",\"-c\",\"echo one; echo two >&2; exit 4\"]}")" \
-    "$(req 2 fs.write "{\"sandbox\":\"$id\",\"path\":\"canary.txt\",\"content\":\"SECRETCONTENT42\\n\"}")"
+# (Calls of one session run at once; a mirror exec and a local write on
+# the same sandbox at the same time are a race these tests do not test.)
+serve "$(req 1 exec "{\"sandbox\":\"$id\",\"argv\":[\"sh\",\"-c\",\"echo one; echo two >&2; exit 4\"]}")"
 expect_eq "$(answer 1 | jq -r .result.exit_status)" 4 "exec result"
 expect_eq "$(jq -r 'select(.method == "exec.output" and .params.stream == "stdout") | .params.data' "$T/out")" "one" "streamed stdout"
 expect_eq "$(jq -r 'select(.method == "exec.output" and .params.stream == "stderr") | .params.data' "$T/out")" "two" "streamed stderr"
+serve "$(req 2 fs.write "{\"sandbox\":\"$id\",\"path\":\"canary.txt\",\"content\":\"SECRETCONTENT42\\n\"}")"
 [ "$(answer 2 | jq -r .result)" != null ] || fail "fs.write: $(cat "$T/out")"
 serve "$(req 3 fs.read "{\"sandbox\":\"$id\",\"path\":\"canary.txt\"}")"
 expect_match "$(answer 3)" SECRETCONTENT42 "fs.read"
-[ $(( $(grep -c "Accepted publickey" "$T/sshd.log") - logins )) -le 2 ] ||
+[ $(( $(grep -c "Accepted publickey" "$T/sshd.log") - logins )) -le 3 ] ||
 	fail "serve --stdio logged in more than once per session"
 
 # Bad input: each gets its JSON-RPC error, the rest still runs.
