@@ -84,6 +84,20 @@ dhost_get(struct daemon *d, const char *key, struct sshconfig *sc,
 	return h;
 }
 
+/*
+ * A connect failed or a session died: remember why, and back off before
+ * the next connect (250 ms doubling to 10 s, jittered).
+ */
+static void
+dhost_failed(struct dhost *h, const char *why)
+{
+	free(h->last_error);
+	h->last_error = xstrdup(why);
+	h->fails++;
+	h->retry_at = clock_now_ms() + clock_jitter(DHOST_BACKOFF_MIN <<
+	    (h->fails < 6 ? h->fails - 1 : 5), DHOST_BACKOFF_MAX);
+}
+
 /* Tell one client its host is ready (or not). */
 static void
 dhost_tell(struct dhost *h, struct dclient *c, const char *error)
@@ -179,14 +193,10 @@ dhost_connected(struct dconnect_job *job)
 
 	if (job->rc != 0) {
 		log_warn("%s", job->cause);
-		free(h->last_error);
-		h->last_error = job->cause;
+		dhost_failed(h, job->cause);
+		free(job->cause);
 		TAILQ_REMOVE(&h->conns, k, entry);
 		free(k);
-		h->fails++;
-		h->retry_at = clock_now_ms() + clock_jitter(
-		    DHOST_BACKOFF_MIN << (h->fails < 6 ? h->fails - 1 : 5),
-		    DHOST_BACKOFF_MAX);
 		if (!dhost_up(h)) {
 			dhost_tell_all(h, h->last_error);
 			while ((c = TAILQ_FIRST(&h->queue)) != NULL) {
@@ -353,18 +363,16 @@ dchan_release(struct dchan *ch)
 	free(ch);
 }
 
-/* Tell the client (if any) and end the channel with an error. */
+/*
+ * The channel ended: give its slot on the session back, and free it if
+ * nobody will CLOSE it.
+ */
 static void
-dchan_fail(struct dchan *ch, int err, const char *msg)
+dchan_done(struct dchan *ch)
 {
 	struct dconn	*k = ch->conn;
 
-	if (ch->client != NULL && !ch->abandoned)
-		mux_frame_put_num(&ch->client->out, MUX_ERROR, ch->id, err,
-		    msg);
 	if (k != NULL) {
-		if (k->opening == ch)
-			k->opening = NULL;
 		TAILQ_REMOVE(&k->chans, ch, hentry);
 		k->nchan--;
 		ch->conn = NULL;
@@ -372,6 +380,18 @@ dchan_fail(struct dchan *ch, int err, const char *msg)
 	ch->state = DCHAN_DONE;
 	if (ch->client == NULL || ch->abandoned)
 		dchan_release(ch);
+}
+
+/* Tell the client (if any) and end the channel with an error. */
+static void
+dchan_fail(struct dchan *ch, int err, const char *msg)
+{
+	if (ch->client != NULL && !ch->abandoned)
+		mux_frame_put_num(&ch->client->out, MUX_ERROR, ch->id, err,
+		    msg);
+	if (ch->conn != NULL && ch->conn->opening == ch)
+		ch->conn->opening = NULL;
+	dchan_done(ch);
 }
 
 /* The last libssh2 error of k's session, with the host's label. */
@@ -537,19 +557,10 @@ dchan_run(struct dchan *ch)
 static void
 dchan_free_step(struct dchan *ch)
 {
-	struct dconn	*k = ch->conn;
-	int		 rc;
-
-	rc = libssh2_channel_free(ch->ch);
-	if (rc == LIBSSH2_ERROR_EAGAIN)
+	if (libssh2_channel_free(ch->ch) == LIBSSH2_ERROR_EAGAIN)
 		return;
 	ch->ch = NULL;
-	TAILQ_REMOVE(&k->chans, ch, hentry);
-	k->nchan--;
-	ch->conn = NULL;
-	ch->state = DCHAN_DONE;
-	if (ch->client == NULL || ch->abandoned)
-		dchan_release(ch);
+	dchan_done(ch);
 }
 
 /* Open the channel (one at a time per session). */
@@ -658,11 +669,7 @@ dconn_dead(struct dconn *k, const char *why)
 	}
 	transport_free(k->t);	/* k itself goes in dhost_reap */
 	k->t = NULL;
-	free(h->last_error);
-	h->last_error = xstrdup(why);
-	h->fails++;
-	h->retry_at = clock_now_ms() + clock_jitter(DHOST_BACKOFF_MIN <<
-	    (h->fails < 6 ? h->fails - 1 : 5), DHOST_BACKOFF_MAX);
+	dhost_failed(h, why);
 }
 
 /* Give queued channels a session with room; connect more if needed. */
