@@ -258,7 +258,8 @@ managed_ssh_lines(const char *host, int port, const char *user,
     size_t *n)
 {
 	managed_line(lines, n, xasprintf("HostName %s", host));
-	managed_line(lines, n, xasprintf("Port %d", port > 0 ? port : 22));
+	if (port > 0)		/* else the ssh_config's Port, or 22 */
+		managed_line(lines, n, xasprintf("Port %d", port));
 	if (user != NULL)
 		managed_line(lines, n, xasprintf("User %s", user));
 	managed_line(lines, n, xasprintf("ProxyCommand %s",

@@ -628,7 +628,7 @@ provision_managed_rec(struct cmd_box *b, const char *provider,
 	r->host_key_alias = ep->host_key_alias != NULL ?
 	    xstrdup(ep->host_key_alias) : NULL;
 	r->host = xstrdup(ep->host);
-	r->port = ep->port > 0 ? ep->port : 22;
+	r->port = ep->port;	/* 0: ssh_config's; set once resolved */
 	r->user = ep->user != NULL ? xstrdup(ep->user) : NULL;
 	r->provider_image = req->image != NULL ? xstrdup(req->image) : NULL;
 	r->provider_policy = req->policy != NULL ? xstrdup(req->policy) :
@@ -667,6 +667,7 @@ provision_managed_connect(struct cmd_box *b, const struct managed *mg,
 	if (cmd_conn_resolve(&b->cc, &b->sc) != 0)
 		return provider_fail(cause, &mg->pc, CLAW_ERR_INVAL, "the "
 		    "endpoint of %s cannot be used (see above)", name);
+	b->rec->port = b->sc->port;	/* what the record keeps */
 	if (signals_init() != 0)
 		return claw_fail(cause, CLAW_ERR_IO, "cannot install signal "
 		    "handlers");
