@@ -407,11 +407,65 @@ mirror_apply(struct mirror *m, const struct manifest *remote,
 	return rc;
 }
 
+/* Append a deep copy of e to m. */
+static void
+mirror_keep(struct manifest *m, const struct manifest_entry *e)
+{
+	struct manifest_entry	*n = manifest_add(m);
+
+	*n = *e;
+	n->path = xstrdup(e->path);
+	n->link = e->link != NULL ? xstrdup(e->link) : NULL;
+}
+
+/*
+ * Whether path changed here while the command ran (base -> local): the
+ * pull never overwrites such a change (if the host changed it too, that is
+ * a conflict and the local copy is kept), and it was never pushed.
+ */
+static int
+mirror_unpushed(const struct manifest *base, const struct manifest *local,
+    const char *path)
+{
+	return !mirror_same(manifest_find(base, path),
+	    manifest_find(local, path));
+}
+
+/*
+ * The manifest to save after a pull.  The local tree now (after) is right
+ * for every path both sides agree on; for a path changed here during the
+ * command (conflicts included: the local copy wins) the old entry is kept,
+ * or none for a new file, so that the next push sends the change.
+ */
+static struct manifest *
+mirror_next_base(const struct manifest *base, const struct manifest *local,
+    const struct manifest *after)
+{
+	struct manifest			*out = manifest_new();
+	const struct manifest_entry	*b;
+	size_t				 i;
+
+	for (i = 0; i < after->n; i++) {
+		if (!mirror_unpushed(base, local, after->e[i].path))
+			mirror_keep(out, &after->e[i]);
+		else if ((b = manifest_find(base, after->e[i].path)) != NULL)
+			mirror_keep(out, b);
+	}
+	for (i = 0; base != NULL && i < base->n; i++) {
+		if (manifest_find(after, base->e[i].path) == NULL &&
+		    mirror_unpushed(base, local, base->e[i].path))
+			mirror_keep(out, &base->e[i]);
+	}
+	manifest_sort(out);
+	return out;
+}
+
 /* Bring the host's changes down; see mirror.h. */
 int
 mirror_pull(struct mirror *m, char **cause)
 {
 	struct manifest	*remote = NULL, *local = NULL, *after = NULL;
+	struct manifest	*next;
 	int		 rc;
 
 	if ((rc = mirror_list_remote(m, &remote, cause)) != 0)
@@ -424,8 +478,11 @@ mirror_pull(struct mirror *m, char **cause)
 		rc = CLAW_ERR_PERM;
 	} else if ((rc = mirror_scan(m, m->base, &local, cause)) == 0 &&
 	    (rc = mirror_apply(m, remote, local, cause)) == 0 &&
-	    (rc = mirror_scan(m, local, &after, cause)) == 0)
-		rc = manifest_save(m->statefd, m->name, after, cause);
+	    (rc = mirror_scan(m, local, &after, cause)) == 0) {
+		next = mirror_next_base(m->base, local, after);
+		rc = manifest_save(m->statefd, m->name, next, cause);
+		manifest_free(next);
+	}
 	manifest_free(remote);
 	manifest_free(local);
 	manifest_free(after);

@@ -34,8 +34,8 @@ answer() {
 
 # exec streams its output, then the result; the file tools work.
 logins=$(grep -c "Accepted publickey" "$T/sshd.log")
-# (Calls of one session run at once; a mirror exec and a local write on
-# the same sandbox at the same time are a race these tests do not test.)
+# (Calls of one session run at once; a local write during a mirror exec
+# goes up with the next exec: sync_mirror.sh tests that.)
 serve "$(req 1 exec "{\"sandbox\":\"$id\",\"argv\":[\"sh\",\"-c\",\"echo one; echo two >&2; exit 4\"]}")"
 expect_eq "$(answer 1 | jq -r .result.exit_status)" 4 "exec result"
 expect_eq "$(jq -r 'select(.method == "exec.output" and .params.stream == "stdout") | .params.data' "$T/out")" "one" "streamed stdout"

@@ -104,6 +104,24 @@ x -- sh -c 'ln -s ../../../outside esc' 2>"$T/err"
 expect_match "$(cat "$T/err")" "refused esc" "escaping link refused"
 [ -z "$(ls -A "$T/outside")" ] || fail "written outside"
 
+# Local changes made while a command runs were not pushed with it: they
+# go up with the next exec (not recorded as synced by the pull).
+echo before > "$W/gone-late.txt"
+x -- true
+x -- sleep 2.$$ &
+p=$!
+sleep 1
+echo late > "$W/late.txt"
+echo edited-late > "$W/src/a.txt"
+rm "$W/gone-late.txt"
+wait $p
+expect_status $? 0 "exec while the local copy changed"
+out=$(x -- sh -c 'cat late.txt src/a.txt; ls gone-late.txt 2>&1 || true')
+expect_match "$out" "^late" "a file written during an exec went up next"
+expect_match "$out" "edited-late" "an edit made during an exec went up next"
+expect_match "$out" "No such file" "a delete made during an exec went up next"
+[ -e "$RW/late.txt" ] || fail "late.txt not on the host"
+
 # Mass-deletion guard: an emptied workspace halts instead of deleting.
 count=$(find "$W" | wc -l)
 x -- sh -c 'rm -rf ./* ./.[!.]*' 2>"$T/err"
