@@ -239,7 +239,10 @@ exec_mirrors(const struct exec_args *a)
 	    a->box.rec->settings.access != SANDBOX_ACCESS_NONE;
 }
 
-/* Mirror mode: open the sync state and push local changes up. */
+/*
+ * Mirror mode: open the sync state and push local changes up (small ones
+ * go with a foreground command instead).
+ */
 static int
 exec_sync_up(struct exec_args *a, struct mirror *m, struct pathguard **pg)
 {
@@ -251,8 +254,10 @@ exec_sync_up(struct exec_args *a, struct mirror *m, struct pathguard **pg)
 		free(cause);
 		return rc;
 	}
-	if ((rc = cmd_box_mirror(&a->box, *pg, m, &cause)) == 0)
+	if ((rc = cmd_box_mirror(&a->box, *pg, m, &cause)) == 0) {
+		m->allow_inline = !a->background && a->yield_ms < 0;
 		rc = mirror_push(m, &cause);
+	}
 	if (rc != 0) {
 		rc = cmd_fail("sync up: %s", cause);
 		free(cause);
@@ -297,16 +302,26 @@ exec_limit_note(const struct contain_limits *l, int status)
 		    (long long)l->memory);
 }
 
-/* Run the command in the foreground; clears *mirroring on failure. */
+/*
+ * Run the command in the foreground; clears *mirroring on failure.  A
+ * small push of m goes along with it (see mirror_inline).
+ */
 static int
 exec_fg(struct exec_args *a, const char *pre, const char *cwd,
-    const char *wrap, int *mirroring)
+    const char *wrap, int *mirroring, struct mirror *m)
 {
 	struct exec_opts	 eo;
-	char			*cause = NULL;
-	int			 status = CMD_EXIT_FAILURE;
+	const char		*inl = NULL;
+	char			*cause = NULL, *both = NULL;
+	int			 status = CMD_EXIT_FAILURE, synced = 0;
 
 	memset(&eo, 0, sizeof eo);
+	if (*mirroring && (inl = mirror_inline(m, &eo.in_data,
+	    &eo.in_len)) != NULL) {
+		both = pre != NULL ? xasprintf("%s; %s", pre, inl) : NULL;
+		pre = both != NULL ? both : inl;
+		eo.synced = &synced;
+	}
 	eo.argc = a->argc;
 	eo.argv = a->argv;
 	eo.pre = pre;
@@ -328,6 +343,16 @@ exec_fg(struct exec_args *a, const char *pre, const char *cwd,
 		    "stopped", eo.timeout);
 	else
 		exec_limit_note(&a->limits, status);
+	if (inl != NULL) {
+		mirror_inline_done(m, synced);
+		if (!synced && *mirroring) {
+			status = cmd_fail("sync up: the local changes could "
+			    "not be unpacked on the host; the command did "
+			    "not run");
+			*mirroring = 0;
+		}
+	}
+	free(both);
 	return status;
 }
 
@@ -377,7 +402,7 @@ exec_connect_run(struct exec_args *a, const char *pre, const char *cwd,
 	if (a->background || a->yield_ms >= 0)
 		status = exec_bg(a, wrap, &mirroring);
 	else
-		status = exec_fg(a, pre, cwd, wrap, &mirroring);
+		status = exec_fg(a, pre, cwd, wrap, &mirroring, &m);
 	if (mirroring && exec_sync_down(&m) != 0)
 		status = CMD_EXIT_FAILURE;
 	mirror_close(&m);

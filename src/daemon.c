@@ -269,6 +269,7 @@ daemon_init(struct daemon *d, const struct daemon_opts *o, char **cause)
 	TAILQ_INIT(&d->clients);
 	TAILQ_INIT(&d->hosts);
 	TAILQ_INIT(&d->calls);
+	TAILQ_INIT(&d->watches);
 	d->wake[0] = d->wake[1] = -1;
 	d->policy = o->policy;
 	d->audit = o->audit;
@@ -305,10 +306,12 @@ daemon_done(struct daemon *d)
 
 	while ((c = TAILQ_FIRST(&d->clients)) != NULL)
 		dclient_free(c);
+	dwatch_free_all(d);
 	while ((h = TAILQ_FIRST(&d->hosts)) != NULL) {
 		TAILQ_REMOVE(&d->hosts, h, entry);
 		dhost_free(h);
 	}
+	djournal_free(d);
 	(void)unlink(d->path);
 	close(d->lfd);
 	close(d->wake[0]);

@@ -172,6 +172,18 @@ dclient_frame(struct dclient *c, const struct mux_frame *f)
 		dclient_open(c, f);
 		return;
 	}
+	if (f->type == MUX_JTAKE || f->type == MUX_RTAKE ||
+	    f->type == MUX_JACK) {
+		if (f->type == MUX_JTAKE)
+			djournal_take(c, f);
+		else if (f->type == MUX_RTAKE)
+			dwatch_take(c, f);
+		else {
+			djournal_ack(c);
+			dwatch_settle(c, 1);
+		}
+		return;
+	}
 	if (f->type != MUX_DATA && f->type != MUX_EOF &&
 	    f->type != MUX_PGID && f->type != MUX_MARKER &&
 	    f->type != MUX_CLOSE) {
@@ -333,6 +345,8 @@ dclient_free(struct dclient *c)
 	log_debug("client pid %ld gone", (long)c->pid);
 	if (c->kind == DCLIENT_RPC)
 		drpc_gone(c);
+	djournal_gone(c);
+	dwatch_settle(c, 0);
 	if (c->stdio)
 		c->d->quit = 1;
 	while ((ch = TAILQ_FIRST(&c->chans)) != NULL)

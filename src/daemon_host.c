@@ -357,6 +357,8 @@ dchan_release(struct dchan *ch)
 {
 	if (ch->client != NULL)
 		TAILQ_REMOVE(&ch->client->chans, ch, centry);
+	if (ch->watch != NULL)
+		dwatch_chan_gone(ch->watch);
 	free(ch->command);
 	buf_free(&ch->in);
 	buf_free(&ch->head);
@@ -495,6 +497,8 @@ dchan_output(struct dchan *ch)
 			ch->host->d->again = 1;
 			if (stream == 0)
 				dchan_marker(ch, chunk, (size_t)n);
+			if (ch->watch != NULL)
+				dwatch_output(ch, stream, chunk, (size_t)n);
 			if (c != NULL)
 				mux_frame_put(&c->out, stream != 0 ?
 				    MUX_STDERR : MUX_STDOUT, ch->id, chunk,
@@ -782,12 +786,17 @@ int
 dhost_busy(struct dhost *h)
 {
 	struct dconn	*k;
+	struct dchan	*ch;
 
 	if (!TAILQ_EMPTY(&h->queue))
 		return 1;
 	TAILQ_FOREACH(k, &h->conns, entry) {
-		if (k->nchan != 0 || k->state == DCONN_CONNECTING)
+		if (k->state == DCONN_CONNECTING)
 			return 1;
+		TAILQ_FOREACH(ch, &k->chans, hentry) {
+			if (ch->watch == NULL)
+				return 1;	/* a watcher alone is idle */
+		}
 	}
 	return 0;
 }

@@ -27,7 +27,10 @@ struct claw_policy;
 struct daemon;
 struct dclient;
 struct dhost;
+struct djournal;
+struct dwatch;
 struct jsonrpc_framer;
+struct mux_frame;
 struct sshconfig;
 struct transport;
 
@@ -63,6 +66,7 @@ struct dchan {
 	int			 marker_done;	/* seen, or never coming */
 	int			 abandoned;	/* nobody reads it any more */
 	int64_t			 kill_by;	/* abandoned: marker deadline */
+	struct dwatch		*watch;		/* a change watcher's channel */
 };
 TAILQ_HEAD(dchan_list, dchan);
 
@@ -177,6 +181,8 @@ struct daemon {
 	int			 nworkers;	/* calls with a worker running */
 	int			 max_workers;
 	const char		*config;	/* --config for workers, or NULL */
+	struct djournal		*journal;	/* change journals, lazily */
+	TAILQ_HEAD(, dwatch)	 watches;	/* change watchers on hosts */
 };
 
 /* daemon_client.c */
@@ -192,6 +198,36 @@ void	drpc_gone(struct dclient *);
 void	drpc_finish(struct dcall *, int status);
 struct dclient	*drpc_stdio(struct daemon *, int mcp, const char *agent,
 		    const char *sandbox);
+
+/* A set of paths taken by a sync, unsorted until handed over. */
+struct djset {
+	char	**v;
+	size_t	  n, cap;
+	char	 *why;		/* set: a full scan is needed */
+};
+
+/* daemon_journal.c */
+void	djset_add(struct djset *, const char *path);
+void	djset_full(struct djset *, const char *why);	/* first stays */
+void	djset_move(struct djset *to, struct djset *from);
+void	djset_clear(struct djset *);
+void	djset_uniq(struct djset *);			/* sort, dedupe */
+/* Answer with s in a frame of type: "P" and paths, or "F" and why. */
+void	djset_answer(struct dclient *, int type, struct djset *s);
+void	djournal_take(struct dclient *, const struct mux_frame *);
+void	djournal_ack(struct dclient *);
+void	djournal_gone(struct dclient *);
+void	djournal_free(struct daemon *);
+
+/* daemon_watch.c */
+void	dwatch_take(struct dclient *, const struct mux_frame *);
+/* Output of a watcher channel (ch->watch set): stream 0 or 1. */
+void	dwatch_output(struct dchan *ch, int stream, const char *p, size_t n);
+/* A watcher channel is being released. */
+void	dwatch_chan_gone(struct dwatch *);
+/* JACK (synced 1) or the client leaving (0). */
+void	dwatch_settle(struct dclient *, int synced);
+void	dwatch_free_all(struct daemon *);
 
 /* daemon_call.c */
 int	dcall_start(struct dcall *, const char *sockpath, char **cause);

@@ -54,6 +54,7 @@ struct exec_state {
 	int			 eof_sent;
 	struct buf		 head;		/* stdout before the marker */
 	int			 marker_seen;
+	int			 sync_checked;	/* the line after it looked at */
 	long			 pid;		/* remote process group */
 	int64_t			 deadline;	/* --timeout */
 	int64_t			 grace;		/* after a kill */
@@ -83,31 +84,60 @@ exec_sink_write(struct exec_state *st, const struct exec_sink *sink,
 
 static void	exec_kill_late(struct exec_state *);
 
-/* Pass stdout on, first picking out the pid marker line. */
+/* Whether the lines clawssh's wrapper prints first are all seen. */
+static int
+exec_head_done(const struct exec_state *st)
+{
+	return st->marker_seen && (st->o->synced == NULL || st->sync_checked);
+}
+
+/* One whole line of the head of stdout: a marker, or passed on. */
+static int
+exec_head_line(struct exec_state *st, const char *line, size_t len)
+{
+	if (!st->marker_seen && remote_cmd_parse_pid(&st->rc, line, len,
+	    &st->pid)) {
+		st->marker_seen = 1;
+		log_debug("remote process group %ld", st->pid);
+		chan_set_pgid(st->ch, st->pid);
+		exec_kill_late(st);
+		return 0;
+	}
+	if (st->marker_seen && !st->sync_checked) {
+		st->sync_checked = 1;
+		if (len == sizeof(REMOTE_CMD_SYNCED) - 1 &&
+		    memcmp(line, REMOTE_CMD_SYNCED, len) == 0) {
+			*st->o->synced = 1;
+			return 0;
+		}
+	}
+	return exec_sink_write(st, &st->o->out, line, len);
+}
+
+/*
+ * Pass stdout on, first picking out the pid marker line (and, when
+ * o->synced is set, the line saying the changes sent along were unpacked).
+ */
 static int
 exec_stdout(struct exec_state *st, const char *p, size_t n)
 {
 	char	*nl;
 	size_t	 len;
 
-	if (st->marker_seen)
+	if (exec_head_done(st))
 		return exec_sink_write(st, &st->o->out, p, n);
 	buf_append(&st->head, p, n);
-	while (!st->marker_seen &&
+	while (!exec_head_done(st) &&
 	    (nl = memchr(st->head.data, '\n', st->head.len)) != NULL) {
 		len = (size_t)(nl - st->head.data) + 1;
-		if (remote_cmd_parse_pid(&st->rc, st->head.data, len,
-		    &st->pid)) {
-			st->marker_seen = 1;
-			log_debug("remote process group %ld", st->pid);
-			chan_set_pgid(st->ch, st->pid);
-			exec_kill_late(st);
-		} else if (exec_sink_write(st, &st->o->out, st->head.data,
-		    len) != 0)
+		if (exec_head_line(st, st->head.data, len) != 0)
 			return -1;
 		buf_consume(&st->head, len);
 	}
-	if (st->marker_seen || st->head.len > EXEC_LINE_MAX) {
+	if (!exec_head_done(st) && st->head.len > EXEC_LINE_MAX &&
+	    st->marker_seen)
+		st->sync_checked = 1;
+	if (exec_head_done(st) || st->head.len > EXEC_LINE_MAX) {
 		if (exec_sink_write(st, &st->o->out, st->head.data,
 		    st->head.len) != 0)
 			return -1;

@@ -33,6 +33,9 @@ struct exec_opts {
 	const char		*in_data;	/* sent first on stdin */
 	size_t			 in_len;
 	int			 forward_stdin;	/* then in_fd, else EOF */
+	int			*synced;	/* pre prints REMOTE_CMD_SYNCED
+					   once it did its work: set to 1
+					   if that line came (dropped) */
 	int			 in_fd;
 	struct exec_sink	 out;
 	struct exec_sink	 err;

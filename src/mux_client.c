@@ -62,6 +62,8 @@ struct mux {
 	size_t			 held;		/* bytes in channel buffers */
 	uint32_t		 next_id;
 	char			*error;		/* once dead */
+	int			 want;		/* answer awaited on channel 0 */
+	struct buf		*reply;		/* its payload goes there */
 	TAILQ_HEAD(, mux_chan)	 chans;
 };
 
@@ -125,6 +127,11 @@ mux_dispatch(struct mux *m, const struct mux_frame *f)
 		mux_dead(m, text);
 		free(text);
 		return CLAW_ERR_CONNECT;
+	}
+	if (f->chan == 0 && m->reply != NULL && (int)f->type == m->want) {
+		buf_append(m->reply, f->payload, f->len);
+		m->reply = NULL;
+		return 0;
 	}
 	if ((c = mux_chan_find(m, f->chan)) == NULL)
 		return 0;
@@ -322,6 +329,50 @@ mux_free(struct mux *m)
 	buf_free(&m->out);
 	free(m->error);
 	free(m);
+}
+
+/* Queue a frame and send; see mux_client.h. */
+void
+mux_send(struct mux *m, int type, const void *payload, size_t len)
+{
+	mux_frame_put(&m->out, (enum mux_type)type, 0, payload, len);
+	(void)mux_pump(m);
+}
+
+/* Send a request and wait for its answer; see mux_client.h. */
+int
+mux_request(struct mux *m, int type, const void *payload, size_t len,
+    int want, struct buf *reply, int timeout_ms, char **cause)
+{
+	struct pollfd	pfd;
+	int64_t		deadline = clock_now_ms() + timeout_ms, left;
+
+	mux_frame_put(&m->out, (enum mux_type)type, 0, payload, len);
+	m->want = want;
+	m->reply = reply;
+	while (m->reply != NULL) {
+		if (mux_pump(m) != 0)
+			break;
+		if (m->reply == NULL)
+			break;
+		if ((left = deadline - clock_now_ms()) <= 0) {
+			m->reply = NULL;
+			return claw_fail(cause, CLAW_ERR_TIMEOUT, "the clawssh "
+			    "daemon did not answer in %d ms", timeout_ms);
+		}
+		pfd.fd = m->fd;
+		pfd.events = mux_poll_events(m);
+		pfd.revents = 0;
+		if (poll(&pfd, 1, (int)left) == -1 && errno != EINTR) {
+			m->reply = NULL;
+			return claw_fail_errno(cause, "control socket", "poll");
+		}
+	}
+	if (m->error != NULL) {
+		m->reply = NULL;
+		return claw_fail(cause, CLAW_ERR_CONNECT, "%s", m->error);
+	}
+	return 0;
 }
 
 /* Return the socket. */

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+struct buf;
 struct mux;
 struct mux_chan;
 struct sshconfig;
@@ -86,6 +87,17 @@ void	mux_chan_exit(struct mux_chan *, int *status, const char **signame);
 
 /* Tell the daemon the remote process group, to kill if we vanish. */
 void	mux_chan_pgid(struct mux_chan *, long pgid);
+
+/* Queue a frame of type on channel 0 and send what the socket takes. */
+void	mux_send(struct mux *, int type, const void *payload, size_t len);
+
+/*
+ * Send a request of type on channel 0 and wait (at most timeout_ms) for
+ * the daemon's answer of type want, whose payload is put in reply.
+ * Returns 0, CLAW_ERR_TIMEOUT, or CLAW_ERR_CONNECT with *cause.
+ */
+int	mux_request(struct mux *, int type, const void *payload, size_t len,
+	    int want, struct buf *reply, int timeout_ms, char **cause);
 
 /* Release the channel (stopping it if it still runs); NULL is fine. */
 void	mux_chan_free(struct mux_chan *);

@@ -17,6 +17,20 @@
  *	PGID c (remote process group: killed if the client goes away)
  *					EXIT c (status, signal name)
  *	CLOSE c (release the channel)
+ *	JTAKE 0 (root, consumer, excludes)
+ *					JPATHS 0 (the change journal's set)
+ *	RTAKE 0 (host workspace, token)
+ *					RPATHS 0 (the host watcher's set)
+ *	JACK 0 (the sets taken were synced)
+ *
+ * JTAKE's payload is NUL-separated: the workspace root (absolute), the
+ * consumer (a sandbox id: each has its own set), then sync.exclude
+ * patterns.  JPATHS is "P" then a NUL and the dirty paths, each ended by
+ * a NUL; or "F" and the reason a full scan is needed.  What a client took
+ * goes back into its consumer's set if it leaves before JACK.  RTAKE
+ * (the sandbox workspace's path on the host, NUL, 32 hex digits, NUL)
+ * asks for what changed there, answered as JPATHS is, once every change
+ * made before it has been seen (see daemon_watch.c).
  *
  * ERROR on channel 0 is about the connection: every channel is gone.
  */
@@ -47,6 +61,11 @@ enum mux_type {
 	MUX_STDERR,
 	MUX_EXIT,
 	MUX_MARKER,
+	MUX_JTAKE,
+	MUX_JPATHS,
+	MUX_JACK,
+	MUX_RTAKE,
+	MUX_RPATHS,
 	MUX_TYPE_LAST
 };
 

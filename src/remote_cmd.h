@@ -18,6 +18,7 @@ struct claw_env;
 
 #define REMOTE_CMD_NONCE_LEN	32	/* hex characters */
 #define REMOTE_CMD_MARKER	"\001clawssh-pid "
+#define REMOTE_CMD_SYNCED	"\001clawssh-synced\n"	/* see exec_opts */
 
 struct remote_cmd {
 	char	*command;		/* for the exec request */

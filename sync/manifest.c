@@ -81,11 +81,17 @@ manifest_cmp(const void *a, const void *b)
 	return strcmp(ea->path, eb->path);
 }
 
-/* Sort the entries of m by path. */
+/* Sort the entries of m by path (most often they already are). */
 void
 manifest_sort(struct manifest *m)
 {
-	if (m->n > 1)
+	size_t	i;
+
+	for (i = 1; i < m->n; i++) {
+		if (strcmp(m->e[i - 1].path, m->e[i].path) > 0)
+			break;
+	}
+	if (i < m->n)
 		qsort(m->e, m->n, sizeof(*m->e), manifest_cmp);
 }
 
@@ -195,17 +201,27 @@ manifest_entry_check(const struct manifest *m,
 	return 0;
 }
 
-/* Return NULL if the parent directory of entry i is in m, else the reason. */
+/*
+ * Return NULL if the parent directory of entry i is in m, else the reason.
+ * *last is the previous entry checked (its parent found), since entries
+ * of one directory mostly follow each other.
+ */
 static const char *
-manifest_parent_check(const struct manifest *m, size_t i)
+manifest_parent_check(const struct manifest *m, size_t i, const char **last)
 {
 	const struct manifest_entry	*p;
-	const char			*path = m->e[i].path, *slash;
+	const char			*path = m->e[i].path, *slash, *ls;
 	char				*parent;
+	size_t				 len;
 
 	if ((slash = strrchr(path, '/')) == NULL)
 		return NULL;
-	parent = xstrndup(path, (size_t)(slash - path));
+	len = (size_t)(slash - path);
+	if (*last != NULL && (ls = strrchr(*last, '/')) != NULL &&
+	    (size_t)(ls - *last) == len && memcmp(*last, path, len) == 0)
+		return NULL;	/* the same parent as the last one */
+	*last = path;
+	parent = xstrndup(path, len);
 	p = manifest_find(m, parent);
 	free(parent);
 	if (p == NULL)
@@ -219,7 +235,7 @@ manifest_parent_check(const struct manifest *m, size_t i)
 int
 manifest_check_tree(const struct manifest *m, size_t *bad, const char **why)
 {
-	const char	*r = NULL;
+	const char	*r = NULL, *last = NULL;
 	size_t		 i;
 	int		 c;
 
@@ -227,7 +243,7 @@ manifest_check_tree(const struct manifest *m, size_t *bad, const char **why)
 		if (i > 0 && (c = strcmp(m->e[i - 1].path, m->e[i].path)) >= 0)
 			r = c == 0 ? "duplicate path" : "paths out of order";
 		else
-			r = manifest_parent_check(m, i);
+			r = manifest_parent_check(m, i, &last);
 	}
 	if (r == NULL)
 		return 0;

@@ -182,6 +182,26 @@ int	manifest_scan(int rootfd, const struct manifest *prev,
 	    char **cause);
 
 /*
+ * Update prev (may be NULL) by a change journal's paths[0..n) (relative,
+ * sorted by strcmp, unique): a new manifest in *out holding prev's entries
+ * except that each listed path is looked at again beneath rootfd, as
+ * manifest_scan would see it (skip, arg and flags as there; skip is told
+ * of every directory entered on the way, so ignore files load).  A path
+ * now gone, left out by skip, or no longer a directory drops what prev
+ * held below it; a directory that is new (or was not one) is walked
+ * whole; a directory that was one keeps prev's entries below it (changes
+ * there are listed paths of their own), except names directly in it that
+ * are gone (it was replaced by a new one).  A path with empty, "." or ".."
+ * components, or a list out of order, is CLAW_ERR_INVAL.  Fails as
+ * manifest_scan does, or with CLAW_ERR_PARSE if the result is not a well
+ * formed tree (the paths missed a change, such as a new directory): then
+ * scan everything.
+ */
+int	manifest_rescan(int rootfd, const struct manifest *prev,
+	    char *const *paths, size_t n, manifest_skip_cb skip, void *arg,
+	    int flags, struct manifest **out, char **cause);
+
+/*
  * The text format, used for the saved manifest.  The first line is
  * "clawssh-manifest 1"; then one line per entry, in path order:
  *
@@ -261,6 +281,14 @@ const char *manifest_remote_script(void);
  * are CLAW_ERR_PARSE with a cause "record N: reason" or naming the path.
  */
 int	manifest_parse_find0(const char *data, size_t len,
+	    const struct manifest_limits *lim, struct manifest **out,
+	    char **cause);
+
+/*
+ * As manifest_parse_find0, for a listing of some paths of a tree (a
+ * parent need not be listed; duplicates are still refused).
+ */
+int	manifest_parse_find0_part(const char *data, size_t len,
 	    const struct manifest_limits *lim, struct manifest **out,
 	    char **cause);
 

@@ -476,16 +476,26 @@ io_find0_record(struct manifest *m, const char **pp, const char *end,
 	return io_admit(m, &e, lim, total, why);
 }
 
-/* Sort a parsed listing and check it as a tree; cause names the path. */
+/*
+ * Sort a parsed listing and check it as a tree (or, for part of a tree,
+ * only for duplicates); cause names the path.
+ */
 static int
-io_find0_tree(struct manifest *m, char **cause)
+io_find0_tree(struct manifest *m, int part, char **cause)
 {
 	struct buf	 b = BUF_INIT;
-	const char	*why;
+	const char	*why = "duplicate path";
 	size_t		 bad;
 
 	manifest_sort(m);
-	if (manifest_check_tree(m, &bad, &why) == 0)
+	if (part) {
+		for (bad = 1; bad < m->n; bad++) {
+			if (strcmp(m->e[bad - 1].path, m->e[bad].path) == 0)
+				break;
+		}
+		if (bad >= m->n)
+			return 0;
+	} else if (manifest_check_tree(m, &bad, &why) == 0)
 		return 0;
 	manifest_escape(&b, m->e[bad].path);
 	*cause = xasprintf("path %s: %s", b.data, why);
@@ -493,10 +503,10 @@ io_find0_tree(struct manifest *m, char **cause)
 	return CLAW_ERR_PARSE;
 }
 
-/* Parse the remote listing into a new manifest; see manifest.h. */
-int
-manifest_parse_find0(const char *data, size_t len,
-    const struct manifest_limits *lim, struct manifest **out, char **cause)
+/* Parse a listing of the whole tree, or of part of it. */
+static int
+io_find0(const char *data, size_t len, const struct manifest_limits *lim,
+    int part, struct manifest **out, char **cause)
 {
 	struct manifest_limits	 def;
 	struct manifest		*m;
@@ -518,13 +528,29 @@ manifest_parse_find0(const char *data, size_t len,
 	if (r != 0)
 		*cause = xasprintf("record %zu: %s", rec, why);
 	else
-		r = io_find0_tree(m, cause);
+		r = io_find0_tree(m, part, cause);
 	if (r != 0) {
 		manifest_free(m);
 		return r;
 	}
 	*out = m;
 	return 0;
+}
+
+/* Parse the remote listing into a new manifest; see manifest.h. */
+int
+manifest_parse_find0(const char *data, size_t len,
+    const struct manifest_limits *lim, struct manifest **out, char **cause)
+{
+	return io_find0(data, len, lim, 0, out, cause);
+}
+
+/* Parse a listing of some paths of a tree; see manifest.h. */
+int
+manifest_parse_find0_part(const char *data, size_t len,
+    const struct manifest_limits *lim, struct manifest **out, char **cause)
+{
+	return io_find0(data, len, lim, 1, out, cause);
 }
 
 /* Store "name: what: strerror" in *cause; return the mapped errno. */

@@ -21,28 +21,12 @@
 #include "error.h"
 #include "log.h"
 #include "manifest.h"
+#include "manifest_int.h"
 #include "xmalloc.h"
 
-#define SCAN_CHUNK	(64 * 1024)	/* bytes per read when hashing */
-#define SCAN_GONE	0		/* type of an entry that vanished */
-
-/* One scan in progress. */
-struct scan {
-	struct manifest		*m;
-	const struct manifest	*prev;
-	manifest_skip_cb	 skip;
-	void			*arg;
-	int			 flags;
-	unsigned char		*chunk;		/* SCAN_CHUNK bytes, lazily */
-	EVP_MD_CTX		*md;		/* lazily */
-	char			**cause;
-};
-
-static int	scan_dir(struct scan *, int, const char *, int);
-
 /* Store a cause for path and the current errno; return the mapped code. */
-static int
-scan_errno(struct scan *s, const char *path, const char *what)
+int
+mscan_errno(struct scan *s, const char *path, const char *what)
 {
 	int	err = errno;
 
@@ -52,8 +36,8 @@ scan_errno(struct scan *s, const char *path, const char *what)
 }
 
 /* Return 1 for errno values that mean the path changed under the scan. */
-static int
-scan_raced(int err)
+int
+mscan_raced(int err)
 {
 	return err == ENOENT || err == ENOTDIR || err == ELOOP;
 }
@@ -132,7 +116,7 @@ scan_hash_fd(struct scan *s, int fd, struct manifest_entry *e)
 	off_t		got;
 
 	if (fstat(fd, &before) != 0)
-		return scan_errno(s, e->path, "cannot stat");
+		return mscan_errno(s, e->path, "cannot stat");
 	if (!S_ISREG(before.st_mode)) {
 		log_debug("%s: no longer a file, left out", e->path);
 		e->type = SCAN_GONE;
@@ -140,9 +124,9 @@ scan_hash_fd(struct scan *s, int fd, struct manifest_entry *e)
 	}
 	scan_fill(e, &before);
 	if (scan_digest(s, fd, &got) != 0)
-		return scan_errno(s, e->path, "cannot hash");
+		return mscan_errno(s, e->path, "cannot hash");
 	if (fstat(fd, &after) != 0)
-		return scan_errno(s, e->path, "cannot stat");
+		return mscan_errno(s, e->path, "cannot stat");
 	if (got != before.st_size || !scan_same_stat(&before, &after)) {
 		log_debug("%s: changed while hashing", e->path);
 		return 0;
@@ -175,13 +159,13 @@ scan_hash(struct scan *s, int dirfd, const char *name,
 	}
 	fd = openat(dirfd, name,
 	    O_RDONLY|O_NOFOLLOW|O_CLOEXEC|O_NONBLOCK|O_NOCTTY);
-	if (fd == -1 && scan_raced(errno)) {
+	if (fd == -1 && mscan_raced(errno)) {
 		log_debug("%s: vanished, left out", e->path);
 		e->type = SCAN_GONE;
 		return 0;
 	}
 	if (fd == -1)
-		return scan_errno(s, e->path, "cannot open");
+		return mscan_errno(s, e->path, "cannot open");
 	r = scan_hash_fd(s, fd, e);
 	close(fd);
 	return r;
@@ -196,8 +180,8 @@ scan_link(struct scan *s, int dirfd, const char *name,
 	ssize_t	n;
 
 	if ((n = readlinkat(dirfd, name, buf, sizeof(buf))) == -1) {
-		if (!scan_raced(errno) && errno != EINVAL)
-			return scan_errno(s, e->path, "cannot read link");
+		if (!mscan_raced(errno) && errno != EINVAL)
+			return mscan_errno(s, e->path, "cannot read link");
 		log_debug("%s: vanished, left out", e->path);
 		e->type = SCAN_GONE;
 		return 0;
@@ -267,8 +251,8 @@ scan_record(struct scan *s, int dirfd, const char *name,
  * Judge and record the entry name of directory dirfd (relative path
  * reldir); *is_dir is set to 1 if it is a directory to enter.
  */
-static int
-scan_entry(struct scan *s, int dirfd, const char *reldir, const char *name,
+int
+mscan_entry(struct scan *s, int dirfd, const char *reldir, const char *name,
     int *is_dir)
 {
 	struct manifest_entry	*e;
@@ -282,7 +266,7 @@ scan_entry(struct scan *s, int dirfd, const char *reldir, const char *name,
 		return 0;
 	}
 	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
-		r = errno == ENOENT ? 0 : scan_errno(s, path, "cannot stat");
+		r = errno == ENOENT ? 0 : mscan_errno(s, path, "cannot stat");
 		free(path);
 		return r;
 	}
@@ -316,7 +300,7 @@ scan_read(struct scan *s, int dirfd, const char *reldir, size_t **subs,
 	int		 fd, is_dir, r = 0;
 
 	if ((fd = dup(dirfd)) == -1 || (dir = fdopendir(fd)) == NULL) {
-		r = scan_errno(s, reldir, "cannot read directory");
+		r = mscan_errno(s, reldir, "cannot read directory");
 		if (fd != -1)
 			close(fd);
 		return r;
@@ -325,7 +309,7 @@ scan_read(struct scan *s, int dirfd, const char *reldir, size_t **subs,
 		if (strcmp(de->d_name, ".") == 0 ||
 		    strcmp(de->d_name, "..") == 0)
 			continue;
-		r = scan_entry(s, dirfd, reldir, de->d_name, &is_dir);
+		r = mscan_entry(s, dirfd, reldir, de->d_name, &is_dir);
 		if (r != 0 || !is_dir)
 			continue;
 		if (*nsubs == cap) {
@@ -335,7 +319,7 @@ scan_read(struct scan *s, int dirfd, const char *reldir, size_t **subs,
 		(*subs)[(*nsubs)++] = s->m->n - 1;
 	}
 	if (r == 0 && errno != 0)
-		r = scan_errno(s, reldir, "cannot read directory");
+		r = mscan_errno(s, reldir, "cannot read directory");
 	closedir(dir);
 	return r;
 }
@@ -351,22 +335,22 @@ scan_subdir(struct scan *s, int dirfd, size_t i, int depth)
 	name = strrchr(e->path, '/');
 	name = name == NULL ? e->path : name + 1;
 	fd = openat(dirfd, name, O_RDONLY|O_DIRECTORY|O_NOFOLLOW|O_CLOEXEC);
-	if (fd == -1 && scan_raced(errno)) {
+	if (fd == -1 && mscan_raced(errno)) {
 		log_debug("%s: vanished, left out", e->path);
 		e->type = SCAN_GONE;
 		return 0;
 	}
 	if (fd == -1)
-		return scan_errno(s, e->path, "cannot open directory");
+		return mscan_errno(s, e->path, "cannot open directory");
 	/* e may move as entries are added below; its path string does not. */
-	r = scan_dir(s, fd, e->path, depth + 1);
+	r = mscan_dir(s, fd, e->path, depth + 1);
 	close(fd);
 	return r;
 }
 
 /* Scan the open directory dirfd (relative path reldir) and below. */
-static int
-scan_dir(struct scan *s, int dirfd, const char *reldir, int depth)
+int
+mscan_dir(struct scan *s, int dirfd, const char *reldir, int depth)
 {
 	size_t	*subs = NULL, nsubs = 0, i;
 	int	 r;
@@ -386,8 +370,8 @@ scan_dir(struct scan *s, int dirfd, const char *reldir, int depth)
 }
 
 /* Drop the entries that vanished during the scan. */
-static void
-scan_compact(struct manifest *m)
+void
+mscan_compact(struct manifest *m)
 {
 	size_t	i, j;
 
@@ -417,9 +401,9 @@ manifest_scan(int rootfd, const struct manifest *prev, manifest_skip_cb skip,
 	s.flags = flags;
 	s.cause = cause;
 	if ((fd = openat(rootfd, ".", O_RDONLY|O_DIRECTORY|O_CLOEXEC)) == -1)
-		r = scan_errno(&s, "", "cannot open directory");
+		r = mscan_errno(&s, "", "cannot open directory");
 	else {
-		r = scan_dir(&s, fd, "", 0);
+		r = mscan_dir(&s, fd, "", 0);
 		close(fd);
 	}
 	free(s.chunk);
@@ -428,7 +412,7 @@ manifest_scan(int rootfd, const struct manifest *prev, manifest_skip_cb skip,
 		manifest_free(s.m);
 		return r;
 	}
-	scan_compact(s.m);
+	mscan_compact(s.m);
 	manifest_sort(s.m);
 	*out = s.m;
 	return 0;

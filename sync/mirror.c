@@ -20,13 +20,34 @@
 #include "log.h"
 #include "manifest.h"
 #include "mirror.h"
+#include "mirror_int.h"
+#include "mux_client.h"
+#include "mux_proto.h"
 #include "pathguard.h"
 #include "shquote.h"
 #include "transfer.h"
 #include "transport.h"
 #include "xmalloc.h"
 
-#define MIRROR_LIST_MAX	(512 * 1024 * 1024)	/* remote listing cap */
+#define MIRROR_JOURNAL_MS	60000		/* the daemon answers by then */
+#define MIRROR_INLINE_MAX	(1024 * 1024)	/* tar sent with the command */
+#define MIRROR_INLINE_DEL_MAX	(32 * 1024)	/* deletions in its script */
+
+/* Keep the exclude patterns, NUL-separated, for the daemon's journal. */
+static void
+mirror_excludes(struct mirror *m, const char *const *extra, size_t nextra)
+{
+	struct buf	b = BUF_INIT;
+	size_t		i;
+
+	for (i = 0; i < nextra; i++)
+		buf_append(&b, extra[i], strlen(extra[i]) + 1);
+	m->excl = xmalloc(b.len + 1);
+	if (b.len != 0)
+		memcpy(m->excl, b.data, b.len);
+	m->excl_len = b.len;
+	buf_free(&b);
+}
 
 /* Prepare; see mirror.h. */
 int
@@ -50,6 +71,8 @@ mirror_open(struct mirror *m, struct transport *t, struct pathguard *pg,
 	}
 	m->remote_ws = xstrdup(remote_ws);
 	m->name = xasprintf("%s.manifest", id);
+	m->id = xstrdup(id);
+	mirror_excludes(m, extra, nextra);
 	return ignore_new(extra, nextra, &m->ig, cause);
 }
 
@@ -62,8 +85,114 @@ mirror_scan(struct mirror *m, const struct manifest *prev,
 	    cause);
 }
 
-/* Return 1 if a change's path lies under an earlier deleted directory. */
+/*
+ * Ask the daemon's change journal for the paths changed here since the
+ * last take: 0 with the paths in *rep (NUL-separated from *at to the
+ * end), or 1 when only a scan can tell (why logged with -v).
+ */
 static int
+mirror_journal_take(struct mirror *m, struct buf *rep, size_t *at)
+{
+	struct mux	*mx = transport_mux(m->t);
+	struct buf	 req = BUF_INIT;
+	char		*why = NULL;
+	int		 rc;
+
+	if (mx == NULL) {
+		log_info("no change journal running (no daemon): scanning "
+		    "the workspace");
+		return 1;
+	}
+	buf_append(&req, pathguard_root(m->pg),
+	    strlen(pathguard_root(m->pg)) + 1);
+	buf_append(&req, m->id, strlen(m->id) + 1);
+	if (m->excl_len != 0)
+		buf_append(&req, m->excl, m->excl_len);
+	rc = mux_request(mx, MUX_JTAKE, req.data, req.len, MUX_JPATHS, rep,
+	    MIRROR_JOURNAL_MS, &why);
+	buf_free(&req);
+	if (rc != 0) {
+		log_info("change journal: %s: scanning the workspace", why);
+		free(why);
+		return 1;
+	}
+	m->journal = 1;
+	if (rep->len < 2 || rep->data[0] != 'P' || rep->data[1] != '\0' ||
+	    rep->data[rep->len - 1] != '\0') {
+		log_info("change journal: %.*s: scanning the workspace",
+		    rep->len > 1 && rep->data[0] == 'F' ? (int)rep->len - 1 :
+		    9, rep->len > 1 && rep->data[0] == 'F' ? rep->data + 1 :
+		    "no answer");
+		return 1;
+	}
+	*at = 2;
+	return 0;
+}
+
+/* Split the NUL-separated paths of rep from at into an array. */
+static char **
+mirror_journal_paths(struct buf *rep, size_t at, size_t *n)
+{
+	char	**v = NULL;
+	size_t	  cap = 0;
+
+	*n = 0;
+	while (at < rep->len) {
+		if (*n == cap) {
+			cap = cap == 0 ? 16 : cap * 2;
+			v = xreallocarray(v, cap, sizeof(*v));
+		}
+		v[(*n)++] = rep->data + at;
+		at += strlen(rep->data + at) + 1;
+	}
+	return v;
+}
+
+/*
+ * The local tree now, from prev: only the paths the daemon's journal
+ * names are looked at, or the whole workspace when it cannot say.
+ */
+static int
+mirror_local(struct mirror *m, const struct manifest *prev,
+    struct manifest **out, char **cause)
+{
+	struct buf	  rep = BUF_INIT;
+	char		**paths;
+	char		 *why = NULL;
+	size_t		  at = 0, n;
+	int		  rc;
+
+	if (mirror_journal_take(m, &rep, &at) != 0) {
+		buf_free(&rep);
+		return mirror_scan(m, prev, out, cause);
+	}
+	paths = mirror_journal_paths(&rep, at, &n);
+	rc = transfer_rescan(m->pg, m->ig, prev, paths, n,
+	    MANIFEST_HASH_CHANGED, out, &why);
+	free(paths);
+	buf_free(&rep);
+	if (rc == 0) {
+		log_info("change journal: %zu changed paths, no scan", n);
+		return 0;
+	}
+	log_info("change journal: %s: scanning the workspace", why);
+	free(why);
+	return mirror_scan(m, prev, out, cause);
+}
+
+/* Tell the daemon's journal that what was taken is synced. */
+static void
+mirror_journal_ack(struct mirror *m)
+{
+	struct mux	*mx = transport_mux(m->t);
+
+	if (m->journal && mx != NULL)
+		mux_send(mx, MUX_JACK, NULL, 0);
+	m->journal = 0;
+}
+
+/* Return 1 if path lies under the directory dir; see mirror_int.h. */
+int
 mirror_under(const char *path, const char *dir)
 {
 	size_t	len = strlen(dir);
@@ -104,7 +233,7 @@ mirror_remote_delete(struct mirror *m, const struct buf *del, char **cause)
  * such as a newline, over-long ones) stay local, with a warning, so that
  * they can never be misread by the host's shell or tar.
  */
-static int
+int
 mirror_syncable(const char *path)
 {
 	char	*why = NULL;
@@ -138,6 +267,71 @@ mirror_plan_push(const struct manifest_change *ch, size_t n, char ***send,
 	}
 }
 
+/*
+ * Pack small changes to go with the command (see mirror_inline): the tar
+ * stream on its stdin after the preamble, and a script for its "pre"
+ * step that removes what was deleted, unpacks the stream, and says so
+ * with REMOTE_CMD_SYNCED.  0 if packed; else they go on a channel of
+ * their own.
+ */
+static int
+mirror_inline_plan(struct mirror *m, char **send, size_t nsend,
+    const struct buf *del)
+{
+	struct buf	 tar = BUF_INIT, pre = BUF_INIT;
+	char		*why = NULL, *q;
+	const char	*p, *nl;
+
+	if (del->len > MIRROR_INLINE_DEL_MAX)
+		return CLAW_ERR_RANGE;
+	if (nsend != 0 && transfer_pack_list(m->pg, send, nsend,
+	    MIRROR_INLINE_MAX, &tar, &m->up, &why) != 0) {
+		log_debug("sync up: %s", why);
+		free(why);
+		buf_free(&tar);
+		return CLAW_ERR_RANGE;
+	}
+	q = shquote(m->remote_ws);
+	buf_appendf(&pre, "__claw_w=%s; { mkdir -p -- \"$__claw_w\"", q);
+	free(q);
+	for (p = del->data; del->len != 0 && p < del->data + del->len;
+	    p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(del->data + del->len - p));
+		q = xstrndup(p, (size_t)(nl - p));
+		buf_append_str(&pre, " && rm -rf -- \"$__claw_w\"/");
+		shquote_append(&pre, q);
+		free(q);
+	}
+	if (tar.len != 0)
+		buf_appendf(&pre, " && head -c %zu | tar -xpf - -C "
+		    "\"$__claw_w\"", tar.len);
+	buf_append_str(&pre, "; } || { echo 'clawssh: sync up failed on "
+	    "the host' >&2; exit 255; }; printf '\\001clawssh-synced\\n'");
+	m->inl_len = tar.len;
+	m->inl_tar = buf_detach(&tar);
+	m->inl_pre = buf_detach(&pre);
+	return 0;
+}
+
+/* The changes to send along with the command; see mirror.h. */
+const char *
+mirror_inline(const struct mirror *m, const char **data, size_t *len)
+{
+	*data = m->inl_tar;
+	*len = m->inl_len;
+	return m->inl_pre;
+}
+
+/* Whether the changes sent along arrived; see mirror.h. */
+void
+mirror_inline_done(struct mirror *m, int synced)
+{
+	if (m->inl_pre == NULL || synced)
+		return;
+	m->base_unsaved = 0;	/* the host has not got them */
+	m->push_failed = 1;
+}
+
 /* Send local changes; see mirror.h. */
 int
 mirror_push(struct mirror *m, char **cause)
@@ -156,20 +350,22 @@ mirror_push(struct mirror *m, char **cause)
 		log_info("no sync state yet: sending the whole workspace");
 	} else if (rc != 0)
 		return rc;
-	log_info("no change journal running: scanning the workspace");
-	if ((rc = mirror_scan(m, old, &now, cause)) != 0 ||
+	if ((rc = mirror_local(m, old, &now, cause)) != 0 ||
 	    (rc = manifest_diff(old, now, &ch, &n)) != 0)
 		goto out;
 	mirror_plan_push(ch, n, &send, &nsend, &del, &ndel);
 	log_info("sync up: %zu to send, %zu to delete", nsend, ndel);
-	if ((rc = mirror_remote_delete(m, &del, cause)) != 0 ||
+	if (m->allow_inline && (nsend != 0 || ndel != 0) &&
+	    mirror_inline_plan(m, send, nsend, &del) == 0)
+		log_info("sync up: sent along with the command");
+	else if ((rc = mirror_remote_delete(m, &del, cause)) != 0 ||
 	    (nsend != 0 && (rc = transfer_push_list(m->t, m->pg,
 	    m->remote_ws, send, nsend, &m->up, cause)) != 0))
 		goto out;
 	m->deleted_remote = ndel;
 	m->base = now;
+	m->base_unsaved = 1;	/* the pull saves its result instead */
 	now = NULL;
-	rc = manifest_save(m->statefd, m->name, m->base, cause);
 out:
 	buf_free(&del);
 	free(send);
@@ -177,64 +373,6 @@ out:
 	manifest_free(old);
 	manifest_free(now);
 	return rc;
-}
-
-/* List the host's workspace (hostile: parsed with caps). */
-static int
-mirror_list_remote(struct mirror *m, struct manifest **out, char **cause)
-{
-	struct buf	 o = BUF_INIT, err = BUF_INIT;
-	char		*qws, *qs, *script;
-	int		 rc, status = 0;
-
-	qws = shquote(m->remote_ws);
-	qs = shquote(manifest_remote_script());
-	script = xasprintf("cd -- %s && sh -c %s", qws, qs);
-	rc = exec_script(m->t, script, NULL, 0, MIRROR_LIST_MAX, &o, &err,
-	    &status, cause);
-	if (rc == 0 && status != 0) {
-		*cause = xasprintf("%s: cannot list the sandbox workspace (it "
-		    "may have vanished); mirror halted, nothing deleted: "
-		    "%.200s", transport_label(m->t),
-		    err.data != NULL ? err.data : "");
-		rc = CLAW_ERR_PROTO;
-	}
-	if (rc == 0)
-		rc = manifest_parse_find0(o.data != NULL ? o.data : "", o.len,
-		    NULL, out, cause);
-	free(script);
-	free(qs);
-	free(qws);
-	buf_free(&o);
-	buf_free(&err);
-	return rc;
-}
-
-/* Drop the entries the ignore rules exclude (or lie under excluded). */
-static void
-mirror_filter(struct mirror *m, struct manifest *r)
-{
-	char	*cut = NULL;
-	size_t	 i, k = 0;
-	int	 drop;
-
-	for (i = 0; i < r->n; i++) {
-		drop = cut != NULL && mirror_under(r->e[i].path, cut);
-		if (!drop && ignore_match(m->ig, r->e[i].path,
-		    r->e[i].type == MANIFEST_DIR)) {
-			drop = 1;
-			free(cut);
-			cut = xstrdup(r->e[i].path);
-		}
-		if (!drop) {
-			r->e[k++] = r->e[i];
-			continue;
-		}
-		free(r->e[i].link);
-		free(r->e[i].path);
-	}
-	r->n = k;
-	free(cut);
 }
 
 /* Return 1 if two entries describe the same thing. */
@@ -285,6 +423,45 @@ mirror_fetch(struct mirror *m, const char *path, int fd, char **why)
 	return rc;
 }
 
+/* Note a path the pull changes here, so that only those are rescanned. */
+static void
+mirror_touch(struct mirror *m, const char *path)
+{
+	if (m->ntouched == m->ctouched) {
+		m->ctouched = m->ctouched == 0 ? 16 : m->ctouched * 2;
+		m->touched = xreallocarray(m->touched, m->ctouched,
+		    sizeof(*m->touched));
+	}
+	m->touched[m->ntouched++] = xstrdup(path);
+}
+
+/* Order strings, for qsort. */
+static int
+mirror_cmp_str(const void *a, const void *b)
+{
+	const char	*const *sa = a, *const *sb = b;
+
+	return strcmp(*sa, *sb);
+}
+
+/* Sort the touched paths and drop duplicates. */
+static void
+mirror_touched_uniq(struct mirror *m)
+{
+	size_t	i, o;
+
+	if (m->ntouched > 1)
+		qsort(m->touched, m->ntouched, sizeof(*m->touched),
+		    mirror_cmp_str);
+	for (i = o = 0; i < m->ntouched; i++) {
+		if (o > 0 && strcmp(m->touched[o - 1], m->touched[i]) == 0)
+			free(m->touched[i]);
+		else
+			m->touched[o++] = m->touched[i];
+	}
+	m->ntouched = o;
+}
+
 /* Save the host's version of a conflicting file beside the local one. */
 static void
 mirror_conflict(struct mirror *m, const struct manifest_entry *remote)
@@ -301,6 +478,7 @@ mirror_conflict(struct mirror *m, const struct manifest_entry *remote)
 	if (remote->type != MANIFEST_FILE ||
 	    (rc = pathguard_write_begin(m->pg, name, &fd, &tmp, &why)) != 0)
 		goto out;
+	mirror_touch(m, name);
 	if ((rc = mirror_fetch(m, remote->path, fd, &why)) == 0)
 		rc = pathguard_write_commit(m->pg, name, tmp, fd,
 		    remote->mode, NULL, &why);
@@ -343,6 +521,7 @@ mirror_delete_local(struct mirror *m, const struct manifest *local,
 		return 0;
 	}
 	m->deleted_local++;
+	mirror_touch(m, old->path);
 	return pathguard_remove_tree(m->pg, old->path, cause);
 }
 
@@ -377,6 +556,7 @@ mirror_sort(struct mirror *m, const struct manifest *local,
 	    MANIFEST_CH_ADDED ? "added" : c->kind == MANIFEST_CH_MODE ?
 	    "mode" : c->kind == MANIFEST_CH_LINK ? "link" : "modified");
 	get[(*nget)++] = c->now->path;
+	mirror_touch(m, c->now->path);
 	return 0;
 }
 
@@ -418,46 +598,80 @@ mirror_keep(struct manifest *m, const struct manifest_entry *e)
 	n->link = e->link != NULL ? xstrdup(e->link) : NULL;
 }
 
-/*
- * Whether path changed here while the command ran (base -> local): the
- * pull never overwrites such a change (if the host changed it too, that is
- * a conflict and the local copy is kept), and it was never pushed.
- */
+/* Order strings, for bsearch over the unpushed paths. */
 static int
-mirror_unpushed(const struct manifest *base, const struct manifest *local,
-    const char *path)
+mirror_cmp_ptr(const void *a, const void *b)
 {
-	return !mirror_same(manifest_find(base, path),
-	    manifest_find(local, path));
+	const char	*const *sa = a, *const *sb = b;
+
+	return strcmp(*sa, *sb);
 }
 
 /*
  * The manifest to save after a pull.  The local tree now (after) is right
  * for every path both sides agree on; for a path changed here during the
- * command (conflicts included: the local copy wins) the old entry is kept,
- * or none for a new file, so that the next push sends the change.
+ * command (base -> local: conflicts included, the local copy wins) the old
+ * entry is kept, or none for a new file, so that the next push sends the
+ * change.  Those paths come from a diff of base and local (a merge walk),
+ * so the common case costs one pass.
  */
 static struct manifest *
 mirror_next_base(const struct manifest *base, const struct manifest *local,
     const struct manifest *after)
 {
 	struct manifest			*out = manifest_new();
+	struct manifest_change		*ch = NULL;
 	const struct manifest_entry	*b;
-	size_t				 i;
+	const char			**u = NULL;
+	size_t				 n = 0, i, k;
 
+	if (manifest_diff(base, local, &ch, &n) != 0)
+		n = 0;		/* both are sorted: cannot happen */
+	u = xcalloc(n + 1, sizeof(*u));
+	for (i = 0; i < n; i++)
+		u[i] = ch[i].now != NULL ? ch[i].now->path : ch[i].old->path;
+	if (n > 1)
+		qsort(u, n, sizeof(*u), mirror_cmp_ptr);
+	for (i = k = 0; i < n; i++) {	/* a type change is listed twice */
+		if (k == 0 || strcmp(u[k - 1], u[i]) != 0)
+			u[k++] = u[i];
+	}
+	n = k;
 	for (i = 0; i < after->n; i++) {
-		if (!mirror_unpushed(base, local, after->e[i].path))
+		if (n == 0 || bsearch(&after->e[i].path, u, n, sizeof(*u),
+		    mirror_cmp_ptr) == NULL)
 			mirror_keep(out, &after->e[i]);
 		else if ((b = manifest_find(base, after->e[i].path)) != NULL)
 			mirror_keep(out, b);
 	}
-	for (i = 0; base != NULL && i < base->n; i++) {
-		if (manifest_find(after, base->e[i].path) == NULL &&
-		    mirror_unpushed(base, local, base->e[i].path))
-			mirror_keep(out, &base->e[i]);
+	for (i = 0; i < n; i++) {
+		if (manifest_find(after, u[i]) == NULL &&
+		    (b = manifest_find(base, u[i])) != NULL)
+			mirror_keep(out, b);
 	}
 	manifest_sort(out);
+	free(u);
+	free(ch);
 	return out;
+}
+
+/*
+ * The local tree after the pull applied the host's changes to local: only
+ * the paths it touched are looked at again (a scan if that fails).
+ */
+static int
+mirror_after(struct mirror *m, const struct manifest *local,
+    struct manifest **out, char **cause)
+{
+	char	*why = NULL;
+
+	mirror_touched_uniq(m);
+	if (transfer_rescan(m->pg, m->ig, local, m->touched, m->ntouched,
+	    MANIFEST_HASH_CHANGED, out, &why) == 0)
+		return 0;
+	log_info("%s: scanning the workspace", why);
+	free(why);
+	return mirror_scan(m, local, out, cause);
 }
 
 /* Bring the host's changes down; see mirror.h. */
@@ -468,19 +682,27 @@ mirror_pull(struct mirror *m, char **cause)
 	struct manifest	*next;
 	int		 rc;
 
-	if ((rc = mirror_list_remote(m, &remote, cause)) != 0)
+	if (m->push_failed) {
+		*cause = xstrdup("the local changes did not reach the host: "
+		    "nothing pulled (the next exec sends them again)");
+		return CLAW_ERR_PROTO;
+	}
+	if ((rc = mirror_remote_now(m, &remote, cause)) != 0)
 		return rc;
-	mirror_filter(m, remote);
 	if (remote->n == 0 && m->base != NULL && m->base->n > 0) {
 		*cause = xasprintf("%s: the sandbox workspace is empty; "
 		    "mirror halted instead of deleting the local workspace",
 		    transport_label(m->t));
 		rc = CLAW_ERR_PERM;
-	} else if ((rc = mirror_scan(m, m->base, &local, cause)) == 0 &&
+	} else if ((rc = mirror_local(m, m->base, &local, cause)) == 0 &&
 	    (rc = mirror_apply(m, remote, local, cause)) == 0 &&
-	    (rc = mirror_scan(m, local, &after, cause)) == 0) {
+	    (rc = mirror_after(m, local, &after, cause)) == 0) {
 		next = mirror_next_base(m->base, local, after);
-		rc = manifest_save(m->statefd, m->name, next, cause);
+		if ((rc = manifest_save(m->statefd, m->name, next,
+		    cause)) == 0) {
+			m->base_unsaved = 0;
+			mirror_journal_ack(m);
+		}
 		manifest_free(next);
 	}
 	manifest_free(remote);
@@ -533,8 +755,7 @@ mirror_status(struct mirror *m, struct buf *up, struct buf *down,
 		ch = NULL;
 	}
 	if (rc == 0 && base != NULL &&
-	    (rc = mirror_list_remote(m, &remote, cause)) == 0) {
-		mirror_filter(m, remote);
+	    (rc = mirror_remote_full(m, &remote, cause)) == 0) {
 		if ((rc = manifest_diff(base, remote, &ch, &n)) == 0)
 			mirror_describe(ch, n, down);
 	}
@@ -549,12 +770,26 @@ mirror_status(struct mirror *m, struct buf *up, struct buf *down,
 void
 mirror_close(struct mirror *m)
 {
+	char	*cause = NULL;
+
+	if (m->base_unsaved && manifest_save(m->statefd, m->name, m->base,
+	    &cause) != 0) {
+		log_warn("sync state not saved: %s", cause);
+		free(cause);
+	}
 	if (m->statefd != -1)
 		close(m->statefd);
 	manifest_free(m->base);
 	ignore_free(m->ig);
 	free(m->remote_ws);
 	free(m->name);
+	free(m->id);
+	free(m->excl);
+	free(m->inl_tar);
+	free(m->inl_pre);
+	while (m->ntouched > 0)
+		free(m->touched[--m->ntouched]);
+	free(m->touched);
 	memset(m, 0, sizeof *m);
 	m->statefd = -1;
 }

@@ -29,8 +29,20 @@ struct mirror {
 	char			*remote_ws;	/* the sandbox workspace */
 	int			 statefd;	/* holds the manifests */
 	char			*name;		/* "<id>.manifest" */
+	char			*id;		/* the journal's consumer */
+	char			*excl;		/* sync.exclude, NUL-separated */
+	size_t			 excl_len;
+	int			 journal;	/* took from the daemon's journal */
+	char			**touched;	/* paths the pull changed here */
+	size_t			 ntouched, ctouched;
 	struct ignore		*ig;
 	struct manifest		*base;		/* state after the push */
+	int			 base_unsaved;	/* saved by the pull or close */
+	int			 allow_inline;	/* small pushes go with the exec */
+	char			*inl_tar;	/* that push: tar stream */
+	size_t			 inl_len;
+	char			*inl_pre;	/* and the script unpacking it */
+	int			 push_failed;	/* it did not arrive */
 	struct tarstream_stats	 up, down;
 	size_t			 deleted_remote, deleted_local, conflicts;
 };
@@ -45,8 +57,26 @@ int	mirror_open(struct mirror *m, struct transport *t,
 	    const char *id, const char *const *extra, size_t nextra,
 	    char **cause);
 
-/* Send local changes since the last sync (everything the first time). */
+/*
+ * Send local changes since the last sync (everything the first time).
+ * Through the daemon they come from its change journal (see
+ * daemon_journal.c), so only the changed paths are looked at; otherwise,
+ * or when the journal cannot say, the workspace is scanned (-v says why).
+ */
 int	mirror_push(struct mirror *m, char **cause);
+
+/*
+ * With allow_inline set, mirror_push keeps a small push (at most 1 MiB of
+ * tar, 32 KiB of deletions) to go with the command instead of using a
+ * channel of its own: mirror_inline returns the sh text for the command's
+ * "pre" step (NULL if there is nothing) and the bytes to send on its stdin
+ * after the preamble.  The command must be run with exec_opts.synced set,
+ * and mirror_inline_done told whether the REMOTE_CMD_SYNCED line came:
+ * if not, nothing is saved and mirror_pull refuses.
+ */
+const char	*mirror_inline(const struct mirror *m, const char **data,
+		    size_t *len);
+void		 mirror_inline_done(struct mirror *m, int synced);
 
 /*
  * Bring down what changed on the host since mirror_push, apply remote
@@ -66,7 +96,11 @@ struct buf;
 int	mirror_status(struct mirror *m, struct buf *up, struct buf *down,
 	    char **cause);
 
-/* Release everything; the pathguard and transport stay the caller's. */
+/*
+ * Release everything; the pathguard and transport stay the caller's.  A
+ * push not followed by a pull has its state saved here (a failure is
+ * only a warning: the next sync then sends those changes again).
+ */
 void	mirror_close(struct mirror *m);
 
 #endif /* CLAW_MIRROR_H */

@@ -127,6 +127,27 @@ transfer_write_cb(void *arg, const void *buf, size_t len)
 	return 0;
 }
 
+/* A tar stream packed into memory, up to a cap. */
+struct transfer_mem {
+	struct buf	*out;
+	size_t		 max;
+	int		 over;		/* the cap was passed */
+};
+
+/* tarstream_write_fn into memory; -1 past the cap. */
+static int
+transfer_mem_cb(void *arg, const void *buf, size_t len)
+{
+	struct transfer_mem	*m = arg;
+
+	if (m->out->len + len > m->max) {
+		m->over = 1;
+		return -1;
+	}
+	buf_append(m->out, buf, len);
+	return 0;
+}
+
 /* tarstream_read_fn over a descriptor. */
 static ssize_t
 transfer_read_cb(void *arg, const void **buf)
@@ -239,6 +260,20 @@ transfer_selected(const char *path, char *const *sel, size_t n)
 	return 0;
 }
 
+/* Open the workspace root of pg for a scan. */
+static int
+transfer_root(struct pathguard *pg, int *fd, char **cause)
+{
+	*fd = open(pathguard_root(pg), O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC);
+	if (*fd == -1) {
+		*cause = xasprintf("%s: cannot open the workspace",
+		    pathguard_root(pg));
+		return CLAW_ERR_IO;
+	}
+	return 0;
+}
+
 /* Scan the workspace of pg with the ignore rules ig; see transfer.h. */
 int
 transfer_scan(struct pathguard *pg, struct ignore *ig,
@@ -247,15 +282,26 @@ transfer_scan(struct pathguard *pg, struct ignore *ig,
 {
 	int	rootfd, rc;
 
-	rootfd = open(pathguard_root(pg), O_RDONLY | O_DIRECTORY |
-	    O_NOFOLLOW | O_CLOEXEC);
-	if (rootfd == -1) {
-		*cause = xasprintf("%s: cannot open the workspace",
-		    pathguard_root(pg));
-		return CLAW_ERR_IO;
-	}
+	if ((rc = transfer_root(pg, &rootfd, cause)) != 0)
+		return rc;
 	rc = manifest_scan(rootfd, prev, ignore_skip_cb, ig, flags, out,
 	    cause);
+	close(rootfd);
+	return rc;
+}
+
+/* Update prev by the journal's paths; see transfer.h. */
+int
+transfer_rescan(struct pathguard *pg, struct ignore *ig,
+    const struct manifest *prev, char *const *paths, size_t n, int flags,
+    struct manifest **out, char **cause)
+{
+	int	rootfd, rc;
+
+	if ((rc = transfer_root(pg, &rootfd, cause)) != 0)
+		return rc;
+	rc = manifest_rescan(rootfd, prev, paths, n, ignore_skip_cb, ig,
+	    flags, out, cause);
 	close(rootfd);
 	return rc;
 }
@@ -515,4 +561,29 @@ transfer_pull_list(struct transport *t, struct pathguard *pg,
 {
 	return transfer_pull_do(t, pg, remote_dir, paths, n, 0, lim, st,
 	    cause);
+}
+
+/* Pack entries into memory; see transfer.h. */
+int
+transfer_pack_list(struct pathguard *pg, char *const *paths, size_t n,
+    size_t max, struct buf *out, struct tarstream_stats *st, char **cause)
+{
+	struct transfer_mem	m;
+	int			rc;
+
+	if ((rc = transfer_check_paths(paths, n, cause)) != 0)
+		return rc;
+	m.out = out;
+	m.max = max;
+	m.over = 0;
+	if ((rc = tarstream_create(pg, paths, n, transfer_mem_cb, &m, st,
+	    cause)) == 0)
+		return 0;
+	if (m.over) {
+		free(*cause);
+		*cause = xstrdup("too much to send with the command");
+		rc = CLAW_ERR_RANGE;
+	}
+	buf_reset(out);
+	return rc;
 }

@@ -14,6 +14,7 @@
 
 #include "tarstream.h"
 
+struct buf;
 struct ignore;
 struct manifest;
 struct pathguard;
@@ -26,6 +27,14 @@ struct transport;
 int	transfer_scan(struct pathguard *pg, struct ignore *ig,
 	    const struct manifest *prev, int flags, struct manifest **out,
 	    char **cause);
+
+/*
+ * Update prev by a change journal's sorted paths[0..n) instead of a whole
+ * scan: manifest_rescan from the workspace root, with the ignore rules ig.
+ */
+int	transfer_rescan(struct pathguard *pg, struct ignore *ig,
+	    const struct manifest *prev, char *const *paths, size_t n,
+	    int flags, struct manifest **out, char **cause);
 
 /*
  * Send paths[0..n) (relative to the workspace; n == 0 means the whole
@@ -47,6 +56,15 @@ int	transfer_push(struct transport *t, struct pathguard *pg,
 int	transfer_push_list(struct transport *t, struct pathguard *pg,
 	    const char *remote_dir, char *const *paths, size_t n,
 	    struct tarstream_stats *st, char **cause);
+
+/*
+ * Pack exactly the entries paths[0..n) as transfer_push_list would send
+ * them, into out instead of onto a channel: CLAW_ERR_RANGE (nothing kept)
+ * once the stream passes max bytes.
+ */
+int	transfer_pack_list(struct pathguard *pg, char *const *paths, size_t n,
+	    size_t max, struct buf *out, struct tarstream_stats *st,
+	    char **cause);
 
 /*
  * Fetch paths[0..n) (n == 0: everything) from the host directory

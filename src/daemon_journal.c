@@ -1,0 +1,485 @@
+/*
+ * The daemon's change journals for mirror-mode workspaces.  A clawssh
+ * command syncing a workspace asks (JTAKE) for the paths changed there
+ * since its sandbox's last sync and scans only those.  One journal
+ * (sync/journal.c) watches every root; each root keeps a set per consumer
+ * (sandbox), since two sandboxes may mirror one workspace.  A set taken is
+ * held for its client until JACK says it was synced; a client that leaves
+ * before gives it back, so a failed sync never loses a change.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <sys/queue.h>
+
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "daemon_int.h"
+#include "error.h"
+#include "ignore.h"
+#include "journal.h"
+#include "log.h"
+#include "manifest.h"
+#include "mux_proto.h"
+#include "xmalloc.h"
+
+#define DJ_ROOTS_MAX	32	/* workspaces watched at once */
+
+/* One sandbox syncing a root. */
+struct djconsumer {
+	TAILQ_ENTRY(djconsumer)	 entry;
+	char			*name;
+	struct djset		 pending;	/* changed, not yet taken */
+	struct djset		 held;		/* taken, not yet synced */
+	struct dclient		*holder;	/* who took held */
+};
+TAILQ_HEAD(djconsumer_list, djconsumer);
+
+/* One watched workspace. */
+struct djroot {
+	TAILQ_ENTRY(djroot)	 entry;
+	char			*path;		/* real path */
+	char			*excl;		/* exclude patterns, as sent */
+	size_t			 excl_len;
+	struct ignore		*ig;
+	int			 handle;
+	struct djconsumer_list	 consumers;
+};
+TAILQ_HEAD(djroot_list, djroot);
+
+struct djournal {
+	struct journal		*j;
+	char			*broken;	/* the journal could not start */
+	struct djroot_list	 roots;
+	int			 nroots;
+};
+
+/* Add a copy of path to s; see daemon_int.h. */
+void
+djset_add(struct djset *s, const char *path)
+{
+	if (s->n == s->cap) {
+		s->cap = s->cap == 0 ? 16 : s->cap * 2;
+		s->v = xreallocarray(s->v, s->cap, sizeof(*s->v));
+	}
+	s->v[s->n++] = xstrdup(path);
+}
+
+/* Mark s as needing a full scan (the first reason stays). */
+void
+djset_full(struct djset *s, const char *why)
+{
+	if (s->why == NULL)
+		s->why = xstrdup(why);
+}
+
+/* Move everything of from into to. */
+void
+djset_move(struct djset *to, struct djset *from)
+{
+	size_t	i;
+
+	for (i = 0; i < from->n; i++) {
+		djset_add(to, from->v[i]);
+		free(from->v[i]);
+	}
+	if (from->why != NULL)
+		djset_full(to, from->why);
+	free(from->v);
+	free(from->why);
+	memset(from, 0, sizeof(*from));
+}
+
+/* Empty s. */
+void
+djset_clear(struct djset *s)
+{
+	journal_paths_free(s->v, s->n);
+	free(s->why);
+	memset(s, 0, sizeof(*s));
+}
+
+/* Order strings, for qsort. */
+static int
+djset_cmp(const void *a, const void *b)
+{
+	const char	*const *sa = a, *const *sb = b;
+
+	return strcmp(*sa, *sb);
+}
+
+/* Free a consumer. */
+static void
+djconsumer_free(struct djconsumer *c)
+{
+	djset_clear(&c->pending);
+	djset_clear(&c->held);
+	free(c->name);
+	free(c);
+}
+
+/* Stop watching r and free it. */
+static void
+djroot_free(struct djournal *dj, struct djroot *r)
+{
+	struct djconsumer	*c;
+
+	while ((c = TAILQ_FIRST(&r->consumers)) != NULL) {
+		TAILQ_REMOVE(&r->consumers, c, entry);
+		djconsumer_free(c);
+	}
+	if (r->handle > 0)
+		journal_remove(dj->j, r->handle);
+	ignore_free(r->ig);
+	free(r->path);
+	free(r->excl);
+	free(r);
+}
+
+/*
+ * (Re)start watching r: fresh ignore rules (loaded by a walk, as the
+ * journal needs them), the watches, and a take that drops the "just
+ * started" set, since whoever asked scans everything now anyway.
+ */
+static int
+djroot_watch(struct djournal *dj, struct djroot *r, char **cause)
+{
+	struct manifest	 *m = NULL;
+	const char	**pat = NULL;
+	const char	 *why, *p;
+	char		**paths = NULL;
+	size_t		  n = 0, np = 0;
+	int		  fd, rc, full;
+
+	if (r->handle > 0)
+		journal_remove(dj->j, r->handle);
+	r->handle = 0;
+	ignore_free(r->ig);
+	r->ig = NULL;
+	for (p = r->excl; p < r->excl + r->excl_len; p += strlen(p) + 1) {
+		pat = xreallocarray(pat, np + 1, sizeof(*pat));
+		pat[np++] = p;
+	}
+	rc = ignore_new(pat, np, &r->ig, cause);
+	free(pat);
+	if (rc != 0)
+		return rc;
+	if ((fd = open(r->path, O_RDONLY|O_DIRECTORY|O_NOFOLLOW|O_CLOEXEC)) ==
+	    -1)
+		return claw_fail_errno(cause, r->path, "open");
+	rc = manifest_scan(fd, NULL, ignore_skip_cb, r->ig, 0, &m, cause);
+	close(fd);
+	manifest_free(m);
+	if (rc == 0)
+		rc = journal_add(dj->j, r->path, r->ig, &r->handle, cause);
+	if (rc == 0)
+		rc = journal_take(dj->j, r->handle, &paths, &n, &full, &why,
+		    cause);
+	journal_paths_free(paths, n);
+	return rc;
+}
+
+/* Find the root at path; NULL if none. */
+static struct djroot *
+djroot_find(struct djournal *dj, const char *path)
+{
+	struct djroot	*r;
+
+	TAILQ_FOREACH(r, &dj->roots, entry) {
+		if (strcmp(r->path, path) == 0)
+			return r;
+	}
+	return NULL;
+}
+
+/* The root for path with these excludes, made if needed; NULL: *why. */
+static struct djroot *
+djroot_get(struct djournal *dj, const char *path, const char *excl,
+    size_t excl_len, char **why)
+{
+	struct djroot	*r;
+	char		*cause = NULL;
+
+	if ((r = djroot_find(dj, path)) != NULL && (r->excl_len != excl_len ||
+	    memcmp(r->excl, excl, excl_len) != 0)) {
+		TAILQ_REMOVE(&dj->roots, r, entry);
+		dj->nroots--;
+		djroot_free(dj, r);
+		r = NULL;
+	}
+	if (r != NULL)
+		return r;
+	if (dj->nroots >= DJ_ROOTS_MAX) {
+		*why = xasprintf("the daemon already watches %d workspaces",
+		    DJ_ROOTS_MAX);
+		return NULL;
+	}
+	r = xcalloc(1, sizeof(*r));
+	r->path = xstrdup(path);
+	r->excl = xmalloc(excl_len + 1);
+	memcpy(r->excl, excl, excl_len);
+	r->excl_len = excl_len;
+	TAILQ_INIT(&r->consumers);
+	if (djroot_watch(dj, r, &cause) != 0) {
+		*why = xasprintf("the change journal cannot watch %s: %s",
+		    path, cause);
+		free(cause);
+		djroot_free(dj, r);
+		return NULL;
+	}
+	TAILQ_INSERT_TAIL(&dj->roots, r, entry);
+	dj->nroots++;
+	log_info("change journal: watching %s", path);
+	return r;
+}
+
+/* Take the journal's news and give every consumer of r its share. */
+static int
+djroot_collect(struct djournal *dj, struct djroot *r, char **why)
+{
+	struct djconsumer	 *c;
+	const char		 *jwhy;
+	char			**paths = NULL, *cause = NULL;
+	size_t			  n = 0, i;
+	int			  full = 0;
+
+	if (journal_take(dj->j, r->handle, &paths, &n, &full, &jwhy,
+	    &cause) != 0) {
+		*why = cause;
+		return -1;
+	}
+	TAILQ_FOREACH(c, &r->consumers, entry) {
+		for (i = 0; i < n; i++)
+			djset_add(&c->pending, paths[i]);
+		if (full)
+			djset_full(&c->pending, jwhy);
+	}
+	journal_paths_free(paths, n);
+	if (full && djroot_watch(dj, r, &cause) != 0) {
+		*why = cause;
+		return -1;
+	}
+	return 0;
+}
+
+/* Find or make r's consumer name (a new one needs a full scan). */
+static struct djconsumer *
+djconsumer_get(struct djroot *r, const char *name)
+{
+	struct djconsumer	*c;
+
+	TAILQ_FOREACH(c, &r->consumers, entry) {
+		if (strcmp(c->name, name) == 0)
+			return c;
+	}
+	c = xcalloc(1, sizeof(*c));
+	c->name = xstrdup(name);
+	djset_full(&c->pending, "first sync of this sandbox through the "
+	    "daemon's change journal");
+	TAILQ_INSERT_TAIL(&r->consumers, c, entry);
+	return c;
+}
+
+/* Answer a take with F and why, in a frame of type. */
+static void
+djset_answer_full(struct dclient *cl, int type, const char *why)
+{
+	struct buf	b = BUF_INIT;
+
+	buf_append(&b, "F", 1);
+	buf_append(&b, why, strlen(why));
+	mux_frame_put(&cl->out, (enum mux_type)type, 0, b.data, b.len);
+	buf_free(&b);
+}
+
+/* Answer F and why. */
+static void
+djournal_full(struct dclient *cl, const char *why)
+{
+	djset_answer_full(cl, MUX_JPATHS, why);
+}
+
+/* Sort s and drop duplicates; see daemon_int.h. */
+void
+djset_uniq(struct djset *s)
+{
+	size_t	i, o;
+
+	if (s->n > 1)
+		qsort(s->v, s->n, sizeof(*s->v), djset_cmp);
+	for (i = o = 0; i < s->n; i++) {
+		if (o > 0 && strcmp(s->v[o - 1], s->v[i]) == 0)
+			free(s->v[i]);
+		else
+			s->v[o++] = s->v[i];
+	}
+	s->n = o;
+}
+
+/* Answer a take with the set s (sorted and unique first); see daemon_int.h. */
+void
+djset_answer(struct dclient *cl, int type, struct djset *s)
+{
+	struct buf	b = BUF_INIT;
+	size_t		i;
+
+	if (s->why != NULL) {
+		djset_answer_full(cl, type, s->why);
+		return;
+	}
+	djset_uniq(s);
+	buf_append(&b, "P", 2);
+	for (i = 0; i < s->n && b.len <= MUX_PAYLOAD_MAX; i++)
+		buf_append(&b, s->v[i], strlen(s->v[i]) + 1);
+	if (b.len > MUX_PAYLOAD_MAX) {
+		djset_full(s, "too many changes for one answer");
+		djset_answer_full(cl, type, s->why);
+	} else
+		mux_frame_put(&cl->out, (enum mux_type)type, 0, b.data,
+		    b.len);
+	buf_free(&b);
+}
+
+/*
+ * Hand c's pending set to cl; it is added to what cl holds until JACK
+ * (or gives back if it leaves first).
+ */
+static void
+djournal_give(struct dclient *cl, struct djconsumer *c)
+{
+	struct djset	now = c->pending;
+
+	memset(&c->pending, 0, sizeof(c->pending));
+	djset_answer(cl, MUX_JPATHS, &now);
+	djset_move(&c->held, &now);
+	c->holder = cl;
+}
+
+/* Start the journal on first use; 0, or -1 with dj->broken. */
+static int
+djournal_start(struct daemon *d)
+{
+	struct djournal	*dj;
+	char		*cause = NULL;
+
+	if (d->journal != NULL)
+		return d->journal->j != NULL ? 0 : -1;
+	dj = d->journal = xcalloc(1, sizeof(*dj));
+	TAILQ_INIT(&dj->roots);
+	if (journal_new(&dj->j, &cause) != 0) {
+		dj->broken = xasprintf("the change journal cannot start: %s",
+		    cause);
+		log_warn("%s", dj->broken);
+		free(cause);
+		return -1;
+	}
+	return 0;
+}
+
+/* JTAKE: answer the consumer's dirty set; see mux_proto.h. */
+void
+djournal_take(struct dclient *cl, const struct mux_frame *f)
+{
+	struct djroot		*r;
+	struct djconsumer	*c;
+	const char		*root, *name, *end = f->payload + f->len;
+	char			*real, *why = NULL;
+
+	if (f->len == 0 || f->payload[f->len - 1] != '\0' ||
+	    (name = memchr(f->payload, '\0', f->len)) == NULL ||
+	    ++name >= end) {
+		djournal_full(cl, "malformed journal request");
+		return;
+	}
+	root = f->payload;
+	if (djournal_start(cl->d) != 0) {
+		djournal_full(cl, cl->d->journal->broken);
+		return;
+	}
+	if (root[0] != '/' || (real = realpath(root, NULL)) == NULL) {
+		djournal_full(cl, "the workspace path cannot be resolved");
+		return;
+	}
+	end = name + strlen(name) + 1;
+	r = djroot_get(cl->d->journal, real, end, (size_t)(f->payload +
+	    f->len - end), &why);
+	free(real);
+	if (r != NULL && djroot_collect(cl->d->journal, r, &why) != 0) {
+		TAILQ_REMOVE(&cl->d->journal->roots, r, entry);
+		cl->d->journal->nroots--;
+		djroot_free(cl->d->journal, r);
+		r = NULL;
+	}
+	if (r == NULL) {
+		djournal_full(cl, why);
+		free(why);
+		return;
+	}
+	c = djconsumer_get(r, name);
+	if (c->holder != NULL && c->holder != cl) {
+		djournal_full(cl, "another sync of this sandbox is running");
+		return;
+	}
+	djournal_give(cl, c);
+}
+
+/* JACK, or the client leaving: settle what it held. */
+static void
+djournal_settle(struct daemon *d, struct dclient *cl, int synced)
+{
+	struct djroot		*r;
+	struct djconsumer	*c;
+
+	if (d->journal == NULL)
+		return;
+	TAILQ_FOREACH(r, &d->journal->roots, entry) {
+		TAILQ_FOREACH(c, &r->consumers, entry) {
+			if (c->holder != cl)
+				continue;
+			if (synced)
+				djset_clear(&c->held);
+			else
+				djset_move(&c->pending, &c->held);
+			c->holder = NULL;
+		}
+	}
+}
+
+/* JACK: what the client took was synced. */
+void
+djournal_ack(struct dclient *cl)
+{
+	djournal_settle(cl->d, cl, 1);
+}
+
+/* The client left: what it took and did not sync goes back. */
+void
+djournal_gone(struct dclient *cl)
+{
+	djournal_settle(cl->d, cl, 0);
+}
+
+/* Stop every journal. */
+void
+djournal_free(struct daemon *d)
+{
+	struct djournal	*dj = d->journal;
+	struct djroot	*r;
+
+	if (dj == NULL)
+		return;
+	while ((r = TAILQ_FIRST(&dj->roots)) != NULL) {
+		TAILQ_REMOVE(&dj->roots, r, entry);
+		djroot_free(dj, r);
+	}
+	journal_free(dj->j);
+	free(dj->broken);
+	free(dj);
+	d->journal = NULL;
+}

@@ -1,0 +1,585 @@
+/*
+ * The daemon's change watchers on hosts: for a mirror-mode sandbox, one
+ * long-lived channel runs inotifywait(1) on the sandbox workspace, so that
+ * after a command only the paths it changed are listed, not the whole
+ * tree.  A take (RTAKE) is answered once a sentinel file, made by the
+ * watcher's script when the daemon asks on its stdin, comes round in the
+ * event stream: every change made before the take is then in the set.
+ * Where the host has no inotifywait, or the watcher ends, overflows or
+ * loses its root, the answer says so and the command lists everything.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <sys/queue.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "clock.h"
+#include "daemon_int.h"
+#include "log.h"
+#include "mux_proto.h"
+#include "shquote.h"
+#include "xmalloc.h"
+
+#define DWATCH_LINE_MAX		(64 * 1024)	/* longest event line */
+#define DWATCH_PATHS_MAX	100000		/* more: list everything */
+#define DWATCH_NONE_RETRY_MS	(10 * 60 * 1000) /* no inotifywait: wait */
+#define DWATCH_TOKEN_LEN	32
+#define DWATCH_LIST_MAX		(MUX_PAYLOAD_MAX - 1024) /* else: paths only */
+#define MANIFEST_LIST_CAP	(64UL * 1024 * 1024)	/* a listing we read */
+
+/* A take waiting for its sentinel, then for the listing of its set. */
+struct dwaiter {
+	TAILQ_ENTRY(dwaiter)	 entry;
+	struct dclient		*client;
+	char			 token[DWATCH_TOKEN_LEN + 1];
+	int			 listing;	/* sentinel seen, set asked */
+	struct djset		 set;		/* what it takes */
+};
+TAILQ_HEAD(dwaiter_list, dwaiter);
+
+struct dwatch {
+	TAILQ_ENTRY(dwatch)	 entry;
+	struct daemon		*d;
+	struct dhost		*host;
+	char			*ws;		/* the host's workspace path */
+	struct dchan		*ch;		/* the watcher, or NULL */
+	int			 ready;		/* its watches are set */
+	int			 trusted;	/* a full answer came after */
+	char			*broken;	/* why it cannot be used */
+	int64_t			 retry_at;	/* not before (no inotifywait) */
+	struct buf		 line;		/* output not yet a line */
+	struct buf		 err;		/* listings being read */
+	struct djset		 pending, held;
+	struct dclient		*holder;
+	struct dwaiter_list	 waiters;
+};
+
+/*
+ * The watcher: inotifywait on the workspace (as ".") and on a private
+ * sentinel directory beside it; each hex token read on stdin is created
+ * there and removed ("T TOKEN"), so its event marks a point in the
+ * stream.  "L TOKEN" and paths, one a line, up to an empty one: the
+ * script lists them (and all below) with GNU find -files0-from on its
+ * stderr, as "clawssh-list TOKEN STATUS LENGTH" then LENGTH bytes, so
+ * a take needs no channel of its own.  The script ends when inotifywait
+ * does (so a dead watcher is noticed) or when its stdin ends (the daemon
+ * let go of the channel).
+ */
+static const char dwatch_script[] =
+    "LC_ALL=C; export LC_ALL\n"
+    "command -v inotifywait >/dev/null 2>&1 ||"
+    " { echo 'clawssh-watch: no inotifywait'; exit 0; }\n"
+    "cd -- \"$1\" || exit 1\n"
+    "S=$(pwd -P).clawssh-watch.$$\n"
+    "mkdir -- \"$S\" || exit 1\n"
+    "inotifywait -m -r --format '%e %w%f' -e create,delete,modify,attrib,"
+    "close_write,move,delete_self,move_self,unmount . \"$S\" 2>&1 &\n"
+    "w=$!\n"
+    "exec 3<&0\n"
+    "{ while IFS= read -r t <&3; do\n"
+    "\tcase $t in\n"
+    "\tT\\ *) t=${t#T }; case $t in ''|*[!0-9a-f]*) ;;"
+    " *) : > \"$S/$t\" && rm -f -- \"$S/$t\" ;; esac ;;\n"
+    "\tL\\ *) t=${t#L }\n"
+    "\t\twhile IFS= read -r p <&3 && [ -n \"$p\" ]; do\n"
+    "\t\t\tif [ -e \"./$p\" ] || [ -L \"./$p\" ]; then"
+    " printf '%s\\0' \"$p\"; fi\n"
+    "\t\tdone | find -files0-from - \\( -type f -o -type d -o -type l \\)"
+    " -printf '%y %m %s %T@ %p\\0%l\\0' > \"$S.l\" 2>/dev/null\n"
+    "\t\tst=$?; n=$(wc -c < \"$S.l\")\n"
+    "\t\tprintf 'clawssh-list %s %s %s\\n' \"$t\" $st $n >&2\n"
+    "\t\tcat \"$S.l\" >&2 ;;\n"
+    "\tesac\n"
+    "done; kill $w 2>/dev/null; } &\n"
+    "r=$!\n"
+    "trap 'kill $w $r 2>/dev/null; rm -rf -- \"$S\" \"$S.l\"' EXIT\n"
+    "trap 'exit 1' HUP TERM PIPE\n"
+    "wait $w\n";
+
+/* Answer a take: F and why. */
+static void
+dwatch_full(struct dclient *c, const char *why)
+{
+	struct buf	b = BUF_INIT;
+
+	buf_append(&b, "F", 1);
+	buf_append(&b, why, strlen(why));
+	mux_frame_put(&c->out, MUX_RPATHS, 0, b.data, b.len);
+	buf_free(&b);
+}
+
+/* Mark the pending set full (why) and stop trusting the stream. */
+static void
+dwatch_distrust(struct dwatch *w, const char *why)
+{
+	djset_full(&w->pending, why);
+	w->trusted = 0;
+}
+
+/* Hand the pending set to c; c holds it until JACK. */
+static void
+dwatch_give(struct dwatch *w, struct dclient *c)
+{
+	struct djset	now = w->pending;
+
+	memset(&w->pending, 0, sizeof(w->pending));
+	djset_answer(c, MUX_RPATHS, &now);
+	djset_move(&w->held, &now);
+	w->holder = c;
+}
+
+/* Free a waiter; what it took goes back to the pending set. */
+static void
+dwaiter_free(struct dwatch *w, struct dwaiter *q)
+{
+	TAILQ_REMOVE(&w->waiters, q, entry);
+	djset_move(&w->pending, &q->set);
+	free(q);
+}
+
+/* Forget the watcher channel (it ended or is being replaced). */
+static void
+dwatch_detach(struct dwatch *w, const char *why)
+{
+	struct dwaiter	*q;
+
+	if (w->ch != NULL)
+		w->ch->watch = NULL;
+	w->ch = NULL;
+	w->ready = 0;
+	dwatch_distrust(w, why);
+	while ((q = TAILQ_FIRST(&w->waiters)) != NULL) {
+		dwatch_full(q->client, why);
+		dwaiter_free(w, q);
+	}
+	djset_full(&w->pending, why);
+	buf_reset(&w->line);
+	buf_reset(&w->err);
+}
+
+/* Start (or restart) the watcher channel. */
+static void
+dwatch_start(struct dwatch *w)
+{
+	char	*q = shquote(w->ws), *qs = shquote(dwatch_script), *cmd;
+
+	if (w->ch != NULL) {
+		w->ch->watch = NULL;
+		dchan_abandon(w->ch);
+		w->ch = NULL;
+	}
+	buf_reset(&w->line);
+	buf_reset(&w->err);
+	cmd = xasprintf("sh -c %s sh %s", qs, q);
+	w->ch = dchan_new(w->host, NULL, 0, cmd);
+	w->ch->watch = w;
+	w->ready = 0;
+	free(w->broken);
+	w->broken = NULL;
+	free(cmd);
+	free(qs);
+	free(q);
+	log_info("%s: watching %s for changes", w->host->label, w->ws);
+}
+
+/* The path of an event line ("EVENTS PATH"), relative; NULL if none. */
+static const char *
+dwatch_event_path(const char *line, const char **events)
+{
+	const char	*sp = strchr(line, ' ');
+
+	*events = line;
+	if (sp == NULL || sp == line)
+		return NULL;
+	return sp + 1;
+}
+
+/* Return 1 if the comma-separated events hold name. */
+static int
+dwatch_has(const char *events, size_t len, const char *name)
+{
+	size_t	n = strlen(name);
+	const char *p = events, *end = events + len;
+
+	while (p < end) {
+		if ((size_t)(end - p) >= n && strncmp(p, name, n) == 0 &&
+		    (p + n == end || p[n] == ','))
+			return 1;
+		if ((p = memchr(p, ',', (size_t)(end - p))) == NULL)
+			break;
+		p++;
+	}
+	return 0;
+}
+
+/* Hand q's set to its client, with the listing if there is one. */
+static void
+dwatch_hand(struct dwatch *w, struct dwaiter *q, const char *list,
+    size_t len)
+{
+	struct buf	b = BUF_INIT;
+	size_t		i;
+
+	if (list == NULL)
+		djset_answer(q->client, MUX_RPATHS, &q->set);
+	else {
+		buf_append(&b, "L", 2);
+		for (i = 0; i < q->set.n; i++)
+			buf_append(&b, q->set.v[i], strlen(q->set.v[i]) + 1);
+		buf_append(&b, "", 1);
+		buf_append(&b, list, len);
+		mux_frame_put(&q->client->out, MUX_RPATHS, 0, b.data, b.len);
+		buf_free(&b);
+	}
+	djset_move(&w->held, &q->set);
+	w->holder = q->client;
+	TAILQ_REMOVE(&w->waiters, q, entry);
+	free(q);
+}
+
+/* Order strings, for bsearch. */
+static int
+dwatch_cmp(const void *a, const void *b)
+{
+	const char	*const *sa = a, *const *sb = b;
+
+	return strcmp(*sa, *sb);
+}
+
+/*
+ * Return 1 if path lies below another path of the sorted set s (find
+ * lists that one with all below it, so path needs no listing).
+ */
+static int
+dwatch_covered(const struct djset *s, const char *path)
+{
+	char	*up = xstrdup(path), *slash;
+	int	 hit = 0;
+
+	while (!hit && (slash = strrchr(up, '/')) != NULL) {
+		*slash = '\0';
+		hit = bsearch(&up, s->v, s->n, sizeof(*s->v),
+		    dwatch_cmp) != NULL;
+	}
+	free(up);
+	return hit;
+}
+
+/*
+ * A sentinel came round: every change before the take is in the pending
+ * set.  Take it, and ask the script to list those paths (nothing to list:
+ * answer at once).
+ */
+static void
+dwatch_sentinel(struct dwatch *w, const char *token)
+{
+	struct dwaiter	*q, *next;
+	size_t		 i, len;
+
+	for (q = TAILQ_FIRST(&w->waiters); q != NULL; q = next) {
+		next = TAILQ_NEXT(q, entry);
+		if (q->listing || strcmp(q->token, token) != 0)
+			continue;
+		djset_move(&q->set, &w->pending);
+		djset_uniq(&q->set);
+		if (q->set.why != NULL || q->set.n == 0) {
+			dwatch_hand(w, q, NULL, 0);
+			continue;
+		}
+		q->listing = 1;
+		buf_appendf(&w->ch->in, "L %s\n", q->token);
+		for (i = 0; i < q->set.n; i++) {
+			len = strlen(q->set.v[i]);
+			if (memchr(q->set.v[i], '\n', len) == NULL &&
+			    !dwatch_covered(&q->set, q->set.v[i]))
+				buf_appendf(&w->ch->in, "%s\n", q->set.v[i]);
+		}
+		buf_append(&w->ch->in, "\n", 1);
+		w->d->again = 1;
+	}
+}
+
+/*
+ * A listing arrived for token: answer its take with the paths and the
+ * listing, or the paths alone if the listing failed or is too long (the
+ * command then lists them itself).
+ */
+static void
+dwatch_listed(struct dwatch *w, const char *token, int status,
+    const char *list, size_t len)
+{
+	struct dwaiter	*q;
+
+	TAILQ_FOREACH(q, &w->waiters, entry) {
+		if (q->listing && strcmp(q->token, token) == 0)
+			break;
+	}
+	if (q == NULL)
+		return;
+	if (status != 0 || len > DWATCH_LIST_MAX)
+		list = NULL;
+	dwatch_hand(w, q, list, len);
+}
+
+/*
+ * The script's stderr: listings, each "clawssh-list TOKEN STATUS LENGTH"
+ * and LENGTH bytes.  Anything else means the stream cannot be followed:
+ * the watcher starts over.
+ */
+static void
+dwatch_err(struct dwatch *w, const char *p, size_t n)
+{
+	char		 tok[DWATCH_TOKEN_LEN + 1], *nl;
+	unsigned long	 len;
+	int		 st, used;
+
+	buf_append(&w->err, p, n);
+	while ((nl = memchr(w->err.data, '\n', w->err.len)) != NULL) {
+		*nl = '\0';
+		if (sscanf(w->err.data, "clawssh-list %32[0-9a-f] %d %lu%n",
+		    tok, &st, &len, &used) != 3 ||
+		    w->err.data + used != nl || len > MANIFEST_LIST_CAP) {
+			log_warn("%s: the change watcher said: %.200s",
+			    w->host->label, w->err.data);
+			dwatch_distrust(w, "the host watcher's output was not "
+			    "understood");
+			dwatch_start(w);
+			return;
+		}
+		*nl = '\n';
+		if (w->err.len < (size_t)(nl - w->err.data) + 1 + len)
+			return;		/* the rest is still coming */
+		dwatch_listed(w, tok, st, nl + 1, len);
+		buf_consume(&w->err, (size_t)(nl - w->err.data) + 1 + len);
+	}
+}
+
+/* One line of the watcher's output. */
+static void
+dwatch_line(struct dwatch *w, char *line)
+{
+	const char	*events, *path, *slash;
+	size_t		 elen, len;
+
+	if (strcmp(line, "Watches established.") == 0) {
+		w->ready = 1;
+		return;
+	}
+	if (strcmp(line, "clawssh-watch: no inotifywait") == 0) {
+		free(w->broken);
+		w->broken = xstrdup("inotifywait is not installed on the "
+		    "host");
+		w->retry_at = clock_now_ms() + DWATCH_NONE_RETRY_MS;
+		return;
+	}
+	if ((path = dwatch_event_path(line, &events)) == NULL)
+		return;
+	elen = (size_t)(path - 1 - events);
+	if (dwatch_has(events, elen, "Q_OVERFLOW")) {
+		dwatch_distrust(w, "the host watcher's event queue "
+		    "overflowed");
+		dwatch_start(w);
+		return;
+	}
+	if (path[0] == '/') {
+		if ((slash = strrchr(path, '/')) != NULL &&
+		    strlen(slash + 1) == DWATCH_TOKEN_LEN)
+			dwatch_sentinel(w, slash + 1);
+		return;
+	}
+	if (strncmp(path, "./", 2) != 0)
+		return;		/* a message, not an event */
+	path += 2;
+	len = strlen(path);
+	if (len == 0 && (dwatch_has(events, elen, "DELETE_SELF") ||
+	    dwatch_has(events, elen, "MOVE_SELF") ||
+	    dwatch_has(events, elen, "UNMOUNT"))) {
+		dwatch_distrust(w, "the sandbox workspace itself was "
+		    "removed or moved");
+		dwatch_start(w);
+		return;
+	}
+	if (len > 0 && path[len - 1] == '/')
+		line[path - line + len - 1] = '\0';
+	if (*path == '\0')
+		return;
+	if (w->pending.n >= DWATCH_PATHS_MAX)
+		djset_full(&w->pending, "too many changes on the host");
+	else
+		djset_add(&w->pending, path);
+}
+
+/* Output of the watcher channel; see daemon_int.h. */
+void
+dwatch_output(struct dchan *ch, int stream, const char *p, size_t n)
+{
+	struct dwatch	*w = ch->watch;
+	char		*nl;
+	size_t		 off;
+
+	if (stream != 0) {
+		dwatch_err(w, p, n);
+		return;
+	}
+	buf_append(&w->line, p, n);
+	while ((nl = memchr(w->line.data, '\n', w->line.len)) != NULL) {
+		*nl = '\0';
+		off = (size_t)(nl - w->line.data) + 1;
+		if (memchr(w->line.data, '\0', off - 1) == NULL)
+			dwatch_line(w, w->line.data);
+		if (ch->watch != w)
+			return;		/* restarted: the rest is stale */
+		buf_consume(&w->line, off);
+	}
+	if (w->line.len > DWATCH_LINE_MAX)
+		buf_reset(&w->line);
+}
+
+/* The watcher channel ended; see daemon_int.h. */
+void
+dwatch_chan_gone(struct dwatch *w)
+{
+	w->ch = NULL;
+	if (w->broken == NULL)
+		w->broken = xstrdup("the host's change watcher ended");
+	dwatch_detach(w, w->broken);
+}
+
+/* Find or make the watch of host h on ws. */
+static struct dwatch *
+dwatch_get(struct daemon *d, struct dhost *h, const char *ws)
+{
+	struct dwatch	*w;
+
+	TAILQ_FOREACH(w, &d->watches, entry) {
+		if (w->host == h && strcmp(w->ws, ws) == 0)
+			return w;
+	}
+	w = xcalloc(1, sizeof(*w));
+	w->d = d;
+	w->host = h;
+	w->ws = xstrdup(ws);
+	TAILQ_INIT(&w->waiters);
+	TAILQ_INSERT_TAIL(&d->watches, w, entry);
+	return w;
+}
+
+/* Take the changed set of ws (or answer why not); see mux_proto.h. */
+static void
+dwatch_take1(struct dclient *c, struct dwatch *w, const char *token)
+{
+	struct dwaiter	*q;
+
+	if (w->ch == NULL && (w->retry_at == 0 ||
+	    clock_now_ms() >= w->retry_at)) {
+		dwatch_start(w);
+		dwatch_full(c, "the host's change watcher is starting");
+		return;
+	}
+	if (w->broken != NULL || w->ch == NULL) {
+		dwatch_full(c, w->broken != NULL ? w->broken :
+		    "no change watcher on the host");
+		return;
+	}
+	if (!w->ready) {
+		dwatch_full(c, "the host's change watcher is starting");
+		return;
+	}
+	if (w->holder != NULL && w->holder != c) {
+		dwatch_full(c, "another sync of this sandbox is running");
+		return;
+	}
+	if (!w->trusted) {
+		/* From here on the stream is complete: the caller lists. */
+		w->trusted = 1;
+		djset_clear(&w->pending);
+		djset_full(&w->pending, "first sync since the host's change "
+		    "watcher started");
+		dwatch_give(w, c);
+		return;
+	}
+	q = xcalloc(1, sizeof(*q));
+	q->client = c;
+	memcpy(q->token, token, DWATCH_TOKEN_LEN);
+	TAILQ_INSERT_TAIL(&w->waiters, q, entry);
+	buf_appendf(&w->ch->in, "T %s\n", token);
+	w->d->again = 1;
+}
+
+/* RTAKE: the host's changes in a sandbox workspace; see mux_proto.h. */
+void
+dwatch_take(struct dclient *c, const struct mux_frame *f)
+{
+	const char	*ws = f->payload, *token, *p;
+	size_t		 i;
+
+	if (c->host == NULL) {
+		dwatch_full(c, "no host yet");
+		return;
+	}
+	if (f->len == 0 || f->payload[f->len - 1] != '\0' ||
+	    (token = memchr(ws, '\0', f->len)) == NULL ||
+	    strlen(++token) != DWATCH_TOKEN_LEN || *ws == '\0') {
+		dwatch_full(c, "malformed watch request");
+		return;
+	}
+	for (p = token, i = 0; i < DWATCH_TOKEN_LEN; i++, p++) {
+		if (strchr("0123456789abcdef", *p) == NULL) {
+			dwatch_full(c, "malformed watch request");
+			return;
+		}
+	}
+	dwatch_take1(c, dwatch_get(c->d, c->host, ws), token);
+}
+
+/* JACK or the client leaving: settle what it held and its waits. */
+void
+dwatch_settle(struct dclient *c, int synced)
+{
+	struct dwatch	*w;
+	struct dwaiter	*q, *next;
+
+	TAILQ_FOREACH(w, &c->d->watches, entry) {
+		for (q = TAILQ_FIRST(&w->waiters); q != NULL; q = next) {
+			next = TAILQ_NEXT(q, entry);
+			if (q->client == c)
+				dwaiter_free(w, q);
+		}
+		if (w->holder != c)
+			continue;
+		if (synced)
+			djset_clear(&w->held);
+		else
+			djset_move(&w->pending, &w->held);
+		w->holder = NULL;
+	}
+}
+
+/* Stop every watcher (the daemon ends). */
+void
+dwatch_free_all(struct daemon *d)
+{
+	struct dwatch	*w;
+	struct dwaiter	*q;
+
+	while ((w = TAILQ_FIRST(&d->watches)) != NULL) {
+		TAILQ_REMOVE(&d->watches, w, entry);
+		if (w->ch != NULL)
+			w->ch->watch = NULL;
+		while ((q = TAILQ_FIRST(&w->waiters)) != NULL)
+			dwaiter_free(w, q);
+		djset_clear(&w->pending);
+		djset_clear(&w->held);
+		buf_free(&w->line);
+		buf_free(&w->err);
+		free(w->broken);
+		free(w->ws);
+		free(w);
+	}
+}

@@ -1,0 +1,33 @@
+/*
+ * Inside mirror mode: what sync/mirror.c shares with sync/mirror_remote.c,
+ * which finds what changed in the sandbox workspace.
+ */
+#ifndef CLAW_MIRROR_INT_H
+#define CLAW_MIRROR_INT_H
+
+struct manifest;
+struct mirror;
+
+/* Return 1 if path lies strictly under the directory dir ("" never). */
+int	mirror_under(const char *path, const char *dir);
+
+/*
+ * Return 1 if path can travel: names pathguard refuses (control
+ * characters, over-long ones) stay where they are, with a warning.
+ */
+int	mirror_syncable(const char *path);
+
+/*
+ * The sandbox workspace now, as the last synced state (m->base) changed
+ * by the paths the daemon's watcher on the host saw change, listed alone;
+ * or, without a daemon or when the watcher cannot say (-v tells why), a
+ * listing of the whole workspace.  Ignored paths are left out.
+ */
+int	mirror_remote_now(struct mirror *m, struct manifest **out,
+	    char **cause);
+
+/* A listing of the whole sandbox workspace, ignored paths left out. */
+int	mirror_remote_full(struct mirror *m, struct manifest **out,
+	    char **cause);
+
+#endif /* CLAW_MIRROR_INT_H */

@@ -1,0 +1,343 @@
+/*
+ * Mirror mode, the host's side: what changed in the sandbox workspace.
+ * Through the daemon, its watcher on the host (daemon_watch.c) names the
+ * changed paths and only those are listed (GNU find -files0-from); else
+ * the whole workspace is listed with manifest_remote_script().  Both
+ * listings are hostile input, parsed with caps.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "error.h"
+#include "exec.h"
+#include "ignore.h"
+#include "log.h"
+#include "manifest.h"
+#include "mirror.h"
+#include "mirror_int.h"
+#include "mux_client.h"
+#include "mux_proto.h"
+#include "shquote.h"
+#include "transport.h"
+#include "xmalloc.h"
+
+#define MIRROR_LIST_MAX		(512 * 1024 * 1024)	/* listing cap */
+#define MIRROR_WATCH_MS		5000	/* the watcher answers by then */
+#define MIRROR_TOKEN_LEN	32
+
+/*
+ * List the given paths of the sandbox workspace, each with everything
+ * below it (paths that are gone are simply not listed).  GNU find 4.9
+ * reads the start points from stdin; anything else fails the listing.
+ */
+static const char mirror_part_script[] =
+    "LC_ALL=C; export LC_ALL\n"
+    "while IFS= read -r p; do\n"
+    "\tif [ -e \"./$p\" ] || [ -L \"./$p\" ]; then printf '%s\\0' \"$p\"; fi\n"
+    "done | find -files0-from - \\( -type f -o -type d -o -type l \\) \\\n"
+    "    -printf '%y %m %s %T@ %p\\0%l\\0'\n";
+
+/* List the host's workspace (hostile: parsed with caps). */
+static int
+mirror_list_remote(struct mirror *m, struct manifest **out, char **cause)
+{
+	struct buf	 o = BUF_INIT, err = BUF_INIT;
+	char		*qws, *qs, *script;
+	int		 rc, status = 0;
+
+	qws = shquote(m->remote_ws);
+	qs = shquote(manifest_remote_script());
+	script = xasprintf("cd -- %s && sh -c %s", qws, qs);
+	rc = exec_script(m->t, script, NULL, 0, MIRROR_LIST_MAX, &o, &err,
+	    &status, cause);
+	if (rc == 0 && status != 0) {
+		*cause = xasprintf("%s: cannot list the sandbox workspace (it "
+		    "may have vanished); mirror halted, nothing deleted: "
+		    "%.200s", transport_label(m->t),
+		    err.data != NULL ? err.data : "");
+		rc = CLAW_ERR_PROTO;
+	}
+	if (rc == 0)
+		rc = manifest_parse_find0(o.data != NULL ? o.data : "", o.len,
+		    NULL, out, cause);
+	free(script);
+	free(qs);
+	free(qws);
+	buf_free(&o);
+	buf_free(&err);
+	return rc;
+}
+
+/* Drop the entries the ignore rules exclude (or lie under excluded). */
+static void
+mirror_filter(struct mirror *m, struct manifest *r)
+{
+	char	*cut = NULL;
+	size_t	 i, k = 0;
+	int	 drop;
+
+	for (i = 0; i < r->n; i++) {
+		drop = cut != NULL && mirror_under(r->e[i].path, cut);
+		if (!drop && ignore_match(m->ig, r->e[i].path,
+		    r->e[i].type == MANIFEST_DIR)) {
+			drop = 1;
+			free(cut);
+			cut = xstrdup(r->e[i].path);
+		}
+		if (!drop) {
+			r->e[k++] = r->e[i];
+			continue;
+		}
+		free(r->e[i].link);
+		free(r->e[i].path);
+	}
+	r->n = k;
+	free(cut);
+}
+
+/* A listing of the whole workspace, filtered; see mirror_int.h. */
+int
+mirror_remote_full(struct mirror *m, struct manifest **out, char **cause)
+{
+	int	rc;
+
+	if ((rc = mirror_list_remote(m, out, cause)) == 0)
+		mirror_filter(m, *out);
+	return rc;
+}
+
+/*
+ * Ask the daemon's watcher on the host for the paths changed in the
+ * sandbox workspace: 0 with them NUL-separated in rep from *at, or 1 when
+ * only a whole listing can tell (why logged with -v).
+ */
+static int
+mirror_remote_take(struct mirror *m, struct buf *rep, size_t *at)
+{
+	struct mux	*mx = transport_mux(m->t);
+	struct buf	 req = BUF_INIT;
+	unsigned char	 raw[MIRROR_TOKEN_LEN / 2];
+	char		*why = NULL;
+	size_t		 i;
+	int		 rc;
+
+	if (mx == NULL) {
+		log_info("no change watcher on the host (no daemon): "
+		    "listing the sandbox workspace");
+		return 1;
+	}
+	arc4random_buf(raw, sizeof(raw));
+	buf_append(&req, m->remote_ws, strlen(m->remote_ws) + 1);
+	for (i = 0; i < sizeof(raw); i++)
+		buf_appendf(&req, "%02x", raw[i]);
+	buf_append(&req, "", 1);
+	rc = mux_request(mx, MUX_RTAKE, req.data, req.len, MUX_RPATHS, rep,
+	    MIRROR_WATCH_MS, &why);
+	buf_free(&req);
+	if (rc != 0) {
+		log_info("host watcher: %s: listing the sandbox workspace",
+		    why);
+		free(why);
+		return 1;
+	}
+	m->journal = 1;
+	if (rep->len < 2 || (rep->data[0] != 'P' && rep->data[0] != 'L') ||
+	    rep->data[1] != '\0' || (rep->data[0] == 'P' &&
+	    rep->data[rep->len - 1] != '\0')) {
+		log_info("host watcher: %.*s: listing the sandbox workspace",
+		    rep->len > 1 && rep->data[0] == 'F' ? (int)rep->len - 1 :
+		    9, rep->len > 1 && rep->data[0] == 'F' ? rep->data + 1 :
+		    "no answer");
+		return 1;
+	}
+	*at = 2;
+	return 0;
+}
+
+/* Order strings, for bsearch. */
+static int
+mirror_cmp_str(const void *a, const void *b)
+{
+	const char	*const *sa = a, *const *sb = b;
+
+	return strcmp(*sa, *sb);
+}
+
+/*
+ * The changed paths of rep from at, as a sorted array of *n; for an "L"
+ * answer they end at an empty one and *list is the offset of the listing
+ * after it (else rep->len).
+ */
+static char **
+mirror_paths(const struct buf *rep, size_t at, size_t *n, size_t *list)
+{
+	char	**v = NULL;
+	size_t	  cap = 0;
+	int	  with_list = rep->data[0] == 'L';
+
+	*list = with_list ? rep->len + 1 : rep->len;	/* + 1: malformed */
+	for (*n = 0; at < rep->len; at += strlen(rep->data + at) + 1) {
+		if (memchr(rep->data + at, '\0', rep->len - at) == NULL)
+			break;
+		if (with_list && rep->data[at] == '\0') {
+			*list = at + 1;
+			break;
+		}
+		if (*n == cap) {
+			cap = cap == 0 ? 16 : cap * 2;
+			v = xreallocarray(v, cap, sizeof(*v));
+		}
+		v[(*n)++] = rep->data + at;
+	}
+	if (*n > 1)
+		qsort(v, *n, sizeof(*v), mirror_cmp_str);
+	return v;
+}
+
+/* Return 1 if path or one of its ancestors is in the sorted v[0..n). */
+static int
+mirror_changed(char *const *v, size_t n, const char *path)
+{
+	char	*p = xstrdup(path), *slash;
+	int	 hit;
+
+	hit = bsearch(&p, v, n, sizeof(*v), mirror_cmp_str) != NULL;
+	while (!hit && (slash = strrchr(p, '/')) != NULL) {
+		*slash = '\0';
+		hit = bsearch(&p, v, n, sizeof(*v), mirror_cmp_str) != NULL;
+	}
+	free(p);
+	return hit;
+}
+
+/*
+ * List the changed paths v[0..n) (sorted) on the host, each with all
+ * below it; a path below another listed one comes with that one.
+ */
+static int
+mirror_list_part(struct mirror *m, char *const *v, size_t n,
+    struct manifest **out, char **cause)
+{
+	struct buf	 in = BUF_INIT, o = BUF_INIT, err = BUF_INIT;
+	char		*qws, *qs, *script, *up, *slash;
+	size_t		 i;
+	int		 rc, status = 0, below;
+
+	for (i = 0; i < n; i++) {
+		up = xstrdup(v[i]);
+		for (below = 0; !below && (slash = strrchr(up, '/')) != NULL;) {
+			*slash = '\0';
+			below = bsearch(&up, v, n, sizeof(*v),
+			    mirror_cmp_str) != NULL;
+		}
+		free(up);
+		if (!below && mirror_syncable(v[i]))
+			buf_appendf(&in, "%s\n", v[i]);
+	}
+	qws = shquote(m->remote_ws);
+	qs = shquote(mirror_part_script);
+	script = xasprintf("cd -- %s && sh -c %s", qws, qs);
+	rc = exec_script(m->t, script, in.data, in.len, MIRROR_LIST_MAX, &o,
+	    &err, &status, cause);
+	if (rc == 0 && status != 0) {
+		*cause = xasprintf("listing the changed paths failed: %.200s",
+		    err.data != NULL ? err.data : "");
+		rc = CLAW_ERR_PROTO;
+	}
+	if (rc == 0)
+		rc = manifest_parse_find0_part(o.data != NULL ? o.data : "",
+		    o.len, NULL, out, cause);
+	free(script);
+	free(qs);
+	free(qws);
+	buf_free(&in);
+	buf_free(&o);
+	buf_free(&err);
+	return rc;
+}
+
+/*
+ * base with every changed path (and what lay below it) replaced by what
+ * the partial listing part found there.  NULL if that is not a well
+ * formed tree (the watcher missed a change).
+ */
+static struct manifest *
+mirror_overlay(const struct manifest *base, char *const *v, size_t n,
+    struct manifest *part)
+{
+	struct manifest		*out = manifest_new();
+	struct manifest_entry	*e;
+	const char		*why;
+	size_t			 i, bad;
+
+	for (i = 0; base != NULL && i < base->n; i++) {
+		if (mirror_changed(v, n, base->e[i].path))
+			continue;
+		e = manifest_add(out);
+		*e = base->e[i];
+		e->path = xstrdup(base->e[i].path);
+		e->link = base->e[i].link != NULL ?
+		    xstrdup(base->e[i].link) : NULL;
+	}
+	for (i = 0; i < part->n; i++) {
+		e = manifest_add(out);
+		*e = part->e[i];
+	}
+	part->n = 0;		/* the strings moved to out */
+	manifest_sort(out);
+	if (manifest_check_tree(out, &bad, &why) != 0) {
+		log_info("host watcher: %s: %s: listing the sandbox "
+		    "workspace", out->e[bad].path, why);
+		manifest_free(out);
+		return NULL;
+	}
+	return out;
+}
+
+/* The sandbox workspace now; see mirror_int.h. */
+int
+mirror_remote_now(struct mirror *m, struct manifest **out, char **cause)
+{
+	struct buf	  rep = BUF_INIT;
+	struct manifest	 *part = NULL, *now = NULL;
+	char		**v, *why = NULL;
+	size_t		  at = 0, n, list;
+	int		  rc;
+
+	if (m->base == NULL || mirror_remote_take(m, &rep, &at) != 0) {
+		buf_free(&rep);
+		return mirror_remote_full(m, out, cause);
+	}
+	v = mirror_paths(&rep, at, &n, &list);
+	if (rep.data[0] == 'L')		/* the watcher listed them */
+		rc = list > rep.len ? CLAW_ERR_PARSE :
+		    manifest_parse_find0_part(rep.data + list, rep.len - list,
+		    NULL, &part, &why);
+	else if (n == 0) {
+		part = manifest_new();
+		rc = 0;
+	} else
+		rc = mirror_list_part(m, v, n, &part, &why);
+	if (rc != 0) {
+		log_info("host watcher: %s: listing the sandbox workspace",
+		    why);
+		free(why);
+	} else {
+		mirror_filter(m, part);
+		if ((now = mirror_overlay(m->base, v, n, part)) != NULL)
+			log_info("host watcher: %zu changed paths, no listing "
+			    "of the whole workspace", n);
+	}
+	free(v);
+	manifest_free(part);
+	buf_free(&rep);
+	if (now == NULL)
+		return mirror_remote_full(m, out, cause);
+	*out = now;
+	return 0;
+}

@@ -1,0 +1,81 @@
+#!/bin/sh
+# The daemon's change watcher on the host (inotifywait): once it runs,
+# mirror pulls list only the paths the command changed; every kind of
+# remote change still comes down, so do changes made on the host between
+# execs; a watcher that dies makes the next pull list everything; the
+# mass-deletion guard holds through it.
+. "$TESTLIB"
+
+command -v inotifywait > /dev/null || { echo "no inotifywait" >&2; exit 77; }
+CLAWSSH_STATE_DIR="$T/state"
+export CLAWSSH_STATE_DIR
+D="$T/run/clawssh/control.sock"
+R="$T/root"
+W="$T/ws"
+mkdir -p "$W/src" "$W/old"
+echo one > "$W/src/a.txt"
+echo gone > "$W/src/gone.txt"
+echo three > "$W/old/c.txt"
+id=$("$CLAWSSH" provision -F "$T/ssh_config" --host testhost --key w \
+    --remote-root "$R" --workspace "$W")
+RW="$R/$id/workspace"
+x() {
+	"$CLAWSSH" exec -v -s "$id" "$@" 2>"$T/err"
+}
+"$CLAWSSH" serve --socket "$D" --log "$T/daemon.log" &
+i=0
+while [ ! -S "$D" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+[ -S "$D" ] || fail "daemon did not start: $(cat "$T/daemon.log")"
+
+# The watcher starts with the first pull and is trusted after a listing
+# made once it was ready.
+x -- true || fail "exec 1: $(cat "$T/err")"
+expect_match "$(cat "$T/err")" "watcher is starting" "first pull lists all"
+sleep 0.5
+x -- true || fail "exec 2: $(cat "$T/err")"
+expect_match "$(cat "$T/err")" "first sync since the host's change" \
+    "second pull lists all once more"
+x -- true || fail "exec 3: $(cat "$T/err")"
+expect_match "$(cat "$T/err")" "host watcher: 0 changed paths" \
+    "nothing changed: nothing listed"
+
+# Every kind of remote change comes down from the watcher's paths alone.
+x -- sh -c 'echo ONE > src/a.txt; rm src/gone.txt; mv old new;
+	mkdir -p made/sub; echo four > made/sub/d.txt; chmod 600 new/c.txt;
+	ln -s ../src/a.txt made/link' || fail "exec 4: $(cat "$T/err")"
+expect_match "$(cat "$T/err")" "changed paths, no listing" "watcher used"
+expect_eq "$(cat "$W/src/a.txt")" "ONE" "edit came down"
+[ -e "$W/src/gone.txt" ] && fail "deletion not applied"
+[ -e "$W/old" ] && fail "renamed directory left behind"
+expect_eq "$(cat "$W/new/c.txt")" "three" "renamed directory came down"
+expect_eq "$(stat -c %a "$W/new/c.txt")" "600" "mode change came down"
+expect_eq "$(cat "$W/made/sub/d.txt")" "four" "new tree came down"
+expect_eq "$(readlink "$W/made/link")" "../src/a.txt" "new link came down"
+
+# A change made on the host between execs (a background process, say).
+echo bg > "$RW/src/bg.txt"
+x -- true || fail "exec 5: $(cat "$T/err")"
+expect_eq "$(cat "$W/src/bg.txt")" "bg" "change between execs came down"
+expect_match "$(cat "$T/err")" "changed paths, no listing" "still watched"
+
+# The watcher dies: the next pull lists everything, and says why.
+pkill -f "inotifywait -m -r --format .* $T/root" ||
+    fail "no watcher to kill"
+sleep 0.5
+echo late > "$RW/src/late.txt"
+x -- true || fail "exec 6: $(cat "$T/err")"
+expect_match "$(cat "$T/err")" "listing the sandbox workspace" \
+    "dead watcher: full listing"
+expect_eq "$(cat "$W/src/late.txt")" "late" "change seen by the listing"
+
+# The mass-deletion guard holds when the watcher reports the deletions.
+sleep 0.5
+x -- true > /dev/null 2>&1
+sleep 0.5
+x -- true > /dev/null 2>&1
+n_before=$(find "$W" | wc -l)
+x -- sh -c 'find . -mindepth 1 -delete'
+[ $? -ne 0 ] || fail "emptied sandbox workspace did not halt the pull"
+expect_match "$(cat "$T/err")" "mirror halted" "guard message"
+expect_eq "$(find "$W" | wc -l)" "$n_before" "local workspace untouched"
+exit 0
