@@ -5,7 +5,7 @@ set -eu
 
 PACKAGES="build-essential autoconf automake libtool pkg-config
 libssh2-1-dev libssl-dev libcjson-dev libarchive-dev libcmocka-dev
-libinotifytools0-dev openssh-client openssh-server bubblewrap busybox-static procps
+libinotifytools0-dev inotify-tools openssh-client openssh-server bubblewrap busybox-static procps
 time hyperfine valgrind rsync git netcat-openbsd jq
 munge slurmctld slurmd slurm-client
 podman runc catatonit"

@@ -72,6 +72,16 @@ manifest_add(struct manifest *m)
 	return e;
 }
 
+/* Make room for n more entries at once; see manifest.h. */
+void
+manifest_reserve(struct manifest *m, size_t n)
+{
+	if (m->cap - m->n >= n)
+		return;
+	m->cap = m->n + n;
+	m->e = xreallocarray(m->e, m->cap, sizeof(*m->e));
+}
+
 /* Order two entries by path bytes for qsort(3). */
 static int
 manifest_cmp(const void *a, const void *b)
@@ -93,6 +103,29 @@ manifest_sort(struct manifest *m)
 	}
 	if (i < m->n)
 		qsort(m->e, m->n, sizeof(*m->e), manifest_cmp);
+}
+
+/* Merge the sorted runs [0, k) and [k, n) of m; see manifest.h. */
+void
+manifest_merge_runs(struct manifest *m, size_t k)
+{
+	struct manifest_entry	*t;
+	size_t			 i = 0, j = k, o = 0;
+
+	if (k == 0 || k >= m->n ||
+	    strcmp(m->e[k - 1].path, m->e[k].path) < 0)
+		return;		/* one run, or already in order */
+	t = xreallocarray(NULL, m->n, sizeof(*t));
+	while (i < k && j < m->n)
+		t[o++] = strcmp(m->e[i].path, m->e[j].path) <= 0 ?
+		    m->e[i++] : m->e[j++];
+	while (i < k)
+		t[o++] = m->e[i++];
+	while (j < m->n)
+		t[o++] = m->e[j++];
+	free(m->e);
+	m->e = t;
+	m->cap = m->n;
 }
 
 /* Find path in the sorted entries of m by binary search. */

@@ -133,6 +133,15 @@ void	manifest_free(struct manifest *m);
  */
 struct manifest_entry *manifest_add(struct manifest *m);
 
+/* Make room for n more entries (a hint: manifest_add still grows). */
+void	manifest_reserve(struct manifest *m, size_t n);
+
+/*
+ * Put m in order when its entries [0, k) and [k, n) are each sorted (a
+ * merge: linear, where manifest_sort would sort it all again).
+ */
+void	manifest_merge_runs(struct manifest *m, size_t k);
+
 /* Sort m's entries by path bytes. */
 void	manifest_sort(struct manifest *m);
 

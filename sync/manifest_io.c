@@ -94,23 +94,59 @@ manifest_escape(struct buf *b, const char *s)
 	buf_append(b, run, (size_t)(s - run));
 }
 
+static const long	io_pow10[9] = { 1, 10, 100, 1000, 10000, 100000,
+    1000000, 10000000, 100000000 };
+
+/* Write v in decimal at p; return the end. */
+static char *
+io_utoa(char *p, uint64_t v)
+{
+	char	tmp[20];
+	size_t	n = 0;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v != 0);
+	while (n > 0)
+		*p++ = tmp[--n];
+	return p;
+}
+
 /* Append the text line for e. */
 static void
 io_format_entry(struct buf *b, const struct manifest_entry *e)
 {
-	char	head[160], hex[MANIFEST_HASH_LEN * 2 + 1] = "-";
-	size_t	i;
-	int	n;
+	char		 head[160], *p = head;
+	uint64_t	 sec;
+	size_t		 i;
 
+	*p++ = (char)e->type;
+	*p++ = ' ';
+	*p++ = (char)('0' + ((e->mode >> 6) & 7));
+	*p++ = (char)('0' + ((e->mode >> 3) & 7));
+	*p++ = (char)('0' + (e->mode & 7));
+	*p++ = ' ';
+	p = io_utoa(p, e->size);
+	*p++ = ' ';
+	sec = e->mtime_sec < 0 ? (uint64_t)0 - (uint64_t)e->mtime_sec :
+	    (uint64_t)e->mtime_sec;
+	if (e->mtime_sec < 0)
+		*p++ = '-';
+	p = io_utoa(p, sec);
+	*p++ = '.';
+	for (i = 0; i < 9; i++)
+		p[8 - i] = (char)('0' + (e->mtime_nsec / io_pow10[i]) % 10);
+	p += 9;
+	*p++ = ' ';
 	for (i = 0; e->have_hash && i < MANIFEST_HASH_LEN; i++) {
-		hex[i * 2] = io_hexdigits[e->hash[i] >> 4];
-		hex[i * 2 + 1] = io_hexdigits[e->hash[i] & 0xf];
-		hex[i * 2 + 2] = '\0';
+		*p++ = io_hexdigits[e->hash[i] >> 4];
+		*p++ = io_hexdigits[e->hash[i] & 0xf];
 	}
-	n = snprintf(head, sizeof(head), "%c %03o %llu %lld.%09ld %s ",
-	    e->type, e->mode & 0777, (unsigned long long)e->size,
-	    (long long)e->mtime_sec, e->mtime_nsec, hex);
-	buf_append(b, head, (size_t)n);
+	if (!e->have_hash)
+		*p++ = '-';
+	*p++ = ' ';
+	buf_append(b, head, (size_t)(p - head));
 	manifest_escape(b, e->path);
 	if (e->link == NULL)
 		buf_append_str(b, " -\n");
@@ -141,13 +177,21 @@ manifest_format(const struct manifest *m, size_t *len)
 static int
 io_hex(char c)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
+	static signed char	val[256];
+	static int		ready;
+	int			i;
+
+	if (!ready) {
+		memset(val, -1, sizeof(val));
+		for (i = 0; i < 10; i++)
+			val['0' + i] = (signed char)i;
+		for (i = 0; i < 6; i++) {
+			val['a' + i] = (signed char)(10 + i);
+			val['A' + i] = (signed char)(10 + i);
+		}
+		ready = 1;
+	}
+	return val[(unsigned char)c];
 }
 
 /* Parse len digits at s in base 8 or 10 into *v, at most max; 0 or -1. */
@@ -372,6 +416,19 @@ io_limits(const struct manifest_limits *lim, struct manifest_limits *def)
 	return def;
 }
 
+/* Count the newlines in [p, end): the entries of a text manifest. */
+static size_t
+io_count_lines(const char *p, const char *end)
+{
+	size_t	n = 0;
+
+	while (p < end && (p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+		n++;
+		p++;
+	}
+	return n;
+}
+
 /* Parse the text format into a new manifest; see manifest.h. */
 int
 manifest_parse(const char *text, size_t len,
@@ -391,6 +448,8 @@ manifest_parse(const char *text, size_t len,
 	else
 		p += hlen;
 	m = manifest_new();
+	if (why == NULL)
+		manifest_reserve(m, io_count_lines(p, end));
 	while (why == NULL && p < end) {
 		line++;
 		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)

@@ -22,6 +22,8 @@
 #include "manifest_int.h"
 #include "xmalloc.h"
 
+#define RESCAN_CUT_LINEAR	16	/* fewer cut paths: compare each */
+
 /* A sorted set of strings (directories entered, subtrees cut). */
 struct rescan_set {
 	char	**v;
@@ -103,9 +105,21 @@ rescan_listed(const struct rescan *r, const char *path)
 static int
 rescan_in_cut(const struct rescan *r, const char *path)
 {
-	char	*p = xstrdup(path), *slash;
-	int	 in = rescan_has(&r->cut, path);
+	char	*p, *slash;
+	size_t	 i, len;
+	int	 in;
 
+	if (r->cut.n == 0)
+		return 0;
+	if ((in = rescan_has(&r->cut, path)) || r->cut.n <= RESCAN_CUT_LINEAR) {
+		for (i = 0; !in && i < r->cut.n; i++) {
+			len = strlen(r->cut.v[i]);
+			in = strncmp(path, r->cut.v[i], len) == 0 &&
+			    path[len] == '/';
+		}
+		return in;
+	}
+	p = xstrdup(path);
 	while (!in && (slash = strrchr(p, '/')) != NULL) {
 		*slash = '\0';
 		in = rescan_has(&r->cut, p);
@@ -352,7 +366,7 @@ manifest_rescan(int rootfd, const struct manifest *prev, char *const *paths,
 {
 	struct rescan	 r;
 	const char	*why;
-	size_t		 i, bad;
+	size_t		 i, bad, k;
 	int		 rc = 0;
 
 	memset(&r, 0, sizeof(r));
@@ -371,8 +385,12 @@ manifest_rescan(int rootfd, const struct manifest *prev, char *const *paths,
 	}
 	if (rc == 0) {
 		mscan_compact(r.s.m);
-		rescan_keep(&r);
-		manifest_sort(r.s.m);
+		manifest_sort(r.s.m);		/* the few new entries */
+		k = r.s.m->n;
+		if (prev != NULL)
+			manifest_reserve(r.s.m, prev->n);
+		rescan_keep(&r);		/* in prev's order */
+		manifest_merge_runs(r.s.m, k);
 		if (manifest_check_tree(r.s.m, &bad, &why) != 0) {
 			*cause = xasprintf("%s: %s (the journal missed a "
 			    "change)", r.s.m->e[bad].path, why);

@@ -273,8 +273,9 @@ mirror_overlay(const struct manifest *base, char *const *v, size_t n,
 	struct manifest		*out = manifest_new();
 	struct manifest_entry	*e;
 	const char		*why;
-	size_t			 i, bad;
+	size_t			 i, bad, k;
 
+	manifest_reserve(out, (base != NULL ? base->n : 0) + part->n);
 	for (i = 0; base != NULL && i < base->n; i++) {
 		if (mirror_changed(v, n, base->e[i].path))
 			continue;
@@ -284,12 +285,13 @@ mirror_overlay(const struct manifest *base, char *const *v, size_t n,
 		e->link = base->e[i].link != NULL ?
 		    xstrdup(base->e[i].link) : NULL;
 	}
+	k = out->n;
 	for (i = 0; i < part->n; i++) {
 		e = manifest_add(out);
 		*e = part->e[i];
 	}
 	part->n = 0;		/* the strings moved to out */
-	manifest_sort(out);
+	manifest_merge_runs(out, k);	/* both runs are sorted */
 	if (manifest_check_tree(out, &bad, &why) != 0) {
 		log_info("host watcher: %s: %s: listing the sandbox "
 		    "workspace", out->e[bad].path, why);

@@ -19,7 +19,7 @@ SSHD_PID=
 
 lib_cleanup() {
 	# A daemon a test started (or autostarted) listens under $T/run.
-	pkill -f -- "clawssh serve.*$T/run/" 2>/dev/null
+	pkill -f -- "clawssh serve.*$T/run/" 2>/dev/null || :
 	if [ -n "$SSHD_PID" ]; then
 		kill "$SSHD_PID" 2>/dev/null
 		wait "$SSHD_PID" 2>/dev/null
