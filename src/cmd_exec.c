@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "clawconfig.h"
+#include "clock.h"
 #include "cmd.h"
 #include "cmd_box.h"
 #include "cmd_conn.h"
@@ -44,6 +45,7 @@ struct exec_args {
 	int		 background;	/* --background */
 	int64_t		 yield_ms;	/* --yield-ms, -1: not given */
 	int		 json;		/* --json (with those two) */
+	int		 sync_json;	/* --sync-json */
 	int		 argc;
 	char		**argv;
 	struct contain_limits limits;	/* in force when contained */
@@ -70,11 +72,14 @@ static const char exec_usage[] =
     "  --yield-ms N          -s only: wait up to N ms; if it is still\n"
     "                        running, say which process handle to poll\n"
     "  --json                with those two: one JSON object\n"
+    "  --sync-json           mirror mode: end with one JSON line on\n"
+    "                        stderr saying what the sync moved\n"
     CMD_CONN_USAGE;
 
 enum {
 	OPT_TIMEOUT = CMD_OPT_FIRST_FREE, OPT_ENV, OPT_CWD, OPT_HOST,
-	OPT_STRICT, OPT_NOSYNC, OPT_BACKGROUND, OPT_YIELD, OPT_JSON
+	OPT_STRICT, OPT_NOSYNC, OPT_BACKGROUND, OPT_YIELD, OPT_JSON,
+	OPT_SYNC_JSON
 };
 
 static const struct option exec_longopts[] = {
@@ -86,6 +91,7 @@ static const struct option exec_longopts[] = {
 	{ "host", required_argument, NULL, OPT_HOST },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "no-sync", no_argument, NULL, OPT_NOSYNC },
+	{ "sync-json", no_argument, NULL, OPT_SYNC_JSON },
 	{ "sandbox", required_argument, NULL, 's' },
 	{ "strict-config", no_argument, NULL, OPT_STRICT },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
@@ -124,6 +130,9 @@ exec_option(struct exec_args *a, int ch, const char *arg)
 		return 0;
 	case OPT_BACKGROUND:
 		a->background = 1;
+		return 0;
+	case OPT_SYNC_JSON:
+		a->sync_json = 1;
 		return 0;
 	case OPT_JSON:
 		a->json = 1;
@@ -377,6 +386,31 @@ exec_bg(struct exec_args *a, const char *wrap, int *mirroring)
 	return status;
 }
 
+/* --sync-json: one line on stderr saying what the mirror sync moved. */
+static void
+exec_sync_json(const struct mirror *m, int64_t up_ms, int64_t down_ms,
+    int pulled)
+{
+	fprintf(stderr, "{\"sync\": {\"up\": {\"files\": %llu, \"dirs\": "
+	    "%llu, \"links\": %llu, \"bytes\": %llu, \"deleted\": %zu, "
+	    "\"with_command\": %s, \"ms\": %lld, \"local\": \"%s\"}, "
+	    "\"down\": {\"done\": %s, \"files\": %llu, \"dirs\": %llu, "
+	    "\"links\": %llu, \"bytes\": %llu, \"deleted\": %zu, "
+	    "\"conflicts\": %zu, \"refused\": %llu, \"ms\": %lld, "
+	    "\"remote\": \"%s\"}}}\n",
+	    (unsigned long long)m->up.files, (unsigned long long)m->up.dirs,
+	    (unsigned long long)m->up.links, (unsigned long long)m->up.bytes,
+	    m->deleted_remote, m->inl_pre != NULL ? "true" : "false",
+	    (long long)up_ms, m->local_how != NULL ? m->local_how : "none",
+	    pulled ? "true" : "false",
+	    (unsigned long long)m->down.files,
+	    (unsigned long long)m->down.dirs,
+	    (unsigned long long)m->down.links,
+	    (unsigned long long)m->down.bytes, m->deleted_local, m->conflicts,
+	    (unsigned long long)m->down.refused, (long long)down_ms,
+	    m->remote_how != NULL ? m->remote_how : "none");
+}
+
 /* Connect and run the command; returns the exit status. */
 static int
 exec_connect_run(struct exec_args *a, const char *pre, const char *cwd,
@@ -384,7 +418,9 @@ exec_connect_run(struct exec_args *a, const char *pre, const char *cwd,
 {
 	struct mirror		 m;
 	struct pathguard	*pg = NULL;
+	int64_t			 t0, up_ms = 0, down_ms = 0;
 	int			 rc, status = CMD_EXIT_FAILURE, mirroring = 0;
+	int			 pulled = 0;
 
 	memset(&m, 0, sizeof m);
 	m.statefd = -1;
@@ -392,19 +428,29 @@ exec_connect_run(struct exec_args *a, const char *pre, const char *cwd,
 	    (rc = cmd_conn_connect(&a->box.cc, a->box.sc, &a->box.t)) != 0)
 		return rc;
 	if (exec_mirrors(a)) {
+		t0 = clock_now_ms();
 		if ((rc = exec_sync_up(a, &m, &pg)) != 0) {
 			mirror_close(&m);
 			pathguard_close(pg);
 			return rc;
 		}
+		up_ms = clock_now_ms() - t0;
 		mirroring = 1;
 	}
 	if (a->background || a->yield_ms >= 0)
 		status = exec_bg(a, wrap, &mirroring);
 	else
 		status = exec_fg(a, pre, cwd, wrap, &mirroring, &m);
-	if (mirroring && exec_sync_down(&m) != 0)
-		status = CMD_EXIT_FAILURE;
+	if (mirroring) {
+		t0 = clock_now_ms();
+		if (exec_sync_down(&m) != 0)
+			status = CMD_EXIT_FAILURE;
+		else
+			pulled = 1;
+		down_ms = clock_now_ms() - t0;
+	}
+	if (a->sync_json && exec_mirrors(a))
+		exec_sync_json(&m, up_ms, down_ms, pulled);
 	mirror_close(&m);
 	pathguard_close(pg);
 	return status;

@@ -162,6 +162,7 @@ mirror_local(struct mirror *m, const struct manifest *prev,
 	size_t		  at = 0, n;
 	int		  rc;
 
+	m->local_how = "scan";
 	if (mirror_journal_take(m, &rep, &at) != 0) {
 		buf_free(&rep);
 		return mirror_scan(m, prev, out, cause);
@@ -173,6 +174,7 @@ mirror_local(struct mirror *m, const struct manifest *prev,
 	buf_free(&rep);
 	if (rc == 0) {
 		log_info("change journal: %zu changed paths, no scan", n);
+		m->local_how = "journal";
 		return 0;
 	}
 	log_info("change journal: %s: scanning the workspace", why);

@@ -43,6 +43,8 @@ struct mirror {
 	size_t			 inl_len;
 	char			*inl_pre;	/* and the script unpacking it */
 	int			 push_failed;	/* it did not arrive */
+	const char		*local_how;	/* "journal" or "scan" */
+	const char		*remote_how;	/* "watcher" or "listing" */
 	struct tarstream_stats	 up, down;
 	size_t			 deleted_remote, deleted_local, conflicts;
 };

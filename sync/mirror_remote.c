@@ -106,6 +106,7 @@ mirror_remote_full(struct mirror *m, struct manifest **out, char **cause)
 {
 	int	rc;
 
+	m->remote_how = "listing";
 	if ((rc = mirror_list_remote(m, out, cause)) == 0)
 		mirror_filter(m, *out);
 	return rc;
@@ -340,6 +341,7 @@ mirror_remote_now(struct mirror *m, struct manifest **out, char **cause)
 	buf_free(&rep);
 	if (now == NULL)
 		return mirror_remote_full(m, out, cause);
+	m->remote_how = "watcher";
 	*out = now;
 	return 0;
 }

@@ -52,6 +52,22 @@ expect_eq "$(stat -c %a "$W/new/c.txt")" "600" "mode change came down"
 expect_eq "$(cat "$W/made/sub/d.txt")" "four" "new tree came down"
 expect_eq "$(readlink "$W/made/link")" "../src/a.txt" "new link came down"
 
+# --sync-json: one line on stderr, last, saying what moved and how.
+echo up > "$W/up.txt"
+"$CLAWSSH" exec -s "$id" --sync-json -- sh -c 'echo down > down.txt' \
+    2>"$T/err" || fail "exec --sync-json: $(cat "$T/err")"
+j=$(tail -n 1 "$T/err")
+jf() {
+	printf '%s' "$j" | jq -r "$1" 2>/dev/null || echo "bad json: $j"
+}
+expect_eq "$(jf .sync.up.files)" 1 "json: files up"
+expect_eq "$(jf .sync.up.with_command)" true "json: sent with the command"
+expect_eq "$(jf .sync.up.local)" journal "json: local changes by journal"
+expect_eq "$(jf .sync.down.files)" 1 "json: files down"
+expect_eq "$(jf .sync.down.remote)" watcher "json: remote changes by watcher"
+expect_eq "$(jf .sync.down.done)" true "json: pulled"
+expect_eq "$(cat "$W/down.txt")" down "file came down"
+
 # A change made on the host between execs (a background process, say).
 echo bg > "$RW/src/bg.txt"
 x -- true || fail "exec 5: $(cat "$T/err")"
