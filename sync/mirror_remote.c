@@ -204,9 +204,12 @@ mirror_paths(const struct buf *rep, size_t at, size_t *n, size_t *list)
 static int
 mirror_changed(char *const *v, size_t n, const char *path)
 {
-	char	*p = xstrdup(path), *slash;
+	char	*p, *slash;
 	int	 hit;
 
+	if (n == 0)
+		return 0;
+	p = xstrdup(path);
 	hit = bsearch(&p, v, n, sizeof(*v), mirror_cmp_str) != NULL;
 	while (!hit && (slash = strrchr(p, '/')) != NULL) {
 		*slash = '\0';
