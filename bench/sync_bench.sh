@@ -38,12 +38,43 @@ hf() {
 median() {
 	awk -F, -v n="$2" 'NR > 1 && $1 == n { print $4 * 1000 }' "$T/$1.csv"
 }
+# The median of the seed runs of variant $1.
+seed_median() {
+	awk -v n="$1" '$1 == n { print $2 }' "$T/seed.txt" | sort -n |
+	    awk '{ v[NR] = $1 }
+	    END { if (NR % 2) print v[(NR + 1) / 2]
+		  else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
 
-# Seed: each run into a fresh place.
-hf seed --prepare "rm -rf $T/dst; mkdir -p $T/dst" \
-    -n clawssh "$C provision $F --host testhost --mode remote --remote-root $R --workspace $W --key seed-\$(date +%s%N)" \
-    -n tar-ssh "cd $W && tar -cf - . | $SSH testhost 'tar -xf - -C $T/dst'" \
-    -n rsync "rsync -a -e '$SSH' $W/ testhost:$T/dst/"
+# Seed: each run into a fresh place, the three variants taking turns
+# (hyperfine runs one variant after the other, and this machine's file
+# system, mounted with "discard", slows down as it fills and after big
+# deletions: taking turns gives each variant the same conditions).
+# Nothing is deleted until the end.
+mkdir -p "$T/dst"
+ms() {
+	echo $(( ($(date +%s%N) - $1) / 1000000 ))
+}
+i=0
+: > "$T/seed.txt"
+while [ $i -lt "$RUNS" ]; do
+	sync
+	t=$(date +%s%N)
+	$C provision $F --host testhost --mode remote --remote-root "$R" \
+	    --workspace "$W" --key "seed-$i" > /dev/null
+	echo "clawssh $(ms "$t")" >> "$T/seed.txt"
+	sync
+	t=$(date +%s%N)
+	mkdir "$T/dst/t$i"
+	(cd "$W" && tar -cf - . | $SSH testhost "tar -xf - -C $T/dst/t$i")
+	echo "tar-ssh $(ms "$t")" >> "$T/seed.txt"
+	sync
+	t=$(date +%s%N)
+	rsync -a -e "$SSH" "$W/" "testhost:$T/dst/r$i/"
+	echo "rsync $(ms "$t")" >> "$T/seed.txt"
+	i=$((i + 1))
+done
+rm -rf "$T/dst"
 
 # Mirror round trip: change one file locally, the command changes one.
 id=$($C provision $F --host testhost --remote-root $R --workspace $W --key mirror)
@@ -72,7 +103,7 @@ hf warmnc -n mirror "$C exec -s $id -- true" \
 kill "$DAEMON"; wait "$DAEMON" 2>/dev/null || true
 
 $MUX -O exit testhost 2>/dev/null || true
-cs=$(median seed clawssh); ts=$(median seed tar-ssh); rs=$(median seed rsync)
+cs=$(seed_median clawssh); ts=$(seed_median tar-ssh); rs=$(seed_median rsync)
 ct=$(median trip clawssh); rt=$(median trip rsync-ssh-rsync)
 cm=$(median nochange mirror); cn=$(median nochange no-sync)
 wm=$(median warm mirror-one); wn=$(median warm no-sync); wt=$(median warm trip)
