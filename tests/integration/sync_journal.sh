@@ -94,4 +94,34 @@ x -- cat src/r.txt > "$T/out" || fail "exec after kill: $(cat "$T/err")"
 expect_match "$(cat "$T/err")" "changed paths, no scan" "journal after kill"
 expect_eq "$(cat "$T/out")" "v2" "change taken by a killed client went up"
 cmp -s "$W/big.bin" "$RW/big.bin" || fail "big file not complete on host"
+
+# Small pushes go with the command; if the host cannot unpack them the
+# command does not run, nothing is saved, and the next exec sends them.
+echo v3 > "$W/src/r.txt"
+chattr +i "$RW/src" 2>/dev/null && immutable=1 || immutable=0
+if [ "$immutable" = 1 ]; then
+	x -- sh -c 'echo RAN > ran.txt'
+	st=$?
+	chattr -i "$RW/src"
+	[ "$st" -ne 0 ] || fail "exec with an unpack failure succeeded"
+	expect_match "$(cat "$T/err")" "could not be unpacked on the host" \
+	    "unpack failure reported"
+	[ -e "$RW/ran.txt" ] && fail "command ran although the push failed"
+	expect_eq "$(cat "$W/src/r.txt")" "v3" "local file kept"
+else
+	echo "note: chattr +i not possible here; unpack failure not tested" >&2
+fi
+x -- cat src/r.txt > "$T/out" || fail "exec after unpack failure"
+expect_eq "$(cat "$T/out")" "v3" "change sent again by the next exec"
+expect_match "$(cat "$T/err")" "sent along with the command" "push inline"
+
+# Garbage journal and watcher requests on the socket: an answer saying
+# why, and the daemon lives on.
+printf 'CLAWMUX1\n\000\000\000\006\016\000\000\000\000x\000\000\000\006\021\000\000\000\000y' |
+    timeout 2 nc -U "$D" > "$T/garbage.out" 2>/dev/null
+grep -q "malformed journal request" "$T/garbage.out" ||
+    fail "no answer to a malformed JTAKE: $(od -c "$T/garbage.out" | head)"
+grep -q "no host yet" "$T/garbage.out" ||
+    fail "no answer to an RTAKE before HELLO"
+x -- true || fail "daemon gone after garbage: $(cat "$T/err")"
 exit 0
