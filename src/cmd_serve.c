@@ -384,7 +384,8 @@ cmd_serve(int argc, char **argv)
 	o.ready_fd = -1;
 	if (a.detach && (rc = serve_detach(a.log, &o.ready_fd)) != -1)
 		goto out;
-	if (!a.detach && a.log != NULL && freopen(a.log, "a", stderr) == NULL)
+	if (!a.detach && a.log != NULL && (freopen(a.log, "a", stderr) == NULL ||
+	    setvbuf(stderr, NULL, _IOLBF, 0) != 0))	/* a file: line by line */
 		rc = cmd_fail("%s: %s", a.log, strerror(errno));
 	else if (daemon_run(&o, &cause) != 0) {
 		rc = cmd_fail("%s", cause);

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "clock.h"
 #include "daemon_int.h"
 #include "error.h"
 #include "ignore.h"
@@ -50,6 +51,7 @@ struct djroot {
 	struct ignore		*ig;
 	int			 handle;
 	struct djconsumer_list	 consumers;
+	int64_t			 used;		/* last take, for eviction */
 };
 TAILQ_HEAD(djroot_list, djroot);
 
@@ -198,6 +200,42 @@ djroot_find(struct djournal *dj, const char *path)
 	return NULL;
 }
 
+/* Return 1 if a client holds a set of r. */
+static int
+djroot_held(const struct djroot *r)
+{
+	const struct djconsumer	*c;
+
+	TAILQ_FOREACH(c, &r->consumers, entry) {
+		if (c->holder != NULL)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Stop watching the least recently used root nobody holds, to make room
+ * (its next sync scans).  0, or -1 if all are held.
+ */
+static int
+djroot_evict(struct djournal *dj)
+{
+	struct djroot	*r, *lru = NULL;
+
+	TAILQ_FOREACH(r, &dj->roots, entry) {
+		if (!djroot_held(r) && (lru == NULL || r->used < lru->used))
+			lru = r;
+	}
+	if (lru == NULL)
+		return -1;
+	log_info("change journal: no longer watching %s, to make room",
+	    lru->path);
+	TAILQ_REMOVE(&dj->roots, lru, entry);
+	dj->nroots--;
+	djroot_free(dj, lru);
+	return 0;
+}
+
 /* The root for path with these excludes, made if needed; NULL: *why. */
 static struct djroot *
 djroot_get(struct djournal *dj, const char *path, const char *excl,
@@ -215,9 +253,9 @@ djroot_get(struct djournal *dj, const char *path, const char *excl,
 	}
 	if (r != NULL)
 		return r;
-	if (dj->nroots >= DJ_ROOTS_MAX) {
-		*why = xasprintf("the daemon already watches %d workspaces",
-		    DJ_ROOTS_MAX);
+	if (dj->nroots >= DJ_ROOTS_MAX && djroot_evict(dj) != 0) {
+		*why = xasprintf("the daemon already watches %d workspaces, "
+		    "all busy", DJ_ROOTS_MAX);
 		return NULL;
 	}
 	r = xcalloc(1, sizeof(*r));
@@ -421,6 +459,7 @@ djournal_take(struct dclient *cl, const struct mux_frame *f)
 		free(why);
 		return;
 	}
+	r->used = clock_now_ms();
 	c = djconsumer_get(r, name);
 	if (c->holder != NULL && c->holder != cl) {
 		djournal_full(cl, "another sync of this sandbox is running");

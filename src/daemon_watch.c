@@ -58,6 +58,7 @@ struct dwatch {
 	struct djset		 pending, held;
 	struct dclient		*holder;
 	struct dwaiter_list	 waiters;
+	int64_t			 used;		/* last take, for eviction */
 };
 
 /*
@@ -470,14 +471,55 @@ dwatch_get(struct daemon *d, struct dhost *h, const char *ws)
 	return w;
 }
 
+/*
+ * Make room for one more watcher on w's host: they hold a channel each,
+ * so at most half the host's pool (maxConnections x maxSessions) goes to
+ * them.  The least recently used one nobody holds is stopped (its next
+ * take lists everything).  0, or -1 if every watcher is busy.
+ */
+static int
+dwatch_room(struct dwatch *w)
+{
+	struct daemon	*d = w->d;
+	struct dwatch	*o, *lru = NULL;
+	int		 n = 0, cap = d->max_conns * d->max_sessions / 2;
+
+	TAILQ_FOREACH(o, &d->watches, entry) {
+		if (o->host != w->host || o->ch == NULL || o == w)
+			continue;
+		n++;
+		if (o->holder == NULL && TAILQ_EMPTY(&o->waiters) &&
+		    (lru == NULL || o->used < lru->used))
+			lru = o;
+	}
+	if (n < (cap > 0 ? cap : 1))
+		return 0;
+	if (lru == NULL)
+		return -1;
+	log_info("%s: stopping the change watcher of %s to make room",
+	    w->host->label, lru->ws);
+	lru->ch->watch = NULL;
+	dchan_abandon(lru->ch);
+	lru->ch = NULL;
+	dwatch_detach(lru, "its change watcher was stopped to make room for "
+	    "another sandbox's");
+	return 0;
+}
+
 /* Take the changed set of ws (or answer why not); see mux_proto.h. */
 static void
 dwatch_take1(struct dclient *c, struct dwatch *w, const char *token)
 {
 	struct dwaiter	*q;
 
+	w->used = clock_now_ms();
 	if (w->ch == NULL && (w->retry_at == 0 ||
 	    clock_now_ms() >= w->retry_at)) {
+		if (dwatch_room(w) != 0) {
+			dwatch_full(c, "every change watcher on the host is "
+			    "busy");
+			return;
+		}
 		dwatch_start(w);
 		dwatch_full(c, "the host's change watcher is starting");
 		return;

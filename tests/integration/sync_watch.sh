@@ -94,4 +94,38 @@ x -- sh -c 'find . -mindepth 1 -delete'
 [ $? -ne 0 ] || fail "emptied sandbox workspace did not halt the pull"
 expect_match "$(cat "$T/err")" "mirror halted" "guard message"
 expect_eq "$(find "$W" | wc -l)" "$n_before" "local workspace untouched"
+
+# A small pool (1 connection x 2 channels) has room for one watcher: a
+# second sandbox's pull stops the first's watcher, whose next pull lists
+# everything again (and misses nothing).
+pkill -f -- "clawssh serve --socket $D" 2>/dev/null
+sleep 0.5
+mkdir -p "$XDG_CONFIG_HOME/clawssh"
+printf '{ "daemon": { "maxSessions": 2, "maxConnections": 1 } }\n' \
+    > "$XDG_CONFIG_HOME/clawssh/config.json"
+"$CLAWSSH" serve -v --socket "$D" --log "$T/daemon2.log" &
+i=0
+while [ ! -S "$D" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+W2="$T/ws2"
+mkdir -p "$W2"
+echo b > "$W2/b.txt"
+id2=$("$CLAWSSH" provision -F "$T/ssh_config" --host testhost --key w2 \
+    --remote-root "$R" --workspace "$W2")
+RW2="$R/$id2/workspace"
+y() {
+	"$CLAWSSH" exec -v -s "$id2" "$@" 2>"$T/err2"
+}
+rm -rf "$W"/* "$RW"/*		# back to a workspace the guard allows
+echo a > "$W/a.txt"
+x --no-sync -- sh -c 'echo a > a.txt'
+x -- true > /dev/null 2>&1; sleep 0.5; x -- true > /dev/null 2>&1
+x -- true || fail "evict: exec A: $(cat "$T/err")"
+expect_match "$(cat "$T/err")" "changed paths, no listing" "A watched"
+y -- true || fail "evict: exec B: $(cat "$T/err2")"
+expect_match "$(cat "$T/daemon2.log")" "to make room" "A's watcher stopped"
+echo late > "$RW/late2.txt"
+x -- true || fail "evict: exec A again: $(cat "$T/err")"
+expect_match "$(cat "$T/err")" "listing the sandbox workspace" \
+    "A lists everything again"
+expect_eq "$(cat "$W/late2.txt")" "late" "change seen after eviction"
 exit 0
