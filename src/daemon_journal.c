@@ -28,6 +28,7 @@
 #include "log.h"
 #include "manifest.h"
 #include "mux_proto.h"
+#include "strv.h"
 #include "xmalloc.h"
 
 #define DJ_ROOTS_MAX	32	/* workspaces watched at once */
@@ -105,15 +106,6 @@ djset_clear(struct djset *s)
 	journal_paths_free(s->v, s->n);
 	free(s->why);
 	memset(s, 0, sizeof(*s));
-}
-
-/* Order strings, for qsort. */
-static int
-djset_cmp(const void *a, const void *b)
-{
-	const char	*const *sa = a, *const *sb = b;
-
-	return strcmp(*sa, *sb);
 }
 
 /* Free a consumer. */
@@ -347,17 +339,7 @@ djournal_full(struct dclient *cl, const char *why)
 void
 djset_uniq(struct djset *s)
 {
-	size_t	i, o;
-
-	if (s->n > 1)
-		qsort(s->v, s->n, sizeof(*s->v), djset_cmp);
-	for (i = o = 0; i < s->n; i++) {
-		if (o > 0 && strcmp(s->v[o - 1], s->v[i]) == 0)
-			free(s->v[i]);
-		else
-			s->v[o++] = s->v[i];
-	}
-	s->n = o;
+	strv_uniq(s->v, &s->n, 1);
 }
 
 /* Answer a take with the set s (sorted and unique first); see daemon_int.h. */

@@ -24,6 +24,7 @@
 #include "log.h"
 #include "mux_proto.h"
 #include "shquote.h"
+#include "strv.h"
 #include "xmalloc.h"
 
 #define DWATCH_LINE_MAX		(64 * 1024)	/* longest event line */
@@ -244,34 +245,6 @@ dwatch_hand(struct dwatch *w, struct dwaiter *q, const char *list,
 	free(q);
 }
 
-/* Order strings, for bsearch. */
-static int
-dwatch_cmp(const void *a, const void *b)
-{
-	const char	*const *sa = a, *const *sb = b;
-
-	return strcmp(*sa, *sb);
-}
-
-/*
- * Return 1 if path lies below another path of the sorted set s (find
- * lists that one with all below it, so path needs no listing).
- */
-static int
-dwatch_covered(const struct djset *s, const char *path)
-{
-	char	*up = xstrdup(path), *slash;
-	int	 hit = 0;
-
-	while (!hit && (slash = strrchr(up, '/')) != NULL) {
-		*slash = '\0';
-		hit = bsearch(&up, s->v, s->n, sizeof(*s->v),
-		    dwatch_cmp) != NULL;
-	}
-	free(up);
-	return hit;
-}
-
 /*
  * A sentinel came round: every change before the take is in the pending
  * set.  Take it, and ask the script to list those paths (nothing to list:
@@ -298,7 +271,8 @@ dwatch_sentinel(struct dwatch *w, const char *token)
 		for (i = 0; i < q->set.n; i++) {
 			len = strlen(q->set.v[i]);
 			if (memchr(q->set.v[i], '\n', len) == NULL &&
-			    !dwatch_covered(&q->set, q->set.v[i]))
+			    !strv_has_ancestor(q->set.v, q->set.n,
+			    q->set.v[i], 0))
 				buf_appendf(&w->ch->in, "%s\n", q->set.v[i]);
 		}
 		buf_append(&w->ch->in, "\n", 1);

@@ -20,6 +20,7 @@
 #include "log.h"
 #include "manifest.h"
 #include "manifest_int.h"
+#include "strv.h"
 #include "xmalloc.h"
 
 #define RESCAN_CUT_LINEAR	16	/* fewer cut paths: compare each */
@@ -40,21 +41,11 @@ struct rescan {
 	struct rescan_set	 cut;		/* prev subtrees replaced */
 };
 
-/* Compare strings for bsearch over a set. */
-static int
-rescan_cmp(const void *a, const void *b)
-{
-	const char	*const *sa = a, *const *sb = b;
-
-	return strcmp(*sa, *sb);
-}
-
 /* Return 1 if s holds path. */
 static int
 rescan_has(const struct rescan_set *s, const char *path)
 {
-	return s->n != 0 && bsearch(&path, s->v, s->n, sizeof(*s->v),
-	    rescan_cmp) != NULL;
+	return strv_has(s->v, s->n, path);
 }
 
 /* Add a copy of path to s, keeping it sorted; nothing if there. */
@@ -97,8 +88,7 @@ rescan_set_free(struct rescan_set *s)
 static int
 rescan_listed(const struct rescan *r, const char *path)
 {
-	return r->npaths != 0 && bsearch(&path, r->paths, r->npaths,
-	    sizeof(*r->paths), rescan_cmp) != NULL;
+	return strv_has(r->paths, r->npaths, path);
 }
 
 /* Return 1 if path is one of the cut subtrees or lies below one. */

@@ -25,6 +25,7 @@
 #include "mux_proto.h"
 #include "pathguard.h"
 #include "shquote.h"
+#include "strv.h"
 #include "transfer.h"
 #include "transport.h"
 #include "xmalloc.h"
@@ -85,6 +86,40 @@ mirror_scan(struct mirror *m, const struct manifest *prev,
 	    cause);
 }
 
+/* Take from the daemon; see mirror_int.h. */
+int
+mirror_take(struct mirror *m, const struct buf *req, int type, int want,
+    int timeout_ms, const char *what, const char *fallback, struct buf *rep,
+    size_t *at)
+{
+	struct mux	*mx = transport_mux(m->t);
+	char		*why = NULL;
+	int		 ok;
+
+	if (mx == NULL) {
+		log_info("%s: no daemon running: %s", what, fallback);
+		return 1;
+	}
+	if (mux_request(mx, type, req->data, req->len, want, rep,
+	    timeout_ms, &why) != 0) {
+		log_info("%s: %s: %s", what, why, fallback);
+		free(why);
+		return 1;
+	}
+	m->journal = 1;		/* a JACK is owed */
+	ok = rep->len >= 2 && rep->data[1] == '\0' && ((rep->data[0] == 'P' &&
+	    rep->data[rep->len - 1] == '\0') || rep->data[0] == 'L');
+	if (!ok) {
+		log_info("%s: %.*s: %s", what, rep->len > 1 &&
+		    rep->data[0] == 'F' ? (int)rep->len - 1 : 9, rep->len > 1 &&
+		    rep->data[0] == 'F' ? rep->data + 1 : "no answer",
+		    fallback);
+		return 1;
+	}
+	*at = 2;
+	return 0;
+}
+
 /*
  * Ask the daemon's change journal for the paths changed here since the
  * last take: 0 with the paths in *rep (NUL-separated from *at to the
@@ -93,40 +128,22 @@ mirror_scan(struct mirror *m, const struct manifest *prev,
 static int
 mirror_journal_take(struct mirror *m, struct buf *rep, size_t *at)
 {
-	struct mux	*mx = transport_mux(m->t);
-	struct buf	 req = BUF_INIT;
-	char		*why = NULL;
-	int		 rc;
+	struct buf	req = BUF_INIT;
+	int		rc;
 
-	if (mx == NULL) {
-		log_info("no change journal running (no daemon): scanning "
-		    "the workspace");
-		return 1;
-	}
 	buf_append(&req, pathguard_root(m->pg),
 	    strlen(pathguard_root(m->pg)) + 1);
 	buf_append(&req, m->id, strlen(m->id) + 1);
 	if (m->excl_len != 0)
 		buf_append(&req, m->excl, m->excl_len);
-	rc = mux_request(mx, MUX_JTAKE, req.data, req.len, MUX_JPATHS, rep,
-	    MIRROR_JOURNAL_MS, &why);
+	rc = mirror_take(m, &req, MUX_JTAKE, MUX_JPATHS, MIRROR_JOURNAL_MS,
+	    "change journal", "scanning the workspace", rep, at);
 	buf_free(&req);
-	if (rc != 0) {
-		log_info("change journal: %s: scanning the workspace", why);
-		free(why);
+	if (rc == 0 && rep->data[0] != 'P') {
+		log_info("change journal: odd answer: scanning the workspace");
 		return 1;
 	}
-	m->journal = 1;
-	if (rep->len < 2 || rep->data[0] != 'P' || rep->data[1] != '\0' ||
-	    rep->data[rep->len - 1] != '\0') {
-		log_info("change journal: %.*s: scanning the workspace",
-		    rep->len > 1 && rep->data[0] == 'F' ? (int)rep->len - 1 :
-		    9, rep->len > 1 && rep->data[0] == 'F' ? rep->data + 1 :
-		    "no answer");
-		return 1;
-	}
-	*at = 2;
-	return 0;
+	return rc;
 }
 
 /* Split the NUL-separated paths of rep from at into an array. */
@@ -437,31 +454,11 @@ mirror_touch(struct mirror *m, const char *path)
 	m->touched[m->ntouched++] = xstrdup(path);
 }
 
-/* Order strings, for qsort. */
-static int
-mirror_cmp_str(const void *a, const void *b)
-{
-	const char	*const *sa = a, *const *sb = b;
-
-	return strcmp(*sa, *sb);
-}
-
 /* Sort the touched paths and drop duplicates. */
 static void
 mirror_touched_uniq(struct mirror *m)
 {
-	size_t	i, o;
-
-	if (m->ntouched > 1)
-		qsort(m->touched, m->ntouched, sizeof(*m->touched),
-		    mirror_cmp_str);
-	for (i = o = 0; i < m->ntouched; i++) {
-		if (o > 0 && strcmp(m->touched[o - 1], m->touched[i]) == 0)
-			free(m->touched[i]);
-		else
-			m->touched[o++] = m->touched[i];
-	}
-	m->ntouched = o;
+	strv_uniq(m->touched, &m->ntouched, 1);
 }
 
 /* Save the host's version of a conflicting file beside the local one. */
@@ -600,15 +597,6 @@ mirror_keep(struct manifest *m, const struct manifest_entry *e)
 	n->link = e->link != NULL ? xstrdup(e->link) : NULL;
 }
 
-/* Order strings, for bsearch over the unpushed paths. */
-static int
-mirror_cmp_ptr(const void *a, const void *b)
-{
-	const char	*const *sa = a, *const *sb = b;
-
-	return strcmp(*sa, *sb);
-}
-
 /*
  * The manifest to save after a pull.  The local tree now (after) is right
  * for every path both sides agree on; for a path changed here during the
@@ -624,24 +612,17 @@ mirror_next_base(const struct manifest *base, const struct manifest *local,
 	struct manifest			*out = manifest_new();
 	struct manifest_change		*ch = NULL;
 	const struct manifest_entry	*b;
-	const char			**u = NULL;
-	size_t				 n = 0, i, k;
+	char				**u = NULL;
+	size_t				 n = 0, i;
 
 	if (manifest_diff(base, local, &ch, &n) != 0)
 		n = 0;		/* both are sorted: cannot happen */
 	u = xcalloc(n + 1, sizeof(*u));
 	for (i = 0; i < n; i++)
 		u[i] = ch[i].now != NULL ? ch[i].now->path : ch[i].old->path;
-	if (n > 1)
-		qsort(u, n, sizeof(*u), mirror_cmp_ptr);
-	for (i = k = 0; i < n; i++) {	/* a type change is listed twice */
-		if (k == 0 || strcmp(u[k - 1], u[i]) != 0)
-			u[k++] = u[i];
-	}
-	n = k;
+	strv_uniq(u, &n, 0);	/* a type change is listed twice */
 	for (i = 0; i < after->n; i++) {
-		if (n == 0 || bsearch(&after->e[i].path, u, n, sizeof(*u),
-		    mirror_cmp_ptr) == NULL)
+		if (!strv_has(u, n, after->e[i].path))
 			mirror_keep(out, &after->e[i]);
 		else if ((b = manifest_find(base, after->e[i].path)) != NULL)
 			mirror_keep(out, b);

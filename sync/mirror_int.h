@@ -5,6 +5,7 @@
 #ifndef CLAW_MIRROR_INT_H
 #define CLAW_MIRROR_INT_H
 
+struct buf;
 struct manifest;
 struct mirror;
 
@@ -29,5 +30,16 @@ int	mirror_remote_now(struct mirror *m, struct manifest **out,
 /* A listing of the whole sandbox workspace, ignored paths left out. */
 int	mirror_remote_full(struct mirror *m, struct manifest **out,
 	    char **cause);
+
+/*
+ * Send req (a JTAKE or RTAKE of mux_proto.h: type) to the daemon and
+ * wait up to timeout_ms for its answer (of type want): 0 with "P" and the
+ * paths (or, for RTAKE, "L", the paths and a listing) in rep from *at,
+ * and a JACK owed; 1 when only a whole scan or listing can tell, logged
+ * with -v as "what: why: fallback".
+ */
+int	mirror_take(struct mirror *m, const struct buf *req, int type,
+	    int want, int timeout_ms, const char *what, const char *fallback,
+	    struct buf *rep, size_t *at);
 
 #endif /* CLAW_MIRROR_INT_H */

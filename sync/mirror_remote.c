@@ -20,9 +20,9 @@
 #include "manifest.h"
 #include "mirror.h"
 #include "mirror_int.h"
-#include "mux_client.h"
 #include "mux_proto.h"
 #include "shquote.h"
+#include "strv.h"
 #include "transport.h"
 #include "xmalloc.h"
 
@@ -120,53 +120,20 @@ mirror_remote_full(struct mirror *m, struct manifest **out, char **cause)
 static int
 mirror_remote_take(struct mirror *m, struct buf *rep, size_t *at)
 {
-	struct mux	*mx = transport_mux(m->t);
 	struct buf	 req = BUF_INIT;
 	unsigned char	 raw[MIRROR_TOKEN_LEN / 2];
-	char		*why = NULL;
 	size_t		 i;
 	int		 rc;
 
-	if (mx == NULL) {
-		log_info("no change watcher on the host (no daemon): "
-		    "listing the sandbox workspace");
-		return 1;
-	}
 	arc4random_buf(raw, sizeof(raw));
 	buf_append(&req, m->remote_ws, strlen(m->remote_ws) + 1);
 	for (i = 0; i < sizeof(raw); i++)
 		buf_appendf(&req, "%02x", raw[i]);
 	buf_append(&req, "", 1);
-	rc = mux_request(mx, MUX_RTAKE, req.data, req.len, MUX_RPATHS, rep,
-	    MIRROR_WATCH_MS, &why);
+	rc = mirror_take(m, &req, MUX_RTAKE, MUX_RPATHS, MIRROR_WATCH_MS,
+	    "host watcher", "listing the sandbox workspace", rep, at);
 	buf_free(&req);
-	if (rc != 0) {
-		log_info("host watcher: %s: listing the sandbox workspace",
-		    why);
-		free(why);
-		return 1;
-	}
-	m->journal = 1;
-	if (rep->len < 2 || (rep->data[0] != 'P' && rep->data[0] != 'L') ||
-	    rep->data[1] != '\0' || (rep->data[0] == 'P' &&
-	    rep->data[rep->len - 1] != '\0')) {
-		log_info("host watcher: %.*s: listing the sandbox workspace",
-		    rep->len > 1 && rep->data[0] == 'F' ? (int)rep->len - 1 :
-		    9, rep->len > 1 && rep->data[0] == 'F' ? rep->data + 1 :
-		    "no answer");
-		return 1;
-	}
-	*at = 2;
-	return 0;
-}
-
-/* Order strings, for bsearch. */
-static int
-mirror_cmp_str(const void *a, const void *b)
-{
-	const char	*const *sa = a, *const *sb = b;
-
-	return strcmp(*sa, *sb);
+	return rc;
 }
 
 /*
@@ -196,27 +163,8 @@ mirror_paths(const struct buf *rep, size_t at, size_t *n, size_t *list)
 		v[(*n)++] = rep->data + at;
 	}
 	if (*n > 1)
-		qsort(v, *n, sizeof(*v), mirror_cmp_str);
+		qsort(v, *n, sizeof(*v), strv_cmp);
 	return v;
-}
-
-/* Return 1 if path or one of its ancestors is in the sorted v[0..n). */
-static int
-mirror_changed(char *const *v, size_t n, const char *path)
-{
-	char	*p, *slash;
-	int	 hit;
-
-	if (n == 0)
-		return 0;
-	p = xstrdup(path);
-	hit = bsearch(&p, v, n, sizeof(*v), mirror_cmp_str) != NULL;
-	while (!hit && (slash = strrchr(p, '/')) != NULL) {
-		*slash = '\0';
-		hit = bsearch(&p, v, n, sizeof(*v), mirror_cmp_str) != NULL;
-	}
-	free(p);
-	return hit;
 }
 
 /*
@@ -228,19 +176,13 @@ mirror_list_part(struct mirror *m, char *const *v, size_t n,
     struct manifest **out, char **cause)
 {
 	struct buf	 in = BUF_INIT, o = BUF_INIT, err = BUF_INIT;
-	char		*qws, *qs, *script, *up, *slash;
+	char		*qws, *qs, *script;
 	size_t		 i;
-	int		 rc, status = 0, below;
+	int		 rc, status = 0;
 
 	for (i = 0; i < n; i++) {
-		up = xstrdup(v[i]);
-		for (below = 0; !below && (slash = strrchr(up, '/')) != NULL;) {
-			*slash = '\0';
-			below = bsearch(&up, v, n, sizeof(*v),
-			    mirror_cmp_str) != NULL;
-		}
-		free(up);
-		if (!below && mirror_syncable(v[i]))
+		if (!strv_has_ancestor(v, n, v[i], 0) &&
+		    mirror_syncable(v[i]))
 			buf_appendf(&in, "%s\n", v[i]);
 	}
 	qws = shquote(m->remote_ws);
@@ -281,7 +223,7 @@ mirror_overlay(const struct manifest *base, char *const *v, size_t n,
 
 	manifest_reserve(out, (base != NULL ? base->n : 0) + part->n);
 	for (i = 0; base != NULL && i < base->n; i++) {
-		if (mirror_changed(v, n, base->e[i].path))
+		if (strv_has_ancestor(v, n, base->e[i].path, 1))
 			continue;
 		e = manifest_add(out);
 		*e = base->e[i];

@@ -33,6 +33,23 @@ lib_cleanup() {
 trap lib_cleanup EXIT
 trap 'exit 130' INT TERM
 
+# lib_start_daemon LOG [SERVE-ARGS...]: start "clawssh serve" on the
+# test's control socket $D, logging to LOG, and wait for it; DPID is its
+# pid.  (lib_cleanup stops it.)
+D="$T/run/clawssh/control.sock"
+lib_start_daemon() {
+	_log=$1
+	shift
+	"$CLAWSSH" serve "$@" --socket "$D" --log "$_log" &
+	DPID=$!
+	_i=0
+	while [ ! -S "$D" ] && [ $_i -lt 100 ]; do
+		sleep 0.05
+		_i=$((_i + 1))
+	done
+	[ -S "$D" ] || fail "daemon did not start: $(cat "$_log")"
+}
+
 fail() {
 	echo "FAIL: $*" >&2
 	[ -f "$T/sshd.log" ] && tail -n 20 "$T/sshd.log" >&2

@@ -10,7 +10,6 @@
 
 CLAWSSH_STATE_DIR="$T/state"
 export CLAWSSH_STATE_DIR
-D="$T/run/clawssh/control.sock"
 R="$T/root"
 W="$T/ws"
 mkdir -p "$W/src/deep" "$W/old"
@@ -27,12 +26,9 @@ x() {
 
 # Without a daemon: a scan, and -v says why.
 x -- true || fail "exec without daemon: $(cat "$T/err")"
-expect_match "$(cat "$T/err")" "no change journal running" "no daemon said"
+expect_match "$(cat "$T/err")" "change journal: no daemon running" "no daemon said"
 
-"$CLAWSSH" serve --socket "$D" --log "$T/daemon.log" &
-i=0
-while [ ! -S "$D" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
-[ -S "$D" ] || fail "daemon did not start: $(cat "$T/daemon.log")"
+lib_start_daemon "$T/daemon.log"
 
 # The first sync through the daemon scans; the next ones do not.
 x -- true || fail "first exec: $(cat "$T/err")"

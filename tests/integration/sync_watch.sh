@@ -9,7 +9,6 @@
 command -v inotifywait > /dev/null || { echo "no inotifywait" >&2; exit 77; }
 CLAWSSH_STATE_DIR="$T/state"
 export CLAWSSH_STATE_DIR
-D="$T/run/clawssh/control.sock"
 R="$T/root"
 W="$T/ws"
 mkdir -p "$W/src" "$W/old"
@@ -22,10 +21,7 @@ RW="$R/$id/workspace"
 x() {
 	"$CLAWSSH" exec -v -s "$id" "$@" 2>"$T/err"
 }
-"$CLAWSSH" serve --socket "$D" --log "$T/daemon.log" &
-i=0
-while [ ! -S "$D" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
-[ -S "$D" ] || fail "daemon did not start: $(cat "$T/daemon.log")"
+lib_start_daemon "$T/daemon.log"
 
 # The watcher starts with the first pull and is trusted after a listing
 # made once it was ready.
@@ -103,9 +99,7 @@ sleep 0.5
 mkdir -p "$XDG_CONFIG_HOME/clawssh"
 printf '{ "daemon": { "maxSessions": 2, "maxConnections": 1 } }\n' \
     > "$XDG_CONFIG_HOME/clawssh/config.json"
-"$CLAWSSH" serve -v --socket "$D" --log "$T/daemon2.log" &
-i=0
-while [ ! -S "$D" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+lib_start_daemon "$T/daemon2.log" -v
 W2="$T/ws2"
 mkdir -p "$W2"
 echo b > "$W2/b.txt"

@@ -1,0 +1,101 @@
+/*
+ * Unit tests for strv: sorting with duplicates dropped (owned or not),
+ * membership on empty and full sets, and the ancestor lookup that change
+ * sets rely on (prefixes that are not directories do not count).
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "strv.h"
+#include "xmalloc.h"
+
+/* Owned duplicates are freed (valgrind/ASan would see a leak or a double
+ * free otherwise); the order is strcmp's. */
+static void
+test_uniq_owned(void **state)
+{
+	char	*v[] = { xstrdup("b"), xstrdup("a/b"), xstrdup("b"),
+		    xstrdup("a"), xstrdup("a-b"), xstrdup("a") };
+	size_t	 n = 6, i;
+
+	(void)state;
+	strv_uniq(v, &n, 1);
+	assert_int_equal(n, 4);
+	assert_string_equal(v[0], "a");
+	assert_string_equal(v[1], "a-b");
+	assert_string_equal(v[2], "a/b");
+	assert_string_equal(v[3], "b");
+	for (i = 0; i < n; i++)
+		free(v[i]);
+}
+
+/* Borrowed strings are left alone; an empty array is fine. */
+static void
+test_uniq_borrowed(void **state)
+{
+	char	 a[] = "x", b[] = "x", c[] = "w";
+	char	*v[] = { a, b, c };
+	size_t	 n = 3, zero = 0;
+
+	(void)state;
+	strv_uniq(v, &n, 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(v[0], "w");
+	assert_string_equal(v[1], "x");
+	strv_uniq(NULL, &zero, 1);
+	assert_int_equal(zero, 0);
+}
+
+/* Membership, including the empty set with a NULL array. */
+static void
+test_has(void **state)
+{
+	char	 a[] = "a", ab[] = "a/b", c[] = "c";
+	char	*v[] = { a, ab, c };
+
+	(void)state;
+	assert_true(strv_has(v, 3, "a/b"));
+	assert_false(strv_has(v, 3, "b"));
+	assert_false(strv_has(NULL, 0, "a"));
+}
+
+/* Ancestors are whole components: "a" is one of "a/b/c", not of "ab/c". */
+static void
+test_has_ancestor(void **state)
+{
+	char	 a[] = "a", de[] = "d/e";
+	char	*v[] = { a, de };
+
+	(void)state;
+	assert_true(strv_has_ancestor(v, 2, "a/b/c", 0));
+	assert_true(strv_has_ancestor(v, 2, "d/e/f", 0));
+	assert_false(strv_has_ancestor(v, 2, "ab/c", 0));
+	assert_false(strv_has_ancestor(v, 2, "d/ef", 0));
+	assert_false(strv_has_ancestor(v, 2, "a", 0));
+	assert_true(strv_has_ancestor(v, 2, "a", 1));
+	assert_false(strv_has_ancestor(v, 2, "d", 1));
+	assert_false(strv_has_ancestor(NULL, 0, "a/b", 1));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_uniq_owned),
+		cmocka_unit_test(test_uniq_borrowed),
+		cmocka_unit_test(test_has),
+		cmocka_unit_test(test_has_ancestor),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
