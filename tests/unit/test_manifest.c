@@ -39,46 +39,6 @@
 		"\x22\x23\xb0\x03\x61\xa3\x96\x17\x7a\x9c\xb4\x10\xff\x61" \
 		"\xf2\x00\x15\xad"
 
-/* One test's scratch space: top/ holds tree/, the scanned root. */
-struct tree {
-	char	top[64];
-	int	topfd;
-	int	fd;
-};
-
-/* Make top/ and top/tree for one test. */
-static int
-setup(void **state)
-{
-	struct tree	*t;
-
-	t = xcalloc(1, sizeof(*t));
-	strlcpy(t->top, "/tmp/test_manifest.XXXXXX", sizeof(t->top));
-	if (mkdtemp(t->top) == NULL ||
-	    (t->topfd = open(t->top, O_RDONLY|O_DIRECTORY)) == -1 ||
-	    mkdirat(t->topfd, "tree", 0755) != 0 ||
-	    (t->fd = openat(t->topfd, "tree", O_RDONLY|O_DIRECTORY)) == -1) {
-		free(t);
-		return -1;
-	}
-	*state = t;
-	return 0;
-}
-
-/* Remove top/ and everything in it. */
-static int
-teardown(void **state)
-{
-	struct tree	*t = *state;
-	int		 r;
-
-	close(t->fd);
-	close(t->topfd);
-	r = tmpdir_remove(t->top);
-	free(t);
-	return r == 0 ? 0 : -1;
-}
-
 /* Create the file path in dirfd holding content, with mode. */
 static void
 put(int dirfd, const char *path, const char *content, mode_t mode)
@@ -112,7 +72,7 @@ set_mtime(int dirfd, const char *path, time_t sec, long nsec)
 
 /* Scan t's tree, which must succeed. */
 static struct manifest *
-scan(struct tree *t, const struct manifest *prev, manifest_skip_cb skip,
+scan(struct tmptree *t, const struct manifest *prev, manifest_skip_cb skip,
     void *arg, int flags)
 {
 	struct manifest	*m = NULL;
@@ -154,7 +114,7 @@ test_scan_tree(void **state)
 {
 	static const char	*want[] = { "a.txt", "dangling", "dir",
 	    "dir/b c", "dir/sub", "dir/sub/deep.txt", "dlink", "link" };
-	struct tree		*t = *state;
+	struct tmptree		*t = *state;
 	struct manifest		*m;
 	size_t			 i;
 
@@ -231,7 +191,7 @@ at(const struct skiplog *l, const char *token)
 
 /* Build the tree used by the skip tests. */
 static void
-skip_tree(struct tree *t)
+skip_tree(struct tmptree *t)
 {
 	put(t->fd, "a", "", 0644);
 	put(t->fd, "x.log", "", 0644);
@@ -250,7 +210,7 @@ test_scan_skip(void **state)
 {
 	static const char	*want[] = { "a", "dir", "dir/.ignore",
 	    "dir/keep" };
-	struct tree		*t = *state;
+	struct tmptree		*t = *state;
 	struct skiplog		 l = { BUF_INIT, NULL };
 	struct manifest		*m;
 	size_t			 i, d;
@@ -279,7 +239,7 @@ test_scan_skip(void **state)
 static void
 test_scan_skip_fail(void **state)
 {
-	struct tree	*t = *state;
+	struct tmptree	*t = *state;
 	struct skiplog	 l = { BUF_INIT, "dir/keep" };
 	struct manifest	*m = (struct manifest *)&l;
 	char		*cause = NULL;
@@ -304,7 +264,7 @@ sha256(const void *p, size_t len, unsigned char *md)
 static void
 test_scan_hash(void **state)
 {
-	struct tree	*t = *state;
+	struct tmptree	*t = *state;
 	struct manifest	*m;
 	unsigned char	 md[MANIFEST_HASH_LEN];
 	char		*big;
@@ -338,7 +298,7 @@ test_scan_hash(void **state)
 static void
 test_scan_hash_reuse(void **state)
 {
-	struct tree			*t = *state;
+	struct tmptree			*t = *state;
 	struct manifest			*m1, *m2;
 	const struct manifest_entry	*e;
 	unsigned char			 md[MANIFEST_HASH_LEN];
@@ -385,7 +345,7 @@ count_changes(const struct manifest *a, const struct manifest *b, int *kind)
 static void
 test_scan_touch_only(void **state)
 {
-	struct tree	*t = *state;
+	struct tmptree	*t = *state;
 	struct manifest	*h1, *h2, *p1, *p2;
 	int		 kind;
 
@@ -412,7 +372,7 @@ test_scan_touch_only(void **state)
 
 /* Nest n directories called "d" below t's tree. */
 static void
-nest(struct tree *t, int n)
+nest(struct tmptree *t, int n)
 {
 	int	fd, next, i;
 
@@ -432,7 +392,7 @@ nest(struct tree *t, int n)
 static void
 test_scan_depth(void **state)
 {
-	struct tree	*t = *state;
+	struct tmptree	*t = *state;
 	struct manifest	*m = NULL;
 	char		*cause = NULL;
 
@@ -453,7 +413,7 @@ test_scan_depth(void **state)
 static void
 test_scan_unreadable(void **state)
 {
-	struct tree	*t = *state;
+	struct tmptree	*t = *state;
 	struct manifest	*m = NULL;
 	char		*cause = NULL;
 	int		 r;
@@ -540,7 +500,7 @@ slurp(int dirfd, const char *name)
 static void
 test_save_load(void **state)
 {
-	struct tree	*t = *state;
+	struct tmptree	*t = *state;
 	struct manifest	*m, *back = NULL;
 	char		*cause = NULL, *names, *text, *saved;
 	size_t		 len;
@@ -578,7 +538,7 @@ test_save_load(void **state)
 
 /* Load one name that must fail with r and a cause holding want. */
 static void
-load_fails(struct tree *t, const char *name,
+load_fails(struct tmptree *t, const char *name,
     const struct manifest_limits *lim, int r, const char *want)
 {
 	struct manifest	*m = (struct manifest *)t;
@@ -595,7 +555,7 @@ load_fails(struct tree *t, const char *name,
 static void
 test_load_errors(void **state)
 {
-	struct tree		*t = *state;
+	struct tmptree		*t = *state;
 	struct manifest_limits	 lim;
 
 	load_fails(t, "missing", NULL, CLAW_ERR_NOTFOUND, "missing");
@@ -642,7 +602,7 @@ run_script(const char *dir, const char *path, struct buf *out)
 
 /* Build a tree of hostile names, modes, links and mtimes. */
 static void
-remote_tree(struct tree *t)
+remote_tree(struct tmptree *t)
 {
 	put(t->fd, "sp ace", "x", 0644);
 	put(t->fd, "new\nline", "two\nlines", 0600);
@@ -666,7 +626,7 @@ remote_tree(struct tree *t)
 
 /* Run the script with PATH=path and compare its listing with a scan. */
 static void
-check_script(struct tree *t, const char *path, int coarse)
+check_script(struct tmptree *t, const char *path, int coarse)
 {
 	struct manifest	*local, *remote = NULL;
 	struct buf	 out = BUF_INIT;
@@ -703,7 +663,7 @@ test_remote_script(void **state)
 
 /* Install an executable top/dir/name holding body; return "top/dir:PATH". */
 static char *
-wrapper(struct tree *t, const char *dir, const char *name, const char *body)
+wrapper(struct tmptree *t, const char *dir, const char *name, const char *body)
 {
 	char	*path;
 
@@ -721,7 +681,7 @@ wrapper(struct tree *t, const char *dir, const char *name, const char *body)
 static void
 test_remote_script_fallback(void **state)
 {
-	struct tree	*t = *state;
+	struct tmptree	*t = *state;
 	char		*path;
 
 	path = wrapper(t, "bin", "find", FIND_NO_PRINTF);
@@ -733,7 +693,7 @@ test_remote_script_fallback(void **state)
 static void
 test_remote_script_status(void **state)
 {
-	struct tree	*t = *state;
+	struct tmptree	*t = *state;
 	struct buf	 out = BUF_INIT;
 	char		*dir, *path;
 
@@ -772,7 +732,7 @@ elapsed_ms(const struct timespec *start)
 static void
 test_scan_many(void **state)
 {
-	struct tree		*t = *state;
+	struct tmptree		*t = *state;
 	struct manifest		*m, *back = NULL;
 	struct manifest_change	*c = NULL;
 	struct timespec		 start;
@@ -808,34 +768,34 @@ int
 main(void)
 {
 	const struct CMUnitTest	tests[] = {
-		cmocka_unit_test_setup_teardown(test_scan_tree, setup,
-		    teardown),
-		cmocka_unit_test_setup_teardown(test_scan_skip, setup,
-		    teardown),
-		cmocka_unit_test_setup_teardown(test_scan_skip_fail, setup,
-		    teardown),
-		cmocka_unit_test_setup_teardown(test_scan_hash, setup,
-		    teardown),
-		cmocka_unit_test_setup_teardown(test_scan_hash_reuse, setup,
-		    teardown),
-		cmocka_unit_test_setup_teardown(test_scan_touch_only, setup,
-		    teardown),
-		cmocka_unit_test_setup_teardown(test_scan_depth, setup,
-		    teardown),
-		cmocka_unit_test_setup_teardown(test_scan_unreadable, setup,
-		    teardown),
-		cmocka_unit_test_setup_teardown(test_save_load, setup,
-		    teardown),
-		cmocka_unit_test_setup_teardown(test_load_errors, setup,
-		    teardown),
-		cmocka_unit_test_setup_teardown(test_remote_script, setup,
-		    teardown),
+		cmocka_unit_test_setup_teardown(test_scan_tree, tmptree_setup,
+		    tmptree_teardown),
+		cmocka_unit_test_setup_teardown(test_scan_skip, tmptree_setup,
+		    tmptree_teardown),
+		cmocka_unit_test_setup_teardown(test_scan_skip_fail, tmptree_setup,
+		    tmptree_teardown),
+		cmocka_unit_test_setup_teardown(test_scan_hash, tmptree_setup,
+		    tmptree_teardown),
+		cmocka_unit_test_setup_teardown(test_scan_hash_reuse, tmptree_setup,
+		    tmptree_teardown),
+		cmocka_unit_test_setup_teardown(test_scan_touch_only, tmptree_setup,
+		    tmptree_teardown),
+		cmocka_unit_test_setup_teardown(test_scan_depth, tmptree_setup,
+		    tmptree_teardown),
+		cmocka_unit_test_setup_teardown(test_scan_unreadable, tmptree_setup,
+		    tmptree_teardown),
+		cmocka_unit_test_setup_teardown(test_save_load, tmptree_setup,
+		    tmptree_teardown),
+		cmocka_unit_test_setup_teardown(test_load_errors, tmptree_setup,
+		    tmptree_teardown),
+		cmocka_unit_test_setup_teardown(test_remote_script, tmptree_setup,
+		    tmptree_teardown),
 		cmocka_unit_test_setup_teardown(test_remote_script_fallback,
-		    setup, teardown),
+		    tmptree_setup, tmptree_teardown),
 		cmocka_unit_test_setup_teardown(test_remote_script_status,
-		    setup, teardown),
-		cmocka_unit_test_setup_teardown(test_scan_many, setup,
-		    teardown),
+		    tmptree_setup, tmptree_teardown),
+		cmocka_unit_test_setup_teardown(test_scan_many, tmptree_setup,
+		    tmptree_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

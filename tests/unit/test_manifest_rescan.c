@@ -40,46 +40,6 @@
 #define PROP_SEED	20240611u
 #define PROP_FLOOR	30	/* entries below which nothing big goes */
 
-/* One test's scratch space: top/ holds tree/, the scanned root. */
-struct tree {
-	char	top[64];
-	int	topfd;
-	int	fd;
-};
-
-/* Make top/ and top/tree for one test. */
-static int
-setup(void **state)
-{
-	struct tree	*t;
-
-	t = xcalloc(1, sizeof(*t));
-	strlcpy(t->top, "/tmp/test_manifest_rescan.XXXXXX", sizeof(t->top));
-	if (mkdtemp(t->top) == NULL ||
-	    (t->topfd = open(t->top, O_RDONLY|O_DIRECTORY)) == -1 ||
-	    mkdirat(t->topfd, "tree", 0755) != 0 ||
-	    (t->fd = openat(t->topfd, "tree", O_RDONLY|O_DIRECTORY)) == -1) {
-		free(t);
-		return -1;
-	}
-	*state = t;
-	return 0;
-}
-
-/* Remove top/ and everything in it. */
-static int
-teardown(void **state)
-{
-	struct tree	*t = *state;
-	int		 r;
-
-	close(t->fd);
-	close(t->topfd);
-	r = tmpdir_remove(t->top);
-	free(t);
-	return r == 0 ? 0 : -1;
-}
-
 /* Create the file path in dirfd holding content. */
 static void
 put(int dirfd, const char *path, const char *content)
@@ -102,7 +62,7 @@ mkd(int dirfd, const char *path)
 
 /* Remove rel (below t's tree) and everything below it. */
 static void
-rmrf(struct tree *t, const char *rel)
+rmrf(struct tmptree *t, const char *rel)
 {
 	char	*abs;
 
@@ -113,7 +73,7 @@ rmrf(struct tree *t, const char *rel)
 
 /* Scan t's tree, which must succeed. */
 static struct manifest *
-scan(struct tree *t, manifest_skip_cb skip, void *arg, int flags)
+scan(struct tmptree *t, manifest_skip_cb skip, void *arg, int flags)
 {
 	struct manifest	*m = NULL;
 	char		*cause = NULL;
@@ -125,7 +85,7 @@ scan(struct tree *t, manifest_skip_cb skip, void *arg, int flags)
 
 /* Scan t's tree with the ignore rules of its files (and defaults). */
 static struct manifest *
-scan_ignore(struct tree *t, int flags)
+scan_ignore(struct tmptree *t, int flags)
 {
 	struct manifest	*m;
 	struct ignore	*ig = NULL;
@@ -139,7 +99,7 @@ scan_ignore(struct tree *t, int flags)
 
 /* Rescan paths[0..n) of t's tree from prev, which must succeed. */
 static struct manifest *
-rescan(struct tree *t, const struct manifest *prev, const char *const *paths,
+rescan(struct tmptree *t, const struct manifest *prev, const char *const *paths,
     size_t n, manifest_skip_cb skip, void *arg, int flags)
 {
 	struct manifest	*m = NULL;
@@ -154,7 +114,7 @@ rescan(struct tree *t, const struct manifest *prev, const char *const *paths,
 
 /* Rescan with fresh ignore rules, as a sync after a restart would. */
 static struct manifest *
-rescan_ignore(struct tree *t, const struct manifest *prev,
+rescan_ignore(struct tmptree *t, const struct manifest *prev,
     const char *const *paths, size_t n, int flags)
 {
 	struct manifest	*m;
@@ -169,7 +129,7 @@ rescan_ignore(struct tree *t, const struct manifest *prev,
 
 /* Expect manifest_rescan to fail with want, leaving *out alone. */
 static void
-rescan_fail(struct tree *t, const struct manifest *prev,
+rescan_fail(struct tmptree *t, const struct manifest *prev,
     const char *const *paths, size_t n, int want, const char *fragment)
 {
 	struct manifest	 untouched, *m = &untouched;
@@ -337,7 +297,7 @@ paths_clear(struct paths *p)
 
 /* The property test's state. */
 struct prop {
-	struct tree	*t;
+	struct tmptree	*t;
 	struct manifest	*now;		/* the tree as it is, to pick from */
 	struct paths	 dirty;		/* this batch's journal */
 	uint32_t	 rng;
@@ -425,7 +385,7 @@ join(const char *dir, const char *name)
 
 /* Return 1 if path exists in t's tree (a link not followed). */
 static int
-exists(struct tree *t, const char *path, struct stat *st)
+exists(struct tmptree *t, const char *path, struct stat *st)
 {
 	struct stat	sb;
 
@@ -869,7 +829,7 @@ test_ignored_dir(void **state)
 {
 	static const char *const	 paths[] = { "build", "build/new.o",
 	    "src/y.c" };
-	struct tree			*t = *state;
+	struct tmptree			*t = *state;
 	struct manifest			*prev, *m, *want;
 
 	put(t->fd, ".gitignore", "build/\n");
@@ -908,7 +868,7 @@ test_nested_gitignore(void **state)
 	    "fresh/.gitignore", "fresh/a.log", "fresh/b", "sub/deep/a.tmp",
 	    "sub/deep/b.c", "sub/deep/new", "sub/deep/new/x.tmp",
 	    "sub/deep/new/y" };
-	struct tree			*t = *state;
+	struct tmptree			*t = *state;
 	struct manifest			*prev, *m, *want;
 
 	mkd(t->fd, "sub");
@@ -950,7 +910,7 @@ test_parent_link_outside(void **state)
 {
 	static const char *const	 below[] = { "p/f", "p/secret" };
 	static const char *const	 both[] = { "p", "p/f", "p/secret" };
-	struct tree			*t = *state;
+	struct tmptree			*t = *state;
 	struct manifest			*prev, *m, *want;
 	struct buf			 log = BUF_INIT;
 
@@ -987,7 +947,7 @@ static void
 test_dir_became_file(void **state)
 {
 	static const char *const	 paths[] = { "d" };
-	struct tree			*t = *state;
+	struct tmptree			*t = *state;
 	struct manifest			*prev, *m, *want;
 
 	mkd(t->fd, "d");
@@ -1018,7 +978,7 @@ test_dir_replaced(void **state)
 {
 	static const char *const	 paths[] = { "d", "d/b", "d/s",
 	    "d/s/y", "old", "old/a", "old/s", "old/s/x" };
-	struct tree			*t = *state;
+	struct tmptree			*t = *state;
 	struct manifest			*prev, *m, *want;
 
 	mkd(t->fd, "d");
@@ -1047,7 +1007,7 @@ static void
 test_dir_removed_and_made(void **state)
 {
 	static const char *const	 paths[] = { "d", "d/new" };
-	struct tree			*t = *state;
+	struct tmptree			*t = *state;
 	struct manifest			*prev, *m, *want;
 
 	mkd(t->fd, "d");
@@ -1071,7 +1031,7 @@ static void
 test_dir_chmod_keeps(void **state)
 {
 	static const char *const	 paths[] = { "d" };
-	struct tree			*t = *state;
+	struct tmptree			*t = *state;
 	struct manifest			*prev, *m;
 
 	mkd(t->fd, "d");
@@ -1098,7 +1058,7 @@ test_unsorted(void **state)
 	static const char *const	 unsorted[] = { "b", "a" };
 	static const char *const	 twice[] = { "a", "a" };
 	static const char *const	 prefix[] = { "a/x", "a" };
-	struct tree			*t = *state;
+	struct tmptree			*t = *state;
 	struct manifest			*prev;
 
 	put(t->fd, "a", "");
@@ -1120,7 +1080,7 @@ test_missing_new_dir(void **state)
 {
 	static const char *const	 missing[] = { "newdir/f" };
 	static const char *const	 whole[] = { "newdir", "newdir/f" };
-	struct tree			*t = *state;
+	struct tmptree			*t = *state;
 	struct manifest			*prev, *m, *want;
 
 	put(t->fd, "a", "");
@@ -1144,7 +1104,7 @@ test_bad_paths(void **state)
 	static const char *const	 bad[] = { "..", "../outside",
 	    "../tree/a", ".", "./a", "a/.", "a/..", "a/../a", "a//a", "a/",
 	    "/a", "/etc/passwd" };
-	struct tree			*t = *state;
+	struct tmptree			*t = *state;
 	struct manifest			*prev;
 	size_t				 i;
 
@@ -1161,7 +1121,7 @@ test_bad_paths(void **state)
 static void
 test_empty_list(void **state)
 {
-	struct tree	*t = *state;
+	struct tmptree	*t = *state;
 	struct manifest	*prev, *m, *empty;
 
 	put(t->fd, "f", "abc");
@@ -1187,7 +1147,7 @@ test_empty_list(void **state)
 static void
 test_null_prev(void **state)
 {
-	struct tree	*t = *state;
+	struct tmptree	*t = *state;
 	struct manifest	*all, *m;
 	const char	**paths;
 	size_t		 i;
@@ -1224,7 +1184,7 @@ test_null_prev(void **state)
 int
 main(void)
 {
-#define T(fn)	cmocka_unit_test_setup_teardown(fn, setup, teardown)
+#define T(fn)	cmocka_unit_test_setup_teardown(fn, tmptree_setup, tmptree_teardown)
 	const struct CMUnitTest	tests[] = {
 		T(test_property),
 		T(test_ignored_dir),

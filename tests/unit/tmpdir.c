@@ -1,5 +1,5 @@
 /*
- * Scratch directory removal for the unit tests.  See tmpdir.h.
+ * Scratch directories for the unit tests.  See tmpdir.h.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -7,10 +7,16 @@
 
 #include <sys/stat.h>
 
+#include <fcntl.h>
 #include <ftw.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
+#include "compat.h"
 #include "tmpdir.h"
+#include "xmalloc.h"
 
 /* Remove one entry; nftw calls it children first. */
 static int
@@ -29,4 +35,37 @@ tmpdir_remove(const char *dir)
 {
 	return nftw(dir, tmpdir_remove_one, 16, FTW_DEPTH | FTW_PHYS) == 0 ?
 	    0 : -1;
+}
+
+/* Make top/ and top/tree for one test; see tmpdir.h. */
+int
+tmptree_setup(void **state)
+{
+	struct tmptree	*t;
+
+	t = xcalloc(1, sizeof(*t));
+	strlcpy(t->top, "/tmp/clawssh-unit.XXXXXX", sizeof(t->top));
+	if (mkdtemp(t->top) == NULL ||
+	    (t->topfd = open(t->top, O_RDONLY|O_DIRECTORY)) == -1 ||
+	    mkdirat(t->topfd, "tree", 0755) != 0 ||
+	    (t->fd = openat(t->topfd, "tree", O_RDONLY|O_DIRECTORY)) == -1) {
+		free(t);
+		return -1;
+	}
+	*state = t;
+	return 0;
+}
+
+/* Remove top/ and everything in it; see tmpdir.h. */
+int
+tmptree_teardown(void **state)
+{
+	struct tmptree	*t = *state;
+	int		 r;
+
+	close(t->fd);
+	close(t->topfd);
+	r = tmpdir_remove(t->top);
+	free(t);
+	return r == 0 ? 0 : -1;
 }

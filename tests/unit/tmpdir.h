@@ -10,4 +10,15 @@
  */
 int	tmpdir_remove(const char *dir);
 
+/* A test's scratch space: top/ (fresh, under /tmp) holding tree/. */
+struct tmptree {
+	char	top[64];
+	int	topfd;		/* top/ */
+	int	fd;		/* top/tree, the root a test works on */
+};
+
+/* cmocka setup and teardown: make one in *state, remove it all. */
+int	tmptree_setup(void **state);
+int	tmptree_teardown(void **state);
+
 #endif /* CLAW_TEST_TMPDIR_H */
