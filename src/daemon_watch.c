@@ -23,6 +23,7 @@
 #include "daemon_int.h"
 #include "log.h"
 #include "mux_proto.h"
+#include "pathguard.h"
 #include "shquote.h"
 #include "strv.h"
 #include "xmalloc.h"
@@ -340,6 +341,7 @@ static void
 dwatch_line(struct dwatch *w, char *line)
 {
 	const char	*events, *path, *slash;
+	char		*why = NULL;
 	size_t		 elen, len;
 
 	if (strcmp(line, "Watches established.") == 0) {
@@ -384,6 +386,17 @@ dwatch_line(struct dwatch *w, char *line)
 		line[path - line + len - 1] = '\0';
 	if (*path == '\0')
 		return;
+	if (pathguard_name_check(path, &why) != 0) {
+		/*
+		 * Such a name never syncs (control characters and the
+		 * like), so it need not be listed.  (A name with a newline
+		 * splits its line; the second part cannot start with "./",
+		 * a name holding no '/', so it is never taken for an event.)
+		 */
+		log_debug("%s: watcher: %s", w->host->label, why);
+		free(why);
+		return;
+	}
 	if (w->pending.n >= DWATCH_PATHS_MAX)
 		djset_full(&w->pending, "too many changes on the host");
 	else

@@ -48,6 +48,17 @@ expect_eq "$(stat -c %a "$W/new/c.txt")" "600" "mode change came down"
 expect_eq "$(cat "$W/made/sub/d.txt")" "four" "new tree came down"
 expect_eq "$(readlink "$W/made/link")" "../src/a.txt" "new link came down"
 
+# A name with a newline splits the watcher's output into two lines; the
+# second ("CREATE ..") must not be taken for an event, the name itself
+# never syncs (a control character), the rest comes down as usual.
+x -- sh -c 'touch "$(printf "nl\nCREATE ..")" && echo ok > ok.txt' ||
+    fail "hostile name: $(cat "$T/err")"
+expect_eq "$(cat "$W/ok.txt")" ok "file beside a hostile name came down"
+expect_match "$(cat "$T/err")" "changed paths, no listing" \
+    "hostile name: watcher still used"
+ls "$W" | grep -q '^nl' && fail "a name with a newline came down"
+x -- sh -c 'rm -f nl*' || fail "cleaning the hostile name"
+
 # --sync-json: one line on stderr, last, saying what moved and how.
 echo up > "$W/up.txt"
 "$CLAWSSH" exec -s "$id" --sync-json -- sh -c 'echo down > down.txt' \
