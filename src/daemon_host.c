@@ -102,6 +102,8 @@ dhost_failed(struct dhost *h, const char *why)
 static void
 dhost_tell(struct dhost *h, struct dclient *c, const char *error)
 {
+	struct buf	b = BUF_INIT;
+
 	if (c->ready || c->dead)
 		return;
 	if (error != NULL) {
@@ -110,7 +112,10 @@ dhost_tell(struct dhost *h, struct dclient *c, const char *error)
 		c->dead = 1;	/* after the flush */
 		return;
 	}
-	mux_frame_put(&c->out, MUX_READY, 0, h->label, strlen(h->label));
+	buf_append(&b, h->label, strlen(h->label) + 1);
+	buf_append_str(&b, MUX_CAPS);
+	mux_frame_put(&c->out, MUX_READY, 0, b.data, b.len);
+	buf_free(&b);
 	c->ready = 1;
 }
 

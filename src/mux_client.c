@@ -62,6 +62,8 @@ struct mux {
 	size_t			 held;		/* bytes in channel buffers */
 	uint32_t		 next_id;
 	char			*error;		/* once dead */
+	int			 ready;		/* READY came */
+	char			*caps;		/* its capabilities, or "" */
 	int			 want;		/* answer awaited on channel 0 */
 	struct buf		*reply;		/* its payload goes there */
 	TAILQ_HEAD(, mux_chan)	 chans;
@@ -113,6 +115,18 @@ mux_dead(struct mux *m, const char *why)
 	return CLAW_ERR_CONNECT;
 }
 
+/* READY: remember the capabilities after the label (none: old daemon). */
+static void
+mux_ready(struct mux *m, const struct mux_frame *f)
+{
+	const char	*nul = memchr(f->payload, '\0', f->len);
+
+	m->ready = 1;
+	free(m->caps);
+	m->caps = nul == NULL ? xstrdup("") : xstrndup(nul + 1,
+	    (size_t)(f->payload + f->len - nul - 1));
+}
+
 /* Act on one frame from the daemon. */
 static int
 mux_dispatch(struct mux *m, const struct mux_frame *f)
@@ -127,6 +141,10 @@ mux_dispatch(struct mux *m, const struct mux_frame *f)
 		mux_dead(m, text);
 		free(text);
 		return CLAW_ERR_CONNECT;
+	}
+	if (f->chan == 0 && f->type == MUX_READY) {
+		mux_ready(m, f);
+		return 0;
 	}
 	if (f->chan == 0 && m->reply != NULL && (int)f->type == m->want) {
 		buf_append(m->reply, f->payload, f->len);
@@ -328,7 +346,36 @@ mux_free(struct mux *m)
 	buf_free(&m->in);
 	buf_free(&m->out);
 	free(m->error);
+	free(m->caps);
 	free(m);
+}
+
+/* Whether the daemon has a capability; see mux_client.h. */
+int
+mux_has(struct mux *m, const char *cap, int timeout_ms)
+{
+	struct pollfd	 pfd;
+	int64_t		 deadline = clock_now_ms() + timeout_ms, left;
+	const char	*p;
+	size_t		 len = strlen(cap);
+
+	while (!m->ready && m->error == NULL) {
+		if (mux_pump(m) != 0 || m->ready)
+			break;
+		if ((left = deadline - clock_now_ms()) <= 0)
+			return 0;
+		pfd.fd = m->fd;
+		pfd.events = mux_poll_events(m);
+		pfd.revents = 0;
+		if (poll(&pfd, 1, (int)left) == -1 && errno != EINTR)
+			return 0;
+	}
+	for (p = m->caps; m->ready && p != NULL && *p != '\0'; p++) {
+		if (strncmp(p, cap, len) == 0 && (p[len] == ' ' ||
+		    p[len] == '\0') && (p == m->caps || p[-1] == ' '))
+			return 1;
+	}
+	return 0;
 }
 
 /* Queue a frame and send; see mux_client.h. */

@@ -88,6 +88,13 @@ void	mux_chan_exit(struct mux_chan *, int *status, const char **signame);
 /* Tell the daemon the remote process group, to kill if we vanish. */
 void	mux_chan_pgid(struct mux_chan *, long pgid);
 
+/*
+ * Whether the daemon understands cap (a word of MUX_CAPS), waiting up to
+ * timeout_ms for its READY; 0 for an older daemon, one that failed, or no
+ * READY in time.
+ */
+int	mux_has(struct mux *, const char *cap, int timeout_ms);
+
 /* Queue a frame of type on channel 0 and send what the socket takes. */
 void	mux_send(struct mux *, int type, const void *payload, size_t len);
 

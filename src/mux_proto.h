@@ -9,7 +9,8 @@
  *
  *	client				daemon
  *	HELLO  (json: resolved ssh settings)
- *					READY (label) | ERROR (code, text)
+ *					READY (label, NUL, capabilities)
+ *					| ERROR (code, text)
  *	OPEN   c (command line)
  *					OPENED c | ERROR c
  *	DATA c, EOF c (stdin)		STDOUT c, STDERR c, EOF c
@@ -43,6 +44,13 @@
 struct buf;
 
 #define MUX_MAGIC	"CLAWMUX1\n"
+/*
+ * What this daemon understands beyond the frames every version has, as
+ * space-separated words after the label in READY (older daemons send the
+ * label alone): "journal" JTAKE/JACK, "watch" RTAKE.  A command asks only
+ * what its daemon has (see mux_has).
+ */
+#define MUX_CAPS	"journal watch"
 #define MUX_MAGIC_LEN	(sizeof MUX_MAGIC - 1)
 #define MUX_HEADER	9		/* length, type, channel */
 #define MUX_PAYLOAD_MAX	(256 * 1024)	/* one frame's payload */

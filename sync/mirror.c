@@ -31,6 +31,7 @@
 #include "xmalloc.h"
 
 #define MIRROR_JOURNAL_MS	60000		/* the daemon answers by then */
+#define MIRROR_READY_MS		60000		/* its session is up by then */
 #define MIRROR_INLINE_MAX	(1024 * 1024)	/* tar sent with the command */
 #define MIRROR_INLINE_DEL_MAX	(32 * 1024)	/* deletions in its script */
 
@@ -98,6 +99,12 @@ mirror_take(struct mirror *m, const struct buf *req, int type, int want,
 
 	if (mx == NULL) {
 		log_info("%s: no daemon running: %s", what, fallback);
+		return 1;
+	}
+	if (!mux_has(mx, type == MUX_JTAKE ? "journal" : "watch",
+	    MIRROR_READY_MS)) {
+		log_info("%s: the running daemon does not offer it (older "
+		    "than this clawssh? restart it): %s", what, fallback);
 		return 1;
 	}
 	if (mux_request(mx, type, req->data, req->len, want, rep,
