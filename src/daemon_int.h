@@ -206,7 +206,14 @@ struct djset {
 	char	 *why;		/* set: a full scan is needed */
 };
 
-/* daemon_journal.c */
+/* A change set handed to commands: pending, and held by one until JACK. */
+struct djtrack {
+	struct djset	 pending;	/* changed, not yet taken */
+	struct djset	 held;		/* taken, not yet synced */
+	struct dclient	*holder;	/* who took held */
+};
+
+/* daemon_set.c */
 void	djset_add(struct djset *, const char *path);
 void	djset_full(struct djset *, const char *why);	/* first stays */
 void	djset_move(struct djset *to, struct djset *from);
@@ -214,6 +221,17 @@ void	djset_clear(struct djset *);
 void	djset_uniq(struct djset *);			/* sort, dedupe */
 /* Answer with s in a frame of type: "P" and paths, or "F" and why. */
 void	djset_answer(struct dclient *, int type, struct djset *s);
+void	djset_answer_why(struct dclient *, int type, const char *why);
+/* Answer with the pending set (djset_answer) and hold it for cl. */
+void	djtrack_give(struct djtrack *, struct dclient *cl, int type);
+/* Add taken (emptied) to what cl holds. */
+void	djtrack_hold(struct djtrack *, struct dclient *cl,
+	    struct djset *taken);
+/* cl's JACK (synced 1) or cl gone (0): forget or give back what it held. */
+void	djtrack_settle(struct djtrack *, struct dclient *cl, int synced);
+void	djtrack_clear(struct djtrack *);
+
+/* daemon_journal.c */
 void	djournal_take(struct dclient *, const struct mux_frame *);
 void	djournal_ack(struct dclient *);
 void	djournal_gone(struct dclient *);

@@ -19,7 +19,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "buf.h"
 #include "clock.h"
 #include "daemon_int.h"
 #include "error.h"
@@ -28,7 +27,6 @@
 #include "log.h"
 #include "manifest.h"
 #include "mux_proto.h"
-#include "strv.h"
 #include "xmalloc.h"
 
 #define DJ_ROOTS_MAX	32	/* workspaces watched at once */
@@ -37,9 +35,7 @@
 struct djconsumer {
 	TAILQ_ENTRY(djconsumer)	 entry;
 	char			*name;
-	struct djset		 pending;	/* changed, not yet taken */
-	struct djset		 held;		/* taken, not yet synced */
-	struct dclient		*holder;	/* who took held */
+	struct djtrack		 t;		/* its changes, held until JACK */
 };
 TAILQ_HEAD(djconsumer_list, djconsumer);
 
@@ -63,57 +59,11 @@ struct djournal {
 	int			 nroots;
 };
 
-/* Add a copy of path to s; see daemon_int.h. */
-void
-djset_add(struct djset *s, const char *path)
-{
-	if (s->n == s->cap) {
-		s->cap = s->cap == 0 ? 16 : s->cap * 2;
-		s->v = xreallocarray(s->v, s->cap, sizeof(*s->v));
-	}
-	s->v[s->n++] = xstrdup(path);
-}
-
-/* Mark s as needing a full scan (the first reason stays). */
-void
-djset_full(struct djset *s, const char *why)
-{
-	if (s->why == NULL)
-		s->why = xstrdup(why);
-}
-
-/* Move everything of from into to. */
-void
-djset_move(struct djset *to, struct djset *from)
-{
-	size_t	i;
-
-	for (i = 0; i < from->n; i++) {
-		djset_add(to, from->v[i]);
-		free(from->v[i]);
-	}
-	if (from->why != NULL)
-		djset_full(to, from->why);
-	free(from->v);
-	free(from->why);
-	memset(from, 0, sizeof(*from));
-}
-
-/* Empty s. */
-void
-djset_clear(struct djset *s)
-{
-	journal_paths_free(s->v, s->n);
-	free(s->why);
-	memset(s, 0, sizeof(*s));
-}
-
 /* Free a consumer. */
 static void
 djconsumer_free(struct djconsumer *c)
 {
-	djset_clear(&c->pending);
-	djset_clear(&c->held);
+	djtrack_clear(&c->t);
 	free(c->name);
 	free(c);
 }
@@ -199,7 +149,7 @@ djroot_held(const struct djroot *r)
 	const struct djconsumer	*c;
 
 	TAILQ_FOREACH(c, &r->consumers, entry) {
-		if (c->holder != NULL)
+		if (c->t.holder != NULL)
 			return 1;
 	}
 	return 0;
@@ -286,9 +236,9 @@ djroot_collect(struct djournal *dj, struct djroot *r, char **why)
 	}
 	TAILQ_FOREACH(c, &r->consumers, entry) {
 		for (i = 0; i < n; i++)
-			djset_add(&c->pending, paths[i]);
+			djset_add(&c->t.pending, paths[i]);
 		if (full)
-			djset_full(&c->pending, jwhy);
+			djset_full(&c->t.pending, jwhy);
 	}
 	journal_paths_free(paths, n);
 	if (full && djroot_watch(dj, r, &cause) != 0) {
@@ -310,75 +260,17 @@ djconsumer_get(struct djroot *r, const char *name)
 	}
 	c = xcalloc(1, sizeof(*c));
 	c->name = xstrdup(name);
-	djset_full(&c->pending, "first sync of this sandbox through the "
+	djset_full(&c->t.pending, "first sync of this sandbox through the "
 	    "daemon's change journal");
 	TAILQ_INSERT_TAIL(&r->consumers, c, entry);
 	return c;
-}
-
-/* Answer a take with F and why, in a frame of type. */
-static void
-djset_answer_full(struct dclient *cl, int type, const char *why)
-{
-	struct buf	b = BUF_INIT;
-
-	buf_append(&b, "F", 1);
-	buf_append(&b, why, strlen(why));
-	mux_frame_put(&cl->out, (enum mux_type)type, 0, b.data, b.len);
-	buf_free(&b);
 }
 
 /* Answer F and why. */
 static void
 djournal_full(struct dclient *cl, const char *why)
 {
-	djset_answer_full(cl, MUX_JPATHS, why);
-}
-
-/* Sort s and drop duplicates; see daemon_int.h. */
-void
-djset_uniq(struct djset *s)
-{
-	strv_uniq(s->v, &s->n, 1);
-}
-
-/* Answer a take with the set s (sorted and unique first); see daemon_int.h. */
-void
-djset_answer(struct dclient *cl, int type, struct djset *s)
-{
-	struct buf	b = BUF_INIT;
-	size_t		i;
-
-	if (s->why != NULL) {
-		djset_answer_full(cl, type, s->why);
-		return;
-	}
-	djset_uniq(s);
-	buf_append(&b, "P", 2);
-	for (i = 0; i < s->n && b.len <= MUX_PAYLOAD_MAX; i++)
-		buf_append(&b, s->v[i], strlen(s->v[i]) + 1);
-	if (b.len > MUX_PAYLOAD_MAX) {
-		djset_full(s, "too many changes for one answer");
-		djset_answer_full(cl, type, s->why);
-	} else
-		mux_frame_put(&cl->out, (enum mux_type)type, 0, b.data,
-		    b.len);
-	buf_free(&b);
-}
-
-/*
- * Hand c's pending set to cl; it is added to what cl holds until JACK
- * (or gives back if it leaves first).
- */
-static void
-djournal_give(struct dclient *cl, struct djconsumer *c)
-{
-	struct djset	now = c->pending;
-
-	memset(&c->pending, 0, sizeof(c->pending));
-	djset_answer(cl, MUX_JPATHS, &now);
-	djset_move(&c->held, &now);
-	c->holder = cl;
+	djset_answer_why(cl, MUX_JPATHS, why);
 }
 
 /* Start the journal on first use; 0, or -1 with dj->broken. */
@@ -443,11 +335,11 @@ djournal_take(struct dclient *cl, const struct mux_frame *f)
 	}
 	r->used = clock_now_ms();
 	c = djconsumer_get(r, name);
-	if (c->holder != NULL && c->holder != cl) {
+	if (c->t.holder != NULL && c->t.holder != cl) {
 		djournal_full(cl, "another sync of this sandbox is running");
 		return;
 	}
-	djournal_give(cl, c);
+	djtrack_give(&c->t, cl, MUX_JPATHS);
 }
 
 /* JACK, or the client leaving: settle what it held. */
@@ -460,15 +352,8 @@ djournal_settle(struct daemon *d, struct dclient *cl, int synced)
 	if (d->journal == NULL)
 		return;
 	TAILQ_FOREACH(r, &d->journal->roots, entry) {
-		TAILQ_FOREACH(c, &r->consumers, entry) {
-			if (c->holder != cl)
-				continue;
-			if (synced)
-				djset_clear(&c->held);
-			else
-				djset_move(&c->pending, &c->held);
-			c->holder = NULL;
-		}
+		TAILQ_FOREACH(c, &r->consumers, entry)
+			djtrack_settle(&c->t, cl, synced);
 	}
 }
 

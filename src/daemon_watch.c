@@ -57,8 +57,7 @@ struct dwatch {
 	int64_t			 retry_at;	/* not before (no inotifywait) */
 	struct buf		 line;		/* output not yet a line */
 	struct buf		 err;		/* listings being read */
-	struct djset		 pending, held;
-	struct dclient		*holder;
+	struct djtrack		 t;		/* its changes, held until JACK */
 	struct dwaiter_list	 waiters;
 	int64_t			 used;		/* last take, for eviction */
 };
@@ -109,32 +108,15 @@ static const char dwatch_script[] =
 static void
 dwatch_full(struct dclient *c, const char *why)
 {
-	struct buf	b = BUF_INIT;
-
-	buf_append(&b, "F", 1);
-	buf_append(&b, why, strlen(why));
-	mux_frame_put(&c->out, MUX_RPATHS, 0, b.data, b.len);
-	buf_free(&b);
+	djset_answer_why(c, MUX_RPATHS, why);
 }
 
 /* Mark the pending set full (why) and stop trusting the stream. */
 static void
 dwatch_distrust(struct dwatch *w, const char *why)
 {
-	djset_full(&w->pending, why);
+	djset_full(&w->t.pending, why);
 	w->trusted = 0;
-}
-
-/* Hand the pending set to c; c holds it until JACK. */
-static void
-dwatch_give(struct dwatch *w, struct dclient *c)
-{
-	struct djset	now = w->pending;
-
-	memset(&w->pending, 0, sizeof(w->pending));
-	djset_answer(c, MUX_RPATHS, &now);
-	djset_move(&w->held, &now);
-	w->holder = c;
 }
 
 /* Free a waiter; what it took goes back to the pending set. */
@@ -142,7 +124,7 @@ static void
 dwaiter_free(struct dwatch *w, struct dwaiter *q)
 {
 	TAILQ_REMOVE(&w->waiters, q, entry);
-	djset_move(&w->pending, &q->set);
+	djset_move(&w->t.pending, &q->set);
 	free(q);
 }
 
@@ -161,9 +143,19 @@ dwatch_detach(struct dwatch *w, const char *why)
 		dwatch_full(q->client, why);
 		dwaiter_free(w, q);
 	}
-	djset_full(&w->pending, why);
 	buf_reset(&w->line);
 	buf_reset(&w->err);
+}
+
+/* Let go of the watcher channel, stopping the script on the host. */
+static void
+dwatch_stop(struct dwatch *w)
+{
+	if (w->ch == NULL)
+		return;
+	w->ch->watch = NULL;
+	dchan_abandon(w->ch);
+	w->ch = NULL;
 }
 
 /* Start (or restart) the watcher channel. */
@@ -172,11 +164,7 @@ dwatch_start(struct dwatch *w)
 {
 	char	*q = shquote(w->ws), *qs = shquote(dwatch_script), *cmd;
 
-	if (w->ch != NULL) {
-		w->ch->watch = NULL;
-		dchan_abandon(w->ch);
-		w->ch = NULL;
-	}
+	dwatch_stop(w);
 	buf_reset(&w->line);
 	buf_reset(&w->err);
 	cmd = xasprintf("sh -c %s sh %s", qs, q);
@@ -240,8 +228,7 @@ dwatch_hand(struct dwatch *w, struct dwaiter *q, const char *list,
 		mux_frame_put(&q->client->out, MUX_RPATHS, 0, b.data, b.len);
 		buf_free(&b);
 	}
-	djset_move(&w->held, &q->set);
-	w->holder = q->client;
+	djtrack_hold(&w->t, q->client, &q->set);
 	TAILQ_REMOVE(&w->waiters, q, entry);
 	free(q);
 }
@@ -261,7 +248,7 @@ dwatch_sentinel(struct dwatch *w, const char *token)
 		next = TAILQ_NEXT(q, entry);
 		if (q->listing || strcmp(q->token, token) != 0)
 			continue;
-		djset_move(&q->set, &w->pending);
+		djset_move(&q->set, &w->t.pending);
 		djset_uniq(&q->set);
 		if (q->set.why != NULL || q->set.n == 0) {
 			dwatch_hand(w, q, NULL, 0);
@@ -397,10 +384,10 @@ dwatch_line(struct dwatch *w, char *line)
 		free(why);
 		return;
 	}
-	if (w->pending.n >= DWATCH_PATHS_MAX)
-		djset_full(&w->pending, "too many changes on the host");
+	if (w->t.pending.n >= DWATCH_PATHS_MAX)
+		djset_full(&w->t.pending, "too many changes on the host");
 	else
-		djset_add(&w->pending, path);
+		djset_add(&w->t.pending, path);
 }
 
 /* Output of the watcher channel; see daemon_int.h. */
@@ -475,7 +462,7 @@ dwatch_room(struct dwatch *w)
 		if (o->host != w->host || o->ch == NULL || o == w)
 			continue;
 		n++;
-		if (o->holder == NULL && TAILQ_EMPTY(&o->waiters) &&
+		if (o->t.holder == NULL && TAILQ_EMPTY(&o->waiters) &&
 		    (lru == NULL || o->used < lru->used))
 			lru = o;
 	}
@@ -485,9 +472,7 @@ dwatch_room(struct dwatch *w)
 		return -1;
 	log_info("%s: stopping the change watcher of %s to make room",
 	    w->host->label, lru->ws);
-	lru->ch->watch = NULL;
-	dchan_abandon(lru->ch);
-	lru->ch = NULL;
+	dwatch_stop(lru);
 	dwatch_detach(lru, "its change watcher was stopped to make room for "
 	    "another sandbox's");
 	return 0;
@@ -520,17 +505,17 @@ dwatch_take1(struct dclient *c, struct dwatch *w, const char *token)
 		dwatch_full(c, "the host's change watcher is starting");
 		return;
 	}
-	if (w->holder != NULL && w->holder != c) {
+	if (w->t.holder != NULL && w->t.holder != c) {
 		dwatch_full(c, "another sync of this sandbox is running");
 		return;
 	}
 	if (!w->trusted) {
 		/* From here on the stream is complete: the caller lists. */
 		w->trusted = 1;
-		djset_clear(&w->pending);
-		djset_full(&w->pending, "first sync since the host's change "
+		djset_clear(&w->t.pending);
+		djset_full(&w->t.pending, "first sync since the host's change "
 		    "watcher started");
-		dwatch_give(w, c);
+		djtrack_give(&w->t, c, MUX_RPATHS);
 		return;
 	}
 	q = xcalloc(1, sizeof(*q));
@@ -580,13 +565,7 @@ dwatch_settle(struct dclient *c, int synced)
 			if (q->client == c)
 				dwaiter_free(w, q);
 		}
-		if (w->holder != c)
-			continue;
-		if (synced)
-			djset_clear(&w->held);
-		else
-			djset_move(&w->pending, &w->held);
-		w->holder = NULL;
+		djtrack_settle(&w->t, c, synced);
 	}
 }
 
@@ -603,8 +582,7 @@ dwatch_free_all(struct daemon *d)
 			w->ch->watch = NULL;
 		while ((q = TAILQ_FIRST(&w->waiters)) != NULL)
 			dwaiter_free(w, q);
-		djset_clear(&w->pending);
-		djset_clear(&w->held);
+		djtrack_clear(&w->t);
 		buf_free(&w->line);
 		buf_free(&w->err);
 		free(w->broken);

@@ -11,6 +11,8 @@
 #include "strv.h"
 #include "xmalloc.h"
 
+#define STRV_LINEAR	16	/* sets this small: compare each */
+
 /* Order two char * by strcmp; see strv.h. */
 int
 strv_cmp(const void *a, const void *b)
@@ -45,11 +47,16 @@ strv_has(char *const *v, size_t n, const char *s)
 	return n != 0 && bsearch(&s, v, n, sizeof(*v), strv_cmp) != NULL;
 }
 
-/* Look for an ancestor (or the path); see strv.h. */
+/*
+ * Look for an ancestor (or the path); see strv.h.  A small set is
+ * compared prefix by prefix (no allocation: this runs once for every entry
+ * of a manifest); a large one is searched for each ancestor in turn.
+ */
 int
 strv_has_ancestor(char *const *v, size_t n, const char *path, int self)
 {
 	char	*p, *slash;
+	size_t	 i, len;
 	int	 hit;
 
 	if (n == 0)
@@ -58,6 +65,14 @@ strv_has_ancestor(char *const *v, size_t n, const char *path, int self)
 		return 1;
 	if (strchr(path, '/') == NULL)
 		return 0;
+	if (n <= STRV_LINEAR) {
+		for (i = 0; i < n; i++) {
+			len = strlen(v[i]);
+			if (strncmp(path, v[i], len) == 0 && path[len] == '/')
+				return 1;
+		}
+		return 0;
+	}
 	p = xstrdup(path);
 	for (hit = 0; !hit && (slash = strrchr(p, '/')) != NULL;) {
 		*slash = '\0';

@@ -23,8 +23,6 @@
 #include "strv.h"
 #include "xmalloc.h"
 
-#define RESCAN_CUT_LINEAR	16	/* fewer cut paths: compare each */
-
 /* A sorted set of strings (directories entered, subtrees cut). */
 struct rescan_set {
 	char	**v;
@@ -95,27 +93,7 @@ rescan_listed(const struct rescan *r, const char *path)
 static int
 rescan_in_cut(const struct rescan *r, const char *path)
 {
-	char	*p, *slash;
-	size_t	 i, len;
-	int	 in;
-
-	if (r->cut.n == 0)
-		return 0;
-	if ((in = rescan_has(&r->cut, path)) || r->cut.n <= RESCAN_CUT_LINEAR) {
-		for (i = 0; !in && i < r->cut.n; i++) {
-			len = strlen(r->cut.v[i]);
-			in = strncmp(path, r->cut.v[i], len) == 0 &&
-			    path[len] == '/';
-		}
-		return in;
-	}
-	p = xstrdup(path);
-	while (!in && (slash = strrchr(p, '/')) != NULL) {
-		*slash = '\0';
-		in = rescan_has(&r->cut, p);
-	}
-	free(p);
-	return in;
+	return strv_has_ancestor(r->cut.v, r->cut.n, path, 1);
 }
 
 /* Tell the skip callback we enter dirfd (reldir), once per directory. */

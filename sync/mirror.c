@@ -153,22 +153,30 @@ mirror_journal_take(struct mirror *m, struct buf *rep, size_t *at)
 	return rc;
 }
 
-/* Split the NUL-separated paths of rep from at into an array. */
-static char **
-mirror_journal_paths(struct buf *rep, size_t at, size_t *n)
+/* The paths of a take's answer, sorted; see mirror_int.h. */
+char **
+mirror_take_paths(const struct buf *rep, size_t at, size_t *n, size_t *list)
 {
 	char	**v = NULL;
 	size_t	  cap = 0;
+	int	  with_list = rep->data[0] == 'L';
 
-	*n = 0;
-	while (at < rep->len) {
+	*list = with_list ? rep->len + 1 : rep->len;	/* + 1: malformed */
+	for (*n = 0; at < rep->len; at += strlen(rep->data + at) + 1) {
+		if (memchr(rep->data + at, '\0', rep->len - at) == NULL)
+			break;
+		if (with_list && rep->data[at] == '\0') {
+			*list = at + 1;
+			break;
+		}
 		if (*n == cap) {
 			cap = cap == 0 ? 16 : cap * 2;
 			v = xreallocarray(v, cap, sizeof(*v));
 		}
 		v[(*n)++] = rep->data + at;
-		at += strlen(rep->data + at) + 1;
 	}
+	if (*n > 1)
+		qsort(v, *n, sizeof(*v), strv_cmp);
 	return v;
 }
 
@@ -183,7 +191,7 @@ mirror_local(struct mirror *m, const struct manifest *prev,
 	struct buf	  rep = BUF_INIT;
 	char		**paths;
 	char		 *why = NULL;
-	size_t		  at = 0, n;
+	size_t		  at = 0, n, list;
 	int		  rc;
 
 	m->local_how = "scan";
@@ -191,7 +199,7 @@ mirror_local(struct mirror *m, const struct manifest *prev,
 		buf_free(&rep);
 		return mirror_scan(m, prev, out, cause);
 	}
-	paths = mirror_journal_paths(&rep, at, &n);
+	paths = mirror_take_paths(&rep, at, &n, &list);
 	rc = transfer_rescan(m->pg, m->ig, prev, paths, n,
 	    MANIFEST_HASH_CHANGED, out, &why);
 	free(paths);

@@ -42,4 +42,13 @@ int	mirror_take(struct mirror *m, const struct buf *req, int type,
 	    int want, int timeout_ms, const char *what, const char *fallback,
 	    struct buf *rep, size_t *at);
 
+/*
+ * The paths of a take's answer in rep from at (mirror_take), sorted, as
+ * pointers into rep (free only the array); *n of them.  For an "L" answer
+ * they end at an empty one and *list is the offset of the listing after
+ * it (rep->len + 1 if that end is missing); otherwise *list is rep->len.
+ */
+char	**mirror_take_paths(const struct buf *rep, size_t at, size_t *n,
+	    size_t *list);
+
 #endif /* CLAW_MIRROR_INT_H */

@@ -137,37 +137,6 @@ mirror_remote_take(struct mirror *m, struct buf *rep, size_t *at)
 }
 
 /*
- * The changed paths of rep from at, as a sorted array of *n; for an "L"
- * answer they end at an empty one and *list is the offset of the listing
- * after it (else rep->len).
- */
-static char **
-mirror_paths(const struct buf *rep, size_t at, size_t *n, size_t *list)
-{
-	char	**v = NULL;
-	size_t	  cap = 0;
-	int	  with_list = rep->data[0] == 'L';
-
-	*list = with_list ? rep->len + 1 : rep->len;	/* + 1: malformed */
-	for (*n = 0; at < rep->len; at += strlen(rep->data + at) + 1) {
-		if (memchr(rep->data + at, '\0', rep->len - at) == NULL)
-			break;
-		if (with_list && rep->data[at] == '\0') {
-			*list = at + 1;
-			break;
-		}
-		if (*n == cap) {
-			cap = cap == 0 ? 16 : cap * 2;
-			v = xreallocarray(v, cap, sizeof(*v));
-		}
-		v[(*n)++] = rep->data + at;
-	}
-	if (*n > 1)
-		qsort(v, *n, sizeof(*v), strv_cmp);
-	return v;
-}
-
-/*
  * List the changed paths v[0..n) (sorted) on the host, each with all
  * below it; a path below another listed one comes with that one.
  */
@@ -261,7 +230,7 @@ mirror_remote_now(struct mirror *m, struct manifest **out, char **cause)
 		buf_free(&rep);
 		return mirror_remote_full(m, out, cause);
 	}
-	v = mirror_paths(&rep, at, &n, &list);
+	v = mirror_take_paths(&rep, at, &n, &list);
 	if (rep.data[0] == 'L')		/* the watcher listed them */
 		rc = list > rep.len ? CLAW_ERR_PARSE :
 		    manifest_parse_find0_part(rep.data + list, rep.len - list,
