@@ -45,3 +45,22 @@ fdio_write_all(int fd, const void *p, size_t n)
 	}
 	return 0;
 }
+
+/* Read up to n bytes; see fdio.h. */
+ssize_t
+fdio_read_full(int fd, void *p, size_t n)
+{
+	unsigned char	*cp = p;
+	size_t		 got = 0;
+	ssize_t		 r;
+
+	while (got < n) {
+		if ((r = read(fd, cp + got, n - got)) > 0)
+			got += (size_t)r;
+		else if (r == 0)
+			break;
+		else if (errno != EINTR)
+			return -1;
+	}
+	return (ssize_t)got;
+}

@@ -4,6 +4,8 @@
 #ifndef CLAW_FDIO_H
 #define CLAW_FDIO_H
 
+#include <sys/types.h>
+
 #include <stddef.h>
 
 /*
@@ -17,5 +19,12 @@
  * may go away ignores it to get EPIPE instead.
  */
 int	fdio_write_all(int fd, const void *p, size_t n);
+
+/*
+ * Read from the blocking fd until n bytes are at p or it ends, retrying
+ * EINTR.  Returns the bytes read (less than n only at the end), or -1
+ * with errno set.
+ */
+ssize_t	fdio_read_full(int fd, void *p, size_t n);
 
 #endif /* CLAW_FDIO_H */

@@ -81,3 +81,48 @@ strv_has_ancestor(char *const *v, size_t n, const char *path, int self)
 	free(p);
 	return hit;
 }
+
+/*
+ * Compare s with path followed by '/' (without building that string):
+ * negative, 0 or positive as strcmp(s, path + "/") would be, up to the
+ * length of that key (0 when s starts with it).
+ */
+static int
+strv_cmp_under(const char *s, const char *path, size_t len)
+{
+	int	c;
+
+	if ((c = strncmp(s, path, len)) != 0)
+		return c;
+	return (int)(unsigned char)s[len] - '/';
+}
+
+/* Look for a path below path; see strv.h. */
+int
+strv_has_descendant(char *const *v, size_t n, const char *path)
+{
+	size_t	lo = 0, hi = n, mid, len = strlen(path);
+
+	while (lo < hi) {			/* first v[i] >= path + "/" */
+		mid = lo + (hi - lo) / 2;
+		if (strv_cmp_under(v[mid], path, len) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && strv_cmp_under(v[lo], path, len) == 0;
+}
+
+/* Keep only the tops of a sorted set; see strv.h. */
+void
+strv_tops(char **v, size_t *n)
+{
+	size_t	i, k = 0;
+
+	for (i = 0; i < *n; i++) {
+		/* v[0..k) is sorted: the kept ones, ancestors among them */
+		if (!strv_has_ancestor(v, k, v[i], 0))
+			v[k++] = v[i];
+	}
+	*n = k;
+}

@@ -27,4 +27,16 @@ int	strv_has(char *const *v, size_t n, const char *s);
 int	strv_has_ancestor(char *const *v, size_t n, const char *path,
 	    int self);
 
+/*
+ * Return 1 if the sorted v[0..n) holds a path strictly below the relative
+ * path path ("a/b" or "a/b/c" for "a").
+ */
+int	strv_has_descendant(char *const *v, size_t n, const char *path);
+
+/*
+ * Drop from the sorted, duplicate-free v[0..*n) every path below another
+ * one of the set (the strings are not freed: keep them elsewhere).
+ */
+void	strv_tops(char **v, size_t *n);
+
 #endif /* CLAW_STRV_H */

@@ -150,8 +150,8 @@ manifest_find(const struct manifest *m, const char *path)
 	return NULL;
 }
 
-/* Return NULL if path is a well-formed relative path, else the reason. */
-static const char *
+/* Return NULL if path is a well-formed relative path; see manifest.h. */
+const char *
 manifest_path_check(const char *path, size_t max)
 {
 	const char	*p, *slash;

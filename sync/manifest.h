@@ -150,6 +150,12 @@ const struct manifest_entry *manifest_find(const struct manifest *m,
 	    const char *path);
 
 /*
+ * Return NULL if path is a relative path of at most max bytes without
+ * empty, "." or ".." components, else the reason (static text).
+ */
+const char *manifest_path_check(const char *path, size_t max);
+
+/*
  * Check e, read from untrusted input, before it is added to m: type, mode,
  * nanoseconds, directory size 0, hash on files only, path shape and length,
  * link target present (and not longer than the limit) exactly for links,
@@ -225,6 +231,8 @@ int	manifest_rescan(int rootfd, const struct manifest *prev,
  * into "\xNN" (lowercase hex), so a line is printable ASCII.
  */
 
+#define MANIFEST_TEXT_HEADER	"clawssh-manifest 1\n"
+
 /* Append s escaped as in the text format to b. */
 void	manifest_escape(struct buf *b, const char *s);
 
@@ -233,6 +241,26 @@ void	manifest_escape(struct buf *b, const char *s);
  * *len.  m must be well formed, as manifest_scan and the parsers make it.
  */
 char	*manifest_format(const struct manifest *m, size_t *len);
+
+/* Append e as one line of the text format, its newline included. */
+void	manifest_format_line(struct buf *b, const struct manifest_entry *e);
+
+/*
+ * Parse one line of the text format (len bytes, without its newline) and
+ * append the entry to m, checked as manifest_parse checks it (order and
+ * parents excepted) with the default limits.  Returns 0, or
+ * CLAW_ERR_PARSE with *why a static reason.
+ */
+int	manifest_parse_line(struct manifest *m, const char *line, size_t len,
+	    const char **why);
+
+/*
+ * Undo the escaping of the text format on len bytes at s into *out
+ * (allocated).  Returns NULL, or the reason they are malformed (a bad
+ * escape, an escaped NUL, a raw space or control byte, over
+ * MANIFEST_PATH_MAX bytes).
+ */
+const char *manifest_unescape(const char *s, size_t len, char **out);
 
 /*
  * Parse len bytes of the text format into a new manifest in *out.  Anything

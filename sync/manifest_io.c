@@ -28,7 +28,6 @@
 #include "manifest.h"
 #include "xmalloc.h"
 
-#define IO_HEADER	"clawssh-manifest 1\n"
 #define IO_TEXT_FIELDS	7	/* TYPE MODE SIZE TIME HASH PATH TARGET */
 #define IO_FIND_FIELDS	5	/* TYPE MODE SIZE TIME PATH */
 #define IO_FRAC_MAX	18	/* fraction digits accepted in a listing */
@@ -113,9 +112,9 @@ io_utoa(char *p, uint64_t v)
 	return p;
 }
 
-/* Append the text line for e. */
-static void
-io_format_entry(struct buf *b, const struct manifest_entry *e)
+/* Append the text line for e; see manifest.h. */
+void
+manifest_format_line(struct buf *b, const struct manifest_entry *e)
 {
 	char		 head[160], *p = head;
 	uint64_t	 sec;
@@ -166,9 +165,9 @@ manifest_format(const struct manifest *m, size_t *len)
 	struct buf	b = BUF_INIT;
 	size_t		i;
 
-	buf_append_str(&b, IO_HEADER);
+	buf_append_str(&b, MANIFEST_TEXT_HEADER);
 	for (i = 0; i < m->n; i++)
-		io_format_entry(&b, &m->e[i]);
+		manifest_format_line(&b, &m->e[i]);
 	*len = b.len;
 	return buf_detach(&b);
 }
@@ -406,6 +405,25 @@ io_text_line(struct manifest *m, const char *p, const char *end,
 	return io_admit(m, &e, lim, total, why);
 }
 
+/* Unescape a path of the text format; see manifest.h. */
+const char *
+manifest_unescape(const char *s, size_t len, char **out)
+{
+	return io_unescape(s, len, MANIFEST_PATH_MAX, out);
+}
+
+/* Parse one line of the text format into m; see manifest.h. */
+int
+manifest_parse_line(struct manifest *m, const char *line, size_t len,
+    const char **why)
+{
+	struct manifest_limits	lim;
+	uint64_t		total = 0;
+
+	manifest_limits_default(&lim);
+	return io_text_line(m, line, line + len, &lim, &total, why);
+}
+
 /* Return lim, or the defaults in def if lim is NULL. */
 static const struct manifest_limits *
 io_limits(const struct manifest_limits *lim, struct manifest_limits *def)
@@ -437,13 +455,13 @@ manifest_parse(const char *text, size_t len,
 	struct manifest_limits	 def;
 	struct manifest		*m;
 	const char		*p = text, *end = text + len, *nl, *why = NULL;
-	size_t			 line = 1, bad, hlen = strlen(IO_HEADER);
+	size_t			 line = 1, bad, hlen = strlen(MANIFEST_TEXT_HEADER);
 	uint64_t		 total = 0;
 
 	lim = io_limits(lim, &def);
 	if (len > lim->max_text)
 		why = "input longer than the limit (max_text)";
-	else if (len < hlen || memcmp(text, IO_HEADER, hlen) != 0)
+	else if (len < hlen || memcmp(text, MANIFEST_TEXT_HEADER, hlen) != 0)
 		why = "not a clawssh manifest version 1";
 	else
 		p += hlen;

@@ -1,5 +1,6 @@
 /*
- * Mirror mode: push local changes, run, pull remote changes.
+ * Mirror mode: push local changes before the command (the pull after it
+ * is in mirror_pull.c), the state left unsaved, and sync status.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -26,6 +27,7 @@
 #include "pathguard.h"
 #include "shquote.h"
 #include "strv.h"
+#include "syncstate.h"
 #include "transfer.h"
 #include "transport.h"
 #include "xmalloc.h"
@@ -79,7 +81,7 @@ mirror_open(struct mirror *m, struct transport *t, struct pathguard *pg,
 }
 
 /* Scan the local workspace (ignore rules, hashes reused from prev). */
-static int
+int
 mirror_scan(struct mirror *m, const struct manifest *prev,
     struct manifest **out, char **cause)
 {
@@ -132,7 +134,7 @@ mirror_take(struct mirror *m, const struct buf *req, int type, int want,
  * last take: 0 with the paths in *rep (NUL-separated from *at to the
  * end), or 1 when only a scan can tell (why logged with -v).
  */
-static int
+int
 mirror_journal_take(struct mirror *m, struct buf *rep, size_t *at)
 {
 	struct buf	req = BUF_INIT;
@@ -180,42 +182,8 @@ mirror_take_paths(const struct buf *rep, size_t at, size_t *n, size_t *list)
 	return v;
 }
 
-/*
- * The local tree now, from prev: only the paths the daemon's journal
- * names are looked at, or the whole workspace when it cannot say.
- */
-static int
-mirror_local(struct mirror *m, const struct manifest *prev,
-    struct manifest **out, char **cause)
-{
-	struct buf	  rep = BUF_INIT;
-	char		**paths;
-	char		 *why = NULL;
-	size_t		  at = 0, n, list;
-	int		  rc;
-
-	m->local_how = "scan";
-	if (mirror_journal_take(m, &rep, &at) != 0) {
-		buf_free(&rep);
-		return mirror_scan(m, prev, out, cause);
-	}
-	paths = mirror_take_paths(&rep, at, &n, &list);
-	rc = transfer_rescan(m->pg, m->ig, prev, paths, n,
-	    MANIFEST_HASH_CHANGED, out, &why);
-	free(paths);
-	buf_free(&rep);
-	if (rc == 0) {
-		log_info("change journal: %zu changed paths, no scan", n);
-		m->local_how = "journal";
-		return 0;
-	}
-	log_info("change journal: %s: scanning the workspace", why);
-	free(why);
-	return mirror_scan(m, prev, out, cause);
-}
-
 /* Tell the daemon's journal that what was taken is synced. */
-static void
+void
 mirror_journal_ack(struct mirror *m)
 {
 	struct mux	*mx = transport_mux(m->t);
@@ -366,6 +334,113 @@ mirror_inline_done(struct mirror *m, int synced)
 	m->push_failed = 1;
 }
 
+/*
+ * Keep old's mtime on the files of now whose content did not change (the
+ * same size and hash) though their mtime did, except on the paths in
+ * skip[0..nskip) (sorted: fetched from the host, with its time).  Such a
+ * touch does not travel, so the host still has old's time, and the state
+ * must say what both sides agree on (else the next whole listing would
+ * fetch the file back).
+ */
+void
+mirror_keep_times(struct manifest *now, const struct manifest *old,
+    char *const *skip, size_t nskip)
+{
+	const struct manifest_entry	*o;
+	struct manifest_entry		*e;
+	size_t				 i;
+
+	for (i = 0; now != NULL && old != NULL && i < now->n; i++) {
+		e = &now->e[i];
+		if (e->type != MANIFEST_FILE || !e->have_hash ||
+		    (o = manifest_find(old, e->path)) == NULL ||
+		    o->type != MANIFEST_FILE || !o->have_hash ||
+		    o->size != e->size ||
+		    memcmp(o->hash, e->hash, sizeof(o->hash)) != 0 ||
+		    (o->mtime_sec == e->mtime_sec &&
+		    o->mtime_nsec == e->mtime_nsec) ||
+		    strv_has(skip, nskip, e->path))
+			continue;
+		e->mtime_sec = o->mtime_sec;
+		e->mtime_nsec = o->mtime_nsec;
+	}
+}
+
+/* Keep copies of v[0..n) as the scope of m->base, a view. */
+static void
+mirror_set_scope(struct mirror *m, char *const *v, size_t n)
+{
+	size_t	i;
+
+	m->scope = xcalloc(n + 1, sizeof(*m->scope));
+	for (i = 0; i < n; i++)
+		m->scope[i] = xstrdup(v[i]);
+	m->nscope = n;
+	m->partial = 1;
+}
+
+/*
+ * The saved state and the local tree as views of the journal's paths
+ * v[0..n) (sorted): 0, or -1 with *why when the state cannot answer
+ * for them or the rescan fails.
+ */
+static int
+mirror_up_part(struct mirror *m, char *const *v, size_t n,
+    struct manifest **old, struct manifest **now, char **why)
+{
+	const char	*no;
+
+	if ((no = syncstate_no_view(m->st)) != NULL) {
+		*why = xstrdup(no);
+		return -1;
+	}
+	if (syncstate_view(m->st, v, n, old, why) != 0)
+		return -1;
+	if (transfer_rescan(m->pg, m->ig, *old, v, n, MANIFEST_HASH_CHANGED,
+	    now, why) != 0) {
+		manifest_free(*old);
+		*old = NULL;
+		return -1;
+	}
+	mirror_set_scope(m, v, n);
+	m->local_how = "journal";
+	log_info("change journal: %zu changed paths, no scan", n);
+	return 0;
+}
+
+/*
+ * The last synced state and the local tree now: views of the paths the
+ * daemon's journal names when it can say and the saved state answers
+ * for them (m->partial set), else the whole state and a scan.
+ */
+static int
+mirror_up_trees(struct mirror *m, struct manifest **old,
+    struct manifest **now, char **cause)
+{
+	struct buf	  rep = BUF_INIT;
+	char		**paths, *why = NULL;
+	size_t		  at = 0, n, list;
+	int		  rc;
+
+	m->local_how = "scan";
+	if (mirror_journal_take(m, &rep, &at) == 0) {
+		paths = mirror_take_paths(&rep, at, &n, &list);
+		rc = mirror_up_part(m, paths, n, old, now, &why);
+		free(paths);
+		buf_free(&rep);
+		if (rc == 0)
+			return 0;
+		log_info("change journal: %s: scanning the workspace", why);
+		free(why);
+	}
+	buf_free(&rep);
+	if (syncstate_missing(m->st))
+		log_info("no sync state yet: sending the whole workspace");
+	if ((rc = syncstate_all(m->st, old, cause)) != 0)
+		return rc;
+	return mirror_scan(m, *old, now, cause);
+}
+
 /* Send local changes; see mirror.h. */
 int
 mirror_push(struct mirror *m, char **cause)
@@ -377,14 +452,9 @@ mirror_push(struct mirror *m, char **cause)
 	size_t			 n = 0, nsend, ndel;
 	int			 rc;
 
-	rc = manifest_load(m->statefd, m->name, NULL, &old, cause);
-	if (rc == CLAW_ERR_NOTFOUND) {
-		free(*cause);
-		*cause = NULL;
-		log_info("no sync state yet: sending the whole workspace");
-	} else if (rc != 0)
+	if ((rc = syncstate_open(m->statefd, m->name, &m->st, cause)) != 0)
 		return rc;
-	if ((rc = mirror_local(m, old, &now, cause)) != 0 ||
+	if ((rc = mirror_up_trees(m, &old, &now, cause)) != 0 ||
 	    (rc = manifest_diff(old, now, &ch, &n)) != 0)
 		goto out;
 	mirror_plan_push(ch, n, &send, &nsend, &del, &ndel);
@@ -397,6 +467,7 @@ mirror_push(struct mirror *m, char **cause)
 	    m->remote_ws, send, nsend, &m->up, cause)) != 0))
 		goto out;
 	m->deleted_remote = ndel;
+	mirror_keep_times(now, old, NULL, 0);
 	m->base = now;
 	m->base_unsaved = 1;	/* the pull saves its result instead */
 	now = NULL;
@@ -406,306 +477,6 @@ out:
 	free(ch);
 	manifest_free(old);
 	manifest_free(now);
-	return rc;
-}
-
-/* Return 1 if two entries describe the same thing. */
-static int
-mirror_same(const struct manifest_entry *a, const struct manifest_entry *b)
-{
-	if (a == NULL || b == NULL)
-		return a == b;
-	if (a->type != b->type)
-		return 0;
-	if (a->type == MANIFEST_LINK)
-		return strcmp(a->link, b->link) == 0;
-	if (a->type == MANIFEST_DIR)
-		return 1;
-	if (a->have_hash && b->have_hash)
-		return a->size == b->size &&
-		    memcmp(a->hash, b->hash, sizeof a->hash) == 0;
-	return a->size == b->size && a->mtime_sec == b->mtime_sec &&
-	    a->mtime_nsec == b->mtime_nsec;
-}
-
-/* Stream the host's copy of path into fd (cat over a channel). */
-static int
-mirror_fetch(struct mirror *m, const char *path, int fd, char **why)
-{
-	struct exec_opts	 o;
-	struct buf		 err = BUF_INIT;
-	char			*script, *qws, *q;
-	int			 rc, status = 0;
-
-	qws = shquote(m->remote_ws);
-	q = shquote(path);
-	script = xasprintf("cd -- %s && exec cat -- ./%s", qws, q);
-	memset(&o, 0, sizeof o);
-	o.out.fd = fd;
-	o.err.fd = -1;
-	o.err.buf = &err;
-	o.err.max = 4096;
-	if ((rc = exec_sh(m->t, script, &o, &status, why)) == 0 &&
-	    status != 0) {
-		*why = xasprintf("cat failed on the host (status %d)", status);
-		rc = CLAW_ERR_PROTO;
-	}
-	free(script);
-	free(q);
-	free(qws);
-	buf_free(&err);
-	return rc;
-}
-
-/* Note a path the pull changes here, so that only those are rescanned. */
-static void
-mirror_touch(struct mirror *m, const char *path)
-{
-	if (m->ntouched == m->ctouched) {
-		m->ctouched = m->ctouched == 0 ? 16 : m->ctouched * 2;
-		m->touched = xreallocarray(m->touched, m->ctouched,
-		    sizeof(*m->touched));
-	}
-	m->touched[m->ntouched++] = xstrdup(path);
-}
-
-/* Sort the touched paths and drop duplicates. */
-static void
-mirror_touched_uniq(struct mirror *m)
-{
-	strv_uniq(m->touched, &m->ntouched, 1);
-}
-
-/* Save the host's version of a conflicting file beside the local one. */
-static void
-mirror_conflict(struct mirror *m, const struct manifest_entry *remote)
-{
-	char	*name, *tmp = NULL, *why = NULL;
-	int	 fd, rc = 0;
-
-	m->conflicts++;
-	name = xasprintf("%s%s", remote->path, MIRROR_CONFLICT_SUFFIX);
-	log_warn("conflict: %s changed both here and in the sandbox; kept "
-	    "the local one%s%s", remote->path, remote->type ==
-	    MANIFEST_FILE ? ", the sandbox's is in " : "",
-	    remote->type == MANIFEST_FILE ? name : "");
-	if (remote->type != MANIFEST_FILE ||
-	    (rc = pathguard_write_begin(m->pg, name, &fd, &tmp, &why)) != 0)
-		goto out;
-	mirror_touch(m, name);
-	if ((rc = mirror_fetch(m, remote->path, fd, &why)) == 0)
-		rc = pathguard_write_commit(m->pg, name, tmp, fd,
-		    remote->mode, NULL, &why);
-	else
-		pathguard_write_abort(m->pg, name, tmp, fd);
-out:
-	if (rc != 0 && why != NULL)
-		log_warn("could not save %s: %s", name, why);
-	free(why);
-	free(tmp);
-	free(name);
-}
-
-/* Return 1 if the local tree has anything under dir not as in base. */
-static int
-mirror_dirty_under(struct mirror *m, const struct manifest *local,
-    const char *dir)
-{
-	size_t	i;
-
-	for (i = 0; i < local->n; i++) {
-		if (mirror_under(local->e[i].path, dir) &&
-		    !mirror_same(&local->e[i], manifest_find(m->base,
-		    local->e[i].path)))
-			return 1;
-	}
-	return 0;
-}
-
-/* Apply the host's deletion of old locally, unless it changed here. */
-static int
-mirror_delete_local(struct mirror *m, const struct manifest *local,
-    const struct manifest_entry *old, char **cause)
-{
-	if (old->type == MANIFEST_DIR && mirror_dirty_under(m, local,
-	    old->path)) {
-		m->conflicts++;
-		log_warn("conflict: %s was removed in the sandbox but has "
-		    "local changes; kept", old->path);
-		return 0;
-	}
-	m->deleted_local++;
-	mirror_touch(m, old->path);
-	return pathguard_remove_tree(m->pg, old->path, cause);
-}
-
-/* Sort one remote change: fetch it, delete locally, or keep a conflict. */
-static int
-mirror_sort(struct mirror *m, const struct manifest *local,
-    const struct manifest_change *c, char **get, size_t *nget,
-    char **cause)
-{
-	const char			*path;
-	const struct manifest_entry	*cur;
-
-	path = c->old != NULL ? c->old->path : c->now->path;
-	if (!mirror_syncable(path))
-		return 0;
-	cur = manifest_find(local, path);
-	if (!mirror_same(cur, c->old) && mirror_same(cur, c->now))
-		return 0;	/* already as the host has it (a resumed pull) */
-	if (!mirror_same(cur, c->old)) {
-		if (c->now != NULL)
-			mirror_conflict(m, c->now);
-		else {
-			m->conflicts++;
-			log_warn("conflict: %s was removed in the sandbox "
-			    "but changed here; kept", path);
-		}
-		return 0;
-	}
-	if (c->kind == MANIFEST_CH_DELETED)
-		return mirror_delete_local(m, local, c->old, cause);
-	log_debug("fetch %s (%s)", c->now->path, c->kind ==
-	    MANIFEST_CH_ADDED ? "added" : c->kind == MANIFEST_CH_MODE ?
-	    "mode" : c->kind == MANIFEST_CH_LINK ? "link" : "modified");
-	get[(*nget)++] = c->now->path;
-	mirror_touch(m, c->now->path);
-	return 0;
-}
-
-/* Apply the host's changes; see mirror.h. */
-static int
-mirror_apply(struct mirror *m, const struct manifest *remote,
-    const struct manifest *local, char **cause)
-{
-	struct manifest_change	*ch = NULL;
-	char			**get;
-	size_t			  n = 0, nget = 0, i;
-	int			  rc;
-
-	if ((rc = manifest_diff(m->base, remote, &ch, &n)) != 0) {
-		*cause = xstrdup("sync state is corrupt");
-		return rc;
-	}
-	get = xcalloc(n + 1, sizeof *get);
-	for (i = 0; rc == 0 && i < n; i++)
-		rc = mirror_sort(m, local, &ch[i], get, &nget, cause);
-	log_info("sync down: %zu to fetch, %zu deleted here, %zu conflicts",
-	    nget, m->deleted_local, m->conflicts);
-	if (rc == 0 && nget != 0)
-		rc = transfer_pull_list(m->t, m->pg, m->remote_ws, get, nget,
-		    NULL, &m->down, cause);
-	free(get);
-	free(ch);
-	return rc;
-}
-
-/* Append a deep copy of e to m. */
-static void
-mirror_keep(struct manifest *m, const struct manifest_entry *e)
-{
-	struct manifest_entry	*n = manifest_add(m);
-
-	*n = *e;
-	n->path = xstrdup(e->path);
-	n->link = e->link != NULL ? xstrdup(e->link) : NULL;
-}
-
-/*
- * The manifest to save after a pull.  The local tree now (after) is right
- * for every path both sides agree on; for a path changed here during the
- * command (base -> local: conflicts included, the local copy wins) the old
- * entry is kept, or none for a new file, so that the next push sends the
- * change.  Those paths come from a diff of base and local (a merge walk),
- * so the common case costs one pass.
- */
-static struct manifest *
-mirror_next_base(const struct manifest *base, const struct manifest *local,
-    const struct manifest *after)
-{
-	struct manifest			*out = manifest_new();
-	struct manifest_change		*ch = NULL;
-	const struct manifest_entry	*b;
-	char				**u = NULL;
-	size_t				 n = 0, i;
-
-	if (manifest_diff(base, local, &ch, &n) != 0)
-		n = 0;		/* both are sorted: cannot happen */
-	u = xcalloc(n + 1, sizeof(*u));
-	for (i = 0; i < n; i++)
-		u[i] = ch[i].now != NULL ? ch[i].now->path : ch[i].old->path;
-	strv_uniq(u, &n, 0);	/* a type change is listed twice */
-	for (i = 0; i < after->n; i++) {
-		if (!strv_has(u, n, after->e[i].path))
-			mirror_keep(out, &after->e[i]);
-		else if ((b = manifest_find(base, after->e[i].path)) != NULL)
-			mirror_keep(out, b);
-	}
-	for (i = 0; i < n; i++) {
-		if (manifest_find(after, u[i]) == NULL &&
-		    (b = manifest_find(base, u[i])) != NULL)
-			mirror_keep(out, b);
-	}
-	manifest_sort(out);
-	free(u);
-	free(ch);
-	return out;
-}
-
-/*
- * The local tree after the pull applied the host's changes to local: only
- * the paths it touched are looked at again (a scan if that fails).
- */
-static int
-mirror_after(struct mirror *m, const struct manifest *local,
-    struct manifest **out, char **cause)
-{
-	char	*why = NULL;
-
-	mirror_touched_uniq(m);
-	if (transfer_rescan(m->pg, m->ig, local, m->touched, m->ntouched,
-	    MANIFEST_HASH_CHANGED, out, &why) == 0)
-		return 0;
-	log_info("%s: scanning the workspace", why);
-	free(why);
-	return mirror_scan(m, local, out, cause);
-}
-
-/* Bring the host's changes down; see mirror.h. */
-int
-mirror_pull(struct mirror *m, char **cause)
-{
-	struct manifest	*remote = NULL, *local = NULL, *after = NULL;
-	struct manifest	*next;
-	int		 rc;
-
-	if (m->push_failed) {
-		*cause = xstrdup("the local changes did not reach the host: "
-		    "nothing pulled (the next exec sends them again)");
-		return CLAW_ERR_PROTO;
-	}
-	if ((rc = mirror_remote_now(m, &remote, cause)) != 0)
-		return rc;
-	if (remote->n == 0 && m->base != NULL && m->base->n > 0) {
-		*cause = xasprintf("%s: the sandbox workspace is empty; "
-		    "mirror halted instead of deleting the local workspace",
-		    transport_label(m->t));
-		rc = CLAW_ERR_PERM;
-	} else if ((rc = mirror_local(m, m->base, &local, cause)) == 0 &&
-	    (rc = mirror_apply(m, remote, local, cause)) == 0 &&
-	    (rc = mirror_after(m, local, &after, cause)) == 0) {
-		next = mirror_next_base(m->base, local, after);
-		if ((rc = manifest_save(m->statefd, m->name, next,
-		    cause)) == 0) {
-			m->base_unsaved = 0;
-			mirror_journal_ack(m);
-		}
-		manifest_free(next);
-	}
-	manifest_free(remote);
-	manifest_free(local);
-	manifest_free(after);
 	return rc;
 }
 
@@ -740,11 +511,8 @@ mirror_status(struct mirror *m, struct buf *up, struct buf *down,
 	size_t			 n = 0;
 	int			 rc;
 
-	rc = manifest_load(m->statefd, m->name, NULL, &base, cause);
-	if (rc == CLAW_ERR_NOTFOUND) {
-		free(*cause);
-		*cause = NULL;
-	} else if (rc != 0)
+	if ((rc = syncstate_open(m->statefd, m->name, &m->st, cause)) != 0 ||
+	    (rc = syncstate_all(m->st, &base, cause)) != 0)
 		return rc;
 	if ((rc = mirror_scan(m, base, &local, cause)) == 0 &&
 	    (rc = manifest_diff(base, local, &ch, &n)) == 0) {
@@ -764,19 +532,43 @@ mirror_status(struct mirror *m, struct buf *up, struct buf *down,
 	return rc;
 }
 
+/* Stage the push's view in the state, once; see mirror_int.h. */
+void
+mirror_stage_base(struct mirror *m)
+{
+	if (!m->partial || m->staged)
+		return;
+	syncstate_stage(m->st, m->scope, m->nscope, m->base);
+	m->staged = 1;
+}
+
+/* Save the push's result when no pull did (see mirror_close). */
+static void
+mirror_save_base(struct mirror *m)
+{
+	char	*cause = NULL;
+	int	 rc;
+
+	if (m->partial) {
+		mirror_stage_base(m);
+		rc = syncstate_commit(m->st, &cause);
+	} else
+		rc = syncstate_save_all(m->st, m->base, &cause);
+	if (rc != 0) {
+		log_warn("sync state not saved: %s", cause);
+		free(cause);
+	}
+}
+
 /* Release everything. */
 void
 mirror_close(struct mirror *m)
 {
-	char	*cause = NULL;
-
-	if (m->base_unsaved && manifest_save(m->statefd, m->name, m->base,
-	    &cause) != 0) {
-		log_warn("sync state not saved: %s", cause);
-		free(cause);
-	}
+	if (m->base_unsaved && m->st != NULL)
+		mirror_save_base(m);
 	if (m->statefd != -1)
 		close(m->statefd);
+	syncstate_close(m->st);
 	manifest_free(m->base);
 	ignore_free(m->ig);
 	free(m->remote_ws);
@@ -788,6 +580,9 @@ mirror_close(struct mirror *m)
 	while (m->ntouched > 0)
 		free(m->touched[--m->ntouched]);
 	free(m->touched);
+	while (m->nscope > 0)
+		free(m->scope[--m->nscope]);
+	free(m->scope);
 	memset(m, 0, sizeof *m);
 	m->statefd = -1;
 }

@@ -19,6 +19,7 @@
 struct ignore;
 struct manifest;
 struct pathguard;
+struct syncstate;
 struct transport;
 
 #define MIRROR_CONFLICT_SUFFIX	".clawssh-remote"
@@ -36,7 +37,12 @@ struct mirror {
 	char			**touched;	/* paths the pull changed here */
 	size_t			 ntouched, ctouched;
 	struct ignore		*ig;
+	struct syncstate	*st;		/* the saved sync state */
 	struct manifest		*base;		/* state after the push */
+	char			**scope;	/* base is a view of these */
+	size_t			 nscope;
+	int			 partial;	/* (not the whole state) */
+	int			 staged;	/* base staged in st */
 	int			 base_unsaved;	/* saved by the pull or close */
 	int			 allow_inline;	/* small pushes go with the exec */
 	char			*inl_tar;	/* that push: tar stream */

@@ -5,6 +5,8 @@
 #ifndef CLAW_MIRROR_INT_H
 #define CLAW_MIRROR_INT_H
 
+#include "buf.h"
+
 struct buf;
 struct manifest;
 struct mirror;
@@ -18,15 +20,38 @@ int	mirror_under(const char *path, const char *dir);
  */
 int	mirror_syncable(const char *path);
 
+/* What the daemon's watcher on the host saw change. */
+struct mirror_rch {
+	struct buf	  rep;		/* its answer */
+	char		**v;		/* the changed paths, sorted, in rep */
+	size_t		  n;
+	struct manifest	 *part;		/* what is at and below them now,
+					   ignored paths left out */
+};
+
 /*
- * The sandbox workspace now, as the last synced state (m->base) changed
- * by the paths the daemon's watcher on the host saw change, listed alone;
+ * Ask the watcher (0, with *ch filled: free it with mirror_rch_free), or
+ * 1 when only a whole listing can tell (-v says why).
+ */
+int	mirror_remote_changes(struct mirror *m, struct mirror_rch *ch);
+void	mirror_rch_free(struct mirror_rch *ch);
+
+/*
+ * base (a whole state or a view over paths including ch's) with ch's
+ * changes: a new manifest, or NULL (logged) if that is not a well formed
+ * tree (the watcher missed a change).
+ */
+struct manifest *mirror_remote_apply(const struct manifest *base,
+	    const struct mirror_rch *ch);
+
+/*
+ * The sandbox workspace now, as base (the last synced state) changed by
+ * the paths the daemon's watcher on the host saw change, listed alone;
  * or, without a daemon or when the watcher cannot say (-v tells why), a
  * listing of the whole workspace.  Ignored paths are left out.
  */
-int	mirror_remote_now(struct mirror *m, struct manifest **out,
-	    char **cause);
-
+int	mirror_remote_now(struct mirror *m, const struct manifest *base,
+	    struct manifest **out, char **cause);
 /* A listing of the whole sandbox workspace, ignored paths left out. */
 int	mirror_remote_full(struct mirror *m, struct manifest **out,
 	    char **cause);
@@ -50,5 +75,29 @@ int	mirror_take(struct mirror *m, const struct buf *req, int type,
  */
 char	**mirror_take_paths(const struct buf *rep, size_t at, size_t *n,
 	    size_t *list);
+
+/* Scan the local workspace whole (ignore rules, hashes reused). */
+int	mirror_scan(struct mirror *m, const struct manifest *prev,
+	    struct manifest **out, char **cause);
+
+/*
+ * Ask the daemon's change journal for the paths changed here since the
+ * last take: 0 with the paths in *rep (from *at), or 1 when only a scan
+ * can tell (why logged with -v).
+ */
+int	mirror_journal_take(struct mirror *m, struct buf *rep, size_t *at);
+
+/* Tell the daemon that what this command took is synced. */
+void	mirror_journal_ack(struct mirror *m);
+
+/*
+ * Keep old's mtime on the files of now whose content did not change (a
+ * touch does not travel), except on the sorted skip[0..nskip).
+ */
+void	mirror_keep_times(struct manifest *now, const struct manifest *old,
+	    char *const *skip, size_t nskip);
+
+/* Stage the push's view (m->base over m->scope) in m->st, once. */
+void	mirror_stage_base(struct mirror *m);
 
 #endif /* CLAW_MIRROR_INT_H */

@@ -23,6 +23,7 @@
 #include "mux_proto.h"
 #include "shquote.h"
 #include "strv.h"
+#include "syncstate.h"
 #include "transport.h"
 #include "xmalloc.h"
 
@@ -178,35 +179,16 @@ mirror_list_part(struct mirror *m, char *const *v, size_t n,
 
 /*
  * base with every changed path (and what lay below it) replaced by what
- * the partial listing part found there.  NULL if that is not a well
- * formed tree (the watcher missed a change).
+ * the partial listing found there; see mirror_int.h.
  */
-static struct manifest *
-mirror_overlay(const struct manifest *base, char *const *v, size_t n,
-    struct manifest *part)
+struct manifest *
+mirror_remote_apply(const struct manifest *base, const struct mirror_rch *ch)
 {
-	struct manifest		*out = manifest_new();
-	struct manifest_entry	*e;
-	const char		*why;
-	size_t			 i, bad, k;
+	struct manifest	*out;
+	const char	*why;
+	size_t		 bad;
 
-	manifest_reserve(out, (base != NULL ? base->n : 0) + part->n);
-	for (i = 0; base != NULL && i < base->n; i++) {
-		if (strv_has_ancestor(v, n, base->e[i].path, 1))
-			continue;
-		e = manifest_add(out);
-		*e = base->e[i];
-		e->path = xstrdup(base->e[i].path);
-		e->link = base->e[i].link != NULL ?
-		    xstrdup(base->e[i].link) : NULL;
-	}
-	k = out->n;
-	for (i = 0; i < part->n; i++) {
-		e = manifest_add(out);
-		*e = part->e[i];
-	}
-	part->n = 0;		/* the strings moved to out */
-	manifest_merge_runs(out, k);	/* both runs are sorted */
+	out = syncstate_splice(base, ch->v, ch->n, ch->part);
 	if (manifest_check_tree(out, &bad, &why) != 0) {
 		log_info("host watcher: %s: %s: listing the sandbox "
 		    "workspace", out->e[bad].path, why);
@@ -216,43 +198,64 @@ mirror_overlay(const struct manifest *base, char *const *v, size_t n,
 	return out;
 }
 
-/* The sandbox workspace now; see mirror_int.h. */
+/* What the watcher saw change; see mirror_int.h. */
 int
-mirror_remote_now(struct mirror *m, struct manifest **out, char **cause)
+mirror_remote_changes(struct mirror *m, struct mirror_rch *ch)
 {
-	struct buf	  rep = BUF_INIT;
-	struct manifest	 *part = NULL, *now = NULL;
-	char		**v, *why = NULL;
-	size_t		  at = 0, n, list;
-	int		  rc;
+	char	*why = NULL;
+	size_t	 at = 0, list;
+	int	 rc;
 
-	if (m->base == NULL || mirror_remote_take(m, &rep, &at) != 0) {
-		buf_free(&rep);
-		return mirror_remote_full(m, out, cause);
+	memset(ch, 0, sizeof(*ch));
+	if (mirror_remote_take(m, &ch->rep, &at) != 0) {
+		buf_free(&ch->rep);
+		return 1;
 	}
-	v = mirror_take_paths(&rep, at, &n, &list);
-	if (rep.data[0] == 'L')		/* the watcher listed them */
-		rc = list > rep.len ? CLAW_ERR_PARSE :
-		    manifest_parse_find0_part(rep.data + list, rep.len - list,
-		    NULL, &part, &why);
-	else if (n == 0) {
-		part = manifest_new();
+	ch->v = mirror_take_paths(&ch->rep, at, &ch->n, &list);
+	if (ch->rep.data[0] == 'L')	/* the watcher listed them */
+		rc = list > ch->rep.len ? CLAW_ERR_PARSE :
+		    manifest_parse_find0_part(ch->rep.data + list,
+		    ch->rep.len - list, NULL, &ch->part, &why);
+	else if (ch->n == 0) {
+		ch->part = manifest_new();
 		rc = 0;
 	} else
-		rc = mirror_list_part(m, v, n, &part, &why);
+		rc = mirror_list_part(m, ch->v, ch->n, &ch->part, &why);
 	if (rc != 0) {
 		log_info("host watcher: %s: listing the sandbox workspace",
-		    why);
+		    why != NULL ? why : "listing cut short");
 		free(why);
-	} else {
-		mirror_filter(m, part);
-		if ((now = mirror_overlay(m->base, v, n, part)) != NULL)
-			log_info("host watcher: %zu changed paths, no listing "
-			    "of the whole workspace", n);
+		mirror_rch_free(ch);
+		return 1;
 	}
-	free(v);
-	manifest_free(part);
-	buf_free(&rep);
+	mirror_filter(m, ch->part);
+	return 0;
+}
+
+/* Release what mirror_remote_changes found. */
+void
+mirror_rch_free(struct mirror_rch *ch)
+{
+	free(ch->v);
+	manifest_free(ch->part);
+	buf_free(&ch->rep);
+	memset(ch, 0, sizeof(*ch));
+}
+
+/* The sandbox workspace now; see mirror_int.h. */
+int
+mirror_remote_now(struct mirror *m, const struct manifest *base,
+    struct manifest **out, char **cause)
+{
+	struct mirror_rch	 ch;
+	struct manifest		*now = NULL;
+
+	if (base != NULL && mirror_remote_changes(m, &ch) == 0) {
+		if ((now = mirror_remote_apply(base, &ch)) != NULL)
+			log_info("host watcher: %zu changed paths, no listing "
+			    "of the whole workspace", ch.n);
+		mirror_rch_free(&ch);
+	}
 	if (now == NULL)
 		return mirror_remote_full(m, out, cause);
 	m->remote_how = "watcher";

@@ -530,7 +530,11 @@ transfer_pull_do(struct transport *t, struct pathguard *pg,
 	}
 	q = shquote(remote_dir);
 	transfer_names(&names, paths, n);
-	script = xasprintf("cd -- %s && tar -cf - %s", q, n == 0 ? "." :
+	/* pax carries mtimes to the nanosecond (the host's listing has
+	   them so): GNU tar needs asking; others give whole seconds */
+	script = xasprintf("cd -- %s && f= && case $(tar --version "
+	    "2>/dev/null) in *GNU*) f=--format=posix;; esac && "
+	    "tar $f -cf - %s", q, n == 0 ? "." :
 	    recurse ? "--no-unquote -T -" :
 	    "--no-unquote --no-recursion -T -");
 	rc = transfer_run(t, script, &names, -1, data, cause);

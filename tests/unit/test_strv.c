@@ -87,6 +87,52 @@ test_has_ancestor(void **state)
 	assert_false(strv_has_ancestor(NULL, 0, "a/b", 1));
 }
 
+/*
+ * Descendants: whole components again, and found past names that sort
+ * between "a" and "a/" ("a b", "a-x", "a.txt").
+ */
+static void
+test_has_descendant(void **state)
+{
+	char	 a[] = "a", asp[] = "a b", ad[] = "a-x", at[] = "a.txt";
+	char	 ab[] = "a/b", ab2[] = "ab/c", z[] = "z";
+	char	*v[] = { a, asp, ad, at, ab, ab2, z };
+
+	(void)state;
+	assert_true(strv_has_descendant(v, 7, "a"));
+	assert_false(strv_has_descendant(v, 7, "a/b"));
+	assert_false(strv_has_descendant(v, 7, "ab/c"));
+	assert_true(strv_has_descendant(v, 7, "ab"));
+	assert_false(strv_has_descendant(v, 7, "a b"));
+	assert_false(strv_has_descendant(v, 7, "z"));
+	assert_false(strv_has_descendant(v + 1, 3, "a"));
+	assert_false(strv_has_descendant(NULL, 0, "a"));
+}
+
+/*
+ * Tops: a path below a kept one goes, even with names between them in
+ * sort order; siblings that only share a prefix stay.
+ */
+static void
+test_tops(void **state)
+{
+	char	 a[] = "a", asp[] = "a b", ab[] = "a/b", abc[] = "a/b/c";
+	char	 b[] = "b", bc[] = "b.c", bcd[] = "b.c/d";
+	char	*v[] = { a, asp, ab, abc, b, bc, bcd };
+	size_t	 n = 7;
+
+	(void)state;
+	strv_tops(v, &n);
+	assert_int_equal(n, 4);
+	assert_string_equal(v[0], "a");
+	assert_string_equal(v[1], "a b");
+	assert_string_equal(v[2], "b");
+	assert_string_equal(v[3], "b.c");
+	n = 0;
+	strv_tops(v, &n);
+	assert_int_equal(n, 0);
+}
+
 int
 main(void)
 {
@@ -95,6 +141,8 @@ main(void)
 		cmocka_unit_test(test_uniq_borrowed),
 		cmocka_unit_test(test_has),
 		cmocka_unit_test(test_has_ancestor),
+		cmocka_unit_test(test_has_descendant),
+		cmocka_unit_test(test_tops),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,831 @@
+/*
+ * The saved sync state: the manifest, mapped and searched in place, and
+ * the log of changes appended after it; see syncstate.h.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <sys/mman.h>
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "error.h"
+#include "fdio.h"
+#include "log.h"
+#include "manifest.h"
+#include "strv.h"
+#include "syncstate.h"
+#include "xmalloc.h"
+
+#define SS_LOG_MAGIC	"clawssh-manifest-log 1"
+#define SS_LOG_MAX	(64 * 1024 * 1024)	/* a longer log is unusable */
+#define SS_COMPACT_MIN	(64 * 1024)		/* log bytes before compaction */
+#define SS_MAP_MAX	(512 * 1024 * 1024)	/* manifest_load's cap */
+
+/* One change: everything at and below the scope paths is now m. */
+struct ss_layer {
+	char		**v;		/* sorted, none below another; owned */
+	size_t		  n;
+	struct manifest	 *m;		/* the entries there, sorted */
+};
+
+struct syncstate {
+	int		 dirfd;
+	char		*name;		/* "<id>.manifest" */
+	char		*logname;	/* "<id>.manifest.log" */
+	char		*map;		/* the manifest, mapped */
+	size_t		 len;
+	size_t		 body;		/* offset of its first entry line */
+	struct stat	 st;		/* its identity, for the log header */
+	int		 missing;	/* nothing saved yet */
+	char		*noview;	/* why views cannot work, or NULL */
+	int		 log_fresh;	/* the log must be written anew */
+	size_t		 loglen;	/* bytes in the log */
+	struct ss_layer	*l;		/* the log's blocks, then staged ones */
+	size_t		 nl, nsaved, cap;
+};
+
+/* Return 1 if path is at or below one of v, or above one of them. */
+static int
+ss_wanted(char *const *v, size_t n, const char *path)
+{
+	return strv_has_ancestor(v, n, path, 1) ||
+	    strv_has_descendant(v, n, path);
+}
+
+/* Append a deep copy of e to m. */
+static void
+ss_copy(struct manifest *m, const struct manifest_entry *e)
+{
+	struct manifest_entry	*c = manifest_add(m);
+
+	*c = *e;
+	c->path = xstrdup(e->path);
+	c->link = e->link != NULL ? xstrdup(e->link) : NULL;
+}
+
+/*
+ * base with everything at and below v[0..n) replaced by part's entries
+ * there, keeping of part only those ss_wanted by want[0..nwant) (all of
+ * them when want is NULL).
+ */
+static struct manifest *
+ss_splice(const struct manifest *base, char *const *v, size_t n,
+    const struct manifest *part, char *const *want, size_t nwant)
+{
+	struct manifest	*out = manifest_new();
+	size_t		 i, k;
+
+	manifest_reserve(out, (base != NULL ? base->n : 0) + part->n);
+	for (i = 0; base != NULL && i < base->n; i++) {
+		if (!strv_has_ancestor(v, n, base->e[i].path, 1))
+			ss_copy(out, &base->e[i]);
+	}
+	k = out->n;
+	for (i = 0; i < part->n; i++) {
+		if (strv_has_ancestor(v, n, part->e[i].path, 1) &&
+		    (want == NULL || ss_wanted(want, nwant, part->e[i].path)))
+			ss_copy(out, &part->e[i]);
+	}
+	manifest_merge_runs(out, k);	/* two sorted runs */
+	return out;
+}
+
+/* Splice; see syncstate.h. */
+struct manifest *
+syncstate_splice(const struct manifest *base, char *const *v, size_t n,
+    const struct manifest *part)
+{
+	return ss_splice(base, v, n, part, NULL, 0);
+}
+
+/*
+ * All layers folded into one: the tops of their scopes in *v (borrowed
+ * strings) and, in *m, the entries that the last layer covering each
+ * path holds (borrowed too: free only m->e and m).  Walked from the
+ * newest layer back, an entry counts unless a newer layer covers it.
+ */
+static void
+ss_fold(const struct syncstate *s, char ***v, size_t *n, struct manifest **m)
+{
+	struct manifest		*f = manifest_new();
+	char			**c = NULL;
+	size_t			  nc = 0, i, j;
+	const struct ss_layer	*l;
+
+	for (i = s->nl; i-- > 0;) {
+		l = &s->l[i];
+		for (j = 0; j < l->m->n; j++) {
+			if (!strv_has_ancestor(c, nc, l->m->e[j].path, 1))
+				*manifest_add(f) = l->m->e[j];
+		}
+		c = xreallocarray(c, nc + l->n, sizeof(*c));
+		memcpy(c + nc, l->v, l->n * sizeof(*c));
+		nc += l->n;
+		strv_uniq(c, &nc, 0);
+		strv_tops(c, &nc);
+	}
+	manifest_sort(f);
+	*v = c;
+	*n = nc;
+	*m = f;
+}
+
+/* Free what ss_fold returned. */
+static void
+ss_fold_free(char **v, struct manifest *m)
+{
+	free(v);
+	free(m->e);
+	free(m);
+}
+
+/* m with every layer applied, keeping of theirs what want asks for. */
+static struct manifest *
+ss_apply(const struct syncstate *s, const struct manifest *m,
+    char *const *want, size_t nwant)
+{
+	struct manifest	 *f, *out;
+	char		**v;
+	size_t		  n;
+
+	ss_fold(s, &v, &n, &f);
+	out = ss_splice(m, v, n, f, want, nwant);
+	ss_fold_free(v, f);
+	return out;
+}
+
+/* Free one layer's contents. */
+static void
+ss_layer_free(struct ss_layer *l)
+{
+	while (l->n > 0)
+		free(l->v[--l->n]);
+	free(l->v);
+	manifest_free(l->m);
+}
+
+/* Add a layer (taking v's strings and m) to s. */
+static void
+ss_push(struct syncstate *s, char **v, size_t n, struct manifest *m)
+{
+	if (s->nl == s->cap) {
+		s->cap = s->cap == 0 ? 8 : s->cap * 2;
+		s->l = xreallocarray(s->l, s->cap, sizeof(*s->l));
+	}
+	s->l[s->nl].v = v;
+	s->l[s->nl].n = n;
+	s->l[s->nl].m = m;
+	s->nl++;
+}
+
+/* Drop every layer. */
+static void
+ss_layers_free(struct syncstate *s)
+{
+	while (s->nl > 0)
+		ss_layer_free(&s->l[--s->nl]);
+	s->nsaved = 0;
+}
+
+/* The log header for the mapped manifest. */
+static char *
+ss_log_header(const struct syncstate *s)
+{
+	return xasprintf("%s %llu %lld %lld.%09ld\n", SS_LOG_MAGIC,
+	    (unsigned long long)s->st.st_ino, (long long)s->st.st_size,
+	    (long long)s->st.st_mtim.tv_sec, (long)s->st.st_mtim.tv_nsec);
+}
+
+/*
+ * Parse a scope line's path (after "S ") into layer l: valid, after the
+ * last one and not below another.  NULL, or the reason.
+ */
+static const char *
+ss_scope_line(struct ss_layer *l, const char *p, size_t len)
+{
+	const char	*why;
+	char		*path;
+
+	if ((why = manifest_unescape(p, len, &path)) != NULL)
+		return why;
+	if ((why = manifest_path_check(path, MANIFEST_PATH_MAX)) == NULL &&
+	    l->n > 0 && (strcmp(l->v[l->n - 1], path) >= 0 ||
+	    strv_has_ancestor(l->v, l->n, path, 0)))
+		why = "scope paths out of order";
+	if (why != NULL) {
+		free(path);
+		return why;
+	}
+	l->v = xreallocarray(l->v, l->n + 1, sizeof(*l->v));
+	l->v[l->n++] = path;
+	return NULL;
+}
+
+/* Parse an entry line into l: in its scope and in order. */
+static const char *
+ss_entry_line(struct ss_layer *l, const char *p, size_t len)
+{
+	const char	*why = NULL, *path;
+
+	if (manifest_parse_line(l->m, p, len, &why) != 0)
+		return why;
+	path = l->m->e[l->m->n - 1].path;
+	if (!strv_has_ancestor(l->v, l->n, path, 1))
+		return "entry outside the block's scope";
+	if (l->m->n > 1 && strcmp(l->m->e[l->m->n - 2].path, path) >= 0)
+		return "entries out of order";
+	return NULL;
+}
+
+/*
+ * Parse one block at *pp into a new layer of s; *line counts lines.
+ * NULL, or the reason it is malformed.
+ */
+static const char *
+ss_block(struct syncstate *s, const char **pp, const char *end,
+    size_t *line)
+{
+	struct ss_layer	 l = { NULL, 0, manifest_new() };
+	const char	*p = *pp, *nl, *why = NULL;
+
+	for (;;) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL) {
+			why = "cut short";
+			break;
+		}
+		(*line)++;
+		if (nl - p == 1 && *p == '.') {
+			why = l.n == 0 ? "block without a scope" : NULL;
+			p = nl + 1;
+			break;
+		}
+		if (nl - p > 2 && p[0] == 'S' && p[1] == ' ')
+			why = l.m->n != 0 ? "scope after entries" :
+			    ss_scope_line(&l, p + 2, (size_t)(nl - p - 2));
+		else
+			why = l.n == 0 ? "entry before the scope" :
+			    ss_entry_line(&l, p, (size_t)(nl - p));
+		if (why != NULL)
+			break;
+		p = nl + 1;
+	}
+	if (why != NULL) {
+		ss_layer_free(&l);
+		return why;
+	}
+	ss_push(s, l.v, l.n, l.m);
+	*pp = p;
+	return NULL;
+}
+
+/* Parse the log text (len bytes) into layers, or say why it is unusable. */
+static void
+ss_log_parse(struct syncstate *s, const char *text, size_t len)
+{
+	const char	*p = text, *end = text + len, *why = NULL;
+	char		*head = ss_log_header(s);
+	size_t		 hlen = strlen(head), line = 1;
+
+	if (len < hlen || memcmp(text, head, hlen) != 0) {
+		/* a log for an older manifest: that one includes it */
+		log_debug("sync state: %s is not for this manifest: ignored",
+		    s->logname);
+		s->log_fresh = 1;
+		free(head);
+		return;
+	}
+	free(head);
+	for (p += hlen; why == NULL && p < end;)
+		why = ss_block(s, &p, end, &line);
+	if (why != NULL) {
+		ss_layers_free(s);
+		s->noview = xasprintf("%s: line %zu: %s", s->logname, line,
+		    why);
+		s->log_fresh = 1;
+		return;
+	}
+	s->nsaved = s->nl;
+	s->loglen = len;
+}
+
+/* Read the log beside the manifest, if there is one. */
+static void
+ss_log_read(struct syncstate *s)
+{
+	struct stat	 st;
+	char		*text;
+	ssize_t		 r;
+	int		 fd;
+
+	fd = openat(s->dirfd, s->logname, O_RDONLY|O_NOFOLLOW|O_CLOEXEC|
+	    O_NONBLOCK|O_NOCTTY);
+	if (fd == -1 && errno == ENOENT) {
+		s->log_fresh = 1;
+		return;
+	}
+	if (fd == -1 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    st.st_size > SS_LOG_MAX) {
+		s->noview = xasprintf("%s: %s", s->logname, fd == -1 ?
+		    strerror(errno) : "not a regular file of at most 64 MiB");
+		s->log_fresh = 1;
+		if (fd != -1)
+			close(fd);
+		return;
+	}
+	text = xmalloc((size_t)st.st_size + 1);
+	r = fdio_read_full(fd, text, (size_t)st.st_size);
+	close(fd);
+	if (r != (ssize_t)st.st_size) {
+		s->noview = xasprintf("%s: cannot read it", s->logname);
+		s->log_fresh = 1;
+	} else
+		ss_log_parse(s, text, (size_t)st.st_size);
+	free(text);
+}
+
+/* Map the manifest fd (size checked) and check its form. */
+static int
+ss_map(struct syncstate *s, int fd, char **cause)
+{
+	size_t	hlen = strlen(MANIFEST_TEXT_HEADER);
+
+	s->len = (size_t)s->st.st_size;
+	if (s->len != 0 && (s->map = mmap(NULL, s->len, PROT_READ,
+	    MAP_PRIVATE, fd, 0)) == MAP_FAILED) {
+		s->map = NULL;
+		*cause = xasprintf("%s: cannot map: %s", s->name,
+		    strerror(errno));
+		return CLAW_ERR_IO;
+	}
+	if (s->len < hlen || memcmp(s->map, MANIFEST_TEXT_HEADER, hlen) != 0 ||
+	    s->map[s->len - 1] != '\n')
+		s->noview = xasprintf("%s: not a clawssh manifest", s->name);
+	s->body = hlen;
+	return 0;
+}
+
+/* Open the saved state; see syncstate.h. */
+int
+syncstate_open(int dirfd, const char *name, struct syncstate **out,
+    char **cause)
+{
+	struct syncstate	*s = xcalloc(1, sizeof(*s));
+	int			 fd, rc = 0;
+
+	s->dirfd = dirfd;
+	s->name = xstrdup(name);
+	s->logname = xasprintf("%s.log", name);
+	fd = openat(dirfd, name, O_RDONLY|O_NOFOLLOW|O_CLOEXEC|O_NONBLOCK|
+	    O_NOCTTY);
+	if (fd == -1 && errno == ENOENT) {
+		s->missing = s->log_fresh = 1;
+		s->noview = xstrdup("nothing saved yet");
+	} else if (fd == -1) {
+		*cause = xasprintf("%s: cannot open: %s", name,
+		    strerror(errno));
+		rc = claw_err_from_errno(errno);
+	} else if (fstat(fd, &s->st) != 0 || !S_ISREG(s->st.st_mode) ||
+	    s->st.st_size > SS_MAP_MAX) {
+		*cause = xasprintf("%s: not a regular file of at most "
+		    "512 MiB", name);
+		rc = CLAW_ERR_PARSE;
+	} else if ((rc = ss_map(s, fd, cause)) == 0 && s->noview == NULL)
+		ss_log_read(s);
+	if (fd != -1)
+		close(fd);
+	if (rc != 0) {
+		syncstate_close(s);
+		return rc;
+	}
+	*out = s;
+	return 0;
+}
+
+/* See syncstate.h. */
+int
+syncstate_missing(const struct syncstate *s)
+{
+	return s->missing;
+}
+
+/* See syncstate.h. */
+const char *
+syncstate_no_view(const struct syncstate *s)
+{
+	return s->noview;
+}
+
+/*
+ * The path of the manifest line starting at p (ending at the newline
+ * end), unescaped into out (MANIFEST_PATH_MAX + 1 bytes): its length, or
+ * -1 if the line is malformed.
+ */
+static ssize_t
+ss_line_path(const char *p, const char *end, char *out)
+{
+	const char	*q;
+	char		*path;
+	size_t		 len;
+	int		 i;
+
+	for (i = 0; i < 5; i++) {	/* TYPE MODE SIZE TIME HASH */
+		if ((q = memchr(p, ' ', (size_t)(end - p))) == NULL)
+			return -1;
+		p = q + 1;
+	}
+	if ((q = memchr(p, ' ', (size_t)(end - p))) == NULL ||
+	    manifest_unescape(p, (size_t)(q - p), &path) != NULL)
+		return -1;
+	len = strlen(path);
+	memcpy(out, path, len + 1);
+	free(path);
+	return (ssize_t)len;
+}
+
+/* Order a line's path against key (klen bytes), as strcmp would. */
+static int
+ss_cmp(const char *path, size_t plen, const char *key, size_t klen)
+{
+	int	c;
+
+	if ((c = memcmp(path, key, plen < klen ? plen : klen)) != 0)
+		return c;
+	return plen < klen ? -1 : plen > klen;
+}
+
+/*
+ * The offset of the first manifest line whose path is not below key
+ * (klen bytes) in strcmp order, by binary search over the mapped lines;
+ * s->len if none.  -1 if a line on the way is malformed.
+ */
+static ssize_t
+ss_lower_bound(const struct syncstate *s, const char *key, size_t klen)
+{
+	char	 path[MANIFEST_PATH_MAX + 1];
+	size_t	 lo = s->body, hi = s->len, mid, ls;
+	ssize_t	 plen;
+	char	*le;
+
+	while (lo < hi) {		/* lo and hi are line starts */
+		mid = lo + (hi - lo) / 2;
+		for (ls = mid; ls > lo && s->map[ls - 1] != '\n'; ls--)
+			;
+		le = memchr(s->map + ls, '\n', s->len - ls);
+		if ((plen = ss_line_path(s->map + ls, le, path)) < 0)
+			return -1;
+		if (ss_cmp(path, (size_t)plen, key, klen) < 0)
+			lo = (size_t)(le - s->map) + 1;
+		else
+			hi = ls;
+	}
+	return (ssize_t)lo;
+}
+
+/*
+ * Add to m the manifest's entry for path (with under unset) or its
+ * entries below path (under set).  0, or -1 if the manifest is damaged.
+ */
+static int
+ss_lookup(const struct syncstate *s, struct manifest *m, const char *path,
+    int under)
+{
+	char		 got[MANIFEST_PATH_MAX + 1], *key;
+	const char	*why;
+	size_t		 klen, at;
+	ssize_t		 off, plen;
+	char		*le;
+	int		 rc = 0;
+
+	key = under ? xasprintf("%s/", path) : xstrdup(path);
+	klen = strlen(key);
+	if ((off = ss_lower_bound(s, key, klen)) < 0) {
+		free(key);
+		return -1;
+	}
+	for (at = (size_t)off; rc == 0 && at < s->len;
+	    at = (size_t)(le - s->map) + 1) {
+		le = memchr(s->map + at, '\n', s->len - at);
+		if ((plen = ss_line_path(s->map + at, le, got)) < 0)
+			rc = -1;
+		else if ((under ? strncmp(got, key, klen) :
+		    strcmp(got, key)) != 0)
+			break;
+		else if (manifest_parse_line(m, s->map + at,
+		    (size_t)(le - s->map) - at, &why) != 0)
+			rc = -1;
+		else if (!under)
+			break;
+	}
+	free(key);
+	return rc;
+}
+
+/* Add the manifest's entries at, below and above path to m. */
+static int
+ss_lookup_all(const struct syncstate *s, struct manifest *m,
+    const char *path)
+{
+	char	*up = xstrdup(path), *slash;
+	int	 rc = 0;
+
+	for (slash = strchr(up, '/'); rc == 0 && slash != NULL;
+	    slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		rc = ss_lookup(s, m, up, 0);
+		*slash = '/';
+	}
+	free(up);
+	if (rc == 0)
+		rc = ss_lookup(s, m, path, 0);
+	if (rc == 0)
+		rc = ss_lookup(s, m, path, 1);
+	return rc;
+}
+
+/* Drop entries of the sorted m that repeat the one before. */
+static void
+ss_uniq(struct manifest *m)
+{
+	size_t	i, k = 0;
+
+	for (i = 0; i < m->n; i++) {
+		if (k > 0 && strcmp(m->e[k - 1].path, m->e[i].path) == 0) {
+			free(m->e[i].path);
+			free(m->e[i].link);
+			continue;
+		}
+		m->e[k++] = m->e[i];
+	}
+	m->n = k;
+}
+
+/* A view of some paths; see syncstate.h. */
+int
+syncstate_view(struct syncstate *s, char *const *v, size_t n,
+    struct manifest **out, char **cause)
+{
+	struct manifest	 *m, *r;
+	const char	 *why;
+	char		**tops;
+	size_t		  i, nt = n, bad;
+	int		  rc = 0;
+
+	if (s->noview != NULL) {
+		*cause = xstrdup(s->noview);
+		return CLAW_ERR_UNSUPPORTED;
+	}
+	tops = xcalloc(n + 1, sizeof(*tops));
+	memcpy(tops, v, n * sizeof(*tops));
+	strv_tops(tops, &nt);
+	m = manifest_new();
+	for (i = 0; rc == 0 && i < nt; i++)
+		rc = ss_lookup_all(s, m, tops[i]);
+	manifest_sort(m);
+	ss_uniq(m);
+	r = rc == 0 && s->nl > 0 ? ss_apply(s, m, tops, nt) : NULL;
+	if (r != NULL) {
+		manifest_free(m);
+		m = r;
+	}
+	free(tops);
+	if (rc == 0 && manifest_check_tree(m, &bad, &why) != 0)
+		rc = -1;
+	if (rc != 0) {
+		manifest_free(m);
+		*cause = xasprintf("%s: damaged (a lookup found malformed "
+		    "or misplaced lines)", s->name);
+		return CLAW_ERR_PARSE;
+	}
+	*out = m;
+	return 0;
+}
+
+/* The whole state; see syncstate.h. */
+int
+syncstate_all(struct syncstate *s, struct manifest **out, char **cause)
+{
+	struct manifest	*m = NULL, *r;
+	char		*why = NULL;
+	int		 rc;
+
+	if (s->missing) {
+		*out = s->nl > 0 ? ss_apply(s, NULL, NULL, 0) : NULL;
+		return 0;
+	}
+	if ((rc = manifest_parse(s->map != NULL ? s->map : "", s->len, NULL,
+	    &m, &why)) != 0) {
+		*cause = xasprintf("%s: %s", s->name, why);
+		free(why);
+		return rc;
+	}
+	if (s->nl > 0) {
+		r = ss_apply(s, m, NULL, 0);
+		manifest_free(m);
+		m = r;
+	}
+	*out = m;
+	return 0;
+}
+
+/* Stage a change; see syncstate.h. */
+void
+syncstate_stage(struct syncstate *s, char *const *v, size_t n,
+    const struct manifest *part)
+{
+	struct manifest	 *m = manifest_new();
+	char		**c = xcalloc(n + 1, sizeof(*c));
+	size_t		  i, nc = n;
+
+	memcpy(c, v, n * sizeof(*c));
+	strv_tops(c, &nc);
+	if (nc == 0) {			/* nothing changes */
+		free(c);
+		manifest_free(m);
+		return;
+	}
+	for (i = 0; i < nc; i++)
+		c[i] = xstrdup(c[i]);
+	for (i = 0; part != NULL && i < part->n; i++) {
+		if (strv_has_ancestor(c, nc, part->e[i].path, 1))
+			ss_copy(m, &part->e[i]);
+	}
+	ss_push(s, c, nc, m);
+}
+
+/* Append layers [nsaved, nl) to b as log blocks. */
+static void
+ss_format_blocks(const struct syncstate *s, struct buf *b)
+{
+	const struct ss_layer	*l;
+	size_t			 i, j;
+
+	for (i = s->nsaved; i < s->nl; i++) {
+		l = &s->l[i];
+		for (j = 0; j < l->n; j++) {
+			buf_append_str(b, "S ");
+			manifest_escape(b, l->v[j]);
+			buf_append(b, "\n", 1);
+		}
+		for (j = 0; j < l->m->n; j++)
+			manifest_format_line(b, &l->m->e[j]);
+		buf_append_str(b, ".\n");
+	}
+}
+
+/* Rewrite the manifest with everything folded in. */
+static int
+ss_compact(struct syncstate *s, char **cause)
+{
+	struct manifest	*m = NULL;
+	int		 rc;
+
+	if ((rc = syncstate_all(s, &m, cause)) != 0)
+		return rc;
+	rc = syncstate_save_all(s, m != NULL ? m : manifest_new(), cause);
+	manifest_free(m);
+	return rc;
+}
+
+/*
+ * Append the staged blocks to the log (a fresh one starts with its
+ * header).  No fsync: docs/sync.md, "The sync state on disk".
+ */
+static int
+ss_append(struct syncstate *s, char **cause)
+{
+	struct buf	 b = BUF_INIT;
+	char		*head;
+	int		 fd, rc = 0, flags = O_WRONLY|O_NOFOLLOW|O_CLOEXEC;
+
+	if (s->log_fresh) {
+		head = ss_log_header(s);
+		buf_append_str(&b, head);
+		free(head);
+		flags |= O_CREAT|O_TRUNC;
+	} else
+		flags |= O_APPEND;
+	ss_format_blocks(s, &b);
+	if ((fd = openat(s->dirfd, s->logname, flags, 0600)) == -1 ||
+	    fdio_write_all(fd, b.data, b.len) != 0) {
+		*cause = xasprintf("%s: cannot write: %s", s->logname,
+		    strerror(errno));
+		rc = claw_err_from_errno(errno);
+	}
+	if (fd != -1 && close(fd) != 0 && rc == 0) {
+		*cause = xasprintf("%s: cannot write: %s", s->logname,
+		    strerror(errno));
+		rc = claw_err_from_errno(errno);
+	}
+	if (rc == 0) {
+		s->loglen = (s->log_fresh ? 0 : s->loglen) + b.len;
+		s->log_fresh = 0;
+		s->nsaved = s->nl;
+	}
+	buf_free(&b);
+	return rc;
+}
+
+/* Write the staged changes; see syncstate.h. */
+int
+syncstate_commit(struct syncstate *s, char **cause)
+{
+	size_t	limit = s->len / 16 > SS_COMPACT_MIN ? s->len / 16 :
+		    SS_COMPACT_MIN;
+	int	rc;
+
+	if (s->nsaved == s->nl)
+		return 0;
+	if (s->missing || s->noview != NULL)
+		return ss_compact(s, cause);
+	if ((rc = ss_append(s, cause)) != 0)
+		return rc;
+	if (s->loglen > limit) {
+		log_debug("sync state: the log holds %zu bytes: rewriting "
+		    "the manifest", s->loglen);
+		return ss_compact(s, cause);
+	}
+	return 0;
+}
+
+/*
+ * Map the manifest just written in place of the old one, with no log on
+ * top (it was removed): views, syncstate_all and later commits start
+ * from it.  If it cannot be mapped, nothing answers from the old one.
+ */
+static int
+ss_remap(struct syncstate *s, char **cause)
+{
+	int	fd, rc = 0, e;
+
+	if (s->map != NULL)
+		munmap(s->map, s->len);
+	s->map = NULL;
+	s->len = 0;
+	free(s->noview);
+	s->noview = NULL;
+	s->log_fresh = 1;
+	s->loglen = 0;
+	fd = openat(s->dirfd, s->name, O_RDONLY|O_NOFOLLOW|O_CLOEXEC|
+	    O_NONBLOCK|O_NOCTTY);
+	if (fd == -1 || fstat(fd, &s->st) != 0) {
+		e = errno;
+		*cause = xasprintf("%s: cannot open: %s", s->name,
+		    strerror(e));
+		rc = claw_err_from_errno(e);
+	} else if (!S_ISREG(s->st.st_mode) || s->st.st_size > SS_MAP_MAX) {
+		*cause = xasprintf("%s: not a regular file of at most "
+		    "512 MiB", s->name);
+		rc = CLAW_ERR_PARSE;
+	} else
+		rc = ss_map(s, fd, cause);
+	if (fd != -1)
+		close(fd);
+	if (rc != 0) {
+		s->len = 0;		/* nothing mapped */
+		free(s->noview);
+		s->noview = xstrdup("rewritten, but not readable again");
+	}
+	return rc;
+}
+
+/* Save the whole state; see syncstate.h. */
+int
+syncstate_save_all(struct syncstate *s, const struct manifest *m,
+    char **cause)
+{
+	int	rc;
+
+	if ((rc = manifest_save(s->dirfd, s->name, m, cause)) != 0)
+		return rc;
+	if (unlinkat(s->dirfd, s->logname, 0) != 0 && errno != ENOENT)
+		log_warn("%s: cannot remove: %s (it is ignored from now on)",
+		    s->logname, strerror(errno));
+	ss_layers_free(s);
+	s->missing = 0;
+	return ss_remap(s, cause);
+}
+
+/* Release; see syncstate.h. */
+void
+syncstate_close(struct syncstate *s)
+{
+	if (s == NULL)
+		return;
+	ss_layers_free(s);
+	free(s->l);
+	if (s->map != NULL)
+		munmap(s->map, s->len);
+	free(s->noview);
+	free(s->name);
+	free(s->logname);
+	free(s);
+}

@@ -1,0 +1,97 @@
+/*
+ * The saved sync state of one mirrored sandbox: the manifest of the last
+ * synced tree ("<id>.manifest") and a log of what later syncs changed in
+ * it ("<id>.manifest.log").  A sync that knows which paths changed (the
+ * daemon's change journal and host watcher) reads only the entries at,
+ * below and above those paths (binary search in the mapped manifest, the
+ * log's records on top) and appends its result to the log; a sync that
+ * does not know reads the whole state and writes the manifest whole,
+ * emptying the log.  docs/sync.md tells why the log needs no fsync.
+ *
+ * Log format: a header line
+ *
+ *	clawssh-manifest-log 1 INODE SIZE SEC.NSEC
+ *
+ * naming the manifest it applies to (its inode, size and mtime: a log
+ * left beside a newer manifest is ignored), then blocks.  A block is one
+ * or more scope lines "S PATH" (escaped as in the manifest, sorted, none
+ * below another), the entries now at and below those paths (manifest
+ * lines, sorted), and a line ".".  Reading a block replaces everything at
+ * and below its scope paths.  A log that is malformed or cut short makes
+ * the state usable whole only (syncstate_all, the manifest alone): then
+ * a full scan must check everything, which a stale state survives.
+ */
+#ifndef CLAW_SYNCSTATE_H
+#define CLAW_SYNCSTATE_H
+
+#include <stddef.h>
+
+struct manifest;
+struct syncstate;
+
+/*
+ * Open the state saved as name in dirfd into *out.  A missing manifest
+ * is not an error: syncstate_missing says so.  Fails only when the files
+ * exist but cannot be read (CLAW_ERR_IO and the like, with a cause).
+ */
+int	syncstate_open(int dirfd, const char *name, struct syncstate **out,
+	    char **cause);
+
+/* Return 1 if nothing was saved yet (the first sync). */
+int	syncstate_missing(const struct syncstate *s);
+
+/*
+ * Return NULL if syncstate_view can work, else why not (the log is
+ * malformed, the manifest is not in the expected form, nothing saved).
+ */
+const char *syncstate_no_view(const struct syncstate *s);
+
+/*
+ * The entries at and below each of the paths v[0..n) (sorted, unique;
+ * one below another is fine) and the directories above them, as a new
+ * sorted manifest in *out, with staged and logged changes applied.  A
+ * result that is not a well formed tree is CLAW_ERR_PARSE (the state is
+ * damaged: use syncstate_all); CLAW_ERR_UNSUPPORTED when
+ * syncstate_no_view says so.
+ */
+int	syncstate_view(struct syncstate *s, char *const *v, size_t n,
+	    struct manifest **out, char **cause);
+
+/*
+ * The whole state as a new manifest in *out (NULL when nothing was saved
+ * yet): the manifest with the log and staged changes applied, or the
+ * manifest alone when the log is unusable.  CLAW_ERR_PARSE with a cause
+ * if the manifest is malformed.
+ */
+int	syncstate_all(struct syncstate *s, struct manifest **out,
+	    char **cause);
+
+/*
+ * Stage a change: everything at and below v[0..n) (sorted, unique) is
+ * now what part holds there (part may hold more: it is filtered).  Later
+ * views see it; syncstate_commit writes it.
+ */
+void	syncstate_stage(struct syncstate *s, char *const *v, size_t n,
+	    const struct manifest *part);
+
+/*
+ * Append the staged changes to the log, and rewrite the manifest whole
+ * when the log has grown past a sixteenth of it (64 KiB at least).
+ */
+int	syncstate_commit(struct syncstate *s, char **cause);
+
+/* Save m as the whole state: the manifest rewritten, the log removed. */
+int	syncstate_save_all(struct syncstate *s, const struct manifest *m,
+	    char **cause);
+
+/*
+ * A new manifest: base (may be NULL) with everything at and below
+ * v[0..n) (sorted, unique) replaced by what part holds there.
+ */
+struct manifest *syncstate_splice(const struct manifest *base,
+	    char *const *v, size_t n, const struct manifest *part);
+
+/* Release s (unmaps the manifest); s may be NULL. */
+void	syncstate_close(struct syncstate *s);
+
+#endif /* CLAW_SYNCSTATE_H */
