@@ -421,7 +421,8 @@ mirror_part_scope(const struct mirror_rch *ch, char *const *p2, size_t n2,
 		    MIRROR_CONFLICT_SUFFIX);
 		v[ch->n + i] = (*names)[i];
 	}
-	memcpy(v + 2 * ch->n, p2, n2 * sizeof(*v));
+	if (n2 != 0)
+		memcpy(v + 2 * ch->n, p2, n2 * sizeof(*v));
 	*n = 2 * ch->n + n2;
 	strv_uniq(v, n, 0);
 	return v;

@@ -584,7 +584,8 @@ syncstate_view(struct syncstate *s, char *const *v, size_t n,
 		return CLAW_ERR_UNSUPPORTED;
 	}
 	tops = xcalloc(n + 1, sizeof(*tops));
-	memcpy(tops, v, n * sizeof(*tops));
+	if (n != 0)
+		memcpy(tops, v, n * sizeof(*tops));
 	strv_tops(tops, &nt);
 	m = manifest_new();
 	for (i = 0; rc == 0 && i < nt; i++)
@@ -645,7 +646,8 @@ syncstate_stage(struct syncstate *s, char *const *v, size_t n,
 	char		**c = xcalloc(n + 1, sizeof(*c));
 	size_t		  i, nc = n;
 
-	memcpy(c, v, n * sizeof(*c));
+	if (n != 0)
+		memcpy(c, v, n * sizeof(*c));
 	strv_tops(c, &nc);
 	if (nc == 0) {			/* nothing changes */
 		free(c);
