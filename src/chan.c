@@ -151,6 +151,16 @@ chan_eof(struct chan *c)
 	return libssh2_channel_eof(c->ch);
 }
 
+/* Output buffered here; see chan.h. */
+int
+chan_pending(struct chan *c)
+{
+	if (c->mc != NULL)
+		return mux_chan_pending(c->mc);
+	return libssh2_poll_channel_read(c->ch, 0) > 0 ||
+	    libssh2_poll_channel_read(c->ch, 1) > 0;
+}
+
 /* Wait for close; see chan.h. */
 int
 chan_wait_closed(struct chan *c, char **cause)

@@ -38,6 +38,13 @@ int	chan_send_eof(struct chan *, char **cause);
 /* Whether the remote end has sent EOF on its output. */
 int	chan_eof(struct chan *);
 
+/*
+ * Whether output is already buffered on this side (read by a call for
+ * the other stream, or by chan_eof): poll(2) on the socket would not
+ * say so, so a caller about to wait must read first.
+ */
+int	chan_pending(struct chan *);
+
 /* Wait for the remote close: 0 closed, 1 not yet, negative with *cause. */
 int	chan_wait_closed(struct chan *, char **cause);
 

@@ -57,6 +57,7 @@ struct dwatch {
 	int64_t			 retry_at;	/* not before (no inotifywait) */
 	struct buf		 line;		/* output not yet a line */
 	struct buf		 err;		/* listings being read */
+	size_t			 err_at;	/* searched up to there */
 	struct djtrack		 t;		/* its changes, held until JACK */
 	struct dwaiter_list	 waiters;
 	int64_t			 used;		/* last take, for eviction */
@@ -65,11 +66,12 @@ struct dwatch {
 /*
  * The watcher: inotifywait on the workspace (as ".") and on a private
  * sentinel directory beside it; each hex token read on stdin is created
- * there and removed ("T TOKEN"), so its event marks a point in the
- * stream.  "L TOKEN" and paths, one a line, up to an empty one: the
+ * there ("T TOKEN"; removed in batches), so its event marks a point in
+ * the stream.  "L TOKEN" and paths, one a line, up to an empty one: the
  * script lists them (and all below) with GNU find -files0-from on its
- * stderr, as "clawssh-list TOKEN STATUS LENGTH" then LENGTH bytes, so
- * a take needs no channel of its own.  The script ends when inotifywait
+ * stderr, framed as dwatch_err reads it, so a take needs no channel of
+ * its own.  Builtins only, but for inotifywait and find: each process
+ * costs about a millisecond on the path of every mirrored exec.  The script ends when inotifywait
  * does (so a dead watcher is noticed) or when its stdin ends (the daemon
  * let go of the channel).
  */
@@ -83,24 +85,25 @@ static const char dwatch_script[] =
     "inotifywait -m -r --format '%e %w%f' -e create,delete,modify,attrib,"
     "close_write,move,delete_self,move_self,unmount . \"$S\" 2>&1 &\n"
     "w=$!\n"
+    "c=0\n"
     "exec 3<&0\n"
     "{ while IFS= read -r t <&3; do\n"
     "\tcase $t in\n"
     "\tT\\ *) t=${t#T }; case $t in ''|*[!0-9a-f]*) ;;"
-    " *) : > \"$S/$t\" && rm -f -- \"$S/$t\" ;; esac ;;\n"
+    " *) c=$((c + 1)); [ $c -lt 64 ] || { rm -f -- \"$S\"/*; c=0; }\n"
+    "\t\t: > \"$S/$t\" ;; esac ;;\n"
     "\tL\\ *) t=${t#L }\n"
+    "\t\tprintf 'clawssh-list %s\\n' \"$t\" >&2\n"
     "\t\twhile IFS= read -r p <&3 && [ -n \"$p\" ]; do\n"
     "\t\t\tif [ -e \"./$p\" ] || [ -L \"./$p\" ]; then"
     " printf '%s\\0' \"$p\"; fi\n"
     "\t\tdone | find -files0-from - \\( -type f -o -type d -o -type l \\)"
-    " -printf '%y %m %s %T@ %p\\0%l\\0' > \"$S.l\" 2>/dev/null\n"
-    "\t\tst=$?; n=$(wc -c < \"$S.l\")\n"
-    "\t\tprintf 'clawssh-list %s %s %s\\n' \"$t\" $st $n >&2\n"
-    "\t\tcat \"$S.l\" >&2 ;;\n"
+    " -printf '%y %m %s %T@ %p\\0%l\\0' >&2 2>/dev/null\n"
+    "\t\tprintf '\\0\\0clawssh-end %s %s\\n' \"$t\" $? >&2 ;;\n"
     "\tesac\n"
     "done; kill $w 2>/dev/null; } &\n"
     "r=$!\n"
-    "trap 'kill $w $r 2>/dev/null; rm -rf -- \"$S\" \"$S.l\"' EXIT\n"
+    "trap 'kill $w $r 2>/dev/null; rm -rf -- \"$S\"' EXIT\n"
     "trap 'exit 1' HUP TERM PIPE\n"
     "wait $w\n";
 
@@ -145,6 +148,7 @@ dwatch_detach(struct dwatch *w, const char *why)
 	}
 	buf_reset(&w->line);
 	buf_reset(&w->err);
+	w->err_at = 0;
 }
 
 /* Let go of the watcher channel, stopping the script on the host. */
@@ -167,6 +171,7 @@ dwatch_start(struct dwatch *w)
 	dwatch_stop(w);
 	buf_reset(&w->line);
 	buf_reset(&w->err);
+	w->err_at = 0;
 	cmd = xasprintf("sh -c %s sh %s", qs, q);
 	w->ch = dchan_new(w->host, NULL, 0, cmd);
 	w->ch->watch = w;
@@ -290,36 +295,76 @@ dwatch_listed(struct dwatch *w, const char *token, int status,
 	dwatch_hand(w, q, list, len);
 }
 
+/* The script's output cannot be followed: start the watcher over. */
+static void
+dwatch_garbled(struct dwatch *w, const char *what)
+{
+	log_warn("%s: the change watcher said: %.200s", w->host->label, what);
+	dwatch_distrust(w, "the host watcher's output was not understood");
+	dwatch_start(w);
+}
+
 /*
- * The script's stderr: listings, each "clawssh-list TOKEN STATUS LENGTH"
- * and LENGTH bytes.  Anything else means the stream cannot be followed:
- * the watcher starts over.
+ * One listing at the start of w->err, if it is all there: 1 when it was
+ * handed on and consumed, 0 when more must come, -1 when garbled (the
+ * watcher started over).  The frame is a line "clawssh-list TOKEN", the
+ * records, then "\0\0clawssh-end TOKEN STATUS\n".  The end is searched
+ * from its second NUL: after a whole listing (whose last record ends in
+ * NUL) and after one cut short alike, the records are what comes before
+ * the first NUL of the pair.
  */
+static int
+dwatch_frame(struct dwatch *w)
+{
+	char		 tok[DWATCH_TOKEN_LEN + 1], end[DWATCH_TOKEN_LEN + 16];
+	char		*d = w->err.data, *nl, *e, *q;
+	size_t		 hlen, elen, at;
+	long		 st;
+
+	if ((nl = memchr(d, '\n', w->err.len)) == NULL)
+		return w->err.len > DWATCH_LINE_MAX ? -1 : 0;
+	hlen = (size_t)(nl - d) + 1;
+	if (hlen != strlen("clawssh-list ") + DWATCH_TOKEN_LEN + 1 ||
+	    strncmp(d, "clawssh-list ", 13) != 0 ||
+	    strspn(d + 13, "0123456789abcdef") != DWATCH_TOKEN_LEN)
+		return -1;
+	memcpy(tok, d + 13, DWATCH_TOKEN_LEN);
+	tok[DWATCH_TOKEN_LEN] = '\0';
+	end[0] = '\0';
+	elen = 1 + (size_t)snprintf(end + 1, sizeof(end) - 1, "clawssh-end %s ",
+	    tok);
+	at = w->err_at > hlen + elen ? w->err_at - elen : hlen;
+	if ((e = memmem(d + at, w->err.len - at, end, elen)) == NULL) {
+		w->err_at = w->err.len;
+		return w->err.len - hlen > MANIFEST_LIST_CAP + elen ? -1 : 0;
+	}
+	if ((q = memchr(e + elen, '\n', w->err.len - (size_t)(e - d) -
+	    elen)) == NULL)
+		return w->err.len - (size_t)(e - d) - elen > 32 ? -1 : 0;
+	*q = '\0';
+	if ((size_t)(e - d) == hlen || e[-1] != '\0' ||
+	    strspn(e + elen, "0123456789") != (size_t)(q - e) - elen ||
+	    q == e + elen || (st = strtol(e + elen, NULL, 10)) > 255)
+		return -1;
+	dwatch_listed(w, tok, (int)st, d + hlen, (size_t)(e - d) - hlen - 1);
+	buf_consume(&w->err, (size_t)(q - d) + 1);
+	w->err_at = 0;
+	return 1;
+}
+
+/* The script's stderr: listings (dwatch_frame), nothing else. */
 static void
 dwatch_err(struct dwatch *w, const char *p, size_t n)
 {
-	char		 tok[DWATCH_TOKEN_LEN + 1], *nl;
-	unsigned long	 len;
-	int		 st, used;
+	int	r;
 
 	buf_append(&w->err, p, n);
-	while ((nl = memchr(w->err.data, '\n', w->err.len)) != NULL) {
-		*nl = '\0';
-		if (sscanf(w->err.data, "clawssh-list %32[0-9a-f] %d %lu%n",
-		    tok, &st, &len, &used) != 3 ||
-		    w->err.data + used != nl || len > MANIFEST_LIST_CAP) {
-			log_warn("%s: the change watcher said: %.200s",
-			    w->host->label, w->err.data);
-			dwatch_distrust(w, "the host watcher's output was not "
-			    "understood");
-			dwatch_start(w);
+	while (w->err.len > 0 && (r = dwatch_frame(w)) != 0) {
+		if (r < 0) {
+			buf_append(&w->err, "", 1);
+			dwatch_garbled(w, w->err.data);
 			return;
 		}
-		*nl = '\n';
-		if (w->err.len < (size_t)(nl - w->err.data) + 1 + len)
-			return;		/* the rest is still coming */
-		dwatch_listed(w, tok, st, nl + 1, len);
-		buf_consume(&w->err, (size_t)(nl - w->err.data) + 1 + len);
 	}
 }
 

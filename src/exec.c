@@ -234,7 +234,8 @@ exec_kill_remote(struct transport *t, long pid)
 			free(cause);
 			break;
 		}
-		if (n == 0 && m == 0 && transport_wait(t, deadline) != 0)
+		if (n == 0 && m == 0 && !chan_pending(ch) &&
+		    transport_wait(t, deadline) != 0)
 			break;
 	}
 	chan_free(ch);
@@ -360,8 +361,9 @@ exec_wait(struct exec_state *st, char **cause)
 		pfd[n].fd = st->o->in_fd;
 		pfd[n++].events = POLLIN;
 	}
-	if (poll(pfd, (nfds_t)n, exec_timeout_ms(st, ka_ms)) == -1 &&
-	    errno != EINTR)
+	/* output a pump read for the other stream does not wake poll */
+	if (poll(pfd, (nfds_t)n, chan_pending(st->ch) ? 0 :
+	    exec_timeout_ms(st, ka_ms)) == -1 && errno != EINTR)
 		return CLAW_ERR_IO;
 	st->got_data = (pfd[0].revents & (POLLIN | POLLHUP)) != 0;
 	if (n == 3 && (pfd[2].revents & (POLLIN | POLLHUP | POLLERR)))

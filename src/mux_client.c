@@ -504,6 +504,13 @@ mux_chan_read(struct mux_chan *c, int stream, char *p, size_t n)
 	return (ssize_t)n;
 }
 
+/* Output buffered; see mux_client.h. */
+int
+mux_chan_pending(const struct mux_chan *c)
+{
+	return c->out[0].len != 0 || c->out[1].len != 0;
+}
+
 /* Queue stdin; see mux_client.h. */
 ssize_t
 mux_chan_write(struct mux_chan *c, const char *p, size_t n)

@@ -69,6 +69,9 @@ struct mux_chan	*mux_chan_open(struct mux *, const char *command,
 /* Bytes of stream 0 (stdout) or 1 (stderr): >0, 0 none now, <0 error. */
 ssize_t	mux_chan_read(struct mux_chan *, int stream, char *p, size_t n);
 
+/* Whether output of c is buffered, not yet read. */
+int	mux_chan_pending(const struct mux_chan *c);
+
 /* Queue stdin bytes: how many were taken (maybe 0), or <0 error. */
 ssize_t	mux_chan_write(struct mux_chan *, const char *p, size_t n);
 

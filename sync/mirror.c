@@ -294,7 +294,8 @@ mirror_inline_plan(struct mirror *m, char **send, size_t nsend,
 		return CLAW_ERR_RANGE;
 	}
 	q = shquote(m->remote_ws);
-	buf_appendf(&pre, "__claw_w=%s; { mkdir -p -- \"$__claw_w\"", q);
+	buf_appendf(&pre, "__claw_w=%s; { { [ -d \"$__claw_w\" ] || "
+	    "mkdir -p -- \"$__claw_w\"; }", q);
 	free(q);
 	for (p = del->data; del->len != 0 && p < del->data + del->len;
 	    p = nl + 1) {
