@@ -72,6 +72,17 @@ manifest_add(struct manifest *m)
 	return e;
 }
 
+/* Append a deep copy of e; see manifest.h. */
+void
+manifest_add_copy(struct manifest *m, const struct manifest_entry *e)
+{
+	struct manifest_entry	*c = manifest_add(m);
+
+	*c = *e;
+	c->path = xstrdup(e->path);
+	c->link = e->link != NULL ? xstrdup(e->link) : NULL;
+}
+
 /* Make room for n more entries at once; see manifest.h. */
 void
 manifest_reserve(struct manifest *m, size_t n)

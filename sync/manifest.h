@@ -133,6 +133,9 @@ void	manifest_free(struct manifest *m);
  */
 struct manifest_entry *manifest_add(struct manifest *m);
 
+/* Append a deep copy of e (its path and link duplicated) to m. */
+void	manifest_add_copy(struct manifest *m, const struct manifest_entry *e);
+
 /* Make room for n more entries (a hint: manifest_add still grows). */
 void	manifest_reserve(struct manifest *m, size_t n);
 

@@ -279,17 +279,13 @@ static void
 rescan_keep(struct rescan *r)
 {
 	const struct manifest_entry	*p;
-	struct manifest_entry		*e;
 	size_t				 i;
 
 	for (i = 0; r->s.prev != NULL && i < r->s.prev->n; i++) {
 		p = &r->s.prev->e[i];
 		if (rescan_listed(r, p->path) || rescan_in_cut(r, p->path))
 			continue;
-		e = manifest_add(r->s.m);
-		*e = *p;
-		e->path = xstrdup(p->path);
-		e->link = p->link != NULL ? xstrdup(p->link) : NULL;
+		manifest_add_copy(r->s.m, p);
 	}
 }
 

@@ -275,17 +275,6 @@ mirror_apply(struct mirror *m, const struct manifest *base,
 	return rc;
 }
 
-/* Append a deep copy of e to m. */
-static void
-mirror_keep(struct manifest *m, const struct manifest_entry *e)
-{
-	struct manifest_entry	*n = manifest_add(m);
-
-	*n = *e;
-	n->path = xstrdup(e->path);
-	n->link = e->link != NULL ? xstrdup(e->link) : NULL;
-}
-
 /*
  * The manifest to save after a pull.  The local tree now (after) is right
  * for every path both sides agree on; for a path changed here during the
@@ -313,14 +302,14 @@ mirror_next_base(const struct mirror *m, const struct manifest *base,
 	strv_uniq(u, &n, 0);	/* a type change is listed twice */
 	for (i = 0; i < after->n; i++) {
 		if (!strv_has(u, n, after->e[i].path))
-			mirror_keep(out, &after->e[i]);
+			manifest_add_copy(out, &after->e[i]);
 		else if ((b = manifest_find(base, after->e[i].path)) != NULL)
-			mirror_keep(out, b);
+			manifest_add_copy(out, b);
 	}
 	for (i = 0; i < n; i++) {
 		if (manifest_find(after, u[i]) == NULL &&
 		    (b = manifest_find(base, u[i])) != NULL)
-			mirror_keep(out, b);
+			manifest_add_copy(out, b);
 	}
 	manifest_sort(out);
 	mirror_keep_times(out, base, m->touched, m->ntouched);

@@ -61,17 +61,6 @@ ss_wanted(char *const *v, size_t n, const char *path)
 	    strv_has_descendant(v, n, path);
 }
 
-/* Append a deep copy of e to m. */
-static void
-ss_copy(struct manifest *m, const struct manifest_entry *e)
-{
-	struct manifest_entry	*c = manifest_add(m);
-
-	*c = *e;
-	c->path = xstrdup(e->path);
-	c->link = e->link != NULL ? xstrdup(e->link) : NULL;
-}
-
 /*
  * base with everything at and below v[0..n) replaced by part's entries
  * there, keeping of part only those ss_wanted by want[0..nwant) (all of
@@ -87,13 +76,13 @@ ss_splice(const struct manifest *base, char *const *v, size_t n,
 	manifest_reserve(out, (base != NULL ? base->n : 0) + part->n);
 	for (i = 0; base != NULL && i < base->n; i++) {
 		if (!strv_has_ancestor(v, n, base->e[i].path, 1))
-			ss_copy(out, &base->e[i]);
+			manifest_add_copy(out, &base->e[i]);
 	}
 	k = out->n;
 	for (i = 0; i < part->n; i++) {
 		if (strv_has_ancestor(v, n, part->e[i].path, 1) &&
 		    (want == NULL || ss_wanted(want, nwant, part->e[i].path)))
-			ss_copy(out, &part->e[i]);
+			manifest_add_copy(out, &part->e[i]);
 	}
 	manifest_merge_runs(out, k);	/* two sorted runs */
 	return out;
@@ -658,7 +647,7 @@ syncstate_stage(struct syncstate *s, char *const *v, size_t n,
 		c[i] = xstrdup(c[i]);
 	for (i = 0; part != NULL && i < part->n; i++) {
 		if (strv_has_ancestor(c, nc, part->e[i].path, 1))
-			ss_copy(m, &part->e[i]);
+			manifest_add_copy(m, &part->e[i]);
 	}
 	ss_push(s, c, nc, m);
 }
