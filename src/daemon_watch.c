@@ -26,6 +26,7 @@
 #include "pathguard.h"
 #include "shquote.h"
 #include "strv.h"
+#include "watch_frame.h"
 #include "xmalloc.h"
 
 #define DWATCH_LINE_MAX		(64 * 1024)	/* longest event line */
@@ -305,50 +306,22 @@ dwatch_garbled(struct dwatch *w, const char *what)
 }
 
 /*
- * One listing at the start of w->err, if it is all there: 1 when it was
- * handed on and consumed, 0 when more must come, -1 when garbled (the
- * watcher started over).  The frame is a line "clawssh-list TOKEN", the
- * records, then "\0\0clawssh-end TOKEN STATUS\n".  The end is searched
- * from its second NUL: after a whole listing (whose last record ends in
- * NUL) and after one cut short alike, the records are what comes before
- * the first NUL of the pair.
+ * One listing at the start of w->err, if it is all there (watch_frame.h):
+ * 1 when it was handed on and consumed, 0 when more must come, -1 when
+ * the stream cannot be followed.
  */
 static int
 dwatch_frame(struct dwatch *w)
 {
-	char		 tok[DWATCH_TOKEN_LEN + 1], end[DWATCH_TOKEN_LEN + 16];
-	char		*d = w->err.data, *nl, *e, *q;
-	size_t		 hlen, elen, at;
-	long		 st;
+	struct watch_frame	f;
+	int			r;
 
-	if ((nl = memchr(d, '\n', w->err.len)) == NULL)
-		return w->err.len > DWATCH_LINE_MAX ? -1 : 0;
-	hlen = (size_t)(nl - d) + 1;
-	if (hlen != strlen("clawssh-list ") + DWATCH_TOKEN_LEN + 1 ||
-	    strncmp(d, "clawssh-list ", 13) != 0 ||
-	    strspn(d + 13, "0123456789abcdef") != DWATCH_TOKEN_LEN)
-		return -1;
-	memcpy(tok, d + 13, DWATCH_TOKEN_LEN);
-	tok[DWATCH_TOKEN_LEN] = '\0';
-	end[0] = '\0';
-	elen = 1 + (size_t)snprintf(end + 1, sizeof(end) - 1, "clawssh-end %s ",
-	    tok);
-	at = w->err_at > hlen + elen ? w->err_at - elen : hlen;
-	if ((e = memmem(d + at, w->err.len - at, end, elen)) == NULL) {
-		w->err_at = w->err.len;
-		return w->err.len - hlen > MANIFEST_LIST_CAP + elen ? -1 : 0;
-	}
-	if ((q = memchr(e + elen, '\n', w->err.len - (size_t)(e - d) -
-	    elen)) == NULL)
-		return w->err.len - (size_t)(e - d) - elen > 32 ? -1 : 0;
-	*q = '\0';
-	if ((size_t)(e - d) == hlen || e[-1] != '\0' ||
-	    strspn(e + elen, "0123456789") != (size_t)(q - e) - elen ||
-	    q == e + elen || (st = strtol(e + elen, NULL, 10)) > 255)
-		return -1;
-	dwatch_listed(w, tok, (int)st, d + hlen, (size_t)(e - d) - hlen - 1);
-	buf_consume(&w->err, (size_t)(q - d) + 1);
-	w->err_at = 0;
+	if ((r = watch_frame_parse(w->err.data, w->err.len,
+	    MANIFEST_LIST_CAP, &w->err_at, &f)) <= 0)
+		return r;
+	dwatch_listed(w, f.token, f.status, w->err.data + f.rec_off,
+	    f.rec_len);
+	buf_consume(&w->err, f.used);
 	return 1;
 }
 
