@@ -96,32 +96,100 @@ syncstate_splice(const struct manifest *base, char *const *v, size_t n,
 	return ss_splice(base, v, n, part, NULL, 0);
 }
 
+/* A scope path and the newest layer that has it. */
+struct ss_scope {
+	const char	*path;
+	size_t		 layer;
+};
+
+/* Order scopes by path, the newest layer first among equals. */
+static int
+ss_scope_cmp(const void *a, const void *b)
+{
+	const struct ss_scope	*x = a, *y = b;
+	int			 c;
+
+	if ((c = strcmp(x->path, y->path)) != 0)
+		return c;
+	return x->layer < y->layer ? 1 : x->layer > y->layer ? -1 : 0;
+}
+
+/*
+ * The newest layer among the scopes sc[0..n) (sorted, unique) that are
+ * path or above it: one binary search per component of path.
+ */
+static size_t
+ss_newest(const struct ss_scope *sc, size_t n, const char *path)
+{
+	const char	*slash = path;
+	size_t		 best = 0, len, lo, hi, mid;
+	int		 c;
+
+	do {
+		slash = strchr(slash + (slash != path), '/');
+		len = slash != NULL ? (size_t)(slash - path) : strlen(path);
+		for (lo = 0, hi = n; lo < hi;) {
+			mid = lo + (hi - lo) / 2;
+			if ((c = strncmp(path, sc[mid].path, len)) == 0)
+				c = sc[mid].path[len] == '\0' ? 0 : -1;
+			if (c == 0) {
+				if (sc[mid].layer > best)
+					best = sc[mid].layer;
+				break;
+			}
+			if (c < 0)
+				hi = mid;
+			else
+				lo = mid + 1;
+		}
+	} while (slash != NULL);
+	return best;
+}
+
 /*
  * All layers folded into one: the tops of their scopes in *v (borrowed
- * strings) and, in *m, the entries that the last layer covering each
- * path holds (borrowed too: free only m->e and m).  Walked from the
- * newest layer back, an entry counts unless a newer layer covers it.
+ * strings) and, in *m, the entries that the newest layer covering each
+ * path holds (borrowed too: free only m->e and m).  An entry of layer i
+ * counts when no newer layer has a scope at or above it; with every
+ * scope path sorted once, that is a few binary searches per entry.
  */
 static void
 ss_fold(const struct syncstate *s, char ***v, size_t *n, struct manifest **m)
 {
 	struct manifest		*f = manifest_new();
-	char			**c = NULL;
-	size_t			  nc = 0, i, j;
+	struct ss_scope		*sc = NULL;
+	char			**c;
+	size_t			  ns = 0, nc = 0, i, j;
 	const struct ss_layer	*l;
 
-	for (i = s->nl; i-- > 0;) {
+	for (i = 0; i < s->nl; i++)
+		ns += s->l[i].n;
+	sc = xcalloc(ns + 1, sizeof(*sc));
+	for (ns = 0, i = 0; i < s->nl; i++) {
+		for (j = 0; j < s->l[i].n; j++) {
+			sc[ns].path = s->l[i].v[j];
+			sc[ns++].layer = i;
+		}
+	}
+	qsort(sc, ns, sizeof(*sc), ss_scope_cmp);
+	c = xcalloc(ns + 1, sizeof(*c));
+	for (i = 0, j = 0; i < ns; i++) {	/* keep the newest of each */
+		if (j > 0 && strcmp(sc[j - 1].path, sc[i].path) == 0)
+			continue;
+		sc[j++] = sc[i];
+	}
+	ns = j;
+	for (i = 0; i < s->nl; i++) {
 		l = &s->l[i];
 		for (j = 0; j < l->m->n; j++) {
-			if (!strv_has_ancestor(c, nc, l->m->e[j].path, 1))
+			if (ss_newest(sc, ns, l->m->e[j].path) == i)
 				*manifest_add(f) = l->m->e[j];
 		}
-		c = xreallocarray(c, nc + l->n, sizeof(*c));
-		memcpy(c + nc, l->v, l->n * sizeof(*c));
-		nc += l->n;
-		strv_uniq(c, &nc, 0);
-		strv_tops(c, &nc);
 	}
+	for (i = 0; i < ns; i++)
+		c[nc++] = (char *)(uintptr_t)sc[i].path;
+	strv_tops(c, &nc);
+	free(sc);
 	manifest_sort(f);
 	*v = c;
 	*n = nc;
