@@ -4,6 +4,8 @@
 #   round trip  clawssh exec -s (1 file changed each way, mirror mode)
 #               vs  rsync up + ssh (ControlMaster) + rsync down
 #   no change   clawssh exec -s (mirror) vs clawssh exec -s --no-sync
+#   state       a view of the saved sync state vs reading it whole
+#               (bench/syncstate_bench, built by make check)
 # Prints medians and ratios.  Run after building; needs hyperfine, rsync.
 #   bench/sync_bench.sh [RUNS]
 set -eu
@@ -103,6 +105,14 @@ hf warmnc -n mirror "$C exec -s $id -- true" \
 kill "$DAEMON"; wait "$DAEMON" 2>/dev/null || true
 
 $MUX -O exit testhost 2>/dev/null || true
+
+# The saved state: a view of one path as the log grows, on a larger tree.
+if [ -x bench/syncstate_bench ]; then
+	mkdir -p "$T/sb"
+	for blocks in 0 300 3000; do
+		bench/syncstate_bench 1000 $blocks "$T/sb"
+	done > "$T/sb.txt"
+fi
 cs=$(seed_median clawssh); ts=$(seed_median tar-ssh); rs=$(seed_median rsync)
 ct=$(median trip clawssh); rt=$(median trip rsync-ssh-rsync)
 cm=$(median nochange mirror); cn=$(median nochange no-sync)
@@ -126,3 +136,5 @@ awk -v cs="$cs" -v ts="$ts" -v rs="$rs" -v ct="$ct" -v rt="$rt" \
 	printf "no change, daemon: mirror %8.1f  --no-sync %8.1f\n", jm, jn
 	printf "            sync overhead       %.2fx over --no-sync (change journal: no local scan)\n", jm / jn
 }'
+[ -f "$T/sb.txt" ] && cat "$T/sb.txt" ||
+    echo "(make bench/syncstate_bench for the sync state's views)"

@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "strv.h"
-#include "xmalloc.h"
 
 #define STRV_LINEAR	16	/* sets this small: compare each */
 
@@ -47,24 +46,43 @@ strv_has(char *const *v, size_t n, const char *s)
 	return n != 0 && bsearch(&s, v, n, sizeof(*v), strv_cmp) != NULL;
 }
 
+/* Return 1 if the sorted v[0..n) holds the first len bytes of path. */
+static int
+strv_has_prefix(char *const *v, size_t n, const char *path, size_t len)
+{
+	size_t	lo = 0, hi = n, mid;
+	int	c;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if ((c = strncmp(path, v[mid], len)) == 0)
+			c = v[mid][len] == '\0' ? 0 : -1;
+		if (c == 0)
+			return 1;
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return 0;
+}
+
 /*
  * Look for an ancestor (or the path); see strv.h.  A small set is
- * compared prefix by prefix (no allocation: this runs once for every entry
- * of a manifest); a large one is searched for each ancestor in turn.
+ * compared prefix by prefix; a large one is searched for each ancestor
+ * in turn.  Neither allocates: this runs once for every entry of a
+ * manifest.
  */
 int
 strv_has_ancestor(char *const *v, size_t n, const char *path, int self)
 {
-	char	*p, *slash;
-	size_t	 i, len;
-	int	 hit;
+	const char	*slash;
+	size_t		 i, len;
 
 	if (n == 0)
 		return 0;
 	if (self && strv_has(v, n, path))
 		return 1;
-	if (strchr(path, '/') == NULL)
-		return 0;
 	if (n <= STRV_LINEAR) {
 		for (i = 0; i < n; i++) {
 			len = strlen(v[i]);
@@ -73,13 +91,12 @@ strv_has_ancestor(char *const *v, size_t n, const char *path, int self)
 		}
 		return 0;
 	}
-	p = xstrdup(path);
-	for (hit = 0; !hit && (slash = strrchr(p, '/')) != NULL;) {
-		*slash = '\0';
-		hit = strv_has(v, n, p);
+	for (slash = strchr(path, '/'); slash != NULL;
+	    slash = strchr(slash + 1, '/')) {
+		if (strv_has_prefix(v, n, path, (size_t)(slash - path)))
+			return 1;
 	}
-	free(p);
-	return hit;
+	return 0;
 }
 
 /*

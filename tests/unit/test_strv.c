@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,6 +89,44 @@ test_has_ancestor(void **state)
 }
 
 /*
+ * A set too large to compare one by one is searched per ancestor: the
+ * same answers, with names sorting between "a" and "a/" in the set.
+ */
+static void
+test_has_ancestor_large(void **state)
+{
+	char	 buf[40][16], *v[40];
+	size_t	 i, n = 0;
+
+	(void)state;
+	for (i = 0; i < 30; i++) {
+		snprintf(buf[n], sizeof(buf[n]), "m%02zu", i);
+		v[n] = buf[n];
+		n++;
+	}
+	strcpy(buf[n], "a");
+	v[n] = buf[n], n++;
+	strcpy(buf[n], "a b");
+	v[n] = buf[n], n++;
+	strcpy(buf[n], "a-x/y");
+	v[n] = buf[n], n++;
+	strcpy(buf[n], "z/q");
+	v[n] = buf[n], n++;
+	strv_uniq(v, &n, 0);
+	assert_true(n > 16);
+	assert_true(strv_has_ancestor(v, n, "a/b/c", 0));
+	assert_true(strv_has_ancestor(v, n, "a-x/y/z", 0));
+	assert_false(strv_has_ancestor(v, n, "a-x/z", 0));
+	assert_false(strv_has_ancestor(v, n, "a b", 0));
+	assert_true(strv_has_ancestor(v, n, "a b", 1));
+	assert_false(strv_has_ancestor(v, n, "ab/c", 0));
+	assert_true(strv_has_ancestor(v, n, "m07/x", 0));
+	assert_false(strv_has_ancestor(v, n, "m7/x", 0));
+	assert_false(strv_has_ancestor(v, n, "z", 1));
+	assert_true(strv_has_ancestor(v, n, "z/q/r", 0));
+}
+
+/*
  * Descendants: whole components again, and found past names that sort
  * between "a" and "a/" ("a b", "a-x", "a.txt").
  */
@@ -141,6 +180,7 @@ main(void)
 		cmocka_unit_test(test_uniq_borrowed),
 		cmocka_unit_test(test_has),
 		cmocka_unit_test(test_has_ancestor),
+		cmocka_unit_test(test_has_ancestor_large),
 		cmocka_unit_test(test_has_descendant),
 		cmocka_unit_test(test_tops),
 	};
