@@ -29,6 +29,8 @@
 #define SS_LOG_MAX	(64 * 1024 * 1024)	/* a longer log is unusable */
 #define SS_COMPACT_MIN	(64 * 1024)		/* log bytes before compaction */
 #define SS_MAP_MAX	(512 * 1024 * 1024)	/* manifest_load's cap */
+#define SS_RACED	"another clawssh synced this sandbox at the same " \
+			"time"		/* the reason an "X" line gives */
 
 /* One change: everything at and below the scope paths is now m. */
 struct ss_layer {
@@ -49,6 +51,8 @@ struct syncstate {
 	char		*noview;	/* why views cannot work, or NULL */
 	int		 log_fresh;	/* the log must be written anew */
 	size_t		 loglen;	/* bytes in the log */
+	long long	 logseen;	/* its size as we left it, -1: none */
+	int		 foreign;	/* holds blocks we did not read */
 	struct ss_layer	*l;		/* the log's blocks, then staged ones */
 	size_t		 nl, nsaved, cap;
 };
@@ -253,13 +257,20 @@ ss_layers_free(struct syncstate *s)
 	s->nsaved = 0;
 }
 
+/* The log header for the manifest whose identity is st. */
+static char *
+ss_header_for(const struct stat *st)
+{
+	return xasprintf("%s %llu %lld %lld.%09ld\n", SS_LOG_MAGIC,
+	    (unsigned long long)st->st_ino, (long long)st->st_size,
+	    (long long)st->st_mtim.tv_sec, (long)st->st_mtim.tv_nsec);
+}
+
 /* The log header for the mapped manifest. */
 static char *
 ss_log_header(const struct syncstate *s)
 {
-	return xasprintf("%s %llu %lld %lld.%09ld\n", SS_LOG_MAGIC,
-	    (unsigned long long)s->st.st_ino, (long long)s->st.st_size,
-	    (long long)s->st.st_mtim.tv_sec, (long)s->st.st_mtim.tv_nsec);
+	return ss_header_for(&s->st);
 }
 
 /*
@@ -320,6 +331,10 @@ ss_block(struct syncstate *s, const char **pp, const char *end,
 			break;
 		}
 		(*line)++;
+		if (nl - p == 1 && *p == 'X') {
+			why = SS_RACED;
+			break;
+		}
 		if (nl - p == 1 && *p == '.') {
 			why = l.n == 0 ? "block without a scope" : NULL;
 			p = nl + 1;
@@ -389,6 +404,8 @@ ss_log_read(struct syncstate *s)
 		s->log_fresh = 1;
 		return;
 	}
+	if (fd != -1 && fstat(fd, &st) == 0)
+		s->logseen = (long long)st.st_size;
 	if (fd == -1 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
 	    st.st_size > SS_LOG_MAX) {
 		s->noview = xasprintf("%s: %s", s->logname, fd == -1 ?
@@ -439,6 +456,7 @@ syncstate_open(int dirfd, const char *name, struct syncstate **out,
 	int			 fd, rc = 0;
 
 	s->dirfd = dirfd;
+	s->logseen = -1;
 	s->name = xstrdup(name);
 	s->logname = xasprintf("%s.log", name);
 	fd = openat(dirfd, name, O_RDONLY|O_NOFOLLOW|O_CLOEXEC|O_NONBLOCK|
@@ -754,6 +772,74 @@ ss_compact(struct syncstate *s, char **cause)
 	return rc;
 }
 
+/* The size of the log on disk now, or -1 if there is none. */
+static long long
+ss_log_size(const struct syncstate *s)
+{
+	struct stat	st;
+
+	if (fstatat(s->dirfd, s->logname, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return -1;
+	return (long long)st.st_size;
+}
+
+/* Whether the manifest on disk is no longer the one this handle read. */
+static int
+ss_manifest_moved(const struct syncstate *s)
+{
+	struct stat	st;
+
+	if (fstatat(s->dirfd, s->name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return !s->missing;
+	return s->missing || st.st_ino != s->st.st_ino ||
+	    st.st_size != s->st.st_size ||
+	    st.st_mtim.tv_sec != s->st.st_mtim.tv_sec ||
+	    st.st_mtim.tv_nsec != s->st.st_mtim.tv_nsec;
+}
+
+/*
+ * Whether another process changed the state since this one read it, so
+ * that a whole rewrite from what this one read would drop its changes:
+ * the manifest is not the one mapped, or the log is not as this process
+ * left it.  (Syncs of one sandbox are not locked against each other.
+ * Each takes its own changed paths from the daemon, so appended blocks
+ * of two syncs cover different paths and may follow each other; a whole
+ * rewrite may not.)
+ */
+static int
+ss_raced(const struct syncstate *s)
+{
+	return ss_manifest_moved(s) || ss_log_size(s) != s->logseen;
+}
+
+/*
+ * After a race (ss_raced): leave a log that makes the next sync scan
+ * and list everything (its line "X" reads as SS_RACED), which puts the
+ * state right whatever either process wrote.
+ */
+static void
+ss_poison(struct syncstate *s)
+{
+	struct stat	 st;
+	char		*text;
+	int		 fd;
+
+	log_info("sync state: %s: the next sync scans everything", SS_RACED);
+	if (fstatat(s->dirfd, s->name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return;		/* no manifest: the next sync scans anyway */
+	text = ss_header_for(&st);
+	fd = openat(s->dirfd, s->logname, O_WRONLY|O_CREAT|O_TRUNC|
+	    O_NOFOLLOW|O_CLOEXEC, 0600);
+	if (fd == -1 || fdio_write_all(fd, text, strlen(text)) != 0 ||
+	    fdio_write_all(fd, "X\n", 2) != 0)
+		log_warn("%s: cannot write: %s", s->logname, strerror(errno));
+	if (fd != -1)
+		close(fd);
+	free(text);
+	s->nsaved = s->nl;
+	s->logseen = -2;	/* ours no more: any later write races */
+}
+
 /*
  * Append the staged blocks to the log (a fresh one starts with its
  * header).  No fsync: docs/sync.md, "The sync state on disk".
@@ -762,9 +848,21 @@ static int
 ss_append(struct syncstate *s, char **cause)
 {
 	struct buf	 b = BUF_INIT;
+	struct stat	 st;
 	char		*head;
+	long long	 now;
 	int		 fd, rc = 0, flags = O_WRONLY|O_NOFOLLOW|O_CLOEXEC;
 
+	now = ss_log_size(s);
+	if (ss_manifest_moved(s) || s->logseen == -2 || (now < s->logseen) ||
+	    (s->log_fresh && s->logseen >= 0 && now != s->logseen)) {
+		ss_poison(s);
+		return 0;
+	}
+	if (now != s->logseen)
+		s->foreign = 1;		/* another sync appended meanwhile */
+	if (s->log_fresh && now >= 0 && s->logseen == -1)
+		s->log_fresh = 0;	/* and began the log */
 	if (s->log_fresh) {
 		head = ss_log_header(s);
 		buf_append_str(&b, head);
@@ -779,6 +877,8 @@ ss_append(struct syncstate *s, char **cause)
 		    strerror(errno));
 		rc = claw_err_from_errno(errno);
 	}
+	if (rc == 0 && fstat(fd, &st) == 0)
+		now = (long long)st.st_size;	/* others' blocks included */
 	if (fd != -1 && close(fd) != 0 && rc == 0) {
 		*cause = xasprintf("%s: cannot write: %s", s->logname,
 		    strerror(errno));
@@ -786,6 +886,7 @@ ss_append(struct syncstate *s, char **cause)
 	}
 	if (rc == 0) {
 		s->loglen = (s->log_fresh ? 0 : s->loglen) + b.len;
+		s->logseen = now;
 		s->log_fresh = 0;
 		s->nsaved = s->nl;
 	}
@@ -861,16 +962,23 @@ int
 syncstate_save_all(struct syncstate *s, const struct manifest *m,
     char **cause)
 {
-	int	rc;
+	int	rc, raced = s->foreign || ss_raced(s);
 
 	if ((rc = manifest_save(s->dirfd, s->name, m, cause)) != 0)
 		return rc;
-	if (unlinkat(s->dirfd, s->logname, 0) != 0 && errno != ENOENT)
+	if (!raced && unlinkat(s->dirfd, s->logname, 0) != 0 &&
+	    errno != ENOENT)
 		log_warn("%s: cannot remove: %s (it is ignored from now on)",
 		    s->logname, strerror(errno));
 	ss_layers_free(s);
 	s->missing = 0;
-	return ss_remap(s, cause);
+	rc = ss_remap(s, cause);
+	if (raced)
+		ss_poison(s);
+	else
+		s->logseen = -1;
+	s->foreign = 0;
+	return rc;
 }
 
 /* Release; see syncstate.h. */

@@ -4,7 +4,8 @@
 # daemon looking only at the changed paths, and after each one the two
 # workspaces agree and `clawssh sync status` (a whole scan and listing
 # against the saved state) finds nothing to move.  Then a log cut short
-# and a daemon restart: whole syncs, still right.
+# and a daemon restart: whole syncs, still right; so are execs run two
+# at a time.
 . "$TESTLIB"
 
 CLAWSSH_STATE_DIR="$T/state"
@@ -119,7 +120,28 @@ done
     fail "only $partial of $ROUNDS rounds synced the changed paths alone"
 [ -s "$LOGF" ] || fail "no sync state log"
 
+# Two execs on the sandbox at once, five times: each takes its own
+# changes; where one rewrote the state under the other, the next sync
+# scans everything.  After one more exec all agrees again.
+j=0
+while [ $j -lt 5 ]; do
+	j=$((j + 1))
+	echo "p$j" > "$W/d0/par$j"
+	"$CLAWSSH" exec -s "$id" -- sh -c "echo a$j > ra$j; sleep 0.2" \
+	    2>"$T/pa.err" &
+	pa=$!
+	"$CLAWSSH" exec -s "$id" -- sh -c "echo b$j > rb$j; rm -f ra$((j - 1))" \
+	    2>"$T/pb.err" || fail "parallel exec b$j: $(cat "$T/pb.err")"
+	wait $pa || fail "parallel exec a$j: $(cat "$T/pa.err")"
+done
+x -- true || fail "exec after the parallel ones: $(cat "$T/err")"
+x -- true || fail "second exec after the parallel ones: $(cat "$T/err")"
+check "after parallel execs"
+
 # A log cut short: the state is usable whole only; a full sync, right.
+echo before-cut > "$W/d0/cut0.txt"
+x -- true || fail "exec before the cut: $(cat "$T/err")"
+[ -s "$LOGF" ] || fail "no sync state log before the cut"
 head -c $(( $(wc -c < "$LOGF") - 3 )) "$LOGF" > "$T/cut" &&
     cat "$T/cut" > "$LOGF"
 echo after-cut > "$W/d0/cut.txt"
