@@ -32,7 +32,7 @@
 #define DWATCH_LINE_MAX		(64 * 1024)	/* longest event line */
 #define DWATCH_PATHS_MAX	100000		/* more: list everything */
 #define DWATCH_NONE_RETRY_MS	(10 * 60 * 1000) /* no inotifywait: wait */
-#define DWATCH_TOKEN_LEN	32
+#define DWATCH_TOKEN_LEN	WATCH_TOKEN_LEN
 #define DWATCH_LIST_MAX		(MUX_PAYLOAD_MAX - 1024) /* else: paths only */
 #define MANIFEST_LIST_CAP	(64UL * 1024 * 1024)	/* a listing we read */
 

@@ -406,7 +406,7 @@ ss_log_read(struct syncstate *s)
 	}
 	if (fd != -1 && fstat(fd, &st) == 0)
 		s->logseen = (long long)st.st_size;
-	if (fd == -1 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+	if (fd == -1 || s->logseen < 0 || !S_ISREG(st.st_mode) ||
 	    st.st_size > SS_LOG_MAX) {
 		s->noview = xasprintf("%s: %s", s->logname, fd == -1 ?
 		    strerror(errno) : "not a regular file of at most 64 MiB");
@@ -809,7 +809,23 @@ ss_manifest_moved(const struct syncstate *s)
 static int
 ss_raced(const struct syncstate *s)
 {
-	return ss_manifest_moved(s) || ss_log_size(s) != s->logseen;
+	return s->foreign || ss_manifest_moved(s) ||
+	    ss_log_size(s) != s->logseen;
+}
+
+/*
+ * Whether blocks appended now (the log holding now bytes, -1: none)
+ * could be wrong: the manifest moved, this handle left the log to a full
+ * scan, the log shrank or vanished, or a stale log this handle meant to
+ * replace changed.  A log that only grew holds other syncs' blocks, of
+ * other paths: appending after them is fine.
+ */
+static int
+ss_append_raced(const struct syncstate *s, long long now)
+{
+	return ss_manifest_moved(s) || s->logseen == -2 ||
+	    now < s->logseen ||
+	    (s->log_fresh && s->logseen >= 0 && now != s->logseen);
 }
 
 /*
@@ -853,9 +869,7 @@ ss_append(struct syncstate *s, char **cause)
 	long long	 now;
 	int		 fd, rc = 0, flags = O_WRONLY|O_NOFOLLOW|O_CLOEXEC;
 
-	now = ss_log_size(s);
-	if (ss_manifest_moved(s) || s->logseen == -2 || (now < s->logseen) ||
-	    (s->log_fresh && s->logseen >= 0 && now != s->logseen)) {
+	if (ss_append_raced(s, now = ss_log_size(s))) {
 		ss_poison(s);
 		return 0;
 	}
@@ -962,7 +976,7 @@ int
 syncstate_save_all(struct syncstate *s, const struct manifest *m,
     char **cause)
 {
-	int	rc, raced = s->foreign || ss_raced(s);
+	int	rc, raced = ss_raced(s);
 
 	if ((rc = manifest_save(s->dirfd, s->name, m, cause)) != 0)
 		return rc;
