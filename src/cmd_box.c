@@ -15,7 +15,9 @@
 #include "clawconfig.h"
 #include "cmd.h"
 #include "cmd_box.h"
+#include "contain_bwrap.h"
 #include "error.h"
+#include "hostws.h"
 #include "log.h"
 #include "managed.h"
 #include "mirror.h"
@@ -254,22 +256,46 @@ cmd_box_free(struct cmd_box *b)
 	memset(b, 0, sizeof *b);
 }
 
+/* Where b's host-side steps run; see cmd_box.h. */
+void
+cmd_box_hostws(const struct cmd_box *b, struct hostws *h)
+{
+	const struct registry_record	*r = b->rec;
+	struct sandbox_settings		 now;
+	struct contain_spec		 spec;
+	char				*ws, *jail = NULL;
+
+	cmd_box_settings(b, &r->settings, &now);
+	if (now.runtime != CONTAIN_NONE) {
+		memset(&spec, 0, sizeof spec);
+		spec.settings = &now;
+		spec.root = r->remote_root;
+		spec.id = r->id;
+		jail = contain_bwrap_step(&spec);
+	}
+	ws = b->be->workspace(r->remote_root, r->id);
+	hostws_init(h, ws, jail);
+	free(ws);
+	free(jail);
+}
+
 /* Open the sync state of b's sandbox; see cmd_box.h. */
 int
 cmd_box_mirror(struct cmd_box *b, struct pathguard *pg, struct mirror *m,
     char **cause)
 {
 	struct registry_record	*r = b->rec;
-	char			*ws, *dir;
+	struct hostws		 hw;
+	char			*dir;
 	int			 rc;
 
-	ws = b->be->workspace(r->remote_root, r->id);
+	cmd_box_hostws(b, &hw);
 	dir = xasprintf("%s/manifests", registry_dir(b->reg));
-	rc = mirror_open(m, b->t, pg, ws, dir, r->id,
+	rc = mirror_open(m, b->t, pg, &hw, dir, r->id,
 	    (const char *const *)(uintptr_t)b->cc.cfg->sync_exclude,
 	    b->cc.cfg->nsync_exclude, cause);
 	free(dir);
-	free(ws);
+	hostws_clear(&hw);
 	return rc;
 }
 

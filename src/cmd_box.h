@@ -80,8 +80,17 @@ int	cmd_box_same_host(const struct registry_record *a,
 /* The record as a JSON object (for --json output). */
 struct cJSON	*cmd_box_json(const struct registry_record *r);
 
+struct hostws;
 struct mirror;
 struct pathguard;
+
+/*
+ * Fill h with where the host-side steps on b's sandbox files run (its
+ * workspace and, unless its runtime is none, the jail of
+ * contain_bwrap_step under the settings in force).  Clear with
+ * hostws_clear.
+ */
+void	cmd_box_hostws(const struct cmd_box *b, struct hostws *h);
 
 /*
  * Open the mirror sync state of b's loaded, connected sandbox over pg:

@@ -28,6 +28,7 @@
 #include "contain.h"
 #include "gpu_alloc.h"
 #include "error.h"
+#include "hostws.h"
 #include "log.h"
 #include "managed.h"
 #include "pathguard.h"
@@ -549,16 +550,19 @@ provision_seed(struct cmd_box *b, const char *root)
 {
 	struct tarstream_stats	 st;
 	struct pathguard	*pg = NULL;
+	struct hostws		 hw;
 	char			*ws, *cause = NULL, *why = NULL;
 	int			 rc, existed;
 
 	memset(&st, 0, sizeof st);
 	ws = b->be->workspace(root, b->rec->id);
+	hostws_init(&hw, ws, NULL);	/* a stage: see transfer_push */
 	if ((rc = pathguard_open(b->rec->workspace, &pg, &cause)) == 0)
-		rc = transfer_push(b->t, pg, ws, NULL, 0, 1,
+		rc = transfer_push(b->t, pg, &hw, NULL, 0, 1,
 		    b->cc.cfg->sync_exclude, b->cc.cfg->nsync_exclude, &st,
 		    &cause);
 	pathguard_close(pg);
+	hostws_clear(&hw);
 	free(ws);
 	if (rc == 0) {
 		log_info("seeded %s: %llu files, %llu bytes", b->rec->id,

@@ -19,6 +19,7 @@
 #include "cmd.h"
 #include "cmd_box.h"
 #include "cmd_conn.h"
+#include "hostws.h"
 #include "mirror.h"
 #include "pathguard.h"
 #include "registry.h"
@@ -65,7 +66,8 @@ sync_move(struct cmd_box *b, int push, char **paths, size_t n, int json)
 {
 	struct tarstream_stats	 st;
 	struct pathguard	*pg = NULL;
-	char			*ws, *cause = NULL;
+	struct hostws		 hw;
+	char			*cause = NULL;
 	int64_t			 start = clock_now_ms();
 	int			 rc;
 
@@ -75,13 +77,13 @@ sync_move(struct cmd_box *b, int push, char **paths, size_t n, int json)
 		free(cause);
 		return rc;
 	}
-	ws = b->be->workspace(b->rec->remote_root, b->rec->id);
+	cmd_box_hostws(b, &hw);
 	if (push)
-		rc = transfer_push(b->t, pg, ws, paths, n, 0,
+		rc = transfer_push(b->t, pg, &hw, paths, n, 0,
 		    b->cc.cfg->sync_exclude, b->cc.cfg->nsync_exclude, &st,
 		    &cause);
 	else
-		rc = transfer_pull(b->t, pg, ws, paths, n, NULL, &st, &cause);
+		rc = transfer_pull(b->t, pg, &hw, paths, n, NULL, &st, &cause);
 	if (rc != 0) {
 		rc = cmd_fail("%s", cause);
 		free(cause);
@@ -90,7 +92,7 @@ sync_move(struct cmd_box *b, int push, char **paths, size_t n, int json)
 		    clock_now_ms() - start, json);
 		rc = st.refused != 0 ? 1 : 0;
 	}
-	free(ws);
+	hostws_clear(&hw);
 	pathguard_close(pg);
 	return rc;
 }

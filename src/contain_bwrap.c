@@ -18,6 +18,12 @@
 /* Top-level host directories never shown inside (or replaced there). */
 #define BW_SKIP	"proc|dev|tmp|sys|run|home|root|workspace|lost+found|'*'"
 
+/* Root-only files and directories of the host's /etc covered inside. */
+#define BW_SECRET_FILES	"/etc/shadow /etc/shadow- /etc/gshadow " \
+	"/etc/gshadow- /etc/sudoers /etc/security/opasswd"
+#define BW_STEP_TOOLS	"/usr /bin /sbin /lib /lib32 /lib64 /libx32"
+#define BW_SECRET_DIRS	"/etc/ssh /etc/sudoers.d /etc/ssl/private"
+
 /*
  * Check for bwrap and clear the environment down to the kept names (the
  * GPU device directory, which the host may set for its sessions, is
@@ -44,7 +50,27 @@ bw_env(struct buf *b, const struct contain_spec *spec)
 	    "export PATH; unset __claw_v __claw_keep\n");
 }
 
-/* The root: the host's top-level directories read-only, or the image. */
+/*
+ * Cover the host's root-only secrets in its /etc: password hashes and
+ * sudo rules read as empty files, SSH host keys and private TLS keys as
+ * empty directories.
+ */
+static void
+bw_secrets(struct buf *b)
+{
+	buf_append_str(b, "for __claw_p in " BW_SECRET_FILES "; do\n"
+	    "\t[ -f \"$__claw_p\" ] && [ ! -L \"$__claw_p\" ] && set -- "
+	    "\"$@\" --ro-bind /dev/null \"$__claw_p\"\ndone\n"
+	    "for __claw_p in " BW_SECRET_DIRS "; do\n"
+	    "\t[ -d \"$__claw_p\" ] && [ ! -L \"$__claw_p\" ] && set -- "
+	    "\"$@\" --tmpfs \"$__claw_p\"\ndone\n");
+}
+
+/*
+ * The root: the host's top-level directories read-only, its secrets
+ * covered, /sys left out (bound read-only only for GPU sandboxes, whose
+ * drivers look there), or the image.
+ */
 static void
 bw_root(struct buf *b, const struct contain_spec *spec, const char *qroot)
 {
@@ -63,8 +89,10 @@ bw_root(struct buf *b, const struct contain_spec *spec, const char *qroot)
 	    "\"$(readlink \"$__claw_p\")\" \"$__claw_p\"\n"
 	    "\telif [ -d \"$__claw_p\" ]; then set -- \"$@\" --ro-bind "
 	    "\"$__claw_p\" \"$__claw_p\"; fi\ndone\n"
-	    "set -- \"$@\" --ro-bind /sys /sys --tmpfs /run --tmpfs /home "
-	    "--tmpfs /root\n");
+	    "set -- \"$@\" --tmpfs /run --tmpfs /home --tmpfs /root\n");
+	bw_secrets(b);
+	if (spec->settings->gpus != 0)
+		buf_append_str(b, "set -- \"$@\" --ro-bind /sys /sys\n");
 	buf_appendf(b, "set -- \"$@\" --tmpfs %s\n", qroot);
 }
 
@@ -77,29 +105,21 @@ bw_sub(const struct contain_spec *spec)
 }
 
 /*
- * When the host user is root and a user is set, resolve it to
- * $__claw_uid and $__claw_gid, give it the bound directory (owner, mode
- * 0700) and search-only access (0711) to the directories above it and
- * to the image store, which bwrap, running as that user, must traverse.
- * $__claw_su is non-empty when the switch happens.
+ * Resolve the sandbox's identity, when the host user is root, to
+ * $__claw_uid and $__claw_gid: the user set, or by default the
+ * sandbox's own uid (sandbox_default_uid); "root" keeps root.
  */
 static void
-bw_user(struct buf *b, const struct contain_spec *spec, const char *qroot,
-    const char *qdir)
+bw_ids(struct buf *b, const struct contain_spec *spec)
 {
 	const char	*u = spec->settings->user;
 	const char	*colon = strchr(u, ':');
+	unsigned int	 uid;
 
-	buf_append_str(b, "__claw_su=\n");
-	if (*u == '\0')
-		return;
-	if (sandbox_user_check(u, NULL) != 0) {
-		buf_append_str(b, "echo \"clawssh: bad user in the sandbox's "
-		    "settings\" >&2; exit 125\n");
-		return;
-	}
-	buf_append_str(b, "if [ \"$(id -u)\" = 0 ]; then\n");
-	if (colon != NULL)
+	if (*u == '\0') {
+		uid = sandbox_default_uid(spec->id);
+		buf_appendf(b, "\t__claw_uid=%u; __claw_gid=%u\n", uid, uid);
+	} else if (colon != NULL)
 		buf_appendf(b, "\t__claw_uid=%.*s; __claw_gid=%s\n",
 		    (int)(colon - u), u, colon + 1);
 	else
@@ -108,11 +128,40 @@ bw_user(struct buf *b, const struct contain_spec *spec, const char *qroot,
 		    "\"clawssh: user %s does not exist on this host\" >&2; "
 		    "exit 125; }\n", u, u, u);
 	buf_appendf(b, "\t[ \"$__claw_uid\" != 0 ] || { echo \"clawssh: "
-	    "user %s is root; refusing to run as root\" >&2; exit 125; }\n"
-	    "\tchown -R -h -P \"$__claw_uid:$__claw_gid\" %s/%s && "
+	    "user %s is root; refusing to run as root (--user root runs "
+	    "as root)\" >&2; exit 125; }\n", *u != '\0' ? u : "(default)");
+}
+
+/*
+ * When the host user is root (and the user is not "root"), resolve the
+ * identity (bw_ids), give it the bound directory (owner, mode 0700; the
+ * tree is given once, when its top is not the user's yet) and
+ * search-only access (0711) to the directories above it and to the
+ * image store, which bwrap, running as that user, must traverse.
+ * $__claw_su is non-empty when the switch happens.
+ */
+static void
+bw_user(struct buf *b, const struct contain_spec *spec, const char *qroot,
+    const char *qdir, const char *sub)
+{
+	const char	*u = spec->settings->user;
+
+	buf_append_str(b, "__claw_su=\n");
+	if (strcmp(u, "root") == 0)
+		return;
+	if (*u != '\0' && sandbox_user_check(u, NULL) != 0) {
+		buf_append_str(b, "echo \"clawssh: bad user in the sandbox's "
+		    "settings\" >&2; exit 125\n");
+		return;
+	}
+	buf_append_str(b, "if [ \"$(id -u)\" = 0 ]; then\n");
+	bw_ids(b, spec);
+	buf_appendf(b, "\t{ [ \"$(stat -c %%u -- %s/%s)\" = \"$__claw_uid\" ] "
+	    "|| chown -R -h -P \"$__claw_uid:$__claw_gid\" %s/%s; } && "
 	    "chmod 700 %s/%s && chmod 711 %s %s || { echo \"clawssh: "
 	    "cannot give the workspace to user %s\" >&2; exit 125; }\n",
-	    u, qdir, bw_sub(spec), qdir, bw_sub(spec), qroot, qdir, u);
+	    qdir, sub, qdir, sub, qdir, sub, qroot, qdir,
+	    *u != '\0' ? u : "$__claw_uid");
 	if (strcmp(spec->settings->image, "host") != 0) {
 		buf_appendf(b, "\tchmod 711 %s/images %s/images/", qroot,
 		    qroot);
@@ -121,11 +170,11 @@ bw_user(struct buf *b, const struct contain_spec *spec, const char *qroot,
 	}
 	buf_appendf(b, "\tsetpriv --reuid=\"$__claw_uid\" "
 	    "--regid=\"$__claw_gid\" --clear-groups -- test -x %s/%s || { "
-	    "echo \"clawssh: user %s cannot reach %s/%s: make the "
+	    "echo \"clawssh: user $__claw_uid cannot reach %s/%s: make the "
 	    "directories above remoteRoot searchable (chmod o+x)\" >&2; "
-	    "exit 125; }\n\t__claw_su=1\n", qdir, bw_sub(spec), u,
+	    "exit 125; }\n\t__claw_su=1\n", qdir, sub,
 	    spec->root, spec->id);
-	if (spec->note_user)
+	if (spec->note_user && *u != '\0')
 		buf_appendf(b, "else\n\techo \"clawssh: note: user %s "
 		    "applies when connecting as root; commands run as "
 		    "$(id -un)\" >&2\n", u);
@@ -253,7 +302,7 @@ contain_bwrap_wrap(const struct contain_spec *spec)
 	dir = xasprintf("%s/%s", spec->root, spec->id);
 	qdir = shquote(dir);
 	bw_env(&b, spec);
-	bw_user(&b, spec, qroot, qdir);
+	bw_user(&b, spec, qroot, qdir, bw_sub(spec));
 	buf_appendf(&b, "set -- bwrap --unshare-all%s --die-with-parent "
 	    "--new-session --cap-drop ALL\n",
 	    spec->settings->network == CONTAIN_NET_HOST ?
@@ -264,6 +313,55 @@ contain_bwrap_wrap(const struct contain_spec *spec)
 	buf_append_str(&b, "set -- \"$@\" --remount-ro / --\n");
 	bw_setpriv(&b);
 	bw_limits(&b, spec);
+	free(qdir);
+	free(dir);
+	free(qroot);
+	return buf_detach(&b);
+}
+
+/*
+ * The host's programs for a step: its system directories read-only (as
+ * links where they are links, as merged-/usr hosts have them), the
+ * loader's cache and the alternatives links; nothing else of the host.
+ */
+static void
+bw_tools(struct buf *b)
+{
+	buf_append_str(b, "for __claw_p in " BW_STEP_TOOLS "; do\n"
+	    "\tif [ -L \"$__claw_p\" ]; then set -- \"$@\" --symlink "
+	    "\"$(readlink \"$__claw_p\")\" \"$__claw_p\"\n"
+	    "\telif [ -d \"$__claw_p\" ]; then set -- \"$@\" --ro-bind "
+	    "\"$__claw_p\" \"$__claw_p\"; fi\ndone\n"
+	    "for __claw_p in /etc/ld.so.cache /etc/alternatives; do\n"
+	    "\t[ -e \"$__claw_p\" ] && set -- \"$@\" --ro-bind "
+	    "\"$__claw_p\" \"$__claw_p\"\ndone\n");
+}
+
+/* Build the step jail; see contain_bwrap.h. */
+char *
+contain_bwrap_step(const struct contain_spec *spec)
+{
+	struct buf	 b = BUF_INIT;
+	char		*qroot = shquote(spec->root), *dir, *qdir;
+
+	dir = xasprintf("%s/%s", spec->root, spec->id);
+	qdir = shquote(dir);
+	buf_append_str(&b, "command -v bwrap >/dev/null 2>&1 || { echo "
+	    "\"clawssh: the sandbox's host-side steps need bubblewrap on "
+	    "this host (Debian: apt-get install bubblewrap)\" >&2; "
+	    "exit 125; }\n");
+	buf_appendf(&b, "[ -d %s/workspace ] && [ ! -L %s/workspace ] || "
+	    "mkdir -m 700 -- %s/workspace || { echo \"clawssh: no "
+	    "workspace directory in %s\" >&2; exit 125; }\n", qdir, qdir,
+	    qdir, dir);
+	bw_user(&b, spec, qroot, qdir, "workspace");
+	buf_append_str(&b, "set -- bwrap --unshare-all --die-with-parent "
+	    "--new-session --cap-drop ALL\n");
+	bw_tools(&b);
+	buf_appendf(&b, "set -- \"$@\" --proc /proc --dev /dev --tmpfs /tmp "
+	    "--bind %s/workspace /workspace --chdir /workspace "
+	    "--remount-ro / --\n", qdir);
+	bw_setpriv(&b);
 	free(qdir);
 	free(dir);
 	free(qroot);

@@ -40,15 +40,34 @@ struct contain_spec {
  * 'exec "$@" ARGV' runs ARGV contained.  Every word from spec is
  * sh-quoted.
  *
- * With a user in the settings and the host user root, bwrap itself runs
- * as that user through setpriv(1) (--reuid, --regid, --clear-groups,
+ * With the host user root, bwrap itself runs as the sandbox's identity
+ * (the user in the settings; by default the sandbox's own uid,
+ * sandbox_default_uid; "root" keeps root) through setpriv(1) (--reuid, --regid, --clear-groups,
  * --no-new-privs: no capabilities, no privilege regained by exec, the
  * sandbox's files owned by that uid on the host); the bound directory is
- * given to it (chown -R, mode 0700) and the directories above it and the
+ * given to it (chown -R when its top is not the user's yet, mode 0700) and the directories above it and the
  * image are made searchable (0711).  A user name is resolved on the host;
  * a missing user, or one that is uid 0, exits 125.  With another host
  * user nothing changes (with note_user, a note says so on stderr).
  */
 char	*contain_bwrap_wrap(const struct contain_spec *spec);
+
+/*
+ * Return (allocated) sh code that sets the positional parameters to the
+ * jail of a host-side step on the sandbox's files (a push, deletions, a
+ * pull's listing and tar, the watcher, the file tools), so that
+ * 'exec "$@" sh -c BODY' runs BODY with only what the sandbox's own
+ * command could reach: bwrap with new namespaces (no network), no
+ * capabilities, no new privileges, the host's programs read-only
+ * (/usr, /bin, /sbin, /lib*, the loader's cache; nothing else of the
+ * host), private /tmp, /proc and /dev, and the sandbox's workspace/
+ * read-write at /workspace, the working directory; as the sandbox's
+ * identity when the host user is root (as contain_bwrap_wrap: the user
+ * set, by default the sandbox's own uid).  Whatever the sandbox planted
+ * in its workspace (links to the host's files or to other sandboxes)
+ * resolves inside that view.  The workspace directory is made (0700)
+ * when missing; a missing bwrap exits 125 with a message.
+ */
+char	*contain_bwrap_step(const struct contain_spec *spec);
 
 #endif /* CLAW_CONTAIN_BWRAP_H */

@@ -356,6 +356,17 @@ sandbox_user_check(const char *user, char **cause)
 	    "bytes)", SANDBOX_USER_MAX));
 }
 
+/* The sandbox's own uid; see sandbox.h.  FNV-1a of the id. */
+unsigned int
+sandbox_default_uid(const char *id)
+{
+	uint32_t	h = 2166136261u;
+
+	for (; *id != '\0'; id++)
+		h = (h ^ (unsigned char)*id) * 16777619u;
+	return SANDBOX_UID_BASE + h % SANDBOX_UID_SPAN;
+}
+
 /* Return why the components of absolute root are bad, or NULL. */
 static const char *
 sandbox_root_components(const char *root)

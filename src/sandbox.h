@@ -131,6 +131,16 @@ int	sandbox_image_check_for(enum contain_runtime rt, const char *image,
 int	sandbox_user_check(const char *user, char **cause);
 
 /*
+ * The sandbox's own uid (and gid) on a host where clawssh connects as
+ * root and no user is set: SANDBOX_UID_BASE plus a hash of id, below
+ * SANDBOX_UID_BASE + SANDBOX_UID_SPAN.  No passwd entry is needed; two
+ * sandboxes share one with odds of 1 in SANDBOX_UID_SPAN.
+ */
+#define SANDBOX_UID_BASE	1879048192u	/* 0x70000000 */
+#define SANDBOX_UID_SPAN	134217728u	/* 0x08000000 */
+unsigned int	sandbox_default_uid(const char *id);
+
+/*
  * Check a remoteRoot: absolute, at most SANDBOX_ROOT_MAX bytes, no "."
  * or ".." component, no empty component ("//"), not "/" itself, only
  * characters [A-Za-z0-9._/+-@].  Returns 0 or CLAW_ERR_INVAL.

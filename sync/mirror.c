@@ -56,7 +56,7 @@ mirror_excludes(struct mirror *m, const char *const *extra, size_t nextra)
 /* Prepare; see mirror.h. */
 int
 mirror_open(struct mirror *m, struct transport *t, struct pathguard *pg,
-    const char *remote_ws, const char *statedir, const char *id,
+    const struct hostws *hw, const char *statedir, const char *id,
     const char *const *extra, size_t nextra, char **cause)
 {
 	memset(m, 0, sizeof *m);
@@ -73,7 +73,7 @@ mirror_open(struct mirror *m, struct transport *t, struct pathguard *pg,
 		*cause = xasprintf("%s: %s", statedir, strerror(errno));
 		return CLAW_ERR_IO;
 	}
-	m->remote_ws = xstrdup(remote_ws);
+	hostws_init(&m->hw, hw->dir, hw->jail);
 	m->name = xasprintf("%s.manifest", id);
 	m->id = xstrdup(id);
 	mirror_excludes(m, extra, nextra);
@@ -208,14 +208,13 @@ static int
 mirror_remote_delete(struct mirror *m, const struct buf *del, char **cause)
 {
 	struct buf	 out = BUF_INIT, err = BUF_INIT;
-	char		*q, *script;
+	char		*script;
 	int		 rc, status = 0;
 
 	if (del->len == 0)
 		return 0;
-	q = shquote(m->remote_ws);
-	script = xasprintf("cd -- %s && while IFS= read -r p; do "
-	    "rm -rf -- \"./$p\" || exit 1; done", q);
+	script = hostws_script(&m->hw, "while IFS= read -r p; do "
+	    "rm -rf -- \"./$p\" || exit 1; done");
 	rc = exec_script(m->t, script, del->data, del->len, 4096, &out, &err,
 	    &status, cause);
 	if (rc == 0 && status != 0) {
@@ -224,7 +223,6 @@ mirror_remote_delete(struct mirror *m, const struct buf *del, char **cause)
 		rc = CLAW_ERR_PROTO;
 	}
 	free(script);
-	free(q);
 	buf_free(&out);
 	buf_free(&err);
 	return rc;
@@ -280,8 +278,8 @@ static int
 mirror_inline_plan(struct mirror *m, char **send, size_t nsend,
     const struct buf *del)
 {
-	struct buf	 tar = BUF_INIT, pre = BUF_INIT;
-	char		*why = NULL, *q;
+	struct buf	 tar = BUF_INIT, pre = BUF_INIT, body = BUF_INIT;
+	char		*why = NULL, *q, *step;
 	const char	*p, *nl;
 
 	if (del->len > MIRROR_INLINE_DEL_MAX)
@@ -293,23 +291,23 @@ mirror_inline_plan(struct mirror *m, char **send, size_t nsend,
 		buf_free(&tar);
 		return CLAW_ERR_RANGE;
 	}
-	q = shquote(m->remote_ws);
-	buf_appendf(&pre, "__claw_w=%s; { { [ -d \"$__claw_w\" ] || "
-	    "mkdir -p -- \"$__claw_w\"; }", q);
-	free(q);
+	buf_append_str(&body, ":");
 	for (p = del->data; del->len != 0 && p < del->data + del->len;
 	    p = nl + 1) {
 		nl = memchr(p, '\n', (size_t)(del->data + del->len - p));
 		q = xstrndup(p, (size_t)(nl - p));
-		buf_append_str(&pre, " && rm -rf -- \"$__claw_w\"/");
-		shquote_append(&pre, q);
+		buf_append_str(&body, " && rm -rf -- ./");
+		shquote_append(&body, q);
 		free(q);
 	}
 	if (tar.len != 0)
-		buf_appendf(&pre, " && head -c %zu | tar -xpf - -C "
-		    "\"$__claw_w\"", tar.len);
-	buf_append_str(&pre, "; } || { echo 'clawssh: sync up failed on "
-	    "the host' >&2; exit 255; }; printf '\\001clawssh-synced\\n'");
+		buf_appendf(&body, " && head -c %zu | tar -xpf -", tar.len);
+	step = hostws_subshell(&m->hw, body.data);
+	buf_appendf(&pre, "%s || { echo 'clawssh: sync up failed on "
+	    "the host' >&2; exit 255; }; printf '\\001clawssh-synced\\n'",
+	    step);
+	free(step);
+	buf_free(&body);
 	m->inl_len = tar.len;
 	m->inl_tar = buf_detach(&tar);
 	m->inl_pre = buf_detach(&pre);
@@ -465,7 +463,7 @@ mirror_push(struct mirror *m, char **cause)
 		log_info("sync up: sent along with the command");
 	else if ((rc = mirror_remote_delete(m, &del, cause)) != 0 ||
 	    (nsend != 0 && (rc = transfer_push_list(m->t, m->pg,
-	    m->remote_ws, send, nsend, &m->up, cause)) != 0))
+	    &m->hw, send, nsend, &m->up, cause)) != 0))
 		goto out;
 	m->deleted_remote = ndel;
 	mirror_keep_times(now, old, NULL, 0);
@@ -572,7 +570,7 @@ mirror_close(struct mirror *m)
 	syncstate_close(m->st);
 	manifest_free(m->base);
 	ignore_free(m->ig);
-	free(m->remote_ws);
+	hostws_clear(&m->hw);
 	free(m->name);
 	free(m->id);
 	free(m->excl);

@@ -14,6 +14,8 @@
 
 #include <stddef.h>
 
+#include "hostws.h"
+
 #include "tarstream.h"
 
 struct ignore;
@@ -27,7 +29,7 @@ struct transport;
 struct mirror {
 	struct transport	*t;
 	struct pathguard	*pg;
-	char			*remote_ws;	/* the sandbox workspace */
+	struct hostws		 hw;		/* the sandbox workspace */
 	int			 statefd;	/* holds the manifests */
 	char			*name;		/* "<id>.manifest" */
 	char			*id;		/* the journal's consumer */
@@ -56,12 +58,12 @@ struct mirror {
 };
 
 /*
- * Prepare to mirror the workspace of pg to remote_ws over t, keeping the
+ * Prepare to mirror the workspace of pg to hw (copied) over t, keeping the
  * manifest in statedir (created 0700) under id.  extra/nextra are config
  * exclude patterns.  Returns 0 or a negative CLAW_ERR_* with *cause.
  */
 int	mirror_open(struct mirror *m, struct transport *t,
-	    struct pathguard *pg, const char *remote_ws, const char *statedir,
+	    struct pathguard *pg, const struct hostws *hw, const char *statedir,
 	    const char *id, const char *const *extra, size_t nextra,
 	    char **cause);
 

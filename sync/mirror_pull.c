@@ -90,12 +90,13 @@ mirror_fetch(struct mirror *m, const char *path, int fd, char **why)
 {
 	struct exec_opts	 o;
 	struct buf		 err = BUF_INIT;
-	char			*script, *qws, *q;
+	char			*script, *body, *q;
 	int			 rc, status = 0;
 
-	qws = shquote(m->remote_ws);
 	q = shquote(path);
-	script = xasprintf("cd -- %s && exec cat -- ./%s", qws, q);
+	body = xasprintf("exec cat -- ./%s", q);
+	script = hostws_script(&m->hw, body);
+	free(body);
 	memset(&o, 0, sizeof o);
 	o.out.fd = fd;
 	o.err.fd = -1;
@@ -108,7 +109,6 @@ mirror_fetch(struct mirror *m, const char *path, int fd, char **why)
 	}
 	free(script);
 	free(q);
-	free(qws);
 	buf_free(&err);
 	return rc;
 }
@@ -267,7 +267,7 @@ mirror_apply(struct mirror *m, const struct manifest *base,
 	log_info("sync down: %zu to fetch, %zu deleted here, %zu conflicts",
 	    nget, m->deleted_local, m->conflicts);
 	if (rc == 0 && nget != 0)
-		rc = transfer_pull_list(m->t, m->pg, m->remote_ws, get, nget,
+		rc = transfer_pull_list(m->t, m->pg, &m->hw, get, nget,
 		    NULL, &m->down, cause);
 	free(gone);
 	free(get);

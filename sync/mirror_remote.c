@@ -48,12 +48,10 @@ static int
 mirror_list_remote(struct mirror *m, struct manifest **out, char **cause)
 {
 	struct buf	 o = BUF_INIT, err = BUF_INIT;
-	char		*qws, *qs, *script;
+	char		*script;
 	int		 rc, status = 0;
 
-	qws = shquote(m->remote_ws);
-	qs = shquote(manifest_remote_script());
-	script = xasprintf("cd -- %s && sh -c %s", qws, qs);
+	script = hostws_script(&m->hw, manifest_remote_script());
 	rc = exec_script(m->t, script, NULL, 0, MIRROR_LIST_MAX, &o, &err,
 	    &status, cause);
 	if (rc == 0 && status != 0) {
@@ -67,8 +65,6 @@ mirror_list_remote(struct mirror *m, struct manifest **out, char **cause)
 		rc = manifest_parse_find0(o.data != NULL ? o.data : "", o.len,
 		    NULL, out, cause);
 	free(script);
-	free(qs);
-	free(qws);
 	buf_free(&o);
 	buf_free(&err);
 	return rc;
@@ -127,7 +123,7 @@ mirror_remote_take(struct mirror *m, struct buf *rep, size_t *at)
 	int		 rc;
 
 	arc4random_buf(raw, sizeof(raw));
-	buf_append(&req, m->remote_ws, strlen(m->remote_ws) + 1);
+	buf_append(&req, m->hw.dir, strlen(m->hw.dir) + 1);
 	for (i = 0; i < sizeof(raw); i++)
 		buf_appendf(&req, "%02x", raw[i]);
 	buf_append(&req, "", 1);
@@ -146,7 +142,7 @@ mirror_list_part(struct mirror *m, char *const *v, size_t n,
     struct manifest **out, char **cause)
 {
 	struct buf	 in = BUF_INIT, o = BUF_INIT, err = BUF_INIT;
-	char		*qws, *qs, *script;
+	char		*script;
 	size_t		 i;
 	int		 rc, status = 0;
 
@@ -155,9 +151,7 @@ mirror_list_part(struct mirror *m, char *const *v, size_t n,
 		    mirror_syncable(v[i]))
 			buf_appendf(&in, "%s\n", v[i]);
 	}
-	qws = shquote(m->remote_ws);
-	qs = shquote(mirror_part_script);
-	script = xasprintf("cd -- %s && sh -c %s", qws, qs);
+	script = hostws_script(&m->hw, mirror_part_script);
 	rc = exec_script(m->t, script, in.data, in.len, MIRROR_LIST_MAX, &o,
 	    &err, &status, cause);
 	if (rc == 0 && status != 0) {
@@ -169,8 +163,6 @@ mirror_list_part(struct mirror *m, char *const *v, size_t n,
 		rc = manifest_parse_find0_part(o.data != NULL ? o.data : "",
 		    o.len, NULL, out, cause);
 	free(script);
-	free(qs);
-	free(qws);
 	buf_free(&in);
 	buf_free(&o);
 	buf_free(&err);

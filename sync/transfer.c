@@ -22,11 +22,13 @@
 #include "error.h"
 #include "exec.h"
 #include "fdio.h"
+#include "hostws.h"
 #include "ignore.h"
 #include "log.h"
 #include "manifest.h"
 #include "pathguard.h"
 #include "shquote.h"
+#include "strv.h"
 #include "tarstream.h"
 #include "transfer.h"
 #include "transport.h"
@@ -358,22 +360,25 @@ transfer_names(struct buf *b, char *const *paths, size_t n)
 		buf_appendf(b, "./%s\n", paths[i]);
 }
 
-/* The host-side unpacking script for a push. */
+/*
+ * The host-side unpacking script for a push: in the jail, or for a seed
+ * into a stage beside the new workspace (as the SSH user: nothing of the
+ * sandbox's has run yet), given to the sandbox when it first runs.
+ */
 static char *
-transfer_push_script(const char *remote_dir, int stage)
+transfer_push_script(const struct hostws *hw, int stage)
 {
-	char	*q = shquote(remote_dir), *s;
+	char	*q, *s;
 
 	if (!stage)
-		s = xasprintf("d=%s; mkdir -p -- \"$d\" && cd -- \"$d\" && "
-		    "tar -xpf -", q);
-	else
-		s = xasprintf("d=%s; s=\"$d.stage.$$\"; o=\"$d.old.$$\"; "
-		    "rm -rf -- \"$s\" && mkdir -p -- \"$s\" && "
-		    "(cd -- \"$s\" && tar -xpf -) && "
-		    "{ [ ! -e \"$d\" ] || mv -- \"$d\" \"$o\"; } && "
-		    "mv -- \"$s\" \"$d\" && rm -rf -- \"$o\" || "
-		    "{ rm -rf -- \"$s\"; exit 1; }", q);
+		return hostws_script(hw, "exec tar -xpf -");
+	q = shquote(hw->dir);
+	s = xasprintf("d=%s; s=\"$d.stage.$$\"; o=\"$d.old.$$\"; "
+	    "rm -rf -- \"$s\" && mkdir -m 700 -- \"$s\" && "
+	    "(cd -- \"$s\" && tar -xpf -) && "
+	    "{ [ ! -e \"$d\" ] || mv -- \"$d\" \"$o\"; } && "
+	    "mv -- \"$s\" \"$d\" && rm -rf -- \"$o\" || "
+	    "{ rm -rf -- \"$s\"; exit 1; }", q);
 	free(q);
 	return s;
 }
@@ -444,16 +449,60 @@ transfer_finish(pid_t pid, int res, int rc, struct tarstream_stats *st,
 	return rc;
 }
 
+/*
+ * paths[0..n) with every directory above them added, sorted, each once
+ * (so parents come before what is in them): the host's tar then makes
+ * each parent a directory again, replacing a link or a file the sandbox
+ * put there, instead of failing on it.  An owned vector of *nout.
+ */
+static char **
+transfer_with_parents(char *const *paths, size_t n, size_t *nout)
+{
+	char	**v = NULL, *slash;
+	size_t	  i, k = 0, cap = 0;
+
+	for (i = 0; i < n; i++) {
+		slash = paths[i];
+		for (;;) {
+			if (k == cap) {
+				cap = cap == 0 ? 16 : cap * 2;
+				v = xreallocarray(v, cap, sizeof *v);
+			}
+			if ((slash = strchr(slash, '/')) == NULL)
+				break;
+			v[k++] = xstrndup(paths[i],
+			    (size_t)(slash - paths[i]));
+			slash++;
+		}
+		v[k++] = xstrdup(paths[i]);
+	}
+	strv_uniq(v, &k, 1);
+	*nout = k;
+	return v;
+}
+
+/* Free a vector of transfer_with_parents. */
+static void
+transfer_free_vec(char **v, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
 /* Upload, scanning (exact == 0) or taking paths as they are. */
 static int
 transfer_push_do(struct transport *t, struct pathguard *pg,
-    const char *remote_dir, char *const *paths, size_t n, int stage,
+    const struct hostws *hw, char *const *paths, size_t n, int stage,
     int exact, char *const *exclude, size_t nexclude,
     struct tarstream_stats *st, char **cause)
 {
 	struct transfer_fd	 w;
 	struct tarstream_stats	 cst;
-	char			*script, *why = NULL;
+	char			*script, *why = NULL, **v;
+	size_t			 nv;
 	pid_t			 pid;
 	int			 data, res, rc;
 
@@ -464,9 +513,12 @@ transfer_push_do(struct transport *t, struct pathguard *pg,
 	if (pid == 0) {
 		memset(&cst, 0, sizeof cst);
 		transfer_fd_init(&w, data, "sent", &cst);
-		if (exact)
-			rc = tarstream_create(pg, paths, n, transfer_write_cb,
+		if (exact) {
+			v = transfer_with_parents(paths, n, &nv);
+			rc = tarstream_create(pg, v, nv, transfer_write_cb,
 			    &w, &cst, &why);
+			transfer_free_vec(v, nv);
+		}
 		else
 			rc = transfer_walk_create(pg, paths, n, exclude,
 			    nexclude, transfer_write_cb, &w, &cst, &why);
@@ -474,7 +526,7 @@ transfer_push_do(struct transport *t, struct pathguard *pg,
 		close(data);
 		transfer_child_exit(res, rc, &cst, why);
 	}
-	script = transfer_push_script(remote_dir, stage);
+	script = transfer_push_script(hw, stage);
 	rc = transfer_run(t, script, NULL, data, -1, cause);
 	close(data);
 	free(script);
@@ -484,35 +536,35 @@ transfer_push_do(struct transport *t, struct pathguard *pg,
 /* Upload; see transfer.h. */
 int
 transfer_push(struct transport *t, struct pathguard *pg,
-    const char *remote_dir, char *const *paths, size_t n, int stage,
+    const struct hostws *hw, char *const *paths, size_t n, int stage,
     char *const *exclude, size_t nexclude, struct tarstream_stats *st,
     char **cause)
 {
-	return transfer_push_do(t, pg, remote_dir, paths, n, stage, 0,
+	return transfer_push_do(t, pg, hw, paths, n, stage, 0,
 	    exclude, nexclude, st, cause);
 }
 
 /* Upload exactly these entries; see transfer.h. */
 int
 transfer_push_list(struct transport *t, struct pathguard *pg,
-    const char *remote_dir, char *const *paths, size_t n,
+    const struct hostws *hw, char *const *paths, size_t n,
     struct tarstream_stats *st, char **cause)
 {
-	return transfer_push_do(t, pg, remote_dir, paths, n, 0, 1, NULL, 0,
+	return transfer_push_do(t, pg, hw, paths, n, 0, 1, NULL, 0,
 	    st, cause);
 }
 
 /* Download, with or without recursion into named directories. */
 static int
 transfer_pull_do(struct transport *t, struct pathguard *pg,
-    const char *remote_dir, char *const *paths, size_t n, int recurse,
+    const struct hostws *hw, char *const *paths, size_t n, int recurse,
     const struct tarstream_limits *lim, struct tarstream_stats *st,
     char **cause)
 {
 	struct transfer_fd	 r;
 	struct tarstream_stats	 cst;
 	struct buf		 names = BUF_INIT;
-	char			*script, *q, *why = NULL;
+	char			*script, *body, *why = NULL;
 	pid_t			 pid;
 	int			 data, res, rc;
 
@@ -528,42 +580,41 @@ transfer_pull_do(struct transport *t, struct pathguard *pg,
 		transfer_progress(&r, 0, 1);
 		transfer_child_exit(res, rc, &cst, why);
 	}
-	q = shquote(remote_dir);
 	transfer_names(&names, paths, n);
 	/* pax carries mtimes to the nanosecond (the host's listing has
 	   them so): GNU tar needs asking; others give whole seconds */
-	script = xasprintf("cd -- %s && f= && case $(tar --version "
-	    "2>/dev/null) in *GNU*) f=--format=posix;; esac && "
-	    "tar $f -cf - %s", q, n == 0 ? "." :
-	    recurse ? "--no-unquote -T -" :
+	body = xasprintf("f= && case $(tar --version 2>/dev/null) in "
+	    "*GNU*) f='--format=posix --sparse';; esac && exec tar $f -cf - %s",
+	    n == 0 ? "." : recurse ? "--no-unquote -T -" :
 	    "--no-unquote --no-recursion -T -");
+	script = hostws_script(hw, body);
+	free(body);
 	rc = transfer_run(t, script, &names, -1, data, cause);
 	close(data);
 	free(script);
 	buf_free(&names);
-	free(q);
 	return transfer_finish(pid, res, rc, st, cause);
 }
 
 /* Download; see transfer.h. */
 int
 transfer_pull(struct transport *t, struct pathguard *pg,
-    const char *remote_dir, char *const *paths, size_t n,
+    const struct hostws *hw, char *const *paths, size_t n,
     const struct tarstream_limits *lim, struct tarstream_stats *st,
     char **cause)
 {
-	return transfer_pull_do(t, pg, remote_dir, paths, n, 1, lim, st,
+	return transfer_pull_do(t, pg, hw, paths, n, 1, lim, st,
 	    cause);
 }
 
 /* Download exactly these entries; see transfer.h. */
 int
 transfer_pull_list(struct transport *t, struct pathguard *pg,
-    const char *remote_dir, char *const *paths, size_t n,
+    const struct hostws *hw, char *const *paths, size_t n,
     const struct tarstream_limits *lim, struct tarstream_stats *st,
     char **cause)
 {
-	return transfer_pull_do(t, pg, remote_dir, paths, n, 0, lim, st,
+	return transfer_pull_do(t, pg, hw, paths, n, 0, lim, st,
 	    cause);
 }
 
@@ -572,16 +623,20 @@ int
 transfer_pack_list(struct pathguard *pg, char *const *paths, size_t n,
     size_t max, struct buf *out, struct tarstream_stats *st, char **cause)
 {
-	struct transfer_mem	m;
-	int			rc;
+	struct transfer_mem	  m;
+	char			**v;
+	size_t			  nv;
+	int			  rc;
 
 	if ((rc = transfer_check_paths(paths, n, cause)) != 0)
 		return rc;
 	m.out = out;
 	m.max = max;
 	m.over = 0;
-	if ((rc = tarstream_create(pg, paths, n, transfer_mem_cb, &m, st,
-	    cause)) == 0)
+	v = transfer_with_parents(paths, n, &nv);
+	rc = tarstream_create(pg, v, nv, transfer_mem_cb, &m, st, cause);
+	transfer_free_vec(v, nv);
+	if (rc == 0)
 		return 0;
 	if (m.over) {
 		free(*cause);

@@ -15,6 +15,7 @@
 #include "tarstream.h"
 
 struct buf;
+struct hostws;
 struct ignore;
 struct manifest;
 struct pathguard;
@@ -38,23 +39,24 @@ int	transfer_rescan(struct pathguard *pg, struct ignore *ig,
 
 /*
  * Send paths[0..n) (relative to the workspace; n == 0 means the whole
- * workspace, as ".") into the host directory remote_dir, creating it.
- * With stage set the files go to a fresh sibling directory first, which
- * then replaces remote_dir in one rename (a seed: the host never sees a
+ * workspace, as ".") into the sandbox's workspace hw, unpacked in its
+ * jail.  With stage set (a seed of a sandbox just made, where no command
+ * has run yet) the files go to a fresh sibling directory of hw->dir
+ * first, which then replaces it in one rename (the host never sees a
  * half-filled workspace).  exclude[0..nexclude) are extra ignore patterns
  * (config sync.exclude).  Returns 0 or a negative CLAW_ERR_*.
  */
 int	transfer_push(struct transport *t, struct pathguard *pg,
-	    const char *remote_dir, char *const *paths, size_t n, int stage,
+	    const struct hostws *hw, char *const *paths, size_t n, int stage,
 	    char *const *exclude, size_t nexclude, struct tarstream_stats *st,
 	    char **cause);
 
 /*
  * Send exactly the entries paths[0..n) (no scan, no ignore rules, no
- * recursion: a directory goes as the directory alone) into remote_dir.
+ * recursion: a directory goes as the directory alone) into the workspace.
  */
 int	transfer_push_list(struct transport *t, struct pathguard *pg,
-	    const char *remote_dir, char *const *paths, size_t n,
+	    const struct hostws *hw, char *const *paths, size_t n,
 	    struct tarstream_stats *st, char **cause);
 
 /*
@@ -68,11 +70,11 @@ int	transfer_pack_list(struct pathguard *pg, char *const *paths, size_t n,
 
 /*
  * Fetch paths[0..n) (n == 0: everything) from the host directory
- * remote_dir into the workspace of pg, within lim (NULL: defaults).
+ * the workspace into the workspace of pg, within lim (NULL: defaults).
  * Refused entries are counted in st->refused.  Returns 0 or negative.
  */
 int	transfer_pull(struct transport *t, struct pathguard *pg,
-	    const char *remote_dir, char *const *paths, size_t n,
+	    const struct hostws *hw, char *const *paths, size_t n,
 	    const struct tarstream_limits *lim, struct tarstream_stats *st,
 	    char **cause);
 
@@ -81,7 +83,7 @@ int	transfer_pull(struct transport *t, struct pathguard *pg,
  * its contents).  Needs a tar with --no-recursion and -T (GNU, BusyBox).
  */
 int	transfer_pull_list(struct transport *t, struct pathguard *pg,
-	    const char *remote_dir, char *const *paths, size_t n,
+	    const struct hostws *hw, char *const *paths, size_t n,
 	    const struct tarstream_limits *lim, struct tarstream_stats *st,
 	    char **cause);
 

@@ -15,6 +15,9 @@ set -u
 : "${SSHD:=/usr/sbin/sshd}"
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/clawssh-test.XXXXXX") || exit 99
+# Sandboxes under $T run as their own uid (connected as root): bwrap, as
+# that uid, must be able to pass through $T to reach them.
+chmod 711 "$T"
 SSHD_PID=
 
 lib_cleanup() {
