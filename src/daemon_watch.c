@@ -21,6 +21,7 @@
 #include "buf.h"
 #include "clock.h"
 #include "daemon_int.h"
+#include "hostws.h"
 #include "log.h"
 #include "mux_proto.h"
 #include "pathguard.h"
@@ -51,6 +52,7 @@ struct dwatch {
 	struct daemon		*d;
 	struct dhost		*host;
 	char			*ws;		/* the host's workspace path */
+	char			*jail;		/* its step jail, or NULL */
 	struct dchan		*ch;		/* the watcher, or NULL */
 	int			 ready;		/* its watches are set */
 	int			 trusted;	/* a full answer came after */
@@ -81,7 +83,7 @@ static const char dwatch_script[] =
     "command -v inotifywait >/dev/null 2>&1 ||"
     " { echo 'clawssh-watch: no inotifywait'; exit 0; }\n"
     "cd -- \"$1\" || exit 1\n"
-    "S=$(pwd -P).clawssh-watch.$$\n"
+    "S=${2:-$(pwd -P).clawssh-watch}.$$\n"
     "mkdir -- \"$S\" || exit 1\n"
     "inotifywait -m -r --format '%e %w%f' -e create,delete,modify,attrib,"
     "close_write,move,delete_self,move_self,unmount . \"$S\" 2>&1 &\n"
@@ -163,26 +165,36 @@ dwatch_stop(struct dwatch *w)
 	w->ch = NULL;
 }
 
-/* Start (or restart) the watcher channel. */
+/*
+ * Start (or restart) the watcher channel, in the sandbox's step jail
+ * (sync/hostws.h): it sees the workspace at /workspace and its sentinel
+ * directory goes in the jail's private /tmp.  Without a jail (runtime
+ * none) it runs in the workspace, the sentinels beside it.
+ */
 static void
 dwatch_start(struct dwatch *w)
 {
-	char	*q = shquote(w->ws), *qs = shquote(dwatch_script), *cmd;
+	struct hostws	 hw;
+	char		*body, *cmd;
 
 	dwatch_stop(w);
 	buf_reset(&w->line);
 	buf_reset(&w->err);
 	w->err_at = 0;
-	cmd = xasprintf("sh -c %s sh %s", qs, q);
+	body = xasprintf("set -- . %s\n%s", w->jail != NULL ?
+	    "/tmp/clawssh-watch" : "''", dwatch_script);
+	hostws_init(&hw, w->ws, w->jail);
+	cmd = hostws_script(&hw, body);
+	hostws_clear(&hw);
 	w->ch = dchan_new(w->host, NULL, 0, cmd);
 	w->ch->watch = w;
 	w->ready = 0;
 	free(w->broken);
 	w->broken = NULL;
 	free(cmd);
-	free(qs);
-	free(q);
-	log_info("%s: watching %s for changes", w->host->label, w->ws);
+	free(body);
+	log_info("%s: watching %s for changes%s", w->host->label, w->ws,
+	    w->jail != NULL ? " (in the sandbox's jail)" : "");
 }
 
 /* The path of an event line ("EVENTS PATH"), relative; NULL if none. */
@@ -444,20 +456,34 @@ dwatch_chan_gone(struct dwatch *w)
 	dwatch_detach(w, w->broken);
 }
 
-/* Find or make the watch of host h on ws. */
+/*
+ * Find or make the watch of host h on ws with jail (NULL: none); a watch
+ * on ws with another jail (the sandbox's settings changed) is stopped
+ * and given the new one, so its next take lists everything.
+ */
 static struct dwatch *
-dwatch_get(struct daemon *d, struct dhost *h, const char *ws)
+dwatch_get(struct daemon *d, struct dhost *h, const char *ws,
+    const char *jail)
 {
 	struct dwatch	*w;
 
 	TAILQ_FOREACH(w, &d->watches, entry) {
-		if (w->host == h && strcmp(w->ws, ws) == 0)
-			return w;
+		if (w->host != h || strcmp(w->ws, ws) != 0)
+			continue;
+		if ((w->jail == NULL) != (jail == NULL) || (jail != NULL &&
+		    strcmp(w->jail, jail) != 0)) {
+			dwatch_stop(w);
+			dwatch_detach(w, "the sandbox's jail changed");
+			free(w->jail);
+			w->jail = jail != NULL ? xstrdup(jail) : NULL;
+		}
+		return w;
 	}
 	w = xcalloc(1, sizeof(*w));
 	w->d = d;
 	w->host = h;
 	w->ws = xstrdup(ws);
+	w->jail = jail != NULL ? xstrdup(jail) : NULL;
 	TAILQ_INIT(&w->waiters);
 	TAILQ_INSERT_TAIL(&d->watches, w, entry);
 	return w;
@@ -548,7 +574,7 @@ dwatch_take1(struct dclient *c, struct dwatch *w, const char *token)
 void
 dwatch_take(struct dclient *c, const struct mux_frame *f)
 {
-	const char	*ws = f->payload, *token, *p;
+	const char	*ws = f->payload, *token, *jail, *p;
 	size_t		 i;
 
 	if (c->host == NULL) {
@@ -557,7 +583,13 @@ dwatch_take(struct dclient *c, const struct mux_frame *f)
 	}
 	if (f->len == 0 || f->payload[f->len - 1] != '\0' ||
 	    (token = memchr(ws, '\0', f->len)) == NULL ||
-	    strlen(++token) != DWATCH_TOKEN_LEN || *ws == '\0') {
+	    strlen(++token) != DWATCH_TOKEN_LEN || *ws == '\0' ||
+	    (size_t)(token - ws) + DWATCH_TOKEN_LEN + 1 >= f->len) {
+		dwatch_full(c, "malformed watch request");
+		return;
+	}
+	jail = token + DWATCH_TOKEN_LEN + 1;
+	if (strlen(jail) + 1 != f->len - (size_t)(jail - ws)) {
 		dwatch_full(c, "malformed watch request");
 		return;
 	}
@@ -567,7 +599,8 @@ dwatch_take(struct dclient *c, const struct mux_frame *f)
 			return;
 		}
 	}
-	dwatch_take1(c, dwatch_get(c->d, c->host, ws), token);
+	dwatch_take1(c, dwatch_get(c->d, c->host, ws, *jail != '\0' ?
+	    jail : NULL), token);
 }
 
 /* JACK or the client leaving: settle what it held and its waits. */
@@ -605,6 +638,7 @@ dwatch_free_all(struct daemon *d)
 		buf_free(&w->err);
 		free(w->broken);
 		free(w->ws);
+		free(w->jail);
 		free(w);
 	}
 }

@@ -20,7 +20,7 @@
  *	CLOSE c (release the channel)
  *	JTAKE 0 (root, consumer, excludes)
  *					JPATHS 0 (the change journal's set)
- *	RTAKE 0 (host workspace, token)
+ *	RTAKE 0 (host workspace, token, jail)
  *					RPATHS 0 (the host watcher's set)
  *	JACK 0 (the sets taken were synced)
  *
@@ -29,8 +29,9 @@
  * patterns.  JPATHS is "P" then a NUL and the dirty paths, each ended by
  * a NUL; or "F" and the reason a full scan is needed.  What a client took
  * goes back into its consumer's set if it leaves before JACK.  RTAKE
- * (the sandbox workspace's path on the host, NUL, 32 hex digits, NUL)
- * asks for what changed there, answered as JPATHS is, once every change
+ * (the sandbox workspace's path on the host, NUL, 32 hex digits, NUL,
+ * the sh text of the sandbox's step jail or nothing, NUL: see
+ * sync/hostws.h) asks for what changed there, answered as JPATHS is, once every change
  * made before it has been seen (see daemon_watch.c).
  *
  * ERROR on channel 0 is about the connection: every channel is gone.
@@ -47,10 +48,11 @@ struct buf;
 /*
  * What this daemon understands beyond the frames every version has, as
  * space-separated words after the label in READY (older daemons send the
- * label alone): "journal" JTAKE/JACK, "watch" RTAKE.  A command asks only
+ * label alone): "journal" JTAKE/JACK, "jwatch" RTAKE with the jail (an
+ * older daemon's "watch" ran the watcher outside it: not used).  A command asks only
  * what its daemon has (see mux_has).
  */
-#define MUX_CAPS	"journal watch"
+#define MUX_CAPS	"journal jwatch"
 #define MUX_MAGIC_LEN	(sizeof MUX_MAGIC - 1)
 #define MUX_HEADER	9		/* length, type, channel */
 #define MUX_PAYLOAD_MAX	(256 * 1024)	/* one frame's payload */

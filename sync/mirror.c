@@ -103,7 +103,7 @@ mirror_take(struct mirror *m, const struct buf *req, int type, int want,
 		log_info("%s: no daemon running: %s", what, fallback);
 		return 1;
 	}
-	if (!mux_has(mx, type == MUX_JTAKE ? "journal" : "watch",
+	if (!mux_has(mx, type == MUX_JTAKE ? "journal" : "jwatch",
 	    MIRROR_READY_MS)) {
 		log_info("%s: the running daemon does not offer it (older "
 		    "than this clawssh? restart it): %s", what, fallback);

@@ -127,6 +127,9 @@ mirror_remote_take(struct mirror *m, struct buf *rep, size_t *at)
 	for (i = 0; i < sizeof(raw); i++)
 		buf_appendf(&req, "%02x", raw[i]);
 	buf_append(&req, "", 1);
+	if (m->hw.jail != NULL)
+		buf_append_str(&req, m->hw.jail);
+	buf_append(&req, "", 1);
 	rc = mirror_take(m, &req, MUX_RTAKE, MUX_RPATHS, MIRROR_WATCH_MS,
 	    "host watcher", "listing the sandbox workspace", rep, at);
 	buf_free(&req);

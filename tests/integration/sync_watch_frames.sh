@@ -35,8 +35,10 @@ R="$T/root"
 W="$T/ws"
 mkdir -p "$W/src"
 echo one > "$W/src/a.txt"
+# Runtime none: the watcher then runs with the session's PATH, shim
+# first (a contained sandbox's watcher sees only the host's /usr).
 id=$("$CLAWSSH" provision -F "$T/ssh_config" --host testhost --key f \
-    --remote-root "$R" --workspace "$W")
+    --remote-root "$R" --workspace "$W" --runtime none)
 x() {
 	"$CLAWSSH" exec -v -s "$id" "$@" 2>"$T/err"
 }
