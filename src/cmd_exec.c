@@ -42,6 +42,7 @@ struct exec_args {
 	int		 timeout;	/* -1: not given */
 	int		 interactive;	/* -i */
 	int		 no_sync;	/* --no-sync */
+	int		 mass_delete;	/* --allow-mass-delete */
 	int		 background;	/* --background */
 	int64_t		 yield_ms;	/* --yield-ms, -1: not given */
 	int		 json;		/* --json (with those two) */
@@ -67,6 +68,8 @@ static const char exec_usage[] =
     "  -i                    forward stdin even when it is a terminal\n"
     "  --strict-config       refuse a sandbox made with other settings\n"
     "  --no-sync             mirror mode: skip the sync before and after\n"
+    "  --allow-mass-delete   mirror mode: take the sandbox's deletion of\n"
+    "                        most files here (the guard halts it)\n"
     "  --background          -s only: start it as a background process\n"
     "                        and print its handle (see clawssh process)\n"
     "  --yield-ms N          -s only: wait up to N ms; if it is still\n"
@@ -79,11 +82,12 @@ static const char exec_usage[] =
 enum {
 	OPT_TIMEOUT = CMD_OPT_FIRST_FREE, OPT_ENV, OPT_CWD, OPT_HOST,
 	OPT_STRICT, OPT_NOSYNC, OPT_BACKGROUND, OPT_YIELD, OPT_JSON,
-	OPT_SYNC_JSON
+	OPT_SYNC_JSON, OPT_MASS_DELETE
 };
 
 static const struct option exec_longopts[] = {
 	CMD_CONN_LONGOPTS,
+	{ "allow-mass-delete", no_argument, NULL, OPT_MASS_DELETE },
 	{ "background", no_argument, NULL, OPT_BACKGROUND },
 	{ "cwd", required_argument, NULL, OPT_CWD },
 	{ "env", required_argument, NULL, OPT_ENV },
@@ -127,6 +131,9 @@ exec_option(struct exec_args *a, int ch, const char *arg)
 		return 0;
 	case OPT_NOSYNC:
 		a->no_sync = 1;
+		return 0;
+	case OPT_MASS_DELETE:
+		a->mass_delete = 1;
 		return 0;
 	case OPT_BACKGROUND:
 		a->background = 1;
@@ -265,6 +272,7 @@ exec_sync_up(struct exec_args *a, struct mirror *m, struct pathguard **pg)
 	}
 	if ((rc = cmd_box_mirror(&a->box, *pg, m, &cause)) == 0) {
 		m->allow_inline = !a->background && a->yield_ms < 0;
+		m->allow_mass_delete = a->mass_delete;
 		rc = mirror_push(m, &cause);
 	}
 	if (rc != 0) {

@@ -47,6 +47,7 @@ struct mirror {
 	int			 staged;	/* base staged in st */
 	int			 base_unsaved;	/* saved by the pull or close */
 	int			 allow_inline;	/* small pushes go with the exec */
+	int			 allow_mass_delete; /* guard off (one exec) */
 	char			*inl_tar;	/* that push: tar stream */
 	size_t			 inl_len;
 	char			*inl_pre;	/* and the script unpacking it */

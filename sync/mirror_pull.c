@@ -30,6 +30,12 @@
 #define MIRROR_ASKED_WATCH	0x1	/* the host watcher, this pull */
 #define MIRROR_ASKED_JOURNAL	0x2	/* the change journal, this pull */
 
+
+/* The mass-deletion guard: more than 1/2 of the files, at least 5. */
+#define MIRROR_MASS_NUM		1
+#define MIRROR_MASS_DEN		2
+#define MIRROR_MASS_MIN		5
+
 /*
  * The local tree now, from prev (a whole state): only the paths the
  * daemon's journal names are looked at, or the whole workspace when it
@@ -351,6 +357,52 @@ mirror_save_whole(struct mirror *m, const struct manifest *next,
 	return rc;
 }
 
+/* The number of files and links of base that remote no longer has. */
+static size_t
+mirror_count_gone(const struct manifest *base, const struct manifest *remote,
+    size_t *files)
+{
+	size_t	i, gone = 0;
+
+	*files = 0;
+	for (i = 0; base != NULL && i < base->n; i++) {
+		if (base->e[i].type == MANIFEST_DIR)
+			continue;
+		(*files)++;
+		gone += manifest_find(remote, base->e[i].path) == NULL;
+	}
+	return gone;
+}
+
+/*
+ * The mass-deletion guard: a pull that would delete here more than
+ * MIRROR_MASS_FRACTION of the files and links last synced (and at least
+ * MIRROR_MASS_MIN of them) halts, deleting nothing, unless the caller
+ * allowed it for this exec (--allow-mass-delete).
+ */
+static int
+mirror_mass_delete(struct mirror *m, const struct manifest *base,
+    const struct manifest *remote, char **cause)
+{
+	size_t	files, gone = mirror_count_gone(base, remote, &files);
+
+	if (gone < MIRROR_MASS_MIN || gone * MIRROR_MASS_DEN <=
+	    files * MIRROR_MASS_NUM)
+		return 0;
+	if (m->allow_mass_delete) {
+		log_warn("sync down: deleting %zu of %zu files here, as "
+		    "allowed", gone, files);
+		return 0;
+	}
+	*cause = xasprintf("%s: %zu of the %zu files last synced are gone "
+	    "from the sandbox workspace; mirror halted instead of deleting "
+	    "them here (nothing was deleted; to restore the sandbox from "
+	    "here: clawssh sync push %s; to take the deletions: an exec "
+	    "with --allow-mass-delete)", transport_label(m->t), gone, files,
+	    m->id);
+	return CLAW_ERR_PERM;
+}
+
 /*
  * The pull on the whole state.  asked says whom mirror_pull_part asked
  * already before it gave up (MIRROR_ASKED_*): their answers are spent,
@@ -374,7 +426,9 @@ mirror_pull_whole(struct mirror *m, int asked, char **cause)
 		    "mirror halted instead of deleting the local workspace",
 		    transport_label(m->t));
 		rc = CLAW_ERR_PERM;
-	} else if ((rc = mirror_local(m, base,
+	} else if ((rc = mirror_mass_delete(m, base, remote, cause)) != 0)
+		goto out;
+	else if ((rc = mirror_local(m, base,
 	    !(asked & MIRROR_ASKED_JOURNAL), &local, cause)) == 0 &&
 	    (rc = mirror_apply(m, base, remote, local, cause)) == 0 &&
 	    (rc = mirror_after(m, local, &after, cause)) == 0) {
@@ -509,6 +563,12 @@ mirror_pull_part(struct mirror *m, int *asked, char **cause)
 	    MANIFEST_HASH_CHANGED, &local, &why) != 0) {
 		log_info("sync down: %s: syncing the whole workspace",
 		    why != NULL ? why : "the watcher missed a change");
+		goto out;
+	}
+	if (mirror_count_gone(base, remote, &i) >= MIRROR_MASS_MIN) {
+		/* a fraction of what?  only the whole state can tell */
+		log_info("sync down: many files gone in the sandbox: looking "
+		    "at the whole workspace");
 		goto out;
 	}
 	if (mirror_top_count(remote) == 0 && mirror_top_count(base) > 0) {

@@ -133,4 +133,29 @@ expect_match "$(cat "$T/err")" "halted" "halt message"
 x -- sh -c 'cd .. && rm -rf workspace' 2>"$T/err"
 expect_status $? 255 "vanished remote workspace"
 [ "$(find "$W" | wc -l)" -eq "$count" ] || fail "local files were deleted"
+# ...and so does most of it gone (rm -rf ./*; touch keep), not only all:
+# more than half of the files synced, at least 5, in a fresh sandbox.
+W="$T/ws-most"
+mkdir -p "$W/d"
+for i in 1 2 3 4 5 6 7 8 9 10; do echo "$i" > "$W/d/f$i"; done
+echo top > "$W/top.txt"
+id=$("$CLAWSSH" provision -F "$T/ssh_config" --host testhost --key most \
+    --remote-root "$R" --workspace "$W") || fail "provision (most)"
+x -- true || fail "first exec (most)"
+count=$(find "$W" | wc -l)
+x -- sh -c 'rm -rf ./*; touch keep' 2>"$T/err"
+expect_status $? 255 "most of the workspace gone"
+expect_match "$(cat "$T/err")" "11 files last synced are gone" \
+    "guard message names the counts"
+[ "$(find "$W" | wc -l)" -eq "$count" ] || fail "local files were deleted"
+# The way back: push the local copy again; then a few deletions pass,
+# and the user may take a mass deletion on purpose.
+"$CLAWSSH" sync push "$id" 2>"$T/err" || fail "restore: $(cat "$T/err")"
+[ -e "$R/$id/workspace/d/f7" ] || fail "the push did not restore d/f7"
+x -- sh -c 'rm -f d/f1 d/f2' 2>"$T/err" || fail "small delete: $(cat "$T/err")"
+[ -e "$W/d/f1" ] && fail "a small deletion did not come down"
+x --allow-mass-delete -- rm -rf d 2>"$T/err" ||
+    fail "allowed mass delete: $(cat "$T/err")"
+[ -e "$W/d" ] && fail "the allowed deletion did not come down"
+[ -e "$W/top.txt" ] || fail "top.txt deleted"
 exit 0
