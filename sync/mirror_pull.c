@@ -203,6 +203,22 @@ mirror_delete_local(struct mirror *m, const struct manifest *base,
 }
 
 /*
+ * Return 1 if path names an ignore file (.gitignore, .clawsshignore):
+ * its rules decide what the next syncs send and take, so it comes from
+ * the local side only.  A sandbox that could write one here could
+ * un-ignore a local secret and have the next push send it.
+ */
+static int
+mirror_rules_file(const char *path)
+{
+	const char	*base = strrchr(path, '/');
+
+	base = base != NULL ? base + 1 : path;
+	return strcmp(base, ".gitignore") == 0 ||
+	    strcmp(base, ".clawsshignore") == 0;
+}
+
+/*
  * Sort one remote change: fetch it, delete locally, or keep a conflict.
  * gone is set when this pull deleted the path here already (the first
  * half of a type change), so that nothing is there now.
@@ -218,6 +234,12 @@ mirror_sort(struct mirror *m, const struct manifest *base,
 	path = c->old != NULL ? c->old->path : c->now->path;
 	if (!mirror_syncable(path))
 		return 0;
+	if ((c->now == NULL || c->now->type != MANIFEST_DIR) &&
+	    mirror_rules_file(path)) {
+		log_warn("not brought back: %s (ignore files come from the "
+		    "local side; the sandbox's copy stays there)", path);
+		return 0;
+	}
 	cur = gone ? NULL : manifest_find(local, path);
 	if (!mirror_same(cur, c->old) && mirror_same(cur, c->now))
 		return 0;	/* already as the host has it (a resumed pull) */

@@ -122,6 +122,22 @@ expect_match "$out" "edited-late" "an edit made during an exec went up next"
 expect_match "$out" "No such file" "a delete made during an exec went up next"
 [ -e "$RW/late.txt" ] || fail "late.txt not on the host"
 
+# Ignore files come from the local side: the sandbox rewriting the
+# .gitignore (to un-ignore a local secret) is not brought back, so the
+# next push does not send the secret up.
+mkdir -p "$W/build"
+echo s3cret > "$W/build/secret.txt"
+x -- true || fail "exec before the .gitignore rewrite"
+x -- sh -c ': > .gitignore; echo "!*" > .clawsshignore' 2>"$T/err" ||
+    fail "rewrite of .gitignore: $(cat "$T/err")"
+expect_match "$(cat "$T/err")" "not brought back: .gitignore" \
+    "warning about the ignore file"
+expect_eq "$(cat "$W/.gitignore")" "build/" "local .gitignore unchanged"
+[ -e "$W/.clawsshignore" ] && fail "the sandbox's .clawsshignore came down"
+x -- sh -c 'cat build/secret.txt 2>/dev/null; true' > "$T/out" 2>&1
+expect_eq "$(grep -c s3cret "$T/out")" "0" "the ignored secret stayed local"
+rm -rf "$W/build"
+
 # Mass-deletion guard: an emptied workspace halts instead of deleting.
 count=$(find "$W" | wc -l)
 x -- sh -c 'rm -rf ./* ./.[!.]*' 2>"$T/err"
