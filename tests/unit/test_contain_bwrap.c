@@ -33,8 +33,8 @@
 /*
  * Stubs: id answers as uid UID_NOW (0: root; the wrap clears the
  * environment, so the number is written into the stub) and knows
- * "nobody" as 65534:65534; chown, chmod and setpriv report on stderr as
- * {...}.
+ * "nobody" as 65534:65534; chown, chmod, mkdir and setpriv report on
+ * stderr as {...}; stat says the workspace belongs to uid OWNER.
  */
 #define STUBS \
 	"id() { case $1 in -u) [ $# -eq 1 ] && echo %d && return;" \
@@ -44,6 +44,8 @@
 	"chown() { echo \"{chown $*}\" >&2; }\n" \
 	"chmod() { echo \"{chmod $*}\" >&2; }\n" \
 	"setpriv() { echo \"{setpriv $*}\" >&2; }\n" \
+	"stat() { echo %d; }\n" \
+	"mkdir() { echo \"{mkdir $*}\" >&2; }\n" \
 	"bwrap() { :; }\n"
 
 /* Read all of f into an allocated string. */
@@ -60,9 +62,13 @@ slurp(FILE *f)
 	return buf_detach(&b);
 }
 
+static int	owner;		/* of the workspace, for the stat stub */
+static int	step;		/* run contain_bwrap_step instead */
+
 /*
- * Run the wrap for settings s as uid uid_now, then print the positional
- * parameters as [WORD]s; return them, set *err to stderr and *status.
+ * Run the wrap (or the step jail) for settings s as uid uid_now, then
+ * print the positional parameters as [WORD]s; return them, set *err to
+ * stderr and *status.
  */
 static char *
 run_wrap(const struct sandbox_settings *s, int uid_now, int note,
@@ -80,10 +86,10 @@ run_wrap(const struct sandbox_settings *s, int uid_now, int note,
 	spec.root = ROOT;
 	spec.id = ID;
 	spec.note_user = note;
-	wrap = contain_bwrap_wrap(&spec);
+	wrap = step ? contain_bwrap_step(&spec) : contain_bwrap_wrap(&spec);
 	assert_true((fd = mkstemp(tmpl)) >= 0);
 	close(fd);
-	buf_appendf(&in, STUBS, uid_now);
+	buf_appendf(&in, STUBS, uid_now, owner);
 	buf_append_str(&in, wrap);
 	buf_append_str(&in, "\nfor a do printf '[%s]' \"$a\"; done\n");
 	buf_append_str(&cmd, "/bin/sh -c ");
@@ -183,11 +189,124 @@ test_not_root(void **state)
 	assert_string_equal(err, "");
 	free(out);
 	free(err);
-	/* No user: no switch even as root. */
+	/* No user, not root: no switch, no note. */
 	s.user[0] = '\0';
-	out = run_wrap(&s, 0, 1, &err, &st);
+	out = run_wrap(&s, 1000, 1, &err, &st);
 	assert_true(strncmp(out, "[bwrap][--unshare-all]", 22) == 0);
 	assert_string_equal(err, "");
+	free(out);
+	free(err);
+}
+
+/*
+ * No user as root: the sandbox's own uid, the workspace given to it
+ * only while its top is someone else's; "root" keeps root.
+ */
+static void
+test_root_default(void **state)
+{
+	struct sandbox_settings	 s;
+	char			*out, *err, *want;
+	unsigned int		 uid = sandbox_default_uid(ID);
+	int			 st;
+
+	(void)state;
+	assert_true(uid >= SANDBOX_UID_BASE &&
+	    uid < SANDBOX_UID_BASE + SANDBOX_UID_SPAN);
+	assert_int_not_equal(uid, sandbox_default_uid("cabcdefghijkm"));
+	sandbox_settings_default(&s);
+	owner = 0;
+	out = run_wrap(&s, 0, 1, &err, &st);
+	assert_int_equal(st, 0);
+	want = xasprintf("[setpriv][--reuid=%u][--regid=%u]", uid, uid);
+	assert_true(strncmp(out, want, strlen(want)) == 0);
+	free(want);
+	want = xasprintf("{chown -R -h -P %u:%u " ROOT "/" ID "/workspace}",
+	    uid, uid);
+	assert_non_null(strstr(err, want));
+	assert_null(strstr(err, "note"));
+	free(out);
+	free(err);
+	owner = (int)uid;	/* given already: no chown -R again */
+	out = run_wrap(&s, 0, 1, &err, &st);
+	assert_int_equal(st, 0);
+	assert_null(strstr(err, "{chown"));
+	free(out);
+	free(err);
+	free(want);
+	owner = 0;
+	strlcpy(s.user, "root", sizeof s.user);
+	out = run_wrap(&s, 0, 1, &err, &st);
+	assert_int_equal(st, 0);
+	assert_true(strncmp(out, "[bwrap][--unshare-all]", 22) == 0);
+	assert_string_equal(err, "");
+	free(out);
+	free(err);
+}
+
+/*
+ * The host-root view: /etc's secrets covered (only those that exist on
+ * this machine are named, so only /etc/shadow is asserted), /sys not
+ * bound unless GPUs are asked for.
+ */
+static void
+test_root_view(void **state)
+{
+	struct sandbox_settings	 s;
+	char			*out, *err;
+	int			 st;
+
+	(void)state;
+	sandbox_settings_default(&s);
+	out = run_wrap(&s, 1000, 0, &err, &st);
+	assert_int_equal(st, 0);
+	if (access("/etc/shadow", F_OK) == 0)
+		assert_non_null(strstr(out, "[--ro-bind][/dev/null]"
+		    "[/etc/shadow]"));
+	if (access("/etc/ssh", F_OK) == 0)
+		assert_non_null(strstr(out, "[--tmpfs][/etc/ssh]"));
+	assert_non_null(strstr(out, "[--tmpfs][/root]"));
+	assert_null(strstr(out, "[/sys]"));
+	free(out);
+	free(err);
+}
+
+/*
+ * The step jail: the host's programs read-only, the workspace read-write
+ * at /workspace and nothing else of the host (no "/" bound, no /etc
+ * but the loader's cache, no remoteRoot, no /home), as the sandbox's
+ * uid when root.
+ */
+static void
+test_step_jail(void **state)
+{
+	struct sandbox_settings	 s;
+	char			*out, *err, *want;
+	unsigned int		 uid = sandbox_default_uid(ID);
+	int			 st;
+
+	(void)state;
+	sandbox_settings_default(&s);
+	step = 1;
+	owner = (int)uid;
+	out = run_wrap(&s, 0, 0, &err, &st);
+	step = 0;
+	assert_int_equal(st, 0);
+	want = xasprintf("[setpriv][--reuid=%u][--regid=%u][--clear-groups]"
+	    "[--no-new-privs][--][bwrap][--unshare-all][--die-with-parent]"
+	    "[--new-session][--cap-drop][ALL]", uid, uid);
+	assert_true(strncmp(out, want, strlen(want)) == 0);
+	free(want);
+	assert_non_null(strstr(out, "[/usr][/usr]"));
+	assert_non_null(strstr(out, "[--bind][" ROOT "/" ID "/workspace]"
+	    "[/workspace][--chdir][/workspace][--remount-ro][/][--]"));
+	assert_null(strstr(out, "[/][/]"));
+	assert_null(strstr(out, "[/home]"));
+	assert_null(strstr(out, "[/root]"));
+	assert_null(strstr(out, "[/etc]"));
+	assert_null(strstr(out, "[/tmp][/tmp]"));
+	assert_null(strstr(out, "[" ROOT "]"));
+	assert_null(strstr(out, "--share-net"));
 	free(out);
 	free(err);
 }
@@ -214,7 +333,7 @@ test_refusals(void **state)
 	out = run_wrap(&s, 0, 0, &err, &st);
 	assert_int_equal(st, 125);
 	assert_string_equal(err, "clawssh: user 0:0 is root; refusing to run "
-	    "as root\n");
+	    "as root (--user root runs as root)\n");
 	free(out);
 	free(err);
 	strlcpy(s.user, "x;id", sizeof s.user);
@@ -234,6 +353,9 @@ main(void)
 		cmocka_unit_test(test_root_name_private),
 		cmocka_unit_test(test_not_root),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_root_default),
+		cmocka_unit_test(test_root_view),
+		cmocka_unit_test(test_step_jail),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
