@@ -134,10 +134,11 @@ bw_ids(struct buf *b, const struct contain_spec *spec)
 
 /*
  * When the host user is root (and the user is not "root"), resolve the
- * identity (bw_ids), give it the bound directory (owner, mode 0700; the
- * tree is given once, when its top is not the user's yet) and
- * search-only access (0711) to the directories above it and to the
- * image store, which bwrap, running as that user, must traverse.
+ * identity (bw_ids) and, once (while the bound directory's top is not
+ * the user's yet: each exec pays one stat), give it the bound directory
+ * (owner, mode 0700) and search-only access (0711) to the directories
+ * above it and to the image store, which bwrap, running as that user,
+ * must traverse, and check that it can.
  * $__claw_su is non-empty when the switch happens.
  */
 static void
@@ -156,8 +157,8 @@ bw_user(struct buf *b, const struct contain_spec *spec, const char *qroot,
 	}
 	buf_append_str(b, "if [ \"$(id -u)\" = 0 ]; then\n");
 	bw_ids(b, spec);
-	buf_appendf(b, "\t{ [ \"$(stat -c %%u -- %s/%s)\" = \"$__claw_uid\" ] "
-	    "|| chown -R -h -P \"$__claw_uid:$__claw_gid\" %s/%s; } && "
+	buf_appendf(b, "\tif [ \"$(stat -c %%u -- %s/%s)\" != \"$__claw_uid\" ]; "
+	    "then\n\tchown -R -h -P \"$__claw_uid:$__claw_gid\" %s/%s && "
 	    "chmod 700 %s/%s && chmod 711 %s %s || { echo \"clawssh: "
 	    "cannot give the workspace to user %s\" >&2; exit 125; }\n",
 	    qdir, sub, qdir, sub, qdir, sub, qroot, qdir,
@@ -172,7 +173,7 @@ bw_user(struct buf *b, const struct contain_spec *spec, const char *qroot,
 	    "--regid=\"$__claw_gid\" --clear-groups -- test -x %s/%s || { "
 	    "echo \"clawssh: user $__claw_uid cannot reach %s/%s: make the "
 	    "directories above remoteRoot searchable (chmod o+x)\" >&2; "
-	    "exit 125; }\n\t__claw_su=1\n", qdir, sub,
+	    "exit 125; }\n\tfi\n\t__claw_su=1\n", qdir, sub,
 	    spec->root, spec->id);
 	if (spec->note_user && *u != '\0')
 		buf_appendf(b, "else\n\techo \"clawssh: note: user %s "
@@ -355,8 +356,10 @@ contain_bwrap_step(const struct contain_spec *spec)
 	    "workspace directory in %s\" >&2; exit 125; }\n", qdir, qdir,
 	    qdir, dir);
 	bw_user(&b, spec, qroot, qdir, "workspace");
-	buf_append_str(&b, "set -- bwrap --unshare-all --die-with-parent "
-	    "--new-session --cap-drop ALL\n");
+	/* the network is shared: only clawssh's own steps run in there */
+	buf_append_str(&b, "set -- bwrap --unshare-user --unshare-ipc "
+	    "--unshare-pid --unshare-uts --unshare-cgroup-try "
+	    "--die-with-parent --new-session --cap-drop ALL\n");
 	bw_tools(&b);
 	buf_appendf(&b, "set -- \"$@\" --proc /proc --dev /dev --tmpfs /tmp "
 	    "--bind %s/workspace /workspace --chdir /workspace "

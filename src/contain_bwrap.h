@@ -57,7 +57,8 @@ char	*contain_bwrap_wrap(const struct contain_spec *spec);
  * jail of a host-side step on the sandbox's files (a push, deletions, a
  * pull's listing and tar, the watcher, the file tools), so that
  * 'exec "$@" sh -c BODY' runs BODY with only what the sandbox's own
- * command could reach: bwrap with new namespaces (no network), no
+ * command could reach: bwrap with new namespaces (but the network's:
+ * nothing of the sandbox's runs there, only clawssh's steps), no
  * capabilities, no new privileges, the host's programs read-only
  * (/usr, /bin, /sbin, /lib*, the loader's cache; nothing else of the
  * host), private /tmp, /proc and /dev, and the sandbox's workspace/
