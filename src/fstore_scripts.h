@@ -49,9 +49,11 @@
 	"[ -f \"$r\" ] || clawfail \"$p: not a regular file (a FIFO,"	\
 	" socket or device)\"\n"					\
 	"off=%llu lim=%llu cap=%llu\n"					\
-	"st=$(stat -L -c '%%s %%a' -- \"$r\") ||"			\
+	"st=$(stat -L -c '%%s %%a %%F' -- \"$r\") ||"			\
 	" clawfail \"$p: cannot read\"\n"				\
-	"size=${st%% *} mode=${st#* }\n"				\
+	"size=${st%%%% *} st=${st#* }; mode=${st%%%% *}\n"		\
+	"case ${st#* } in regular*) ;; *) clawfail \"$p: not a regular"	\
+	" file (a FIFO, socket or device)\" ;; esac\n"		\
 	"left=$((size - off)); [ $left -ge 0 ] || left=0\n"		\
 	"[ $lim -ne 0 ] && [ $lim -lt $left ] && left=$lim\n"		\
 	"[ $left -le $cap ] || clawfail \"$p: over $((cap / 1048576))"	\
