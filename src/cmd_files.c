@@ -6,6 +6,8 @@
  *	clawssh edit -s ID PATH --old TEXT --new TEXT [--all] [--push]
  *	clawssh ls -s ID [PATH] [--json]
  *	clawssh stat -s ID PATH [--json]
+ *
+ * each with --timeout SECONDS for the steps on the host.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -73,8 +75,8 @@ files_lines(struct buf *b, uint64_t from, uint64_t n)
 static const char read_usage[] =
     "usage: clawssh read -s ID PATH [--offset N] [--limit N] [--lines]\n"
     "\n"
-    "Write a file of the sandbox's workspace to stdout.  --offset and\n"
-    "--limit count bytes, or lines with --lines.\n";
+    "Write a regular file of the sandbox's workspace to stdout.  --offset\n"
+    "and --limit count bytes, or lines with --lines.\n";
 
 /* The read tool. */
 int
@@ -95,7 +97,7 @@ cmd_read(int argc, char **argv)
 		rc = fstore_read(f.fs, path, f.offset, f.limit, &b, NULL,
 		    &cause);
 	if (rc != 0) {
-		rc = cmd_fs_fail(&f, cause);
+		rc = cmd_fs_error(&f, rc, cause);
 		goto out;
 	}
 	if (f.lines)
@@ -137,7 +139,7 @@ cmd_write(int argc, char **argv)
 	c.len = b.len;
 	c.mode = -1;
 	if ((rc = fstore_commit(f.fs, &c, 1, &cause)) != 0)
-		rc = cmd_fs_fail(&f, cause);
+		rc = cmd_fs_error(&f, rc, cause);
 	else
 		rc = cmd_fs_after_write(&f);
 out:
@@ -170,7 +172,7 @@ files_edit(struct cmd_fs *f, const char *path)
 	    f->old, strlen(f->old), f->new, strlen(f->new), f->all, &out,
 	    &outlen, &count, &cause)) != 0) {
 		buf_free(&b);
-		return cmd_fs_fail(f, cause);
+		return cmd_fs_error(f, rc, cause);
 	}
 	memset(&c, 0, sizeof c);
 	c.path = path;
@@ -178,7 +180,7 @@ files_edit(struct cmd_fs *f, const char *path)
 	c.len = outlen;
 	c.mode = (int)(mode & 0777);
 	if ((rc = fstore_commit(f->fs, &c, 1, &cause)) != 0)
-		rc = cmd_fs_fail(f, cause);
+		rc = cmd_fs_error(f, rc, cause);
 	else if ((rc = cmd_fs_after_write(f)) == 0)
 		printf("%zu replacement%s\n", count, count == 1 ? "" : "s");
 	free(out);
@@ -310,7 +312,7 @@ cmd_ls(int argc, char **argv)
 	    &path)) != 0 || (rc = cmd_fs_open(&f, 0)) != 0)
 		goto out;
 	if ((rc = fstore_list(f.fs, path, &e, &n, &cause)) != 0)
-		rc = cmd_fs_fail(&f, cause);
+		rc = cmd_fs_error(&f, rc, cause);
 	else
 		files_print_list(e, n, f.json);
 out:
@@ -341,7 +343,7 @@ cmd_stat(int argc, char **argv)
 	    argv, 0, &path)) != 0 || (rc = cmd_fs_open(&f, 0)) != 0)
 		goto out;
 	if ((rc = fstore_stat(f.fs, path, &st, &cause)) != 0) {
-		rc = cmd_fs_fail(&f, cause);
+		rc = cmd_fs_error(&f, rc, cause);
 		goto out;
 	}
 	if (f.json)

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,15 +19,21 @@
 #include "cmd.h"
 #include "cmd_fs.h"
 #include "error.h"
+#include "exec.h"
 #include "fstore.h"
+#include "hostws.h"
 #include "pathguard.h"
 #include "registry.h"
 #include "xmalloc.h"
 
 enum {
 	OPT_PUSH = CMD_OPT_FIRST_FREE, OPT_JSON, OPT_OFFSET, OPT_LIMIT,
-	OPT_LINES, OPT_OLD, OPT_NEW, OPT_ALL
+	OPT_LINES, OPT_OLD, OPT_NEW, OPT_ALL, OPT_TIMEOUT
 };
+
+#define FS_USAGE_TIMEOUT						\
+	"  --timeout SECONDS     give up on (and kill) a step on the host\n" \
+	"                        after SECONDS (default 60; 0: never)\n"
 
 static const struct option fs_longopts[] = {
 	CMD_CONN_LONGOPTS,
@@ -40,6 +47,7 @@ static const struct option fs_longopts[] = {
 	{ "old", required_argument, NULL, OPT_OLD },
 	{ "push", no_argument, NULL, OPT_PUSH },
 	{ "sandbox", required_argument, NULL, 's' },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -110,6 +118,11 @@ fs_option(struct cmd_fs *f, int ch, const char *arg)
 		return fs_count("--offset", arg, &f->offset);
 	case OPT_LIMIT:
 		return fs_count("--limit", arg, &f->limit);
+	case OPT_TIMEOUT:
+		if (cmd_parse_int(arg, 0, INT_MAX / 1000, &f->timeout) != 0)
+			return cmd_fail("bad --timeout '%s': want seconds",
+			    arg);
+		return 0;
 	}
 	return cmd_fail("bad option (see 'clawssh %s --help')", f->tool);
 }
@@ -122,11 +135,13 @@ cmd_fs_parse(struct cmd_fs *f, const char *tool, int allowed,
 	int	ch, rc;
 
 	f->tool = tool;
+	f->timeout = -1;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, CMD_CONN_SHORTOPTS "hs:",
 	    fs_longopts, NULL)) != -1) {
 		if (ch == 'h') {
-			printf("%s%s", usage, CMD_CONN_USAGE);
+			printf("%s%s%s", usage, FS_USAGE_TIMEOUT,
+			    CMD_CONN_USAGE);
 			return -1;
 		}
 		if ((rc = cmd_conn_option(&f->b.cc, ch, optarg)) != 0) {
@@ -163,13 +178,35 @@ fs_open_local(struct cmd_fs *f)
 	return 0;
 }
 
+/*
+ * Where the host-side steps on f's sandbox run: its step jail, or for
+ * access none its private workspace (the one its commands see), where
+ * they run uncontained until the step jail can bind that directory.
+ */
+static void
+fs_hostws(struct cmd_fs *f, const struct sandbox_settings *s,
+    struct hostws *hw)
+{
+	const struct registry_record	*r = f->b.rec;
+	char				*ws;
+
+	if (s->access != SANDBOX_ACCESS_NONE) {
+		cmd_box_hostws(&f->b, hw);
+		return;
+	}
+	ws = xasprintf("%s/%s/private", r->remote_root, r->id);
+	hostws_init(hw, ws, NULL);
+	free(ws);
+}
+
 /* Load the sandbox and open its canonical copy; see cmd_fs.h. */
 int
 cmd_fs_open(struct cmd_fs *f, int writing)
 {
 	struct sandbox_settings	 s;
 	struct registry_record	*r;
-	char			*ws, *pre;
+	struct hostws		 hw;
+	char			*pre;
 	int			 rc;
 
 	if ((rc = cmd_box_load(&f->b, f->id)) != 0)
@@ -186,14 +223,12 @@ cmd_fs_open(struct cmd_fs *f, int writing)
 		    "files live on the host", f->tool);
 	if ((rc = cmd_box_connect(&f->b)) != 0)
 		return rc;
-	if (s.access == SANDBOX_ACCESS_NONE)	/* what its commands see */
-		ws = xasprintf("%s/%s/private", r->remote_root, r->id);
-	else
-		ws = f->b.be->workspace(r->remote_root, r->id);
+	fs_hostws(f, &s, &hw);
 	pre = f->b.be->exec_pre(r->remote_root, r->id);
-	f->fs = fstore_remote(f->b.t, ws, pre);
+	f->fs = fstore_remote(f->b.t, &hw, pre, f->timeout >= 0 ?
+	    f->timeout : FSTORE_TIMEOUT);
 	free(pre);
-	free(ws);
+	hostws_clear(&hw);
 	return 0;
 }
 
@@ -248,6 +283,15 @@ cmd_fs_fail(struct cmd_fs *f, char *cause)
 
 	free(cause);
 	return rc;
+}
+
+/* Report an fstore failure; see cmd_fs.h. */
+int
+cmd_fs_error(struct cmd_fs *f, int r, char *cause)
+{
+	int	rc = cmd_fs_fail(f, cause);
+
+	return r == CLAW_ERR_TIMEOUT ? EXEC_STATUS_TIMEOUT : rc;
 }
 
 /* Release everything. */

@@ -27,6 +27,7 @@ struct cmd_fs {
 	const char		*tool;		/* "read", ... for messages */
 	const char		*id;		/* -s ID */
 	int			 push, json, lines, all;
+	int			 timeout;	/* --timeout, -1: not given */
 	uint64_t		 offset, limit;
 	const char		*old, *new;
 	char			**args;		/* after the options */
@@ -37,15 +38,18 @@ struct cmd_fs {
 };
 
 /*
- * Parse argv for tool (allowed: CMD_FS_* bits) into f.  Returns 0, -1
- * after printing usage for --help, or an exit status.
+ * Parse argv for tool (allowed: CMD_FS_* bits; --timeout SECONDS is taken
+ * by every tool) into f.  Returns 0, -1 after printing usage for --help,
+ * or an exit status.
  */
 int	cmd_fs_parse(struct cmd_fs *f, const char *tool, int allowed,
 	    const char *usage, int argc, char **argv);
 
 /*
  * Load the sandbox and open its canonical copy; with writing set, refuse
- * a read-only workspace.  Returns 0 or an exit status (printed).
+ * a read-only workspace.  The host's copy is reached through the
+ * sandbox's step jail (cmd_box_hostws), each call bounded by --timeout
+ * (default FSTORE_TIMEOUT).  Returns 0 or an exit status (printed).
  */
 int	cmd_fs_open(struct cmd_fs *f, int writing);
 
@@ -62,6 +66,12 @@ int	cmd_fs_stdin(struct cmd_fs *f, struct buf *b);
 
 /* Print "clawssh: TOOL: cause", free cause, return the exit status. */
 int	cmd_fs_fail(struct cmd_fs *f, char *cause);
+
+/*
+ * As cmd_fs_fail for the failure r of an fstore call: the exit status is
+ * EXEC_STATUS_TIMEOUT (124, as exec) when r is CLAW_ERR_TIMEOUT.
+ */
+int	cmd_fs_error(struct cmd_fs *f, int r, char *cause);
 
 /* Release everything. */
 void	cmd_fs_free(struct cmd_fs *f);

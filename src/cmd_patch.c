@@ -136,7 +136,7 @@ pp_apply(struct cmd_fs *f, const struct patch *p)
 		rc = fstore_commit(f->fs, ch, n, &cause);
 	}
 	if (rc != 0)
-		rc = cmd_fs_fail(f, xasprintf("%s; nothing was changed",
+		rc = cmd_fs_error(f, rc, xasprintf("%s; nothing was changed",
 		    cause));
 	else {
 		pp_report(p, o);

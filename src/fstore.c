@@ -12,6 +12,7 @@
 #include "buf.h"
 #include "error.h"
 #include "fstore_int.h"
+#include "hostws.h"
 #include "pathguard.h"
 #include "xmalloc.h"
 
@@ -29,13 +30,15 @@ fstore_local(struct pathguard *pg)
 
 /* Make a remote store. */
 struct fstore *
-fstore_remote(struct transport *t, const char *ws, const char *pre)
+fstore_remote(struct transport *t, const struct hostws *hw, const char *pre,
+    int timeout)
 {
 	struct fstore	*fs = xcalloc(1, sizeof *fs);
 
 	fs->t = t;
-	fs->ws = xstrdup(ws);
+	hostws_init(&fs->hw, hw->dir, hw->jail);
 	fs->pre = pre != NULL ? xstrdup(pre) : NULL;
+	fs->timeout = timeout > 0 ? timeout : 0;
 	return fs;
 }
 
@@ -45,7 +48,7 @@ fstore_free(struct fstore *fs)
 {
 	if (fs == NULL)
 		return;
-	free(fs->ws);
+	hostws_clear(&fs->hw);
 	free(fs->pre);
 	free(fs);
 }

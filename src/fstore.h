@@ -17,11 +17,13 @@
 #include <stdint.h>
 
 struct buf;
+struct hostws;
 struct pathguard;
 struct transport;
 
 #define FSTORE_FILE_MAX	(256 * 1024 * 1024)	/* bytes a tool handles */
 #define FSTORE_LIST_MAX	100000			/* entries ls shows */
+#define FSTORE_TIMEOUT	60			/* seconds a remote call */
 
 /* One entry's metadata (from lstat, or the host's find -printf). */
 struct fstore_stat {
@@ -54,11 +56,15 @@ struct fstore;
 struct fstore	*fstore_local(struct pathguard *pg);
 
 /*
- * A store on the host's workspace directory ws over t; pre, when not NULL,
- * is sh code run first in every script (the sandbox check-and-touch).
+ * A store on the host's copy of a workspace over t: every call is one
+ * script whose operation runs where hw says (the sandbox's step jail, or
+ * its directory for runtime none; hw is copied).  pre, when not NULL, is
+ * sh code run first, outside the jail (the sandbox check-and-touch).
+ * timeout (seconds, 0: none) bounds each call: past it the remote process
+ * group is killed and the call fails with CLAW_ERR_TIMEOUT.
  */
-struct fstore	*fstore_remote(struct transport *t, const char *ws,
-		    const char *pre);
+struct fstore	*fstore_remote(struct transport *t, const struct hostws *hw,
+		    const char *pre, int timeout);
 
 /* Release the store; NULL is fine. */
 void		 fstore_free(struct fstore *fs);
@@ -73,8 +79,9 @@ int	fstore_path(const char *user, char **out, char **cause);
 
 /*
  * Append the regular file path's bytes [off, off + lim) to out (lim 0:
- * to the end).  A directory, a missing file or one over FSTORE_FILE_MAX
- * is a clear error.  *mode, when not NULL, gets its permission bits.
+ * to the end).  A directory, a missing file, a FIFO, socket or device, or
+ * one over FSTORE_FILE_MAX is a clear error.  *mode, when not NULL, gets
+ * its permission bits.
  */
 int	fstore_read(struct fstore *fs, const char *path, uint64_t off,
 	    uint64_t lim, struct buf *out, unsigned *mode, char **cause);
@@ -92,9 +99,11 @@ int	fstore_list(struct fstore *fs, const char *path,
 
 /*
  * Apply ch[0..n): every write goes to a temporary file beside its target
- * first; only when all are written are they renamed into place and the
- * removals done, so a failure before that point changes nothing.  Parent
- * directories are created.  A target that is a directory is refused.
+ * first (an unguessable name, created exclusively, never through a link);
+ * only when all are written are they renamed into place and the removals
+ * done, so a failure before that point changes nothing.  Parent
+ * directories are created.  A target that is a directory, or that is not
+ * a regular file, is refused.
  */
 int	fstore_commit(struct fstore *fs, const struct fstore_change *ch,
 	    size_t n, char **cause);

@@ -6,12 +6,14 @@
 #define CLAW_FSTORE_INT_H
 
 #include "fstore.h"
+#include "hostws.h"
 
 struct fstore {
 	struct pathguard	*pg;	/* local: not NULL */
 	struct transport	*t;	/* remote */
-	char			*ws;
-	char			*pre;
+	struct hostws		 hw;	/* where its steps run */
+	char			*pre;	/* run before, outside the jail */
+	int			 timeout;	/* seconds a call; 0: none */
 };
 
 int	fstore_local_read(struct fstore *, const char *, uint64_t, uint64_t,

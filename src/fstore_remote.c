@@ -1,16 +1,20 @@
 /*
  * The file tools on the host's copy of the workspace: one sh script per
- * call (fstore_scripts.h), confined there by resolving each component and
- * refusing what leads outside.  What the host sends back is parsed with
- * caps, like any remote output.
+ * call (fstore_scripts.h), run in the sandbox's step jail (hostws) after
+ * the sandbox's own check, under a deadline; within the jail each path is
+ * still resolved a component at a time and refused when it leads outside
+ * the workspace.  What the host sends back is parsed with caps, like any
+ * remote output.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "compat.h"
 #include "buf.h"
 #include "error.h"
 #include "exec.h"
@@ -22,19 +26,26 @@
 #include "transport.h"
 #include "xmalloc.h"
 
-#define FR_ERR_MAX	4096		/* stderr kept */
 #define FR_LIST_MAX	(64 * 1024 * 1024)	/* listing bytes */
 #define FR_MODE_LINE	"clawssh-mode "
+#define FR_TAG_BYTES	16		/* random bits of a temporary name */
 
-/* Build the script: prelude, the sandbox's check, then op. */
+/*
+ * Build the script: the sandbox's check (outside the jail: it touches
+ * the sandbox's directory, which the jail does not show), then the
+ * prelude and op in the workspace, inside the jail.
+ */
 static char *
 fr_script(struct fstore *fs, const char *op)
 {
-	char	*q = shquote(fs->ws), *s;
+	char	*body, *step, *s;
 
-	s = xasprintf(FSTORE_SCRIPT_PRELUDE "%s%s%s", q,
-	    fs->pre != NULL ? fs->pre : "", fs->pre != NULL ? "\n" : "", op);
-	free(q);
+	body = xasprintf("%s%s", FSTORE_SCRIPT_PRELUDE, op);
+	step = hostws_script(&fs->hw, body);
+	s = xasprintf("%s%s%s", fs->pre != NULL ? fs->pre : "",
+	    fs->pre != NULL ? "\n" : "", step);
+	free(step);
+	free(body);
 	return s;
 }
 
@@ -57,25 +68,82 @@ fr_error(struct fstore *fs, const struct buf *err, int status, char **cause)
 	return CLAW_ERR_PROTO;
 }
 
-/* Run op with stdin in[0..inlen), stdout into out (at most max). */
+/*
+ * Run op with stdin in[0..inlen), stdout into out (at most max), within
+ * the store's timeout: past it the remote process group is killed and
+ * the call fails with CLAW_ERR_TIMEOUT.
+ */
 static int
 fr_run(struct fstore *fs, const char *op, const char *in, size_t inlen,
     size_t max, struct buf *out, char **cause)
 {
-	struct buf	 err = BUF_INIT;
-	char		*script = fr_script(fs, op);
-	int		 r, status = 0;
+	struct exec_opts	 o;
+	struct buf		 err = BUF_INIT;
+	char			*script = fr_script(fs, op);
+	int			 r, status = 0;
 
-	r = exec_script(fs->t, script, in, inlen, max, out, &err, &status,
-	    cause);
+	memset(&o, 0, sizeof o);
+	o.in_data = in;
+	o.in_len = inlen;
+	o.in_fd = -1;
+	o.out.fd = o.err.fd = -1;
+	o.out.buf = out;
+	o.err.buf = &err;
+	o.out.max = max;
+	o.err.max = max;
+	o.timeout = fs->timeout;
+	r = exec_sh(fs->t, script, &o, &status, cause);
 	if (r == CLAW_ERR_PARSE) {
 		free(*cause);
 		*cause = xstrdup("the host sent more than expected");
-	} else if (r == 0 && status != 0)
+	} else if (r == 0 && status == EXEC_STATUS_TIMEOUT && fs->timeout > 0)
+		r = claw_fail(cause, CLAW_ERR_TIMEOUT, "timed out after %d s "
+		    "(the host-side step was killed)", fs->timeout);
+	else if (r == 0 && status != 0)
 		r = fr_error(fs, &err, status, cause);
 	free(script);
 	buf_free(&err);
 	return r;
+}
+
+/*
+ * Parse the read reply in o: the line "clawssh-mode MODE LEN", then
+ * exactly LEN bytes (fewer: the file changed or was swapped for a FIFO
+ * while being read).  Sets *data, *len and *mode.
+ */
+static int
+fr_read_reply(const struct buf *o, const char *path, const char **data,
+    size_t *len, unsigned *mode, char **cause)
+{
+	const size_t		 hl = sizeof FR_MODE_LINE - 1;
+	char			 line[64], *end;
+	const char		*nl;
+	unsigned long		 m;
+	unsigned long long	 n;
+
+	if (o->len < hl || memcmp(o->data, FR_MODE_LINE, hl) != 0 ||
+	    (nl = memchr(o->data, '\n', o->len < sizeof line ? o->len :
+	    sizeof line)) == NULL)
+		goto bad;
+	memcpy(line, o->data + hl, (size_t)(nl - o->data) - hl);
+	line[(size_t)(nl - o->data) - hl] = '\0';
+	m = strtoul(line, &end, 8);
+	if (end == line || *end != ' ' || m > 07777 ||
+	    end[1] < '0' || end[1] > '9')
+		goto bad;
+	n = strtoull(end + 1, &end, 10);
+	if (*end != '\0' || n > FSTORE_FILE_MAX)
+		goto bad;
+	if (n != o->len - (size_t)(nl + 1 - o->data))
+		return claw_fail(cause, CLAW_ERR_IO, "%s: changed while being "
+		    "read (or is not a regular file); try again", path);
+	*data = nl + 1;
+	*len = (size_t)n;
+	*mode = (unsigned)m;
+	return 0;
+bad:
+	return claw_fail(cause, CLAW_ERR_PROTO, "%s: garbled reply from the "
+	    "host", path);
 }
 
 /* Read a file on the host. */
@@ -84,23 +152,21 @@ fstore_remote_read(struct fstore *fs, const char *path, uint64_t off,
     uint64_t lim, struct buf *out, unsigned *mode, char **cause)
 {
 	struct buf	 o = BUF_INIT;
-	char		*q = shquote(path), *op, *nl = NULL;
-	unsigned long	 m = 0;
+	const char	*data = NULL;
+	char		*q = shquote(path), *op;
+	size_t		 len = 0;
+	unsigned	 m = 0;
 	int		 r;
 
-	op = xasprintf(FSTORE_SCRIPT_READ, q, (unsigned long long)off + 1,
+	op = xasprintf(FSTORE_SCRIPT_READ, q, (unsigned long long)off,
 	    (unsigned long long)lim, (unsigned long long)FSTORE_FILE_MAX);
 	r = fr_run(fs, op, NULL, 0, FSTORE_FILE_MAX + 64, &o, cause);
-	if (r == 0 && (o.len < sizeof FR_MODE_LINE || memcmp(o.data,
-	    FR_MODE_LINE, sizeof FR_MODE_LINE - 1) != 0 ||
-	    (nl = memchr(o.data, '\n', o.len < 32 ? o.len : 32)) == NULL ||
-	    (m = strtoul(o.data + sizeof FR_MODE_LINE - 1, NULL, 8)) > 07777))
-		r = claw_fail(cause, CLAW_ERR_PROTO, "%s: garbled reply from "
-		    "the host", path);
+	if (r == 0)
+		r = fr_read_reply(&o, path, &data, &len, &m, cause);
 	if (r == 0) {
-		buf_append(out, nl + 1, o.len - (size_t)(nl + 1 - o.data));
+		buf_append(out, data, len);
 		if (mode != NULL)
-			*mode = (unsigned)m;
+			*mode = m;
 	}
 	buf_free(&o);
 	free(op);
@@ -216,18 +282,27 @@ fr_request(const struct fstore_change *ch, size_t n, struct buf *b)
 	}
 }
 
-/* Apply changes on the host. */
+/* Apply changes on the host; the temporaries' tag is fresh and random. */
 int
 fstore_remote_commit(struct fstore *fs, const struct fstore_change *ch,
     size_t n, char **cause)
 {
 	struct buf	 req = BUF_INIT, o = BUF_INIT;
+	unsigned char	 raw[FR_TAG_BYTES];
+	char		 tag[2 * FR_TAG_BYTES + 1], *q, *op;
+	size_t		 i;
 	int		 r;
 
+	arc4random_buf(raw, sizeof raw);
+	for (i = 0; i < sizeof raw; i++)
+		snprintf(tag + 2 * i, 3, "%02x", raw[i]);
+	q = shquote(tag);
+	op = xasprintf(FSTORE_SCRIPT_COMMIT, q);
+	free(q);
 	fr_request(ch, n, &req);
-	r = fr_run(fs, FSTORE_SCRIPT_COMMIT, req.data, req.len, 4096, &o,
-	    cause);
+	r = fr_run(fs, op, req.data, req.len, 4096, &o, cause);
 	buf_free(&req);
 	buf_free(&o);
+	free(op);
 	return r;
 }
