@@ -258,7 +258,7 @@ cmd_box_free(struct cmd_box *b)
 
 /* Where b's host-side steps run; see cmd_box.h. */
 void
-cmd_box_hostws(const struct cmd_box *b, struct hostws *h)
+cmd_box_hostws(const struct cmd_box *b, const char *sub, struct hostws *h)
 {
 	const struct registry_record	*r = b->rec;
 	struct sandbox_settings		 now;
@@ -271,9 +271,12 @@ cmd_box_hostws(const struct cmd_box *b, struct hostws *h)
 		spec.settings = &now;
 		spec.root = r->remote_root;
 		spec.id = r->id;
-		jail = contain_bwrap_step(&spec);
+		jail = contain_bwrap_step(&spec, sub);
 	}
-	ws = b->be->workspace(r->remote_root, r->id);
+	if (strcmp(sub, "workspace") == 0)
+		ws = b->be->workspace(r->remote_root, r->id);
+	else
+		ws = xasprintf("%s/%s/%s", r->remote_root, r->id, sub);
 	hostws_init(h, ws, jail);
 	free(ws);
 	free(jail);
@@ -289,7 +292,7 @@ cmd_box_mirror(struct cmd_box *b, struct pathguard *pg, struct mirror *m,
 	char			*dir;
 	int			 rc;
 
-	cmd_box_hostws(b, &hw);
+	cmd_box_hostws(b, "workspace", &hw);
 	dir = xasprintf("%s/manifests", registry_dir(b->reg));
 	rc = mirror_open(m, b->t, pg, &hw, dir, r->id,
 	    (const char *const *)(uintptr_t)b->cc.cfg->sync_exclude,

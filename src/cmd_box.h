@@ -85,12 +85,14 @@ struct mirror;
 struct pathguard;
 
 /*
- * Fill h with where the host-side steps on b's sandbox files run (its
- * workspace and, unless its runtime is none, the jail of
- * contain_bwrap_step under the settings in force).  Clear with
+ * Fill h with where the host-side steps on b's sandbox directory sub
+ * run ("workspace"; "private", where an access none sandbox's command
+ * works): the directory and, unless the runtime is none, the jail of
+ * contain_bwrap_step under the settings in force.  Clear with
  * hostws_clear.
  */
-void	cmd_box_hostws(const struct cmd_box *b, struct hostws *h);
+void	cmd_box_hostws(const struct cmd_box *b, const char *sub,
+	    struct hostws *h);
 
 /*
  * Open the mirror sync state of b's loaded, connected sandbox over pg:

@@ -179,24 +179,15 @@ fs_open_local(struct cmd_fs *f)
 }
 
 /*
- * Where the host-side steps on f's sandbox run: its step jail, or for
- * access none its private workspace (the one its commands see), where
- * they run uncontained until the step jail can bind that directory.
+ * Where the host-side steps on f's sandbox run: its step jail over the
+ * directory its commands see (private/ for access none).
  */
 static void
 fs_hostws(struct cmd_fs *f, const struct sandbox_settings *s,
     struct hostws *hw)
 {
-	const struct registry_record	*r = f->b.rec;
-	char				*ws;
-
-	if (s->access != SANDBOX_ACCESS_NONE) {
-		cmd_box_hostws(&f->b, hw);
-		return;
-	}
-	ws = xasprintf("%s/%s/private", r->remote_root, r->id);
-	hostws_init(hw, ws, NULL);
-	free(ws);
+	cmd_box_hostws(&f->b, s->access == SANDBOX_ACCESS_NONE ? "private" :
+	    "workspace", hw);
 }
 
 /* Load the sandbox and open its canonical copy; see cmd_fs.h. */

@@ -77,7 +77,7 @@ sync_move(struct cmd_box *b, int push, char **paths, size_t n, int json)
 		free(cause);
 		return rc;
 	}
-	cmd_box_hostws(b, &hw);
+	cmd_box_hostws(b, "workspace", &hw);
 	if (push)
 		rc = transfer_push(b->t, pg, &hw, paths, n, 0,
 		    b->cc.cfg->sync_exclude, b->cc.cfg->nsync_exclude, &st,

@@ -340,7 +340,7 @@ bw_tools(struct buf *b)
 
 /* Build the step jail; see contain_bwrap.h. */
 char *
-contain_bwrap_step(const struct contain_spec *spec)
+contain_bwrap_step(const struct contain_spec *spec, const char *sub)
 {
 	struct buf	 b = BUF_INIT;
 	char		*qroot = shquote(spec->root), *dir, *qdir;
@@ -351,19 +351,19 @@ contain_bwrap_step(const struct contain_spec *spec)
 	    "\"clawssh: the sandbox's host-side steps need bubblewrap on "
 	    "this host (Debian: apt-get install bubblewrap)\" >&2; "
 	    "exit 125; }\n");
-	buf_appendf(&b, "[ -d %s/workspace ] && [ ! -L %s/workspace ] || "
-	    "mkdir -m 700 -- %s/workspace || { echo \"clawssh: no "
-	    "workspace directory in %s\" >&2; exit 125; }\n", qdir, qdir,
-	    qdir, dir);
-	bw_user(&b, spec, qroot, qdir, "workspace");
+	buf_appendf(&b, "[ -d %s/%s ] && [ ! -L %s/%s ] || "
+	    "mkdir -m 700 -- %s/%s || { echo \"clawssh: no %s directory "
+	    "in %s\" >&2; exit 125; }\n", qdir, sub, qdir, sub, qdir, sub,
+	    sub, dir);
+	bw_user(&b, spec, qroot, qdir, sub);
 	/* the network is shared: only clawssh's own steps run in there */
 	buf_append_str(&b, "set -- bwrap --unshare-user --unshare-ipc "
 	    "--unshare-pid --unshare-uts --unshare-cgroup-try "
 	    "--die-with-parent --new-session --cap-drop ALL\n");
 	bw_tools(&b);
 	buf_appendf(&b, "set -- \"$@\" --proc /proc --dev /dev --tmpfs /tmp "
-	    "--bind %s/workspace /workspace --chdir /workspace "
-	    "--remount-ro / --\n", qdir);
+	    "--bind %s/%s /workspace --chdir /workspace "
+	    "--remount-ro / --\n", qdir, sub);
 	bw_setpriv(&b);
 	free(qdir);
 	free(dir);

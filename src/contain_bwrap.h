@@ -61,14 +61,16 @@ char	*contain_bwrap_wrap(const struct contain_spec *spec);
  * nothing of the sandbox's runs there, only clawssh's steps), no
  * capabilities, no new privileges, the host's programs read-only
  * (/usr, /bin, /sbin, /lib*, the loader's cache; nothing else of the
- * host), private /tmp, /proc and /dev, and the sandbox's workspace/
+ * host), private /tmp, /proc and /dev, and the sandbox's directory sub
+ * ("workspace", or "private" for the file tools of access none)
  * read-write at /workspace, the working directory; as the sandbox's
  * identity when the host user is root (as contain_bwrap_wrap: the user
  * set, by default the sandbox's own uid).  Whatever the sandbox planted
  * in its workspace (links to the host's files or to other sandboxes)
- * resolves inside that view.  The workspace directory is made (0700)
- * when missing; a missing bwrap exits 125 with a message.
+ * resolves inside that view.  The directory is made (0700) when
+ * missing; a missing bwrap exits 125 with a message.
  */
-char	*contain_bwrap_step(const struct contain_spec *spec);
+char	*contain_bwrap_step(const struct contain_spec *spec,
+	    const char *sub);
 
 #endif /* CLAW_CONTAIN_BWRAP_H */

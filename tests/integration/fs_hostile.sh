@@ -250,7 +250,7 @@ id=$(provision fh "$W") || fail "provision"
 RW="$R/$id/workspace"
 echo base | "$CLAWSSH" write -s "$id" base.txt || fail "first write"
 # FS_HOSTILE_ONLY (default: all) picks steps, to see each fail on old code.
-steps=${FS_HOSTILE_ONLY:-owner a b c none}
+steps=${FS_HOSTILE_ONLY:-owner a b c private none}
 step() {
 	case " $steps " in *" $1 "*) return 0 ;; esac
 	return 1
@@ -268,6 +268,19 @@ if step c; then
 	expect_status $? 255 "a bad --timeout"
 	expect_eq "$("$CLAWSSH" read -s "$id" --timeout 0 base.txt)" "base" \
 	    "--timeout 0: no deadline"
+fi
+if step private; then
+	# access none: the tools work in private/, which its commands see.
+	W3="$T/ws3"
+	mkdir -p "$W3"
+	pid=$("$CLAWSSH" provision -F "$T/ssh_config" --host testhost \
+	    --key fhp --mode remote --remote-root "$R" --workspace "$W3" \
+	    --access none) || fail "provision access none"
+	echo base | "$CLAWSSH" write -s "$pid" base.txt ||
+	    fail "write (access none)"
+	inbox "$pid" "cat base.txt" | grep -q base ||
+	    fail "access none: the command does not see the tool's file"
+	attack_a "$pid" "$R/$pid/private" 1
 fi
 step none || exit 0
 

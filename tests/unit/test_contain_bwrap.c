@@ -86,7 +86,8 @@ run_wrap(const struct sandbox_settings *s, int uid_now, int note,
 	spec.root = ROOT;
 	spec.id = ID;
 	spec.note_user = note;
-	wrap = step ? contain_bwrap_step(&spec) : contain_bwrap_wrap(&spec);
+	wrap = step ? contain_bwrap_step(&spec, "workspace") :
+	    contain_bwrap_wrap(&spec);
 	assert_true((fd = mkstemp(tmpl)) >= 0);
 	close(fd);
 	buf_appendf(&in, STUBS, uid_now, owner);
