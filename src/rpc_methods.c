@@ -558,8 +558,16 @@ rm_image_list(struct rpc_params *rp, struct rpc_call *c)
 static int
 rm_fs_start(struct rpc_params *rp, struct rpc_call *c, const char *tool)
 {
+	int64_t	timeout;
+	int	has;
+
 	rp_arg(rp, tool);
 	if (rm_sandbox_opt(rp, c) != 0)
+		return -1;
+	if (rp_int(rp, "timeout", 0, RPC_TIMEOUT_MAX, &timeout, &has) == 0 &&
+	    has)
+		rp_argf(rp, "--timeout=%lld", (long long)timeout);
+	if (rp->msg != NULL)
 		return -1;
 	return rm_conn(rp);
 }
