@@ -7,6 +7,8 @@
 #   PORT     the sshd's port
 #   cexec    runs "clawssh exec -F $T/ssh_config ..."
 # Set SSHD_EXTRA before sourcing to add lines to the sshd_config.
+# Set LIB_SSH_USER=NAME before sourcing to connect as that (non-root)
+# user instead of the one running the test: see lib_ssh_user.
 #   fail, expect_eq, expect_match, expect_status
 #   lib_snapshot, lib_case_fail, lib_run_cases (tests made of cases)
 
@@ -89,6 +91,28 @@ ssh-keygen -q -t ed25519 -N '' -C testhost -f "$T/hostkey" || exit 99
 ssh-keygen -q -t ed25519 -N '' -C testuser -f "$T/id_ed25519" || exit 99
 cp "$T/id_ed25519.pub" "$T/authorized_keys"
 TEST_USER=$(id -un)
+
+# lib_ssh_user NAME: connect as NAME, a system user made when missing
+# (no home, sh as its shell, a password field that does not lock it:
+# sshd without PAM refuses locked accounts).  sshd reads the
+# authorized_keys as that user (StrictModes is off): it is made
+# readable, and $T searchable.  Needs root; exits 77 without it.
+lib_ssh_user() {
+	[ "$(id -u)" -eq 0 ] ||
+	    { echo "SKIP: making the SSH user $1 needs root"; exit 77; }
+	if ! id -u "$1" >/dev/null 2>&1; then
+		useradd --system --no-create-home --shell /bin/sh -p '*' \
+		    "$1" || { echo "SKIP: cannot create user $1"; exit 77; }
+	fi
+	case $(getent shadow "$1" | cut -d: -f2) in
+	'!'*) usermod -p '*' "$1" ||
+	    { echo "SKIP: user $1 is locked"; exit 77; } ;;
+	esac
+	chmod 711 "$T"
+	chmod 644 "$T/authorized_keys"
+	TEST_USER=$1
+}
+[ -n "${LIB_SSH_USER:-}" ] && lib_ssh_user "$LIB_SSH_USER"
 
 # The sshd refuses to start as root without its privilege-separation dir.
 [ "$(id -u)" -eq 0 ] && mkdir -p /run/sshd && chmod 755 /run/sshd
