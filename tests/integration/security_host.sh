@@ -9,7 +9,7 @@
 #
 # Each case is a function run in a subshell; failures are collected and
 # all of them are reported at the end.  SECURITY_CASES="1 2 3" runs some
-# (default: all of 1 2 3 4 5 6).  Old code: 31e0c93 (host steps as
+# (default: all of 1 2 3 4 5 6 7).  Old code: 31e0c93 (host steps as
 # root, no jail); f4342a2: every host-side step in a bwrap jail.
 #
 #   case  what                                   31e0c93  f4342a2
@@ -24,6 +24,7 @@
 #   4*    the local .git (being implemented)     FAIL     FAIL
 #   5*    host metadata chooses the local path   FAIL     FAIL
 #   6*    odd trees (see case_6)                 FAIL     FAIL
+#   7     file tools (remote mode) vs a swap     FAIL     FAIL (bug)
 # (* : the defence is being implemented; see each case for which checks
 # fail today.)
 # The case_N functions are called by name, by lib_run_cases.
@@ -517,4 +518,35 @@ case_6() {
 	    lib_case_fail "6e: a 100M sparse file came down with $b blocks"
 }
 
-lib_run_cases "${SECURITY_CASES:-1 2 3 4 5 6}"
+# Case 7 (A BUG IN f4342a2): the file tools on the host's copy (remote
+# mode) run as the SSH user outside the jail and resolve a path string
+# through the workspace (readlink -f, then use): a background process
+# swapping real and a link to $O makes root write $O/v.
+# Old code: FAIL; f4342a2: FAIL (hit within a few dozen writes).
+case_7() {
+	sentinels 7
+	W="$T/ws7"
+	mkdir -p "$W/real"
+	cp "$SWAP_RACE" "$W/swap_race"
+	id=$(prov s7 "$W" --mode remote) ||
+	    { lib_case_fail "7: provision"; return; }
+	x --background -- sh -c "ln -s '$O' lnk; : > racing
+	    end=\$((\$(date +%s) + 20))
+	    while [ ! -e stop ] && [ \$(date +%s) -lt \$end ]; do
+		./swap_race real lnk 2000 || break
+	    done
+	    [ -L real ] && ./swap_race real lnk 1; rm -f lnk racing" \
+	    >/dev/null || lib_case_fail "7: background exec"
+	wait_host -e "$R/$id/workspace/racing"
+	i=0
+	while [ "$i" -lt 150 ]; do
+		echo "written-$i" | "$CLAWSSH" write -s "$id" real/v
+		[ "$(lib_snapshot "$O" "$RO")" = "$SENT" ] || break
+		i=$((i + 1))
+	done
+	: > "$R/$id/workspace/stop"
+	wait_host ! -e "$R/$id/workspace/racing"
+	sentinels_check "7 write real/v while real and a link swap"
+}
+
+lib_run_cases "${SECURITY_CASES:-1 2 3 4 5 6 7}"
