@@ -10,7 +10,7 @@
 #       of a directory at depth three (a/b/c -> $T/outside), then write,
 #       edit, apply-patch (add, update, delete) through them;
 #   (b) a background process exchanging a directory and a link to
-#       $T/outside (renameat2 RENAME_EXCHANGE, tests/helpers/swap_exchange,
+#       $T/outside (renameat2 RENAME_EXCHANGE, tests/helpers/swap_race,
 #       bounded) while write runs 50 times beneath it;
 #   (c) a FIFO in place of a file: read and write refuse it at once, and
 #       reads of a file raced against a FIFO end within --timeout 3;
@@ -20,7 +20,7 @@
 #
 # On the code before the step jail (31e0c93, run as
 #   CLAWSSH=/work/wt-fs-old/clawssh TESTLIB=$PWD/tests/integration/lib.sh \
-#   SWAP_EXCHANGE=$PWD/tests/helpers/swap_exchange \
+#   SWAP_RACE=$PWD/tests/helpers/swap_race \
 #   sh tests/integration/fs_hostile.sh)
 # it fails first at "the tools wrote as root, not as the sandbox"; with
 # FS_HOSTILE_ONLY naming one step at a time (a, b, c):
@@ -34,8 +34,8 @@
 # shellcheck source=tests/integration/lib.sh
 . "$TESTLIB"
 
-: "${SWAP_EXCHANGE:=$(dirname "$TESTLIB")/../helpers/swap_exchange}"
-[ -x "$SWAP_EXCHANGE" ] || { echo "no $SWAP_EXCHANGE" >&2; exit 77; }
+: "${SWAP_RACE:=$(dirname "$TESTLIB")/../helpers/swap_race}"
+[ -x "$SWAP_RACE" ] || { echo "no $SWAP_RACE" >&2; exit 77; }
 command -v bwrap >/dev/null 2>&1 || { echo "no bwrap" >&2; exit 77; }
 
 CLAWSSH_STATE_DIR="$T/state"
@@ -180,7 +180,7 @@ swapping() {
 # attack_b ID WS CONTAINED N: N writes while a/b/c swaps with a link.
 attack_b() {
 	id=$1 ws=$2
-	{ cp "$SWAP_EXCHANGE" "$ws/.swap" && chmod 755 "$ws/.swap"; } ||
+	{ cp "$SWAP_RACE" "$ws/.swap" && chmod 755 "$ws/.swap"; } ||
 	    fail "(b) copy the swapper"
 	inbox "$id" "mkdir -p r/a/b/c && ln -s '$O' r/a/b/x && rm -f r/STOP" ||
 	    fail "(b) set up the race"

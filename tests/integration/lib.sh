@@ -7,7 +7,10 @@
 #   PORT     the sshd's port
 #   cexec    runs "clawssh exec -F $T/ssh_config ..."
 # Set SSHD_EXTRA before sourcing to add lines to the sshd_config.
+# Set LIB_SSH_USER=NAME before sourcing to connect as that (non-root)
+# user instead of the one running the test: see lib_ssh_user.
 #   fail, expect_eq, expect_match, expect_status
+#   lib_snapshot, lib_case_fail, lib_run_cases (tests made of cases)
 
 set -u
 
@@ -88,6 +91,28 @@ ssh-keygen -q -t ed25519 -N '' -C testhost -f "$T/hostkey" || exit 99
 ssh-keygen -q -t ed25519 -N '' -C testuser -f "$T/id_ed25519" || exit 99
 cp "$T/id_ed25519.pub" "$T/authorized_keys"
 TEST_USER=$(id -un)
+
+# lib_ssh_user NAME: connect as NAME, a system user made when missing
+# (no home, sh as its shell, a password field that does not lock it:
+# sshd without PAM refuses locked accounts).  sshd reads the
+# authorized_keys as that user (StrictModes is off): it is made
+# readable, and $T searchable.  Needs root; exits 77 without it.
+lib_ssh_user() {
+	[ "$(id -u)" -eq 0 ] ||
+	    { echo "SKIP: making the SSH user $1 needs root"; exit 77; }
+	if ! id -u "$1" >/dev/null 2>&1; then
+		useradd --system --no-create-home --shell /bin/sh -p '*' \
+		    "$1" || { echo "SKIP: cannot create user $1"; exit 77; }
+	fi
+	case $(getent shadow "$1" | cut -d: -f2) in
+	'!'*) usermod -p '*' "$1" ||
+	    { echo "SKIP: user $1 is locked"; exit 77; } ;;
+	esac
+	chmod 711 "$T"
+	chmod 644 "$T/authorized_keys"
+	TEST_USER=$1
+}
+[ -n "${LIB_SSH_USER:-}" ] && lib_ssh_user "$LIB_SSH_USER"
 
 # The sshd refuses to start as root without its privilege-separation dir.
 [ "$(id -u)" -eq 0 ] && mkdir -p /run/sshd && chmod 755 /run/sshd
@@ -171,6 +196,53 @@ write_client_files() {
 
 cexec() {
 	"$CLAWSSH" exec -F "$T/ssh_config" "$@"
+}
+
+# lib_snapshot PATH...: print what a sentinel looks like (each entry's
+# type, mode, owner, size and link target, then every file's sha256),
+# to compare before and after an attack.
+lib_snapshot() {
+	for _p in "$@"; do
+		find "$_p" -exec stat -c '%n|%F|%a|%u:%g|%s|%N' {} + | sort
+		find "$_p" -type f -exec sha256sum {} + | sort
+	done
+}
+
+# Tests made of cases: case_N functions, each run in a subshell by
+# lib_run_cases "N...", its stderr in $T/case-N.err; lib_case_fail
+# records a failure of the current case and lets it go on; a case that
+# exits non-zero (fail) counts too.  Every failure is reported at the
+# end, with the tail of the failed cases' stderr.
+LIB_CASE=
+lib_case_fail() {
+	echo "FAIL: case $LIB_CASE: $*" >&2
+	printf 'case %s: %s\n' "$LIB_CASE" "$*" >> "$T/case-failures"
+}
+
+# lib_run_cases "N...": run case_N for each N; exit 1 listing every
+# failure, else 0.
+lib_run_cases() {
+	: > "$T/case-failures"
+	for LIB_CASE in $1; do
+		echo "case $LIB_CASE" >&2
+		_t0=$(date +%s)
+		_n=$(wc -l < "$T/case-failures")
+		( "case_$LIB_CASE" ) 2>"$T/case-$LIB_CASE.err" ||
+		    lib_case_fail "ended early (status $?)" 2>/dev/null
+		_s="$(( $(date +%s) - _t0 )) s"
+		if [ "$(wc -l < "$T/case-failures")" -eq "$_n" ]; then
+			echo "case $LIB_CASE: ok, $_s" >&2
+		else
+			echo "case $LIB_CASE: FAILED, $_s; its stderr ends:" >&2
+			tail -n 15 "$T/case-$LIB_CASE.err" | sed 's/^/  | /' >&2
+		fi
+	done
+	if [ -s "$T/case-failures" ]; then
+		echo "FAILED:" >&2
+		cat "$T/case-failures" >&2
+		exit 1
+	fi
+	exit 0
 }
 
 start_sshd
