@@ -801,7 +801,7 @@ ts_sparse_map(struct archive_entry *e, int fd, const struct stat *sb)
 		archive_entry_sparse_add_entry(e, data, hole - data);
 		n++;
 	}
-	if (n == 0)		/* all hole: GNU tar's map of one empty region */
+	if (n == 0)		/* all hole: GNU tar's map, one empty region */
 		archive_entry_sparse_add_entry(e, sb->st_size, 0);
 	if (n <= TARSTREAM_SPARSE_MAX)
 		return;

@@ -200,7 +200,8 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		PF_TEST(t_write_through_link), PF_TEST(t_write_through_dir_link),
+		PF_TEST(t_write_through_link),
+		PF_TEST(t_write_through_dir_link),
 		PF_TEST(t_write_git_by_name), PF_TEST(t_remove_through_link),
 		PF_TEST(t_commit_all_or_nothing), PF_TEST(t_link_inside_kept),
 	};
