@@ -124,6 +124,7 @@ static const struct config_key config_sandbox_keys[] = {
 
 static const struct config_key config_sync_keys[] = {
 	CONFIG_KEY("exclude", CONFIG_EXCLUDE, sync_exclude, 0),
+	CONFIG_KEY("pushGit", CONFIG_BOOL, sync_push_git, 0),
 	CONFIG_END
 };
 

@@ -31,7 +31,8 @@
  *	    "limits": { "memory": "2G", "processes": 256, "cpuSeconds": 600,
  *	                "fileSize": "1G", "openFiles": 1024 } // 0: none
  *	  },
- *	  "sync": { "exclude": ["*.log", "node_modules/"] }, // gitignore syntax
+ *	  "sync": { "exclude": ["*.log", "node_modules/"], // gitignore syntax
+ *	            "pushGit": false },     // send .git up (never pulled)
  *	  "daemon": {
  *	    "autostart": false,             // start `clawssh serve` on demand
  *	    "socket": "$XDG_RUNTIME_DIR/clawssh/control.sock",
@@ -124,6 +125,7 @@ struct claw_config {
 	int		 prune_max_age_days;	/* -1: not set, 0: off */
 	char		**sync_exclude;		/* sync.exclude patterns */
 	size_t		 nsync_exclude;
+	int		 sync_push_git;		/* sync.pushGit: 0 or 1 */
 	int		 daemon_autostart;	/* 0 or 1 */
 	char		*daemon_socket;		/* NULL: the default */
 	int		 daemon_idle_timeout;	/* -1: not set, 0: never */

@@ -1,7 +1,8 @@
 /*
  * The file tools on the local workspace: every path is resolved by
  * pathguard_resolve (links followed only while they stay inside), then
- * used through pathguard, which refuses any link on the way.
+ * used through pathguard, which refuses any link on the way.  Nothing
+ * in .git is ever changed: not by its name, not through a link.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -223,6 +224,34 @@ out:
 	return 0;
 }
 
+/*
+ * Refuse a change of path (as given) that names .git or whose resolution
+ * rel (links followed; NULL: not yet) lies in it: a link the sandbox
+ * made, such as cfg.txt -> .git/config, must not turn a write of cfg.txt
+ * into one of .git/config.
+ */
+static int
+fl_protected(const char *path, const char *rel, char **cause)
+{
+	char	*ep, *er;
+	int	 r = 0;
+
+	if (!pathguard_name_protected(path) && !pathguard_name_protected(rel))
+		return 0;
+	ep = pathguard_escape(path);
+	er = pathguard_escape(rel);
+	if (pathguard_name_protected(path))
+		r = claw_fail(cause, CLAW_ERR_PERM, "%s: inside .git: the file "
+		    "tools never change .git", ep);
+	else
+		r = claw_fail(cause, CLAW_ERR_PERM, "%s: leads into .git (%s) "
+		    "through a symbolic link: the file tools never change "
+		    ".git", ep, er);
+	free(er);
+	free(ep);
+	return r;
+}
+
 /* Prepare one change: resolve it, check it, write the new content. */
 static int
 fl_prepare(struct fstore *fs, const struct fstore_change *c,
@@ -231,7 +260,9 @@ fl_prepare(struct fstore *fs, const struct fstore_change *c,
 	struct stat	sb;
 	int		r, exists;
 
-	if ((r = pathguard_resolve(fs->pg, c->path, &s->rel, cause)) != 0)
+	if ((r = fl_protected(c->path, NULL, cause)) != 0 ||
+	    (r = pathguard_resolve(fs->pg, c->path, &s->rel, cause)) != 0 ||
+	    (r = fl_protected(c->path, s->rel, cause)) != 0)
 		return r;
 	r = pathguard_lstat(fs->pg, s->rel, &sb, NULL);
 	exists = r == 0;

@@ -77,6 +77,7 @@ struct ig_scope {
 
 struct ignore {
 	struct ig_list	  global;	/* defaults, then configuration */
+	int		  push_git;	/* .git judged by patterns alone */
 	struct ig_scope	**tab;		/* open addressing by hash */
 	size_t		  tabsize;	/* 0 or a power of two */
 	size_t		  nscopes;
@@ -101,9 +102,11 @@ static const struct ig_cclass ig_cclasses[] = {
 	{ "space", isspace }, { "upper", isupper }, { "xdigit", isxdigit }
 };
 
-/* The built-in defaults, lowest precedence of all; see ignore.h. */
+/*
+ * The built-in defaults, lowest precedence of all; see ignore.h.  .git is
+ * not among them: ignore_match excludes it before any pattern is asked.
+ */
 static const char *const ig_defaults[] = {
-	".git/",
 	PATHGUARD_TMP_PREFIX "*"
 };
 
@@ -782,6 +785,8 @@ ignore_match(const struct ignore *ig, const char *relpath, int is_dir)
 
 	if (*relpath == '\0')
 		return 0;
+	if (!ig->push_git && pathguard_name_protected(relpath))
+		return 1;
 	sc = ig_scope_find(ig, relpath, 0, h);
 	for (p = relpath; *p != '\0'; p++) {
 		if (*p == '/') {
@@ -797,6 +802,13 @@ ignore_match(const struct ignore *ig, const char *relpath, int is_dir)
 	}
 	return ig_judge(ig, sc, relpath, (size_t)(p - relpath), name,
 	    is_dir) == 1;
+}
+
+/* Let patterns alone judge .git paths if on; see ignore.h. */
+void
+ignore_set_push_git(struct ignore *ig, int on)
+{
+	ig->push_git = on != 0;
 }
 
 /* Free ig and everything it holds; NULL does nothing. */

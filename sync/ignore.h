@@ -2,18 +2,25 @@
  * Which workspace paths sync leaves alone, decided as git decides with
  * gitignore(5) patterns.
  *
+ * Before any pattern, .git is excluded: every path with a component that
+ * pathguard_name_protected names (".git" in any case, a directory or a
+ * file, at any depth) and everything beneath it.  No pattern undoes this:
+ * "!.git/" in an ignore file or in sync.exclude has no effect on .git, since
+ * the sandbox writes ignore files that come down to the local workspace
+ * and could otherwise put the local .git into the mirror.  Only the local
+ * configuration (sync.pushGit, through ignore_set_push_git) can let .git
+ * go up; pulls never write it whatever this says (pathguard refuses).
+ *
  * Sources, lowest precedence first (a later match wins):
- *   1. built-in defaults: ".git/" (every .git directory, at any depth) and
- *      ".clawssh-tmp-*" (PATHGUARD_TMP_PREFIX: the temporary files of
- *      clawssh's own writes);
+ *   1. built-in default: ".clawssh-tmp-*" (PATHGUARD_TMP_PREFIX: the
+ *      temporary files of clawssh's own writes);
  *   2. the sync.exclude patterns from the configuration, in order;
  *   3. per directory, its ".gitignore" and then its ".clawsshignore", the
  *      deeper directory winning over its ancestors, as git does: a/.gitignore
  *      overrides the root's .clawsshignore for paths under a/.
  * Patterns of 1 and 2 apply relative to the workspace root; those of a file
- * apply relative to the directory holding it.  Being the lowest, a default
- * can be undone anywhere: a "!.git/" line in .clawsshignore (or .gitignore,
- * or sync.exclude) brings .git directories back.
+ * apply relative to the directory holding it.  Being the lowest, the
+ * default can be undone anywhere by a '!' pattern.
  *
  * Pattern syntax is gitignore(5)'s: blank lines and lines starting with '#'
  * are skipped; "\#" and "\!" start a pattern with a literal '#' or '!';
@@ -75,11 +82,20 @@ int	ignore_load_dir(struct ignore *ig, int dirfd, const char *reldir,
 /*
  * Return 1 if relpath (relative to the workspace root, "a/b/c" form, no
  * leading or trailing '/') is excluded, else 0; is_dir says whether it is a
- * directory.  Every ancestor directory of relpath is judged first, with the
- * patterns of the directories above it; an excluded ancestor excludes
- * relpath.  The root ("") is never excluded.  Allocates nothing.
+ * directory.  A .git path is excluded first (unless ignore_set_push_git
+ * turned that off).  Every ancestor directory of relpath is judged first,
+ * with the patterns of the directories above it; an excluded ancestor
+ * excludes relpath.  The root ("") is never excluded.  Allocates nothing.
  */
 int	ignore_match(const struct ignore *ig, const char *relpath, int is_dir);
+
+/*
+ * If on, .git paths are judged by the patterns alone, as any other path
+ * (sync.pushGit: the local configuration sends .git up); if off, the
+ * default of ignore_new, they are always excluded.  Call it before the
+ * set is shared between threads.
+ */
+void	ignore_set_push_git(struct ignore *ig, int on);
 
 /*
  * A manifest_skip_cb (see manifest.h) over ig passed as arg: on entering a

@@ -41,6 +41,8 @@
 			    RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV)
 #define PG_DIR_FLAGS	(O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
 #define PG_TMP_FLAGS	(O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC)
+#define PG_GIT_WHY	"a .git is never changed by clawssh"
+#define PG_KEPT		1	/* pg_rmtree_at: a .git beneath was kept */
 
 struct pathguard {
 	int	 fd;		/* O_PATH | O_DIRECTORY on the root */
@@ -316,6 +318,19 @@ pg_parent(struct pathguard *pg, const char *rel, int create, int *fdp,
 }
 
 /*
+ * pg_parent for a call that changes rel: a protected rel (see
+ * pathguard_name_protected) is refused first.
+ */
+static int
+pg_parent_change(struct pathguard *pg, const char *rel, int create, int *fdp,
+    const char **base, char **cause)
+{
+	if (pathguard_name_protected(rel))
+		return pg_refuse(cause, CLAW_ERR_PERM, rel, PG_GIT_WHY);
+	return pg_parent(pg, rel, create, fdp, base, cause);
+}
+
+/*
  * Turn a missing parent (r, with message c) into success for operations
  * where missing is fine; pass anything else on to cause.
  */
@@ -405,6 +420,8 @@ pathguard_mkdirs(struct pathguard *pg, const char *rel, mode_t mode,
 	if ((r = pathguard_check_root(pg, cause)) != 0 ||
 	    (r = pathguard_name_check(rel, cause)) != 0)
 		return r;
+	if (pathguard_name_protected(rel))
+		return pg_refuse(cause, CLAW_ERR_PERM, rel, PG_GIT_WHY);
 	if ((r = pg_walk_dir(&w, &fd, cause)) != 0)
 		return r;
 	close(fd);
@@ -509,7 +526,7 @@ pathguard_write_begin(struct pathguard *pg, const char *rel, int *fd,
 	const char	*base;
 	int		 dfd, r;
 
-	if ((r = pg_parent(pg, rel, 1, &dfd, &base, cause)) != 0)
+	if ((r = pg_parent_change(pg, rel, 1, &dfd, &base, cause)) != 0)
 		return r;
 	r = pg_tmp_make(dfd, rel, NULL, fd, tmp, cause);
 	close(dfd);
@@ -526,7 +543,7 @@ pathguard_write_commit(struct pathguard *pg, const char *rel,
 	int		 dfd = -1, r;
 
 	if ((r = pg_tmp_check(rel, tmp, cause)) != 0 ||
-	    (r = pg_parent(pg, rel, 0, &dfd, &base, cause)) != 0)
+	    (r = pg_parent_change(pg, rel, 0, &dfd, &base, cause)) != 0)
 		goto out;
 	if ((r = pg_fd_meta(fd, rel, mode, mtime, cause)) == 0)
 		r = pg_replace(dfd, tmp, base, rel, cause);
@@ -570,7 +587,7 @@ pathguard_symlink(struct pathguard *pg, const char *rel, const char *target,
 
 	if ((r = pathguard_check_root(pg, cause)) != 0 ||
 	    (r = pathguard_link_check(rel, target, cause)) != 0 ||
-	    (r = pg_parent(pg, rel, 1, &dfd, &base, cause)) != 0)
+	    (r = pg_parent_change(pg, rel, 1, &dfd, &base, cause)) != 0)
 		return r;
 	if ((r = pg_tmp_make(dfd, rel, target, NULL, &tmp, cause)) == 0) {
 		if ((r = pg_replace(dfd, tmp, base, rel, cause)) != 0)
@@ -584,18 +601,27 @@ pathguard_symlink(struct pathguard *pg, const char *rel, const char *target,
 static int	pg_rmtree_at(struct pathguard *, int, const char *,
 		    const char *, char **);
 
-/* Remove every entry of the open directory d, named path in messages. */
+/*
+ * Remove every entry of the open directory d, named path in messages, but
+ * a .git: PG_KEPT if one was kept here or deeper, else 0 or negative.
+ */
 static int
 pg_rmtree_entries(struct pathguard *pg, DIR *d, const char *path,
     char **cause)
 {
 	struct dirent	*de;
 	char		*sub;
-	int		 r;
+	size_t		 len;
+	int		 r, kept = 0;
 
 	for (errno = 0; (de = readdir(d)) != NULL; errno = 0) {
-		if (pg_is_dots(de->d_name, strlen(de->d_name)))
+		len = strlen(de->d_name);
+		if (pg_is_dots(de->d_name, len))
 			continue;
+		if (pg_is_git(de->d_name, len)) {
+			kept = PG_KEPT;
+			continue;
+		}
 		if (unlinkat(dirfd(d), de->d_name, 0) == 0 || errno == ENOENT)
 			continue;
 		sub = xasprintf("%s/%s", path, de->d_name);
@@ -604,15 +630,19 @@ pg_rmtree_entries(struct pathguard *pg, DIR *d, const char *path,
 		else
 			r = pg_errno(cause, sub, "cannot remove");
 		free(sub);
-		if (r != 0)
+		if (r < 0)
 			return r;
+		kept |= r;
 	}
 	if (errno != 0)
 		return pg_errno(cause, path, "cannot read directory");
-	return 0;
+	return kept;
 }
 
-/* Remove the directory name in dfd and all beneath it, without following. */
+/*
+ * Remove the directory name in dfd and all beneath it, without following;
+ * PG_KEPT (the directory stays) when a .git beneath it was kept.
+ */
 static int
 pg_rmtree_at(struct pathguard *pg, int dfd, const char *name,
     const char *path, char **cause)
@@ -654,7 +684,7 @@ pg_remove(struct pathguard *pg, const char *rel, int tree, char **cause)
 	char		*c = NULL;
 	int		 dfd, r;
 
-	r = pg_parent(pg, rel, 0, &dfd, &base, &c);
+	r = pg_parent_change(pg, rel, 0, &dfd, &base, &c);
 	if (r != 0)
 		return pg_missing_ok(r, c, cause);
 	if (unlinkat(dfd, base, 0) == -1 && errno != ENOENT) {
@@ -667,6 +697,9 @@ pg_remove(struct pathguard *pg, const char *rel, int tree, char **cause)
 			r = pg_errno(cause, rel, "cannot remove");
 	}
 	close(dfd);
+	if (r == PG_KEPT)
+		r = pg_refuse(cause, CLAW_ERR_PERM, rel, "holds a .git, which "
+		    "is never removed: kept it, removed the rest");
 	return r;
 }
 
@@ -694,7 +727,7 @@ pathguard_set_meta(struct pathguard *pg, const char *rel, mode_t mode,
 	const char	*base;
 	int		 dfd, r;
 
-	if ((r = pg_parent(pg, rel, 0, &dfd, &base, cause)) != 0)
+	if ((r = pg_parent_change(pg, rel, 0, &dfd, &base, cause)) != 0)
 		return r;
 	if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) == -1)
 		r = pg_errno(cause, rel, "cannot stat");
@@ -750,8 +783,8 @@ pathguard_rename(struct pathguard *pg, const char *from, const char *to,
 	if (pg_depth(to) < pg_depth(from))
 		return pg_rename_fail(cause, CLAW_ERR_PERM, from, to,
 		    "cannot move to the shallower");
-	if ((r = pg_parent(pg, from, 0, &fdf, &fbase, cause)) != 0 ||
-	    (r = pg_parent(pg, to, 0, &fdt, &tbase, cause)) != 0)
+	if ((r = pg_parent_change(pg, from, 0, &fdf, &fbase, cause)) != 0 ||
+	    (r = pg_parent_change(pg, to, 0, &fdt, &tbase, cause)) != 0)
 		goto out;
 	if (renameat(fdf, fbase, fdt, tbase) == -1) {
 		if (errno == EISDIR || errno == ENOTEMPTY || errno == EEXIST)

@@ -13,7 +13,12 @@
  *  - the last component is never followed: it is created, renamed over,
  *    unlinked or stat'ed as itself;
  *  - the root must still be the directory that was opened
- *    (pathguard_check_root runs first in every operation).
+ *    (pathguard_check_root runs first in every operation);
+ *  - nothing named ".git" (in any case, at any depth) is ever created,
+ *    written, renamed, removed or given new metadata: every call that
+ *    changes the tree refuses a rel for which pathguard_name_protected
+ *    holds (CLAW_ERR_PERM), pathguard_remove_tree keeps any .git beneath
+ *    what it removes, and no link may point into one.
  *
  * Parents are resolved with openat2(2) (RESOLVE_BENEATH, RESOLVE_NO_SYMLINKS,
  * RESOLVE_NO_MAGICLINKS, RESOLVE_NO_XDEV) where the kernel has it, else by an
@@ -24,8 +29,9 @@
  * NULL, *cause set to an allocated "ENTRY: what happened" message (the entry
  * escaped with pathguard_escape) that the caller frees.  Refusals are
  * CLAW_ERR_INVAL (a bad name or link target), CLAW_ERR_PERM (a symbolic
- * link or mount point on the way, a replaced root), CLAW_ERR_EXISTS (a
- * non-directory where a directory is needed, or a directory in the way).
+ * link or mount point on the way, a replaced root, a .git),
+ * CLAW_ERR_EXISTS (a non-directory where a directory is needed, or a
+ * directory in the way).
  * Out-pointers are written on success only.
  *
  * Not thread-safe: one struct pathguard belongs to one thread at a time.
@@ -78,9 +84,19 @@ int	pathguard_check_root(struct pathguard *pg, char **cause);
 int	pathguard_name_check(const char *rel, char **cause);
 
 /*
+ * Return 1 if a component of rel is ".git", compared without regard to
+ * ASCII case (".GIT" is the same directory on a case-insensitive file
+ * system, and git refuses it in trees for that reason), else 0; NULL
+ * gives 0.  Syntax only.  A path so named is never changed by pathguard;
+ * other modules use this to leave such paths out before asking.
+ */
+int	pathguard_name_protected(const char *rel);
+
+/*
  * The symbolic link rule.  A link at rel may point at target only if target
- * is non-empty, relative, free of control characters, at most
- * PATHGUARD_PATH_MAX bytes (PATHGUARD_NAME_MAX a component), and, once "."
+ * is non-empty, relative, free of control characters, free of a ".git"
+ * component (pathguard_name_protected), at most PATHGUARD_PATH_MAX bytes
+ * (PATHGUARD_NAME_MAX a component), and, once "."
  * and empty components are dropped, has the form ("..")* followed by zero
  * or more plain names -- no ".." after a plain name -- with no more leading
  * ".." than rel's directory is deep ("a/b/l" may use two).
@@ -93,7 +109,10 @@ int	pathguard_name_check(const char *rel, char **cause);
  * plain names that follow only descend; if one of them is itself a link,
  * that link obeys the same rule relative to its own real directory, so by
  * induction on the number of links followed every intermediate step, even
- * of chained links, stays beneath the root.  Returns 0 or CLAW_ERR_INVAL.
+ * of chained links, stays beneath the root.  The same induction keeps
+ * every step out of .git: no target names it, and no link is ever made
+ * inside it, so the leading ".." only climb out of real directories that
+ * are not .git.  Returns 0 or CLAW_ERR_INVAL.
  */
 int	pathguard_link_check(const char *rel, const char *target,
 	    char **cause);
@@ -170,7 +189,9 @@ int	pathguard_unlink(struct pathguard *pg, const char *rel, char **cause);
 /*
  * Remove rel and, if it is a directory, everything beneath it, never
  * following a symbolic link and never crossing a mount point (refused).
- * A missing rel or missing parent is not an error.
+ * A missing rel or missing parent is not an error.  A .git found beneath
+ * rel is kept, with the directories holding it; everything else is
+ * removed and CLAW_ERR_PERM says what was kept.
  */
 int	pathguard_remove_tree(struct pathguard *pg, const char *rel,
 	    char **cause);

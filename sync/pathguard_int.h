@@ -13,6 +13,9 @@ size_t	pg_comp_len(const char *p);
 /* Return 1 if the n bytes at p are "." or "..". */
 int	pg_is_dots(const char *p, size_t n);
 
+/* Return 1 if the n bytes at p are ".git", in any case. */
+int	pg_is_git(const char *p, size_t n);
+
 /* Return how many directories deep rel's parent is ("a/b/c": 2). */
 size_t	pg_depth(const char *rel);
 

@@ -94,6 +94,34 @@ pg_is_dots(const char *p, size_t n)
 	    (n == 2 && p[0] == '.' && p[1] == '.');
 }
 
+/*
+ * Return 1 if the n bytes at p are ".git", in any case (ASCII only: no
+ * locale may fold another byte to one of these).
+ */
+int
+pg_is_git(const char *p, size_t n)
+{
+	return n == 4 && p[0] == '.' && (p[1] | 0x20) == 'g' &&
+	    (p[2] | 0x20) == 'i' && (p[3] | 0x20) == 't';
+}
+
+/* Return 1 if a component of rel is ".git", in any case. */
+int
+pathguard_name_protected(const char *rel)
+{
+	const char	*p;
+	size_t		 n;
+
+	if (rel == NULL)
+		return 0;
+	for (p = rel;; p += n + 1) {
+		if (pg_is_git(p, (n = pg_comp_len(p))))
+			return 1;
+		if (p[n] == '\0')
+			return 0;
+	}
+}
+
 /* Return how many directories deep rel's parent is ("a/b/c": 2). */
 size_t
 pg_depth(const char *rel)
@@ -199,6 +227,8 @@ pathguard_link_check(const char *rel, const char *target, char **cause)
 		return pg_link_refuse(cause, rel, target, "too long");
 	if (*target == '/')
 		return pg_link_refuse(cause, rel, target, "absolute");
+	if (pathguard_name_protected(target))
+		return pg_link_refuse(cause, rel, target, "leads into .git");
 	if ((why = pg_link_shape(target, pg_depth(rel))) != NULL)
 		return pg_link_refuse(cause, rel, target, why);
 	return 0;

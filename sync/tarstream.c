@@ -15,15 +15,20 @@
 
 #include <archive.h>
 #include <archive_entry.h>
+#include <openssl/evp.h>
 
 #include "error.h"
 #include "fdio.h"
 #include "log.h"
+#include "manifest.h"
 #include "pathguard.h"
 #include "tarstream.h"
 #include "xmalloc.h"
 
 #define TS_CHUNK	(64 * 1024)
+#define TS_CHANGED	1	/* ts_copy: not what was asked for */
+
+static const unsigned char	ts_zeros[TS_CHUNK];
 
 /* A directory whose mode and time are set after its content. */
 struct ts_dir {
@@ -44,6 +49,11 @@ struct ts_x {
 	uint64_t			 bytes;		/* in this stream */
 	struct ts_dir			*dirs;
 	size_t				 ndirs;
+	mode_t				 umask;		/* read once */
+	const struct tarstream_expect	*ex;		/* or NULL */
+	const struct manifest_entry	**want;		/* ex's, sorted */
+	unsigned char			*seen;		/* per want */
+	EVP_MD_CTX			*md;		/* for hashes */
 };
 
 /* libarchive's read callback: pull from the caller's source. */
@@ -146,26 +156,126 @@ ts_clear(struct ts_x *x, const char *name, mode_t want, char **why)
 	return pathguard_remove_tree(x->pg, name, why);
 }
 
-/* Copy the entry's data blocks into fd, within its declared size. */
+/* pwrite all len bytes of buf at off into fd; -1 and errno on failure. */
 static int
-ts_copy(struct ts_x *x, int fd, int64_t size, char **why)
+ts_pwrite(int fd, const void *buf, size_t len, off_t off)
+{
+	const char	*p = buf;
+	ssize_t		 n;
+
+	while (len > 0) {
+		if ((n = pwrite(fd, p, len, off)) == -1 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+		off += n;
+	}
+	return 0;
+}
+
+/* Hash n zero bytes (a hole) into md; 0 or -1. */
+static int
+ts_md_zeros(EVP_MD_CTX *md, int64_t n)
+{
+	size_t	k;
+
+	for (; n > 0; n -= (int64_t)k) {
+		k = n < TS_CHUNK ? (size_t)n : TS_CHUNK;
+		if (EVP_DigestUpdate(md, ts_zeros, k) != 1)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * Start hashing the content if w has a hash to compare with; 0, or
+ * CLAW_ERR_IO if OpenSSL fails.
+ */
+static int
+ts_md_begin(struct ts_x *x, const struct manifest_entry *w, char **why)
+{
+	if (w == NULL || !w->have_hash)
+		return 0;
+	if ((x->md == NULL && (x->md = EVP_MD_CTX_new()) == NULL) ||
+	    EVP_DigestInit_ex(x->md, EVP_sha256(), NULL) != 1) {
+		*why = xstrdup("cannot hash: OpenSSL failed");
+		return CLAW_ERR_IO;
+	}
+	return 0;
+}
+
+/* Finish hashing (the tail from at to size is a hole); 0 or TS_CHANGED. */
+static int
+ts_md_end(struct ts_x *x, const struct manifest_entry *w, int64_t at,
+    int64_t size, char **why)
+{
+	unsigned char	got[EVP_MAX_MD_SIZE];
+	unsigned int	len = 0;
+
+	if (w == NULL || !w->have_hash)
+		return 0;
+	if (ts_md_zeros(x->md, size - at) != 0 ||
+	    EVP_DigestFinal_ex(x->md, got, &len) != 1) {
+		*why = xstrdup("cannot hash: OpenSSL failed");
+		return CLAW_ERR_IO;
+	}
+	if (len != MANIFEST_HASH_LEN || memcmp(got, w->hash, len) != 0)
+		return TS_CHANGED;
+	return 0;
+}
+
+/*
+ * Write one data block of len bytes at off (after at, where the last
+ * ended), hashing it and the hole before it if w has a hash.
+ */
+static int
+ts_block(struct ts_x *x, int fd, const struct manifest_entry *w,
+    const void *buf, size_t len, int64_t off, int64_t at, char **why)
+{
+	if (w != NULL && w->have_hash &&
+	    (ts_md_zeros(x->md, off - at) != 0 ||
+	    EVP_DigestUpdate(x->md, buf, len) != 1)) {
+		*why = xstrdup("cannot hash: OpenSSL failed");
+		return CLAW_ERR_IO;
+	}
+	if (ts_pwrite(fd, buf, len, (off_t)off) == -1) {
+		*why = xasprintf("write failed: %s", strerror(errno));
+		return CLAW_ERR_IO;
+	}
+	return 0;
+}
+
+/*
+ * Copy the entry's data blocks into fd at their offsets, in order and
+ * within its declared size; a hole between them is skipped, so it stays
+ * a hole, and ftruncate gives the file its size.  TS_CHANGED if w has a
+ * hash and the content is not that.
+ */
+static int
+ts_copy(struct ts_x *x, int fd, int64_t size, const struct manifest_entry *w,
+    char **why)
 {
 	const void	*buf;
 	size_t		 len;
 	la_int64_t	 off;
+	int64_t		 at = 0;
 	int		 r;
 
+	if ((r = ts_md_begin(x, w, why)) != 0)
+		return r;
 	while ((r = archive_read_data_block(x->a, &buf, &len, &off)) ==
 	    ARCHIVE_OK) {
-		if (off < 0 || off > size || (int64_t)len > size - off) {
-			*why = xstrdup("data beyond the entry's size");
+		if (off < at || off > size || (int64_t)len > size - off) {
+			*why = xstrdup(off < at ? "data blocks out of order" :
+			    "data beyond the entry's size");
 			return CLAW_ERR_INVAL;
 		}
-		if (lseek(fd, off, SEEK_SET) == -1 ||
-		    fdio_write_all(fd, buf, len) == -1) {
-			*why = xasprintf("write failed: %s", strerror(errno));
-			return CLAW_ERR_IO;
-		}
+		if (len > 0 && (r = ts_block(x, fd, w, buf, len, off, at,
+		    why)) != 0)
+			return r;
+		at = off + (int64_t)len;
 	}
 	if (r != ARCHIVE_EOF) {
 		*why = xasprintf("tar stream: %s", archive_error_string(x->a));
@@ -175,7 +285,7 @@ ts_copy(struct ts_x *x, int fd, int64_t size, char **why)
 		*why = xasprintf("write failed: %s", strerror(errno));
 		return CLAW_ERR_IO;
 	}
-	return 0;
+	return ts_md_end(x, w, at, size, why);
 }
 
 /*
@@ -195,10 +305,35 @@ ts_bytes(struct ts_x *x, int64_t size, char **cause)
 	return 0;
 }
 
-/* Extract a regular file through a temporary name. */
+/* Note that the asked-for entry name was left as it is, and why. */
+static int
+ts_skip(struct ts_x *x, const char *name, int why)
+{
+	char	*esc = pathguard_escape(name);
+
+	if (why == TARSTREAM_SKIP_CHANGED) {
+		log_warn("%s: changed on the host during the pull; left for "
+		    "the next sync", esc);
+		x->st->changed++;
+	} else {
+		log_warn("%s: asked for but not sent by the host; left for "
+		    "the next sync", esc);
+		x->st->missing++;
+	}
+	if (x->ex->skipped != NULL)
+		x->ex->skipped(x->ex->arg, name, why);
+	free(esc);
+	return 0;
+}
+
+/*
+ * Extract a regular file through a temporary name; w, unless NULL, is
+ * what was asked for.  What is at name is removed (a directory) or
+ * replaced only once the content is in and as asked.
+ */
 static int
 ts_file(struct ts_x *x, struct archive_entry *e, const char *name,
-    char **cause)
+    const struct manifest_entry *w, char **cause)
 {
 	struct timespec	 ts;
 	int64_t		 size = archive_entry_size(e);
@@ -207,22 +342,21 @@ ts_file(struct ts_x *x, struct archive_entry *e, const char *name,
 
 	if ((r = ts_bytes(x, size, cause)) != 0)
 		return r;
-	if ((r = ts_clear(x, name, S_IFREG, &why)) != 0 ||
-	    (r = pathguard_write_begin(x->pg, name, &fd, &tmp, &why)) != 0)
+	if ((r = pathguard_write_begin(x->pg, name, &fd, &tmp, &why)) != 0)
 		return ts_verdict(x, name, r, why, cause);
-	if ((r = ts_copy(x, fd, size, &why)) != 0) {
-		pathguard_write_abort(x->pg, name, tmp, fd);
-		free(tmp);
-		if (r == CLAW_ERR_INVAL)
-			return ts_verdict(x, name, r, why, cause);
-		*cause = why;
-		return r;
+	if ((r = ts_copy(x, fd, size, w, &why)) == 0 &&
+	    (r = ts_clear(x, name, S_IFREG, &why)) == 0) {
+		ts.tv_sec = archive_entry_mtime(e);
+		ts.tv_nsec = archive_entry_mtime_nsec(e);
+		r = pathguard_write_commit(x->pg, name, tmp, fd,
+		    archive_entry_perm(e) & ~x->umask, &ts, &why);
+		fd = -1;
 	}
-	ts.tv_sec = archive_entry_mtime(e);
-	ts.tv_nsec = archive_entry_mtime_nsec(e);
-	r = pathguard_write_commit(x->pg, name, tmp, fd,
-	    archive_entry_perm(e), &ts, &why);
+	if (fd != -1)
+		pathguard_write_abort(x->pg, name, tmp, fd);
 	free(tmp);
+	if (r == TS_CHANGED)
+		return ts_skip(x, name, TARSTREAM_SKIP_CHANGED);
 	if (r != 0)
 		return ts_verdict(x, name, r, why, cause);
 	x->st->files++;
@@ -244,7 +378,7 @@ ts_dir(struct ts_x *x, struct archive_entry *e, const char *name,
 	x->dirs = xreallocarray(x->dirs, x->ndirs + 1, sizeof *x->dirs);
 	d = &x->dirs[x->ndirs++];
 	d->path = xstrdup(name);
-	d->mode = archive_entry_perm(e);
+	d->mode = archive_entry_perm(e) & ~x->umask;
 	d->mtime.tv_sec = archive_entry_mtime(e);
 	d->mtime.tv_nsec = archive_entry_mtime_nsec(e);
 	x->st->dirs++;
@@ -273,13 +407,109 @@ ts_link(struct ts_x *x, struct archive_entry *e, const char *name,
 	return 0;
 }
 
+/* Order manifest entry pointers by path, for qsort and bsearch. */
+static int
+ts_want_cmp(const void *a, const void *b)
+{
+	const struct manifest_entry	*const *ea = a, *const *eb = b;
+
+	return strcmp((*ea)->path, (*eb)->path);
+}
+
+/* Return the index of name among x->want, or -1. */
+static ssize_t
+ts_want_find(const struct ts_x *x, const char *name)
+{
+	struct manifest_entry		 key;
+	const struct manifest_entry	*kp = &key, **hit;
+
+	if (x->want == NULL)
+		return -1;
+	key.path = (char *)(uintptr_t)name;
+	hit = bsearch(&kp, x->want, x->ex->nwant, sizeof *x->want,
+	    ts_want_cmp);
+	return hit == NULL ? -1 : hit - x->want;
+}
+
+/* Return 1 if name is equal to or below one of ex's tops. */
+static int
+ts_under_tops(const struct tarstream_expect *ex, const char *name)
+{
+	size_t	i, len;
+
+	for (i = 0; i < ex->ntops; i++) {
+		len = strlen(ex->tops[i]);
+		if (len > 0 && strncmp(name, ex->tops[i], len) == 0 &&
+		    (name[len] == '\0' || name[len] == '/'))
+			return 1;
+	}
+	return 0;
+}
+
+/* Return 1 if entry e is still what w describes. */
+static int
+ts_same(struct archive_entry *e, const struct manifest_entry *w)
+{
+	const char	*target;
+	long		 nsec = archive_entry_mtime_nsec(e);
+
+	switch (archive_entry_filetype(e)) {
+	case AE_IFREG:
+		return w->type == MANIFEST_FILE && archive_entry_size(e) >= 0 &&
+		    (uint64_t)archive_entry_size(e) == w->size &&
+		    archive_entry_mtime(e) == w->mtime_sec &&
+		    (nsec == 0 || nsec == w->mtime_nsec);
+	case AE_IFDIR:
+		return w->type == MANIFEST_DIR;
+	case AE_IFLNK:
+		target = archive_entry_symlink(e);
+		return w->type == MANIFEST_LINK && target != NULL &&
+		    w->link != NULL && strcmp(target, w->link) == 0;
+	}
+	return 0;
+}
+
+/*
+ * Judge entry e (name) against what was asked for: set *w to its want
+ * entry (NULL if taken by a top or nothing was said) and return 0 to go
+ * on, or 1 when it was refused or skipped.
+ */
+static int
+ts_expected(struct ts_x *x, struct archive_entry *e, const char *name,
+    const struct manifest_entry **w)
+{
+	ssize_t	i;
+
+	*w = NULL;
+	if (x->ex == NULL)
+		return 0;
+	if ((i = ts_want_find(x, name)) != -1) {
+		if (x->seen[i]) {
+			ts_refuse(x, name, "sent twice");
+			return 1;
+		}
+		x->seen[i] = 1;
+		*w = x->want[i];
+		if (archive_entry_hardlink(e) == NULL && !ts_same(e, *w)) {
+			ts_skip(x, name, TARSTREAM_SKIP_CHANGED);
+			return 1;
+		}
+		return 0;
+	}
+	if (ts_under_tops(x->ex, name))
+		return 0;
+	ts_refuse(x, name, "not asked for");
+	return 1;
+}
+
 /* Judge one entry and hand it to the right writer. */
 static int
 ts_entry(struct ts_x *x, struct archive_entry *e, char **cause)
 {
-	const char	*raw = archive_entry_pathname(e);
-	char		*name, *why = NULL;
-	int		 r;
+	const struct manifest_entry	*w = NULL;
+	const char			*raw = archive_entry_pathname(e);
+	char				*name, *why = NULL;
+	int				 r;
 
 	if (raw == NULL)
 		return ts_refuse(x, NULL, "entry without a name");
@@ -289,10 +519,14 @@ ts_entry(struct ts_x *x, struct archive_entry *e, char **cause)
 	else if (pathguard_name_check(name, &why) != 0) {
 		r = ts_refused(x, why);
 		free(why);
-	} else if (archive_entry_hardlink(e) != NULL)
+	} else if (pathguard_name_protected(name))
+		r = ts_refuse(x, name, "a .git is never written by a pull");
+	else if (ts_expected(x, e, name, &w) != 0)
+		r = 0;
+	else if (archive_entry_hardlink(e) != NULL)
 		r = ts_refuse(x, name, "hard links are not accepted");
 	else if (archive_entry_filetype(e) == AE_IFREG)
-		r = ts_file(x, e, name, cause);
+		r = ts_file(x, e, name, w, cause);
 	else if (archive_entry_filetype(e) == AE_IFDIR)
 		r = ts_dir(x, e, name, cause);
 	else if (archive_entry_filetype(e) == AE_IFLNK)
@@ -365,10 +599,36 @@ ts_loop(struct ts_x *x, char **cause)
 	return 0;
 }
 
+/* Take ex into x: a sorted copy of its want, and one seen flag each. */
+static void
+ts_expect_init(struct ts_x *x, const struct tarstream_expect *ex)
+{
+	x->ex = ex;
+	if (ex == NULL || ex->nwant == 0)
+		return;
+	x->want = xreallocarray(NULL, ex->nwant, sizeof *x->want);
+	memcpy(x->want, ex->want, ex->nwant * sizeof *x->want);
+	qsort(x->want, ex->nwant, sizeof *x->want, ts_want_cmp);
+	x->seen = xcalloc(ex->nwant, 1);
+}
+
+/* Count and report the entries of want the stream never held. */
+static void
+ts_expect_finish(struct ts_x *x)
+{
+	size_t	i;
+
+	for (i = 0; x->want != NULL && i < x->ex->nwant; i++) {
+		if (!x->seen[i])
+			ts_skip(x, x->want[i]->path, TARSTREAM_SKIP_MISSING);
+	}
+}
+
 /* Extract a hostile tar stream; see tarstream.h. */
 int
-tarstream_extract(struct pathguard *pg, tarstream_read_fn rd, void *arg,
-    const struct tarstream_limits *lim, struct tarstream_stats *st,
+tarstream_extract_expect(struct pathguard *pg, tarstream_read_fn rd,
+    void *arg, const struct tarstream_limits *lim,
+    const struct tarstream_expect *ex, struct tarstream_stats *st,
     char **cause)
 {
 	struct tarstream_stats	 local;
@@ -384,6 +644,9 @@ tarstream_extract(struct pathguard *pg, tarstream_read_fn rd, void *arg,
 	x.lim.max_entries = lim != NULL ? lim->max_entries :
 	    TARSTREAM_MAX_ENTRIES;
 	x.lim.max_bytes = lim != NULL ? lim->max_bytes : TARSTREAM_MAX_BYTES;
+	x.umask = umask(0);
+	umask(x.umask);
+	ts_expect_init(&x, ex);
 	if ((x.a = archive_read_new()) == NULL)
 		abort();
 	archive_read_support_format_tar(x.a);
@@ -392,11 +655,23 @@ tarstream_extract(struct pathguard *pg, tarstream_read_fn rd, void *arg,
 		*cause = xasprintf("tar stream: %s",
 		    archive_error_string(x.a));
 		rc = CLAW_ERR_PARSE;
-	} else
-		rc = ts_loop(&x, cause);
+	} else if ((rc = ts_loop(&x, cause)) == 0)
+		ts_expect_finish(&x);
 	ts_dirs_finish(&x, rc == 0);
 	archive_read_free(x.a);
+	EVP_MD_CTX_free(x.md);
+	free(x.want);
+	free(x.seen);
 	return rc;
+}
+
+/* Extract a hostile tar stream, taking any entry; see tarstream.h. */
+int
+tarstream_extract(struct pathguard *pg, tarstream_read_fn rd, void *arg,
+    const struct tarstream_limits *lim, struct tarstream_stats *st,
+    char **cause)
+{
+	return tarstream_extract_expect(pg, rd, arg, lim, NULL, st, cause);
 }
 
 /* Creation state. */
@@ -436,34 +711,102 @@ ts_aerr(struct ts_c *c, const char *path, char **cause)
 	return CLAW_ERR_IO;
 }
 
-/* Send one file's content, as much as its header announced. */
+/*
+ * Send len bytes of one file's content from off: read from fd, or zeros
+ * for a hole (the writer drops them: they are not in the stream).
+ */
 static int
-ts_send_data(struct ts_c *c, int fd, const char *path, off_t size,
-    char **cause)
+ts_send_range(struct ts_c *c, int fd, const char *path, off_t off,
+    off_t len, int hole, char **cause)
 {
-	char	buf[TS_CHUNK];
-	off_t	left = size;
-	ssize_t	n;
+	char		 buf[TS_CHUNK];
+	const void	*p;
+	ssize_t		 n;
 
-	while (left > 0 && !c->mute) {
-		n = read(fd, buf, (size_t)(left < TS_CHUNK ? left : TS_CHUNK));
-		if (n == -1 && errno == EINTR)
+	while (len > 0 && !c->mute) {
+		n = len < TS_CHUNK ? (ssize_t)len : TS_CHUNK;
+		p = hole ? (const void *)ts_zeros : buf;
+		if (!hole && (n = pread(fd, buf, (size_t)n, off)) == -1 &&
+		    errno == EINTR)
 			continue;
 		if (n == -1) {
 			*cause = xasprintf("%s: %s", path, strerror(errno));
 			return CLAW_ERR_IO;
 		}
 		if (n == 0) {		/* shrank while we read: pad */
-			memset(buf, 0, sizeof buf);
-			n = left < TS_CHUNK ? left : TS_CHUNK;
+			p = ts_zeros;
+			n = len < TS_CHUNK ? (ssize_t)len : TS_CHUNK;
 		}
-		if (archive_write_data(c->a, buf, (size_t)n) != n)
+		if (archive_write_data(c->a, p, (size_t)n) != n)
 			return ts_aerr(c, path, cause);
-		left -= n;
+		off += n;
+		len -= n;
 	}
+	return 0;
+}
+
+/*
+ * Send one file's content, as much as its header announced: the regions
+ * of e's sparse map (data and the holes between), or all of it.
+ */
+static int
+ts_send_data(struct ts_c *c, struct archive_entry *e, int fd,
+    const char *path, off_t size, char **cause)
+{
+	la_int64_t	off, len;
+	off_t		at = 0;
+	int		r = 0;
+
+	if (archive_entry_sparse_reset(e) > 0) {
+		while (r == 0 && archive_entry_sparse_next(e, &off, &len) ==
+		    ARCHIVE_OK) {
+			if ((r = ts_send_range(c, fd, path, at, off - at, 1,
+			    cause)) == 0)
+				r = ts_send_range(c, fd, path, off, len, 0,
+				    cause);
+			at = off + len;
+		}
+	}
+	if (r == 0)
+		r = ts_send_range(c, fd, path, at, size - at,
+		    archive_entry_sparse_count(e) > 0, cause);
+	if (r != 0)
+		return r;
 	c->st->bytes += (uint64_t)size;
 	c->st->files++;
 	return 0;
+}
+
+/*
+ * Give e the sparse map of fd (size bytes) if the file has holes: its
+ * data regions by SEEK_DATA and SEEK_HOLE.  Without holes, with too many
+ * regions or where lseek cannot say, e has none and the file goes whole.
+ */
+static void
+ts_sparse_map(struct archive_entry *e, int fd, const struct stat *sb)
+{
+	off_t	data, hole = 0;
+	size_t	n = 0;
+
+	if (sb->st_size == 0 || (off_t)sb->st_blocks * 512 >= sb->st_size)
+		return;
+	while (hole < sb->st_size && n <= TARSTREAM_SPARSE_MAX) {
+		if ((data = lseek(fd, hole, SEEK_DATA)) == -1 && errno == ENXIO)
+			break;		/* a hole to the end */
+		if (data == -1 || (hole = lseek(fd, data, SEEK_HOLE)) == -1 ||
+		    hole <= data)
+			goto whole;
+		if (hole > sb->st_size)
+			hole = sb->st_size;
+		archive_entry_sparse_add_entry(e, data, hole - data);
+		n++;
+	}
+	if (n == 0)		/* all hole: GNU tar's map, one empty region */
+		archive_entry_sparse_add_entry(e, sb->st_size, 0);
+	if (n <= TARSTREAM_SPARSE_MAX)
+		return;
+whole:
+	archive_entry_sparse_clear(e);
 }
 
 /* Fill the header fields common to every type. */
@@ -492,10 +835,11 @@ ts_add_file(struct ts_c *c, struct archive_entry *e, const char *path,
 		return 0;
 	}
 	ts_header(e, path, &sb);
+	ts_sparse_map(e, fd, &sb);
 	if (archive_write_header(c->a, e) != ARCHIVE_OK)
 		r = ts_aerr(c, path, cause);
 	else
-		r = ts_send_data(c, fd, path, sb.st_size, cause);
+		r = ts_send_data(c, e, fd, path, sb.st_size, cause);
 	close(fd);
 	return r;
 }

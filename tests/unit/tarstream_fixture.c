@@ -273,8 +273,8 @@ tf_extract(struct tfx *fx, const void *buf, size_t len, size_t piece,
 
 	free(fx->cause);
 	fx->cause = NULL;
-	r = tarstream_extract(fx->pg, tf_read, &src, lim, &fx->st,
-	    &fx->cause);
+	r = tarstream_extract_expect(fx->pg, tf_read, &src, lim, fx->ex,
+	    &fx->st, &fx->cause);
 	if (r == 0)
 		assert_null(fx->cause);
 	else

@@ -37,6 +37,7 @@ struct tfx {
 	struct pathguard	*pg;		/* ws/, opened */
 	struct tarstream_stats	 st;		/* zero at first */
 	char			*cause;		/* last failure */
+	const struct tarstream_expect *ex;	/* NULL at first */
 };
 
 /* An archive being written into a growable buffer. */
@@ -108,8 +109,9 @@ void		 tb_patch(struct tb *tb, size_t data_at, char type,
 ssize_t		 tf_read(void *arg, const void **buf);
 
 /*
- * Extract buf[0..len) in pieces of piece bytes into fx->ws, counting into
- * fx->st (not reset) and setting fx->cause on failure; its result.
+ * Extract buf[0..len) in pieces of piece bytes into fx->ws, expecting
+ * fx->ex (tarstream_extract_expect), counting into fx->st (not reset)
+ * and setting fx->cause on failure; its result.
  */
 int		 tf_extract(struct tfx *fx, const void *buf, size_t len,
 		    size_t piece, const struct tarstream_limits *lim);

@@ -853,12 +853,38 @@ test_sync_exclude(void **state)
 	    CLAW_ERR_PARSE, ": unknown key 'sync.exlude'");
 }
 
+/*
+ * sync.pushGit: a boolean, false unless the local configuration says so
+ * (the key was unknown before: the first load failed).
+ */
+static void
+test_sync_push_git(void **state)
+{
+	const struct fixture	*f = *state;
+	struct claw_config	*cfg;
+
+	cfg = load_config(f, "{ \"sync\": { } }");
+	assert_int_equal(cfg->sync_push_git, 0);
+	config_free(cfg);
+	cfg = load_config(f, "{ \"sync\": { \"pushGit\": true } }");
+	assert_int_equal(cfg->sync_push_git, 1);
+	config_free(cfg);
+	cfg = load_config(f, "{ \"sync\": { \"pushGit\": false } }");
+	assert_int_equal(cfg->sync_push_git, 0);
+	config_free(cfg);
+	expect_config_error(f, "{ \"sync\": { \"pushGit\": 1 } }",
+	    CLAW_ERR_PARSE, ": sync.pushGit: expected true or false");
+	expect_config_error(f, "{ \"sync\": { \"pushGit\": \"yes\" } }",
+	    CLAW_ERR_PARSE, ": sync.pushGit: expected true or false");
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest	tests[] = {
 		T(test_jsonc_comments),
 		T(test_sync_exclude),
+		T(test_sync_push_git),
 		T(test_jsonc_syntax_position),
 		T(test_jsonc_syntax_strings),
 		T(test_jsonc_unexpected_end),

@@ -399,24 +399,54 @@ test_defaults(void **state)
 	assert_int_equal(ignore_match(f->ig, ".git", 1), 1);
 	assert_int_equal(ignore_match(f->ig, ".git/config", 0), 1);
 	assert_int_equal(ignore_match(f->ig, "vendor/lib/.git", 1), 1);
-	assert_int_equal(ignore_match(f->ig, ".git", 0), 0);
+	assert_int_equal(ignore_match(f->ig, ".git", 0), 1);	/* a gitfile */
+	assert_int_equal(ignore_match(f->ig, "a/.GIT/x", 0), 1);
 	assert_int_equal(ignore_match(f->ig, ".gitignore", 0), 0);
 	assert_int_equal(ignore_match(f->ig, ".clawssh-tmp-x", 0), 1);
 	assert_int_equal(ignore_match(f->ig, "a/.clawssh-tmp-123", 0), 1);
 	assert_int_equal(ignore_match(f->ig, "src/main.c", 0), 0);
 }
 
-/* "!.git/" in .clawsshignore brings .git back. */
+/*
+ * No ignore file and no sync.exclude pattern brings .git back: the sandbox
+ * writes the ignore files (before, "!.git/" here put the local .git into
+ * the mirror both ways).
+ */
 static void
-test_git_reincluded(void **state)
+test_git_not_reincluded(void **state)
 {
 	struct fx	*f = *state;
 
-	put_file(f, ".clawsshignore", "!.git/\n");
+	put_file(f, ".clawsshignore", "!.git/\n!.git\n!.git/**\n");
+	put_file(f, ".gitignore", "!.git/\n");
+	put_file(f, "sub/.gitignore", "!.git/\n!/.git/hooks/\n");
 	load_ok(f, "");
+	load_ok(f, "sub");
+	assert_int_equal(ignore_match(f->ig, ".git", 1), 1);
+	assert_int_equal(ignore_match(f->ig, ".git/config", 0), 1);
+	assert_int_equal(ignore_match(f->ig, "sub/.git", 1), 1);
+	assert_int_equal(ignore_match(f->ig, "sub/.git/hooks/x", 0), 1);
+	assert_int_equal(ignore_match(f->ig, ".clawssh-tmp-x", 0), 1);
+}
+
+/*
+ * sync.pushGit (ignore_set_push_git): .git is judged by the patterns as
+ * any other path, so it goes up unless a pattern excludes it.
+ */
+static void
+test_push_git(void **state)
+{
+	struct fx	*f = *state;
+
+	put_file(f, ".clawsshignore", ".git/objects/\n");
+	load_ok(f, "");
+	ignore_set_push_git(f->ig, 1);
 	assert_int_equal(ignore_match(f->ig, ".git", 1), 0);
 	assert_int_equal(ignore_match(f->ig, ".git/config", 0), 0);
+	assert_int_equal(ignore_match(f->ig, ".git/objects/ab", 0), 1);
 	assert_int_equal(ignore_match(f->ig, ".clawssh-tmp-x", 0), 1);
+	ignore_set_push_git(f->ig, 0);
+	assert_int_equal(ignore_match(f->ig, ".git/config", 0), 1);
 }
 
 /* Configuration patterns apply from the root, below the files. */
@@ -436,7 +466,7 @@ test_config_patterns(void **state)
 	assert_int_equal(ignore_match(f->ig, "a/b.tmp", 0), 1);
 	assert_int_equal(ignore_match(f->ig, "dist", 1), 1);
 	assert_int_equal(ignore_match(f->ig, "a/dist", 1), 0);
-	assert_int_equal(ignore_match(f->ig, ".git", 1), 0);
+	assert_int_equal(ignore_match(f->ig, ".git", 1), 1);	/* no effect */
 	assert_int_equal(ignore_match(f->ig, "important.tmp", 0), 0);
 	assert_int_equal(ignore_match(f->ig, "secret", 0), 0);
 }
@@ -680,7 +710,8 @@ main(void)
 		T(test_no_reinclude_under_excluded_dir),
 		T(test_no_reinclude_from_inside),
 		T(test_defaults),
-		T(test_git_reincluded),
+		T(test_git_not_reincluded),
+		T(test_push_git),
 		T(test_config_patterns),
 		cmocka_unit_test(test_bad_config_pattern),
 		T(test_bad_file_pattern),
