@@ -18,6 +18,7 @@
 #include "contain_bwrap.h"
 #include "error.h"
 #include "hostws.h"
+#include "ignore.h"
 #include "log.h"
 #include "managed.h"
 #include "mirror.h"
@@ -297,6 +298,8 @@ cmd_box_mirror(struct cmd_box *b, struct pathguard *pg, struct mirror *m,
 	rc = mirror_open(m, b->t, pg, &hw, dir, r->id,
 	    (const char *const *)(uintptr_t)b->cc.cfg->sync_exclude,
 	    b->cc.cfg->nsync_exclude, cause);
+	if (rc == 0)
+		ignore_set_push_git(m->ig, b->cc.cfg->sync_push_git);
 	free(dir);
 	hostws_clear(&hw);
 	return rc;

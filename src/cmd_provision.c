@@ -558,7 +558,8 @@ provision_seed(struct cmd_box *b, const char *root)
 	ws = b->be->workspace(root, b->rec->id);
 	hostws_init(&hw, ws, NULL);	/* a stage: see transfer_push */
 	if ((rc = pathguard_open(b->rec->workspace, &pg, &cause)) == 0)
-		rc = transfer_push(b->t, pg, &hw, NULL, 0, 1,
+		rc = transfer_push(b->t, pg, &hw, NULL, 0, TRANSFER_STAGE |
+		    (b->cc.cfg->sync_push_git ? TRANSFER_PUSH_GIT : 0),
 		    b->cc.cfg->sync_exclude, b->cc.cfg->nsync_exclude, &st,
 		    &cause);
 	pathguard_close(pg);

@@ -79,7 +79,8 @@ sync_move(struct cmd_box *b, int push, char **paths, size_t n, int json)
 	}
 	cmd_box_hostws(b, "workspace", &hw);
 	if (push)
-		rc = transfer_push(b->t, pg, &hw, paths, n, 0,
+		rc = transfer_push(b->t, pg, &hw, paths, n,
+		    b->cc.cfg->sync_push_git ? TRANSFER_PUSH_GIT : 0,
 		    b->cc.cfg->sync_exclude, b->cc.cfg->nsync_exclude, &st,
 		    &cause);
 	else

@@ -234,6 +234,10 @@ mirror_sort(struct mirror *m, const struct manifest *base,
 	path = c->old != NULL ? c->old->path : c->now->path;
 	if (!mirror_syncable(path))
 		return 0;
+	if (pathguard_name_protected(path)) {
+		log_debug("not brought back: %s (a .git never is)", path);
+		return 0;
+	}
 	if ((c->now == NULL || c->now->type != MANIFEST_DIR) &&
 	    mirror_rules_file(path)) {
 		log_warn("not brought back: %s (ignore files come from the "
@@ -269,10 +273,11 @@ mirror_apply(struct mirror *m, const struct manifest *base,
     const struct manifest *remote, const struct manifest *local,
     char **cause)
 {
-	struct manifest_change	*ch = NULL;
-	char			**get, **gone;
-	size_t			  n = 0, nget = 0, ngone = 0, i, was;
-	int			  rc, sorted = 0, g;
+	struct manifest_change		 *ch = NULL;
+	const struct manifest_entry	**want;
+	char				**get, **gone;
+	size_t				  n = 0, nget = 0, ngone = 0, i, was;
+	int				  rc, sorted = 0, g;
 
 	if ((rc = manifest_diff(base, remote, &ch, &n)) != 0) {
 		*cause = xstrdup("sync state is corrupt");
@@ -294,9 +299,21 @@ mirror_apply(struct mirror *m, const struct manifest *base,
 	}
 	log_info("sync down: %zu to fetch, %zu deleted here, %zu conflicts",
 	    nget, m->deleted_local, m->conflicts);
-	if (rc == 0 && nget != 0)
-		rc = transfer_pull_list(m->t, m->pg, &m->hw, get, nget,
+	if (rc == 0 && nget != 0) {
+		want = xcalloc(nget, sizeof *want);
+		for (i = 0; i < nget; i++) {
+			if ((want[i] = manifest_find(remote, get[i])) ==
+			    NULL)
+				abort();	/* get[] came from remote */
+		}
+		rc = transfer_pull_list(m->t, m->pg, &m->hw, want, nget,
 		    NULL, &m->down, cause);
+		free(want);
+	}
+	if (rc == 0 && m->down.changed + m->down.missing != 0)
+		log_warn("sync down: %llu changed or gone in the sandbox "
+		    "during the pull: left as they are here for the next sync",
+		    (unsigned long long)(m->down.changed + m->down.missing));
 	free(gone);
 	free(get);
 	free(ch);

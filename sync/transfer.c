@@ -214,7 +214,7 @@ transfer_child_wait(pid_t pid, int fd, struct tarstream_stats *st,
  */
 static int
 transfer_run(struct transport *t, const char *script, const struct buf *in,
-    int in_fd, int out_fd, char **cause)
+    int in_fd, int out_fd, int tolerant, char **cause)
 {
 	struct exec_opts	 o;
 	struct buf		 err = BUF_INIT, out = BUF_INIT;
@@ -234,7 +234,11 @@ transfer_run(struct transport *t, const char *script, const struct buf *in,
 	o.err.buf = &err;
 	o.err.max = TRANSFER_ERR_MAX;
 	rc = exec_sh(t, script, &o, &status, cause);
-	if (rc == 0 && status != 0) {
+	if (rc == 0 && status != 0 && tolerant)
+		log_info("%s: the host's tar said (status %d): %.300s",
+		    transport_label(t), status, err.data != NULL ? err.data :
+		    "");
+	else if (rc == 0 && status != 0) {
 		*cause = xasprintf("%s: remote tar failed (status %d): %.300s",
 		    transport_label(t), status, err.data != NULL ? err.data :
 		    "");
@@ -314,8 +318,8 @@ transfer_rescan(struct pathguard *pg, struct ignore *ig,
  */
 static int
 transfer_walk_create(struct pathguard *pg, char *const *sel, size_t nsel,
-    char *const *exclude, size_t nexclude, tarstream_write_fn wr, void *arg,
-    struct tarstream_stats *st, char **cause)
+    int flags, char *const *exclude, size_t nexclude, tarstream_write_fn wr,
+    void *arg, struct tarstream_stats *st, char **cause)
 {
 	struct manifest	 *m = NULL;
 	struct ignore	 *ig = NULL;
@@ -324,8 +328,10 @@ transfer_walk_create(struct pathguard *pg, char *const *sel, size_t nsel,
 	int		  rc;
 
 	if ((rc = ignore_new((const char *const *)(uintptr_t)exclude,
-	    nexclude, &ig, cause)) == 0)
+	    nexclude, &ig, cause)) == 0) {
+		ignore_set_push_git(ig, (flags & TRANSFER_PUSH_GIT) != 0);
 		rc = transfer_scan(pg, ig, NULL, 0, &m, cause);
+	}
 	ignore_free(ig);
 	if (rc != 0)
 		return rc;
@@ -495,7 +501,7 @@ transfer_free_vec(char **v, size_t n)
 /* Upload, scanning (exact == 0) or taking paths as they are. */
 static int
 transfer_push_do(struct transport *t, struct pathguard *pg,
-    const struct hostws *hw, char *const *paths, size_t n, int stage,
+    const struct hostws *hw, char *const *paths, size_t n, int flags,
     int exact, char *const *exclude, size_t nexclude,
     struct tarstream_stats *st, char **cause)
 {
@@ -520,14 +526,15 @@ transfer_push_do(struct transport *t, struct pathguard *pg,
 			transfer_free_vec(v, nv);
 		}
 		else
-			rc = transfer_walk_create(pg, paths, n, exclude,
-			    nexclude, transfer_write_cb, &w, &cst, &why);
+			rc = transfer_walk_create(pg, paths, n, flags,
+			    exclude, nexclude, transfer_write_cb, &w, &cst,
+			    &why);
 		transfer_progress(&w, 0, 1);
 		close(data);
 		transfer_child_exit(res, rc, &cst, why);
 	}
-	script = transfer_push_script(hw, stage);
-	rc = transfer_run(t, script, NULL, data, -1, cause);
+	script = transfer_push_script(hw, (flags & TRANSFER_STAGE) != 0);
+	rc = transfer_run(t, script, NULL, data, -1, 0, cause);
 	close(data);
 	free(script);
 	return transfer_finish(pid, res, rc, st, cause);
@@ -536,11 +543,11 @@ transfer_push_do(struct transport *t, struct pathguard *pg,
 /* Upload; see transfer.h. */
 int
 transfer_push(struct transport *t, struct pathguard *pg,
-    const struct hostws *hw, char *const *paths, size_t n, int stage,
+    const struct hostws *hw, char *const *paths, size_t n, int flags,
     char *const *exclude, size_t nexclude, struct tarstream_stats *st,
     char **cause)
 {
-	return transfer_push_do(t, pg, hw, paths, n, stage, 0,
+	return transfer_push_do(t, pg, hw, paths, n, flags, 0,
 	    exclude, nexclude, st, cause);
 }
 
@@ -554,12 +561,19 @@ transfer_push_list(struct transport *t, struct pathguard *pg,
 	    st, cause);
 }
 
-/* Download, with or without recursion into named directories. */
+/*
+ * Download paths[0..n) (all with n == 0), taking only what ex asks for
+ * (and never a .git: tarstream).  With an exact set (want) the stream
+ * is judged entry by entry against it, so the host's tar may fail on
+ * some (a file removed or grown since the listing: "Cannot stat", "file
+ * changed as we read it"): those are left for the next sync, not
+ * taken half, and the pull goes on.
+ */
 static int
 transfer_pull_do(struct transport *t, struct pathguard *pg,
-    const struct hostws *hw, char *const *paths, size_t n, int recurse,
-    const struct tarstream_limits *lim, struct tarstream_stats *st,
-    char **cause)
+    const struct hostws *hw, char *const *paths, size_t n,
+    const struct tarstream_expect *ex, const struct tarstream_limits *lim,
+    struct tarstream_stats *st, char **cause)
 {
 	struct transfer_fd	 r;
 	struct tarstream_stats	 cst;
@@ -575,8 +589,8 @@ transfer_pull_do(struct transport *t, struct pathguard *pg,
 	if (pid == 0) {
 		memset(&cst, 0, sizeof cst);
 		transfer_fd_init(&r, data, "received", &cst);
-		rc = tarstream_extract(pg, transfer_read_cb, &r, lim, &cst,
-		    &why);
+		rc = tarstream_extract_expect(pg, transfer_read_cb, &r, lim,
+		    ex, &cst, &why);
 		transfer_progress(&r, 0, 1);
 		transfer_child_exit(res, rc, &cst, why);
 	}
@@ -585,11 +599,12 @@ transfer_pull_do(struct transport *t, struct pathguard *pg,
 	   them so): GNU tar needs asking; others give whole seconds */
 	body = xasprintf("f= && case $(tar --version 2>/dev/null) in "
 	    "*GNU*) f='--format=posix --sparse';; esac && exec tar $f -cf - %s",
-	    n == 0 ? "." : recurse ? "--no-unquote -T -" :
+	    n == 0 ? "." : ex->want == NULL ? "--no-unquote -T -" :
 	    "--no-unquote --no-recursion -T -");
 	script = hostws_script(hw, body);
 	free(body);
-	rc = transfer_run(t, script, &names, -1, data, cause);
+	rc = transfer_run(t, script, &names, -1, data, ex->want != NULL,
+	    cause);
 	close(data);
 	free(script);
 	buf_free(&names);
@@ -603,19 +618,36 @@ transfer_pull(struct transport *t, struct pathguard *pg,
     const struct tarstream_limits *lim, struct tarstream_stats *st,
     char **cause)
 {
-	return transfer_pull_do(t, pg, hw, paths, n, 1, lim, st,
-	    cause);
+	struct tarstream_expect	ex;
+
+	memset(&ex, 0, sizeof ex);
+	ex.tops = paths;
+	ex.ntops = n;
+	return transfer_pull_do(t, pg, hw, paths, n, n != 0 ? &ex : NULL,
+	    lim, st, cause);
 }
 
 /* Download exactly these entries; see transfer.h. */
 int
 transfer_pull_list(struct transport *t, struct pathguard *pg,
-    const struct hostws *hw, char *const *paths, size_t n,
-    const struct tarstream_limits *lim, struct tarstream_stats *st,
-    char **cause)
+    const struct hostws *hw, const struct manifest_entry *const *want,
+    size_t n, const struct tarstream_limits *lim,
+    struct tarstream_stats *st, char **cause)
 {
-	return transfer_pull_do(t, pg, hw, paths, n, 0, lim, st,
-	    cause);
+	struct tarstream_expect	  ex;
+	char			**paths;
+	size_t			  i;
+	int			  rc;
+
+	paths = xcalloc(n + 1, sizeof *paths);
+	for (i = 0; i < n; i++)
+		paths[i] = want[i]->path;
+	memset(&ex, 0, sizeof ex);
+	ex.want = want;
+	ex.nwant = n;
+	rc = transfer_pull_do(t, pg, hw, paths, n, &ex, lim, st, cause);
+	free(paths);
+	return rc;
 }
 
 /* Pack entries into memory; see transfer.h. */

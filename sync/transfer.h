@@ -18,6 +18,7 @@ struct buf;
 struct hostws;
 struct ignore;
 struct manifest;
+struct manifest_entry;
 struct pathguard;
 struct transport;
 
@@ -37,17 +38,21 @@ int	transfer_rescan(struct pathguard *pg, struct ignore *ig,
 	    const struct manifest *prev, char *const *paths, size_t n,
 	    int flags, struct manifest **out, char **cause);
 
+#define TRANSFER_STAGE		0x1	/* a seed: see transfer_push */
+#define TRANSFER_PUSH_GIT	0x2	/* .git travels (sync.pushGit) */
+
 /*
  * Send paths[0..n) (relative to the workspace; n == 0 means the whole
  * workspace, as ".") into the sandbox's workspace hw, unpacked in its
- * jail.  With stage set (a seed of a sandbox just made, where no command
- * has run yet) the files go to a fresh sibling directory of hw->dir
- * first, which then replaces it in one rename (the host never sees a
- * half-filled workspace).  exclude[0..nexclude) are extra ignore patterns
- * (config sync.exclude).  Returns 0 or a negative CLAW_ERR_*.
+ * jail.  With TRANSFER_STAGE in flags (a seed of a sandbox just made,
+ * where no command has run yet) the files go to a fresh sibling
+ * directory of hw->dir first, which then replaces it in one rename (the
+ * host never sees a half-filled workspace).  .git stays here unless
+ * flags has TRANSFER_PUSH_GIT.  exclude[0..nexclude) are extra ignore
+ * patterns (config sync.exclude).  Returns 0 or a negative CLAW_ERR_*.
  */
 int	transfer_push(struct transport *t, struct pathguard *pg,
-	    const struct hostws *hw, char *const *paths, size_t n, int stage,
+	    const struct hostws *hw, char *const *paths, size_t n, int flags,
 	    char *const *exclude, size_t nexclude, struct tarstream_stats *st,
 	    char **cause);
 
@@ -69,9 +74,10 @@ int	transfer_pack_list(struct pathguard *pg, char *const *paths, size_t n,
 	    char **cause);
 
 /*
- * Fetch paths[0..n) (n == 0: everything) from the host directory
- * the workspace into the workspace of pg, within lim (NULL: defaults).
- * Refused entries are counted in st->refused.  Returns 0 or negative.
+ * Fetch paths[0..n) (n == 0: everything) from the sandbox's workspace hw
+ * into the workspace of pg, within lim (NULL: defaults); only entries at
+ * or below those paths are taken, never a .git.  Refused entries are
+ * counted in st->refused.  Returns 0 or negative.
  */
 int	transfer_pull(struct transport *t, struct pathguard *pg,
 	    const struct hostws *hw, char *const *paths, size_t n,
@@ -79,12 +85,16 @@ int	transfer_pull(struct transport *t, struct pathguard *pg,
 	    char **cause);
 
 /*
- * Fetch exactly the entries paths[0..n) (n > 0; a directory comes without
- * its contents).  Needs a tar with --no-recursion and -T (GNU, BusyBox).
+ * Fetch exactly the entries want[0..n) (n > 0; a directory comes without
+ * its contents), as the host's listing described them: anything else the
+ * stream holds is refused, and an entry that no longer matches (changed
+ * or gone on the host since the listing) is left as it is here, counted
+ * in st->changed or st->missing, for the next sync.  Needs a tar with
+ * --no-recursion and -T (GNU, BusyBox).
  */
 int	transfer_pull_list(struct transport *t, struct pathguard *pg,
-	    const struct hostws *hw, char *const *paths, size_t n,
-	    const struct tarstream_limits *lim, struct tarstream_stats *st,
-	    char **cause);
+	    const struct hostws *hw, const struct manifest_entry *const *want,
+	    size_t n, const struct tarstream_limits *lim,
+	    struct tarstream_stats *st, char **cause);
 
 #endif /* CLAW_TRANSFER_H */
