@@ -24,6 +24,7 @@
 #include "process.h"
 #include "registry.h"
 #include "remote_cmd.h"
+#include "sandbox.h"
 #include "shquote.h"
 #include "xmalloc.h"
 
@@ -158,6 +159,9 @@ cmd_env_bwrap(const struct cmd_box *b, const struct sandbox_settings *now,
 /*
  * The docker or podman wrapper for b's sandbox under now, in a container
  * with a fresh random name; 0, or an exit status after printing why.
+ * Without a user the container runs, when the host user is root, as the
+ * sandbox's own uid (sandbox_default_uid), as bwrap does; user "root"
+ * keeps the engine's default user (no --user).
  */
 static int
 cmd_env_oci(const struct cmd_box *b, const struct sandbox_settings *now,
@@ -168,6 +172,7 @@ cmd_env_oci(const struct cmd_box *b, const struct sandbox_settings *now,
 	unsigned char			 rnd[4];
 	char				*ws, *scratch, *gpus = NULL, *name;
 	char				*cause = NULL;
+	unsigned int			 uid = 0;
 	int				 rc = 0;
 
 	if (RAND_bytes(rnd, sizeof rnd) != 1)
@@ -191,12 +196,15 @@ cmd_env_oci(const struct cmd_box *b, const struct sandbox_settings *now,
 	p.scratch = scratch;
 	p.cwd = cwd;
 	p.limits = now->limits;
-	p.user = now->user[0] != '\0' ? now->user : NULL;
+	if (now->user[0] == '\0')
+		uid = sandbox_default_uid(r->id);
+	else if (strcmp(now->user, "root") != 0)
+		p.user = now->user;
 	p.env = keep;
 	p.nenv = nkeep;
 	if (now->gpus != 0)
 		gpus = xasprintf("%s/gpus", r->remote_root);
-	if ((*wrap = contain_oci_wrap(&p, name, gpus, &cause)) == NULL) {
+	if ((*wrap = contain_oci_wrap(&p, name, gpus, uid, &cause)) == NULL) {
 		rc = cmd_fail("runtime %s: %s", contain_runtime_name(p.runtime),
 		    cause);
 		free(cause);

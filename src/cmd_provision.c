@@ -346,7 +346,11 @@ provision_scope(struct provision_args *a, struct sandbox_meta *m)
 	return 0;
 }
 
-/* Resolve --workspace (default: the current directory) to a real path. */
+/*
+ * Resolve --workspace (default: the current directory) to a real path.
+ * This is the only source of a sandbox's local path: what the host's
+ * metadata says is checked against it (provision_do), never taken.
+ */
 static int
 provision_workspace(struct provision_args *a, struct sandbox_meta *m)
 {
@@ -384,10 +388,13 @@ provision_record_managed(struct registry_record *r,
 		*to[i] = from[i] != NULL ? xstrdup(from[i]) : NULL;
 }
 
-/* Make the local record for what the host has (allocated). */
+/*
+ * Make the local record for what the host has (allocated); the local
+ * workspace is the one this side asked for, not the host's word.
+ */
 static struct registry_record *
 provision_record(struct cmd_box *b, const char *root,
-    const struct backend_entry *e)
+    const struct backend_entry *e, const char *workspace)
 {
 	const struct sandbox_meta	*m = &e->meta;
 	struct registry_record		*r;
@@ -406,7 +413,7 @@ provision_record(struct cmd_box *b, const char *root,
 	r->key = xstrdup(m->key);
 	r->settings = m->settings;
 	memcpy(r->config_hash, m->config_hash, sizeof r->config_hash);
-	r->workspace = xstrdup(m->workspace);
+	r->workspace = xstrdup(workspace);
 	r->created = e->created != 0 ? e->created : m->created;
 	if (b->rec != NULL && b->rec->provider != NULL)
 		provision_record_managed(r, b->rec);
@@ -414,8 +421,28 @@ provision_record(struct cmd_box *b, const char *root,
 }
 
 /*
+ * Refuse a found sandbox whose metadata names another local workspace
+ * than the one this side asked for.  The host (or, under runtime none, a
+ * command in the sandbox) can write its metadata: taking its path would
+ * let it choose which local directory is pushed and pulled into.
+ */
+static int
+provision_check_workspace(const struct cmd_box *b,
+    const struct sandbox_meta *want, const struct sandbox_meta *got)
+{
+	if (strcmp(got->workspace, want->workspace) == 0)
+		return 0;
+	return cmd_fail("sandbox %s on %s was provisioned for local "
+	    "workspace '%s'; this provision names '%s': pass --workspace "
+	    "'%s' to use it, or run 'clawssh destroy %s' first", want->id,
+	    b->cc.target, got->workspace, want->workspace, got->workspace,
+	    want->id);
+}
+
+/*
  * On the connected host, get or create the sandbox want describes, check
- * it is the one asked for, and record it.  The caller holds the id lock.
+ * it is the one asked for (scope, key, local workspace), and record it.
+ * The caller holds the id lock.
  */
 static int
 provision_do(struct cmd_box *b, const char *root,
@@ -438,10 +465,12 @@ provision_do(struct cmd_box *b, const char *root,
 		    "%s/%s", want->id, b->cc.target,
 		    sandbox_scope_name(got.meta.scope), got.meta.key,
 		    sandbox_scope_name(want->scope), want->key);
+	if ((rc = provision_check_workspace(b, want, &got.meta)) != 0)
+		return rc;
 	if (!*created && (rc = cmd_box_stale(b, want->id,
 	    got.meta.config_hash, &want->settings)) != 0)
 		return rc;
-	rec = provision_record(b, root, &got);
+	rec = provision_record(b, root, &got, want->workspace);
 	rec->settings.limits = want->settings.limits;
 	registry_record_free(b->rec);
 	b->rec = rec;

@@ -457,26 +457,58 @@ oci_wrap_user(const char *user, struct buf *b)
 }
 
 /*
- * Append sh code giving the bound directory to the user (owner, mode
- * 0700) when the host user is root, so that it can write there.
+ * Append sh code giving the bound directory to owner (sh text, quoted by
+ * the caller; owner and mode 0700) when the host user is root, so that
+ * it can write there, then running then (sh text) if not NULL.
  */
 static void
-oci_wrap_chown(const struct contain_policy *p, int named, struct buf *b)
+oci_wrap_chown(const struct contain_policy *p, const char *owner,
+    const char *then, struct buf *b)
 {
 	const char	*dir = p->access == CONTAIN_WS_NONE ? p->scratch :
 	    p->workspace;
 
-	buf_append_str(b, "if [ \"$(id -u)\" = 0 ]; then chown -R -h -P ");
-	if (named)
-		buf_append_str(b, "\"$__claw_ug\"");
-	else
-		shquote_append(b, p->user);
-	buf_append(b, " ", 1);
+	buf_appendf(b, "if [ \"$(id -u)\" = 0 ]; then chown -R -h -P %s ",
+	    owner);
 	shquote_append(b, dir);
 	buf_append_str(b, " && chmod 700 ");
 	shquote_append(b, dir);
 	buf_append_str(b, " || { echo \"clawssh: cannot give the workspace to "
-	    "the sandbox's user\" >&2; exit 125; }; fi\n");
+	    "the sandbox's user\" >&2; exit 125; }");
+	if (then != NULL)
+		buf_appendf(b, "; %s", then);
+	buf_append_str(b, "; fi\n");
+}
+
+/*
+ * Append sh code choosing the identity: a user name resolved on the host
+ * ($__claw_ug, always used), a numeric user (always used), or, without
+ * one and only when the host user is root, default_uid:default_uid in
+ * $__claw_du (none: the engine's default).  Each is given the bound
+ * directory first when the host user is root.
+ */
+static void
+oci_wrap_ids(const struct contain_policy *p, int named,
+    unsigned int default_uid, struct buf *b)
+{
+	struct buf	 q = BUF_INIT;
+	char		*ug, *then;
+
+	if (named) {
+		oci_wrap_user(p->user, b);
+		oci_wrap_chown(p, "\"$__claw_ug\"", NULL, b);
+	} else if (p->user != NULL) {
+		shquote_append(&q, p->user);
+		oci_wrap_chown(p, q.data, NULL, b);
+		buf_free(&q);
+	} else if (default_uid != 0) {
+		ug = xasprintf("%u:%u", default_uid, default_uid);
+		then = xasprintf("__claw_du=%s", ug);
+		buf_append_str(b, "__claw_du=\n");
+		oci_wrap_chown(p, ug, then, b);
+		free(then);
+		free(ug);
+	}
 }
 
 /*
@@ -507,7 +539,7 @@ oci_wrap_gpus(const struct contain_policy *p, const char *gpu_file,
 /* Build the wrap for docker or podman; see contain_oci.h. */
 char *
 contain_oci_wrap(const struct contain_policy *p, const char *name,
-    const char *gpu_file, char **cause)
+    const char *gpu_file, unsigned int default_uid, char **cause)
 {
 	struct buf	b = BUF_INIT;
 	size_t		i;
@@ -527,10 +559,7 @@ contain_oci_wrap(const struct contain_policy *p, const char *name,
 		return NULL;
 	}
 	oci_wrap_start(p, name, &b);
-	if (named)
-		oci_wrap_user(p->user, &b);
-	if (p->user != NULL)
-		oci_wrap_chown(p, named, &b);
+	oci_wrap_ids(p, named, default_uid, &b);
 	buf_append_str(&b, "set --");
 	buf_append(&b, " ", 1);
 	shquote_append(&b, contain_runtime_name(p->runtime));
@@ -545,6 +574,9 @@ contain_oci_wrap(const struct contain_policy *p, const char *name,
 	buf_append_str(&b, "\n");
 	if (named)
 		buf_append_str(&b, "set -- \"$@\" --user \"$__claw_ug\"\n");
+	else if (p->user == NULL && default_uid != 0)
+		buf_append_str(&b, "[ -z \"$__claw_du\" ] || set -- \"$@\" "
+		    "--user \"$__claw_du\"\n");
 	buf_append_str(&b, "for __claw_v in $(env | sed -n "
 	    "'s/^\\(LC_[A-Za-z0-9_]*\\)=.*/\\1/p'); do set -- \"$@\" -e "
 	    "\"$__claw_v\"; done\n");

@@ -65,13 +65,18 @@ int	contain_oci_image_check(const char *image, char **cause);
  * also be a user name ([a-z_][a-z0-9_-]*), resolved on the host to its
  * uid:gid at run time (exit 125 if it does not exist); with a user, when
  * the host user is root, the bound directory is given to it (chown -R,
- * mode 0700) so that it can write there.  With gpu_file
+ * mode 0700) so that it can write there.  Without a user (p->user NULL)
+ * and with default_uid not 0, the container runs, when the host user is
+ * root (checked at run time), as default_uid:default_uid, given the
+ * bound directory first in the same way; when the host user is not root,
+ * or with default_uid 0, it gets the engine's default user (no --user).
+ * With gpu_file
  * (the host's GPU allocation file; needs p->sandbox and no p->gpus), the
  * GPUs assigned to p->sandbox there are added at run time, as --gpus or
  * CDI devices, with CUDA_VISIBLE_DEVICES and NVIDIA_VISIBLE_DEVICES.
  * Returns NULL with a cause for what contain_oci_run refuses.
  */
 char	*contain_oci_wrap(const struct contain_policy *p, const char *name,
-	    const char *gpu_file, char **cause);
+	    const char *gpu_file, unsigned int default_uid, char **cause);
 
 #endif /* CLAW_CONTAIN_OCI_H */

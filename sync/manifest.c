@@ -10,13 +10,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "error.h"
+#include "log.h"
 #include "manifest.h"
+#include "manifest_int.h"
 #include "xmalloc.h"
 
 #define MANIFEST_DEF_ENTRIES	1000000
 #define MANIFEST_DEF_BYTES	((uint64_t)1 << 40)
 #define MANIFEST_DEF_TEXT	((size_t)512 * 1024 * 1024)
+#define MANIFEST_OVER_SHOWN	1024	/* bytes of a path a warning shows */
+/* The shortest path that can be over a limit: 257 one-byte components. */
+#define MANIFEST_OVER_MIN	(2 * MANIFEST_MAX_DEPTH + 1)
 
 /* Changes collected by a diff: deletions apart, to be reversed at the end. */
 struct diff {
@@ -211,6 +217,58 @@ manifest_fields_check(const struct manifest_entry *e, size_t max)
 	return NULL;
 }
 
+/* Return 0, or the length of path's top over the limits; see manifest.h. */
+size_t
+manifest_path_over(const char *path, size_t len)
+{
+	size_t	i, depth = 1;
+
+	if (len < MANIFEST_OVER_MIN)	/* the common case: short */
+		return 0;
+	for (i = 0; i <= len; i++) {
+		if (i < len && path[i] != '/')
+			continue;
+		/* path[0, i) ends a component: the depth-th */
+		if (i > MANIFEST_PATH_MAX || depth > MANIFEST_MAX_DEPTH)
+			return i;
+		depth++;
+	}
+	return 0;
+}
+
+/* Count a path left out over the limits, keeping the first one's top. */
+void
+manifest_over_add(struct manifest_over *o, const char *path, size_t top)
+{
+	if (o->n++ != 0)
+		return;
+	o->cut = top > MANIFEST_OVER_SHOWN;
+	o->first = xstrndup(path, o->cut ? MANIFEST_OVER_SHOWN : top);
+}
+
+/* Warn once about the paths o counted, then forget them. */
+void
+manifest_over_report(struct manifest_over *o, const char *where)
+{
+	struct buf	 b = BUF_INIT;
+	char		*more;
+
+	if (o->n == 0)
+		return;
+	manifest_escape(&b, o->first);
+	more = o->n == 1 ? xstrdup("") : xasprintf(" (and %zu more)",
+	    o->n - 1);
+	log_warn("%s%s: deeper than %d directories or longer than %d bytes: "
+	    "left out with everything below it%s; it stays %s",
+	    b.data, o->cut ? "..." : "", MANIFEST_MAX_DEPTH,
+	    MANIFEST_PATH_MAX, more, where);
+	free(more);
+	buf_free(&b);
+	free(o->first);
+	o->first = NULL;
+	o->n = 0;
+}
+
 /* Check one untrusted entry and count it against the limits. */
 int
 manifest_entry_check(const struct manifest *m,
@@ -301,9 +359,13 @@ static void
 diff_add(struct diff *d, int kind, const struct manifest_entry *old,
     const struct manifest_entry *now)
 {
-	struct manifest_change	**a;
-	size_t			 *n, *cap;
+	const struct manifest_entry	 *e = old != NULL ? old : now;
+	struct manifest_change		**a;
+	size_t				 *n, *cap;
 
+	if (manifest_path_over(e->path, strnlen(e->path,
+	    MANIFEST_PATH_MAX + 1)) != 0)
+		return;		/* left out of scans and listings alike */
 	if (kind == MANIFEST_CH_DELETED) {
 		a = &d->del;
 		n = &d->ndel;

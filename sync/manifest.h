@@ -29,7 +29,7 @@ enum manifest_type {
 
 #define MANIFEST_PATH_MAX	4095	/* bytes in a path or link target */
 #define MANIFEST_HASH_LEN	32	/* SHA-256 */
-#define MANIFEST_MAX_DEPTH	256	/* directory levels scanned */
+#define MANIFEST_MAX_DEPTH	256	/* components in a path */
 
 /*
  * One path.  path is relative, '/'-separated, without a leading "./" and
@@ -159,6 +159,20 @@ const struct manifest_entry *manifest_find(const struct manifest *m,
 const char *manifest_path_check(const char *path, size_t max);
 
 /*
+ * The limits every scan (manifest_scan, manifest_rescan) and every parser
+ * of the host's listing (manifest_parse_find0, _part) apply alike: a path
+ * of more than MANIFEST_MAX_DEPTH components or MANIFEST_PATH_MAX bytes is
+ * left out, with everything below it, and one warning per call names the
+ * first such path.  So a tree too deep on either side is in neither side's
+ * manifest: it stays where it is, neither sent, fetched nor deleted, and
+ * manifest_diff ignores such paths in the manifests it is given (a state
+ * saved before the limits applied alike may hold them).  Return 0 if the
+ * len bytes at path are within the limits, else the length of the
+ * shortest prefix that is not (the top of what is left out).
+ */
+size_t	manifest_path_over(const char *path, size_t len);
+
+/*
  * Check e, read from untrusted input, before it is added to m: type, mode,
  * nanoseconds, directory size 0, hash on files only, path shape and length,
  * link target present (and not longer than the limit) exactly for links,
@@ -185,7 +199,8 @@ int	manifest_check_tree(const struct manifest *m, size_t *bad,
  * closed) into a new manifest in *out.  Symlinks are never followed (they
  * are recorded with readlinkat(2), and a link to a directory is a link
  * entry); FIFOs, sockets and devices are left out (log_debug), as are paths
- * longer than MANIFEST_PATH_MAX (log_warn).  The root is not an entry.
+ * over the limits of manifest_path_over (not entered; one log_warn).  The
+ * root is not an entry.
  * skip may be NULL; see manifest_skip_cb for its calling convention.  With
  * MANIFEST_HASH_CHANGED in flags, regular files get a SHA-256: copied from
  * prev's entry for the same path when that is a hashed file of the same
@@ -193,7 +208,7 @@ int	manifest_check_tree(const struct manifest *m, size_t *bad,
  * while it is read gets no hash); without it nothing is hashed or copied.
  * prev may be NULL.  Entries that vanish during the scan are left out.
  * Fails with a cause if a directory cannot be read, a file cannot be
- * hashed, the nesting exceeds MANIFEST_MAX_DEPTH or skip fails.
+ * hashed or skip fails.
  */
 int	manifest_scan(int rootfd, const struct manifest *prev,
 	    manifest_skip_cb skip, void *arg, int flags, struct manifest **out,
@@ -317,8 +332,10 @@ const char *manifest_remote_script(void);
  * manifest_parse (NUL-separated records need no escapes, and arrive in any
  * order).  Records of other types than f, d and l are skipped (log_debug);
  * permission bits are masked to 0777, directory sizes set to 0, and the
- * fraction of the mtime read as nanoseconds.  Entries have no hash.  Errors
- * are CLAW_ERR_PARSE with a cause "record N: reason" or naming the path.
+ * fraction of the mtime read as nanoseconds.  Entries have no hash.  Paths
+ * over the limits of manifest_path_over are left out (one log_warn: they
+ * stay on the host).  Errors are CLAW_ERR_PARSE with a cause "record N:
+ * reason" or naming the path.
  */
 int	manifest_parse_find0(const char *data, size_t len,
 	    const struct manifest_limits *lim, struct manifest **out,
@@ -343,8 +360,9 @@ int	manifest_parse_find0_part(const char *data, size_t len,
  * mtime, no size).  Symlinks: only LINK (target).  A type change is DELETED
  * then ADDED.  Order, for applying in sequence: all DELETED in reverse path
  * order (children before their parents), then the others in path order
- * (parents before children).  Returns 0, or CLAW_ERR_INVAL if either
- * manifest is not strictly sorted.
+ * (parents before children).  Paths over the limits of manifest_path_over
+ * make no change.  Returns 0, or CLAW_ERR_INVAL if either manifest is not
+ * strictly sorted.
  */
 int	manifest_diff(const struct manifest *old, const struct manifest *now,
 	    struct manifest_change **out, size_t *n);

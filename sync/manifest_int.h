@@ -12,6 +12,20 @@
 #define SCAN_CHUNK	(64 * 1024)	/* bytes per read when hashing */
 #define SCAN_GONE	0		/* type of an entry that vanished */
 
+/* Paths left out for being over the limits (manifest_path_over). */
+struct manifest_over {
+	size_t		 n;
+	char		*first;		/* the first one's top, raw */
+	int		 cut;		/* first holds only its start */
+};
+
+/* Count path, over the limits from its first top bytes on. */
+void	manifest_over_add(struct manifest_over *, const char *path,
+	    size_t top);
+
+/* Warn once about what o counted ("it stays WHERE"); clear o. */
+void	manifest_over_report(struct manifest_over *, const char *where);
+
 /* One scan in progress. */
 struct scan {
 	struct manifest		*m;
@@ -19,6 +33,7 @@ struct scan {
 	manifest_skip_cb	 skip;
 	void			*arg;
 	int			 flags;
+	struct manifest_over	 over;		/* paths left out */
 	unsigned char		*chunk;		/* SCAN_CHUNK bytes, lazily */
 	EVP_MD_CTX		*md;		/* lazily */
 	char			**cause;

@@ -26,6 +26,7 @@
 #include "fdio.h"
 #include "log.h"
 #include "manifest.h"
+#include "manifest_int.h"
 #include "xmalloc.h"
 
 #define IO_TEXT_FIELDS	7	/* TYPE MODE SIZE TIME HASH PATH TARGET */
@@ -486,13 +487,17 @@ manifest_parse(const char *text, size_t len,
 	return 0;
 }
 
-/* Fill e from the head "TYPE MODE SIZE TIME PATH" of a listing record. */
+/*
+ * Fill e from the head "TYPE MODE SIZE TIME PATH" of a listing record.
+ * A path over the limits of manifest_path_over is counted in over and
+ * leaves e->path NULL: the record is skipped, as a scan would skip it.
+ */
 static const char *
 io_find0_head(const char *p, size_t len, size_t max,
-    struct manifest_entry *e)
+    struct manifest_over *over, struct manifest_entry *e)
 {
 	const char	*f[IO_FIND_FIELDS];
-	size_t		 fl[IO_FIND_FIELDS];
+	size_t		 fl[IO_FIND_FIELDS], top;
 	uint64_t	 v;
 
 	if (io_split(p, p + len, f, fl, IO_FIND_FIELDS, 1) != 0)
@@ -509,6 +514,10 @@ io_find0_head(const char *p, size_t len, size_t max,
 		e->size = 0;
 	if (io_time(f[3], fl[3], 0, &e->mtime_sec, &e->mtime_nsec) != 0)
 		return "bad mtime";
+	if ((top = manifest_path_over(f[4], fl[4])) != 0) {
+		manifest_over_add(over, f[4], top);
+		return NULL;
+	}
 	if (fl[4] > max)
 		return "path longer than the limit (max_path)";
 	e->path = xstrndup(f[4], fl[4]);
@@ -521,7 +530,8 @@ io_find0_head(const char *p, size_t len, size_t max,
  */
 static int
 io_find0_record(struct manifest *m, const char **pp, const char *end,
-    const struct manifest_limits *lim, uint64_t *total, const char **why)
+    const struct manifest_limits *lim, struct manifest_over *over,
+    uint64_t *total, const char **why)
 {
 	struct manifest_entry	 e;
 	const char		*p = *pp, *n1, *n2 = NULL;
@@ -541,8 +551,10 @@ io_find0_record(struct manifest *m, const char **pp, const char *end,
 	}
 	memset(&e, 0, sizeof(e));
 	tlen = (size_t)(n2 - n1 - 1);
-	if ((*why = io_find0_head(p, (size_t)(n1 - p), lim->max_path,
-	    &e)) == NULL && tlen > lim->max_path)
+	if ((*why = io_find0_head(p, (size_t)(n1 - p), lim->max_path, over,
+	    &e)) == NULL && e.path == NULL)
+		return 0;	/* over the limits: stays on the host */
+	if (*why == NULL && tlen > lim->max_path)
 		*why = "link target longer than the limit (max_path)";
 	if (*why != NULL) {
 		free(e.path);
@@ -586,6 +598,7 @@ io_find0(const char *data, size_t len, const struct manifest_limits *lim,
     int part, struct manifest **out, char **cause)
 {
 	struct manifest_limits	 def;
+	struct manifest_over	 over = { 0, NULL, 0 };
 	struct manifest		*m;
 	const char		*p = data, *end = data + len, *why = NULL;
 	size_t			 rec = 0;
@@ -600,16 +613,18 @@ io_find0(const char *data, size_t len, const struct manifest_limits *lim,
 	m = manifest_new();
 	while (r == 0 && p < end) {
 		rec++;
-		r = io_find0_record(m, &p, end, lim, &total, &why);
+		r = io_find0_record(m, &p, end, lim, &over, &total, &why);
 	}
 	if (r != 0)
 		*cause = xasprintf("record %zu: %s", rec, why);
 	else
 		r = io_find0_tree(m, part, cause);
 	if (r != 0) {
+		free(over.first);
 		manifest_free(m);
 		return r;
 	}
+	manifest_over_report(&over, "on the host, not fetched or deleted");
 	*out = m;
 	return 0;
 }

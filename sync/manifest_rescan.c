@@ -248,11 +248,16 @@ rescan_path(struct rescan *r, const char *path)
 	const struct manifest_entry	*old;
 	const char			*name;
 	char				*reldir;
-	size_t				 before = r->s.m->n;
+	size_t				 before = r->s.m->n, top;
 	int				 fd, rc, is_dir = 0, was_dir;
 
 	if (*path == '\0' || rescan_in_cut(r, path))
 		return 0;	/* the root; under a tree gone or just walked */
+	if ((top = manifest_path_over(path, strlen(path))) != 0) {
+		manifest_over_add(&r->s.over, path, top);
+		rescan_put(&r->cut, path);	/* as manifest_scan sees it */
+		return 0;
+	}
 	if ((rc = rescan_parent(r, path, &fd)) != 0 || fd == -1) {
 		rescan_put(&r->cut, path);
 		return rc;
@@ -366,9 +371,11 @@ manifest_rescan(int rootfd, const struct manifest *prev, char *const *paths,
 	rescan_set_free(&r.entered);
 	rescan_set_free(&r.cut);
 	if (rc != 0) {
+		free(r.s.over.first);
 		manifest_free(r.s.m);
 		return rc;
 	}
+	manifest_over_report(&r.s.over, "local, not sent");
 	*out = r.s.m;
 	return 0;
 }

@@ -196,16 +196,15 @@ scan_link(struct scan *s, int dirfd, const char *name,
 	return 0;
 }
 
-/* Return reldir/name (or name at the root), or NULL if too long. */
+/* Return reldir/name (or name at the root) and its length in *lenp. */
 static char *
-scan_join(const char *reldir, const char *name)
+scan_join(const char *reldir, const char *name, size_t *lenp)
 {
 	size_t	dlen = strlen(reldir), nlen = strlen(name), len;
 	char	*p;
 
 	len = dlen == 0 ? nlen : dlen + 1 + nlen;
-	if (len > MANIFEST_PATH_MAX)
-		return NULL;
+	*lenp = len;
 	p = xmalloc(len + 1);
 	if (dlen != 0) {
 		memcpy(p, reldir, dlen);
@@ -258,11 +257,14 @@ mscan_entry(struct scan *s, int dirfd, const char *reldir, const char *name,
 	struct manifest_entry	*e;
 	struct stat		 st;
 	char			*path;
+	size_t			 len, top;
 	int			 type, r;
 
 	*is_dir = 0;
-	if ((path = scan_join(reldir, name)) == NULL) {
-		log_warn("%s/%s: path too long, left out", reldir, name);
+	path = scan_join(reldir, name, &len);
+	if ((top = manifest_path_over(path, len)) != 0) {
+		manifest_over_add(&s->over, path, top);	/* not entered */
+		free(path);
 		return 0;
 	}
 	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
@@ -355,7 +357,7 @@ mscan_dir(struct scan *s, int dirfd, const char *reldir, int depth)
 	size_t	*subs = NULL, nsubs = 0, i;
 	int	 r;
 
-	if (depth > MANIFEST_MAX_DEPTH) {
+	if (depth > MANIFEST_MAX_DEPTH) {	/* mscan_entry left it out */
 		*s->cause = xasprintf("%s: nested deeper than %d directories",
 		    reldir, MANIFEST_MAX_DEPTH);
 		return CLAW_ERR_UNSUPPORTED;
@@ -409,9 +411,11 @@ manifest_scan(int rootfd, const struct manifest *prev, manifest_skip_cb skip,
 	free(s.chunk);
 	EVP_MD_CTX_free(s.md);
 	if (r != 0) {
+		free(s.over.first);
 		manifest_free(s.m);
 		return r;
 	}
+	manifest_over_report(&s.over, "local, not sent");
 	mscan_compact(s.m);
 	manifest_sort(s.m);
 	*out = s.m;

@@ -3,7 +3,7 @@
 # (skipped, with the reason, where it does not): provisioning checks,
 # the confinement inside, env by name only, a timeout and destroy ending
 # the container's processes (also when the engine client is SIGKILLed),
-# --user and mirror mode.  The image is built
+# the sandbox's own uid by default, --user and mirror mode.  The image is built
 # here from busybox with 'podman import' (no registry is reached).
 #
 # Podman may need this machine's quirks (hybrid cgroups, low rlimits):
@@ -35,6 +35,7 @@ for a in sh id ls cat echo touch sleep mkdir grep env tail cut tr wc \
     true pwd; do
 	ln -s busybox "$T/img/bin/$a"
 done
+chmod 1777 "$T/img/tmp"	# podman's tmpfs takes the image's mode
 echo 'nobody:x:65534:65534:nobody:/nonexistent:/bin/sh' > "$T/img/etc/passwd"
 echo 'nogroup:x:65534:' > "$T/img/etc/group"
 tar -C "$T/img" -cf "$T/img.tar" . || exit 99
@@ -110,6 +111,15 @@ lo
 CapEff:	0000000000000000
 NoNewPrivs:	1" "confinement inside the container"
 expect_eq "$(cat "$R/$id/workspace/w")" "ok" "workspace write reached host"
+
+# Connected as root without a user: the sandbox's own uid
+# (sandbox_default_uid), which is given the workspace on the host first.
+u=$(x -- id -u) || fail "id -u"
+if [ "$u" -lt 1879048192 ] || [ "$u" -ge 2013265920 ]; then
+	fail "not the sandbox's own uid: $u"
+fi
+expect_eq "$(stat -c %u "$R/$id/workspace")" "$u" "workspace given to it"
+expect_eq "$(stat -c %u "$R/$id/workspace/w")" "$u" "its files are its"
 out=$(x -- sh -c 'exit 7')
 expect_status $? 7 "exit status through the engine"
 
@@ -176,6 +186,12 @@ out=$("$CLAWSSH" exec -s "$id2" -- sh -c 'id -u; cat f.txt; \
 expect_eq "$out" "$(id -u nobody)
 data" "nobody inside"
 expect_eq "$(cat "$W/new.txt")" "made" "file came back in mirror mode"
+
+# --user root keeps the engine's default user: root, here.
+id3=$(provision p3 --mode remote --from "$IMG" --user root) ||
+    fail "provision --user root"
+expect_eq "$("$CLAWSSH" exec -s "$id3" -- id -u)" 0 "--user root"
+"$CLAWSSH" destroy "$id3" >/dev/null 2>&1
 
 # A background process runs in a container; destroy removes it.
 secs="296.$$"

@@ -519,14 +519,15 @@ test_size_bad(void **state)
 }
 
 /*
- * Run wrap and then print the positional parameters and ARGV "x y" as
+ * Run prelude (sh text, after the stubs: it may replace them) and wrap,
+ * and then print the positional parameters and ARGV "x y" as
  * [WORD]s, in a clean environment with LC_TEST set and setsid, chown
  * and chmod stubs (no watcher runs, nothing changes hands); stderr goes
  * to *err when err is not NULL;
  * return stdout and set *status to the exit status.
  */
 static char *
-wrap_split(const char *wrap, int *status, char **err)
+wrap_run(const char *wrap, const char *prelude, int *status, char **err)
 {
 	struct buf	 cmd = BUF_INIT, out = BUF_INIT;
 	char		 chunk[256], tmpl[] = "/tmp/test_oci_wrapXXXXXX";
@@ -543,6 +544,7 @@ wrap_split(const char *wrap, int *status, char **err)
 
 		buf_append_str(&in, "docker() { :; }; podman() { :; }; "
 		    "setsid() { :; }; chown() { :; }; chmod() { :; }\n");
+		buf_append_str(&in, prelude);
 		buf_append_str(&in, wrap);
 		buf_append_str(&in, "\nset -- \"$@\" x 'y z'\n"
 		    "for a do printf '[%s]' \"$a\"; done\n");
@@ -572,6 +574,13 @@ wrap_split(const char *wrap, int *status, char **err)
 	return buf_detach(&out);
 }
 
+/* Run wrap with the usual stubs; see wrap_run. */
+static char *
+wrap_split(const char *wrap, int *status, char **err)
+{
+	return wrap_run(wrap, "", status, err);
+}
+
 /* The wrap: the run words, base and LC_* names, image, then ARGV. */
 static void
 test_wrap_docker(void **state)
@@ -588,7 +597,7 @@ test_wrap_docker(void **state)
 	p.nenv = 1;
 	p.user = "1000:1000";
 	p.cwd = "src";
-	wrap = contain_oci_wrap(&p, "clawssh-x-01", NULL, &cause);
+	wrap = contain_oci_wrap(&p, "clawssh-x-01", NULL, 0, &cause);
 	assert_non_null(wrap);
 	assert_null(strstr(wrap, "SECRET"));
 	got = wrap_split(wrap, &st, &err);
@@ -624,7 +633,7 @@ test_wrap_user_name(void **state)
 	policy_init(&p);
 	p.runtime = CONTAIN_PODMAN;
 	p.user = "root";
-	wrap = contain_oci_wrap(&p, "n1", NULL, &cause);
+	wrap = contain_oci_wrap(&p, "n1", NULL, 0, &cause);
 	assert_non_null(wrap);
 	got = wrap_split(wrap, &st, NULL);
 	assert_int_equal(st, 0);
@@ -638,13 +647,106 @@ test_wrap_user_name(void **state)
 	free(got);
 	free(wrap);
 	p.user = "no_such_user_cl4w";
-	wrap = contain_oci_wrap(&p, "n1", NULL, &cause);
+	wrap = contain_oci_wrap(&p, "n1", NULL, 0, &cause);
 	assert_non_null(wrap);
 	got = wrap_split(wrap, &st, &err);
 	assert_int_equal(st, 125);
 	assert_string_equal(got, "");
 	assert_non_null(strstr(err, "clawssh: user no_such_user_cl4w does "
 	    "not exist on this host"));
+	free(err);
+	free(got);
+	free(wrap);
+}
+
+/* Stubs for wrap_run: the host user's uid, chown and chmod logged. */
+#define AS_UID(u)	"id() { if [ \"$*\" = -u ]; then echo " u "; " \
+			"else command id \"$@\"; fi; }; " \
+			"chown() { echo \"chown $*\" >&2; }; " \
+			"chmod() { echo \"chmod $*\" >&2; }\n"
+#define DEF_UID		1879048200u
+#define DEF_UG		"1879048200:1879048200"
+
+/*
+ * Without a user, connected as root, the container runs as the
+ * sandbox's own uid (default_uid), given the bound directory first; not
+ * root, or default_uid 0: the engine's default user, nothing given.  A
+ * user set wins over the default.
+ */
+static void
+test_wrap_default_uid(void **state)
+{
+	struct contain_policy	 p;
+	char			*wrap, *got, *err, *cause = NULL;
+	int			 st;
+
+	(void)state;
+	policy_init(&p);
+	wrap = contain_oci_wrap(&p, "n1", NULL, DEF_UID, &cause);
+	assert_non_null(wrap);
+	got = wrap_run(wrap, AS_UID("0"), &st, &err);
+	assert_int_equal(st, 0);
+	assert_string_equal(got, "[docker]" FIXED_WORDS "[--name][n1]"
+	    FIXED_CONFINE "[--network][none]" FIXED_SECURITY
+	    "[--mount][type=bind,source=/srv/ws,target=/workspace]"
+	    "[--workdir][/workspace][-e][LANG][-e][TERM][-e][TZ]"
+	    "[--user][" DEF_UG "][-e][LC_TEST][alpine:3][x][y z]");
+	assert_string_equal(err, "chown -R -h -P " DEF_UG " /srv/ws\n"
+	    "chmod 700 /srv/ws\n");
+	free(err);
+	free(got);
+	got = wrap_run(wrap, AS_UID("1000"), &st, &err);
+	assert_int_equal(st, 0);
+	assert_null(strstr(got, "--user"));
+	assert_string_equal(err, "");
+	free(err);
+	free(got);
+	free(wrap);
+
+	/* Access none: the scratch directory is the one given. */
+	p.access = CONTAIN_WS_NONE;
+	p.scratch = "/srv/private";
+	wrap = contain_oci_wrap(&p, "n1", NULL, DEF_UID, &cause);
+	got = wrap_run(wrap, AS_UID("0"), &st, &err);
+	assert_int_equal(st, 0);
+	assert_non_null(strstr(got, "[--user][" DEF_UG "]"));
+	assert_string_equal(err, "chown -R -h -P " DEF_UG " /srv/private\n"
+	    "chmod 700 /srv/private\n");
+	free(err);
+	free(got);
+	free(wrap);
+
+	/* The directory cannot be given: nothing runs. */
+	wrap = contain_oci_wrap(&p, "n1", NULL, DEF_UID, &cause);
+	got = wrap_run(wrap, AS_UID("0") "chown() { return 1; }\n", &st,
+	    &err);
+	assert_int_equal(st, 125);
+	assert_string_equal(got, "");
+	assert_non_null(strstr(err, "cannot give the workspace"));
+	free(err);
+	free(got);
+	free(wrap);
+
+	/* default_uid 0 (user "root" in the settings): no --user. */
+	p.access = CONTAIN_WS_RW;
+	wrap = contain_oci_wrap(&p, "n1", NULL, 0, &cause);
+	got = wrap_run(wrap, AS_UID("0"), &st, &err);
+	assert_int_equal(st, 0);
+	assert_null(strstr(got, "--user"));
+	assert_string_equal(err, "");
+	free(err);
+	free(got);
+	free(wrap);
+
+	/* A user set wins. */
+	p.user = "1000:1000";
+	wrap = contain_oci_wrap(&p, "n1", NULL, DEF_UID, &cause);
+	got = wrap_run(wrap, AS_UID("0"), &st, &err);
+	assert_int_equal(st, 0);
+	assert_non_null(strstr(got, "[--user][1000:1000]"));
+	assert_null(strstr(got, DEF_UG));
+	assert_string_equal(err, "chown -R -h -P 1000:1000 /srv/ws\n"
+	    "chmod 700 /srv/ws\n");
 	free(err);
 	free(got);
 	free(wrap);
@@ -667,7 +769,7 @@ test_wrap_gpus(void **state)
 	close(fd);
 	policy_init(&p);
 	p.sandbox = "cabcdefghijkl";
-	wrap = contain_oci_wrap(&p, "g1", path, &cause);
+	wrap = contain_oci_wrap(&p, "g1", path, 0, &cause);
 	assert_non_null(wrap);
 	got = wrap_split(wrap, &st, NULL);
 	assert_int_equal(st, 0);
@@ -677,14 +779,14 @@ test_wrap_gpus(void **state)
 	free(got);
 	free(wrap);
 	p.runtime = CONTAIN_PODMAN;
-	wrap = contain_oci_wrap(&p, "g1", path, &cause);
+	wrap = contain_oci_wrap(&p, "g1", path, 0, &cause);
 	got = wrap_split(wrap, &st, NULL);
 	assert_non_null(strstr(got, "[--device][nvidia.com/gpu=0]"
 	    "[--device][nvidia.com/gpu=2][-e][CUDA_VISIBLE_DEVICES=0,2]"));
 	free(got);
 	free(wrap);
 	p.sandbox = "cnone0000000";
-	wrap = contain_oci_wrap(&p, "g1", path, &cause);
+	wrap = contain_oci_wrap(&p, "g1", path, 0, &cause);
 	got = wrap_split(wrap, &st, &err);
 	assert_int_equal(st, 125);
 	assert_non_null(strstr(err, "sandbox cnone0000000 has no GPUs "
@@ -705,30 +807,30 @@ test_wrap_refusals(void **state)
 	(void)state;
 	policy_init(&p);
 	p.image = "x;reboot";
-	assert_null(contain_oci_wrap(&p, "n1", NULL, &cause));
+	assert_null(contain_oci_wrap(&p, "n1", NULL, 0, &cause));
 	assert_non_null(strstr(cause, "bad container image"));
 	free(cause);
 	cause = NULL;
 	policy_init(&p);
 	p.user = "Root";
-	assert_null(contain_oci_wrap(&p, "n1", NULL, &cause));
+	assert_null(contain_oci_wrap(&p, "n1", NULL, 0, &cause));
 	assert_string_equal(cause, "bad user (want a numeric uid[:gid])");
 	free(cause);
 	cause = NULL;
 	policy_init(&p);
 	p.sandbox = "../x";
-	assert_null(contain_oci_wrap(&p, "n1", NULL, &cause));
+	assert_null(contain_oci_wrap(&p, "n1", NULL, 0, &cause));
 	assert_string_equal(cause, "bad sandbox label");
 	free(cause);
 	cause = NULL;
 	policy_init(&p);
-	assert_null(contain_oci_wrap(&p, "n1", "/tmp/gpus", &cause));
+	assert_null(contain_oci_wrap(&p, "n1", "/tmp/gpus", 0, &cause));
 	assert_non_null(cause);
 	free(cause);
 	cause = NULL;
 	policy_init(&p);
 	p.runtime = CONTAIN_BWRAP;
-	assert_null(contain_oci_wrap(&p, "n1", NULL, &cause));
+	assert_null(contain_oci_wrap(&p, "n1", NULL, 0, &cause));
 	assert_string_equal(cause, "runtime bwrap is not docker or podman");
 	free(cause);
 	assert_int_equal(contain_oci_image_check("ghcr.io/a/b:1@sha256:ab",
@@ -755,6 +857,7 @@ main(void)
 		cmocka_unit_test(test_size_bad),
 		cmocka_unit_test(test_wrap_docker),
 		cmocka_unit_test(test_wrap_user_name),
+		cmocka_unit_test(test_wrap_default_uid),
 		cmocka_unit_test(test_wrap_gpus),
 		cmocka_unit_test(test_wrap_refusals),
 	};

@@ -388,25 +388,142 @@ nest(struct tmptree *t, int n)
 	close(fd);
 }
 
-/* Nesting is walked to MANIFEST_MAX_DEPTH levels and refused beyond. */
+/* Start sending stderr to a fresh unlinked file; return the file's fd. */
+static int
+err_begin(int *saved)
+{
+	char	name[] = "/tmp/clawssh-test-err.XXXXXX";
+	int	fd;
+
+	fflush(stderr);
+	assert_true((fd = mkstemp(name)) != -1);
+	assert_int_equal(unlink(name), 0);
+	assert_true((*saved = dup(2)) != -1);
+	assert_int_equal(dup2(fd, 2), 2);
+	return fd;
+}
+
+/* Put stderr back; return what was written to it (allocated). */
+static char *
+err_end(int fd, int saved)
+{
+	struct buf	b = BUF_INIT;
+	char		chunk[4096];
+	ssize_t		n;
+
+	fflush(stderr);
+	assert_int_equal(dup2(saved, 2), 2);
+	close(saved);
+	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+	while ((n = read(fd, chunk, sizeof(chunk))) > 0)
+		buf_append(&b, chunk, (size_t)n);
+	close(fd);
+	buf_append(&b, "", 1);
+	return buf_detach(&b);
+}
+
+/* Return how many times needle occurs in s. */
+static int
+occurrences(const char *s, const char *needle)
+{
+	int	n = 0;
+
+	while ((s = strstr(s, needle)) != NULL) {
+		n++;
+		s += strlen(needle);
+	}
+	return n;
+}
+
+/* Return "d/d/.../d", n components (allocated). */
+static char *
+nest_path(int n)
+{
+	struct buf	b = BUF_INIT;
+	int		i;
+
+	for (i = 0; i < n; i++)
+		buf_append_str(&b, i == 0 ? "d" : "/d");
+	buf_append(&b, "", 1);
+	return buf_detach(&b);
+}
+
+/* Assert m holds exactly the chain d, d/d, ... of n components. */
+static void
+assert_chain(const struct manifest *m, int n)
+{
+	char	*want;
+
+	assert_int_equal(m->n, n);
+	want = nest_path(n);
+	assert_string_equal(m->e[n - 1].path, want);
+	free(want);
+}
+
+/*
+ * Nesting is walked to MANIFEST_MAX_DEPTH components; what lies deeper
+ * is left out with one warning naming its top, and the scan works (it
+ * once failed, and so did every exec after a pull brought such a tree).
+ */
 static void
 test_scan_depth(void **state)
 {
 	struct tmptree	*t = *state;
-	struct manifest	*m = NULL;
-	char		*cause = NULL;
+	struct manifest	*m;
+	char		*err, *top;
+	int		 fd, saved;
 
 	nest(t, MANIFEST_MAX_DEPTH);
+	fd = err_begin(&saved);
 	m = scan(t, NULL, NULL, NULL, 0);
-	assert_int_equal(m->n, MANIFEST_MAX_DEPTH);
+	err = err_end(fd, saved);
+	assert_chain(m, MANIFEST_MAX_DEPTH);
+	assert_string_equal(err, "");
 	manifest_free(m);
-	m = NULL;
-	nest(t, MANIFEST_MAX_DEPTH + 1);
-	assert_int_equal(manifest_scan(t->fd, NULL, NULL, NULL, 0, &m,
-	    &cause), CLAW_ERR_UNSUPPORTED);
-	assert_null(m);
-	assert_non_null(strstr(cause, "nested deeper"));
-	free(cause);
+	free(err);
+	nest(t, 300);
+	fd = err_begin(&saved);
+	m = scan(t, NULL, NULL, NULL, MANIFEST_HASH_CHANGED);
+	err = err_end(fd, saved);
+	assert_chain(m, MANIFEST_MAX_DEPTH);
+	top = nest_path(MANIFEST_MAX_DEPTH + 1);
+	assert_int_equal(occurrences(err, "warning: "), 1);
+	assert_non_null(strstr(err, top));
+	free(top);
+	top = nest_path(MANIFEST_MAX_DEPTH + 2);
+	assert_null(strstr(err, top));		/* the top, not below */
+	assert_non_null(strstr(err, "it stays local, not sent"));
+	manifest_free(m);
+	free(err);
+	free(top);
+}
+
+/* The limits: depth in components, length in bytes, the top returned. */
+static void
+test_path_over(void **state)
+{
+	char	*p, *q;
+
+	(void)state;
+	p = nest_path(MANIFEST_MAX_DEPTH);
+	assert_true(manifest_path_over(p, strlen(p)) == 0);
+	free(p);
+	p = nest_path(300);
+	q = nest_path(MANIFEST_MAX_DEPTH + 1);
+	assert_true(manifest_path_over(p, strlen(p)) == strlen(q));
+	free(p);
+	free(q);
+	p = xmalloc(MANIFEST_PATH_MAX + 10);
+	memset(p, 'a', MANIFEST_PATH_MAX + 9);
+	p[MANIFEST_PATH_MAX + 9] = '\0';
+	assert_true(manifest_path_over(p, MANIFEST_PATH_MAX) == 0);
+	assert_true(manifest_path_over(p, MANIFEST_PATH_MAX + 1) ==
+	    MANIFEST_PATH_MAX + 1);
+	p[100] = '/';
+	p[MANIFEST_PATH_MAX + 2] = '/';
+	assert_true(manifest_path_over(p, MANIFEST_PATH_MAX + 9) ==
+	    MANIFEST_PATH_MAX + 2);
+	free(p);
 }
 
 /* A directory that cannot be read fails the scan rather than hiding. */
@@ -648,6 +765,46 @@ check_script(struct tmptree *t, const char *path, int coarse)
 	free(dir);
 }
 
+/*
+ * The host's listing of a tree too deep leaves out exactly what a scan
+ * of it leaves out, so the mirror sees no change either way: the deep
+ * part is neither fetched nor deleted, nor sent.
+ */
+static void
+test_remote_script_depth(void **state)
+{
+	struct tmptree		*t = *state;
+	struct manifest		*local, *remote = NULL;
+	struct manifest_change	*ch = NULL;
+	struct buf		 out = BUF_INIT;
+	char			*dir, *cause = NULL, *err;
+	size_t			 n;
+	int			 fd, saved;
+
+	nest(t, 300);
+	put(t->fd, "f", "x", 0644);
+	dir = xasprintf("%s/tree", t->top);
+	assert_int_equal(run_script(dir, "/usr/bin:/bin", &out), 0);
+	fd = err_begin(&saved);
+	if (manifest_parse_find0(out.data, out.len, NULL, &remote,
+	    &cause) != 0)
+		fail_msg("listing: %s", cause);
+	err = err_end(fd, saved);
+	assert_int_equal(occurrences(err, "warning: "), 1);
+	assert_non_null(strstr(err, "(and 43 more)"));
+	assert_non_null(strstr(err, "on the host, not fetched or deleted"));
+	local = scan(t, NULL, NULL, NULL, 0);
+	assert_int_equal(local->n, MANIFEST_MAX_DEPTH + 1);
+	assert_same(local, remote, 0);
+	assert_int_equal(manifest_diff(local, remote, &ch, &n), 0);
+	assert_true(n == 0);
+	manifest_free(local);
+	manifest_free(remote);
+	buf_free(&out);
+	free(dir);
+	free(err);
+}
+
 /* The script with GNU find lists the tree exactly as a scan sees it. */
 static void
 test_remote_script(void **state)
@@ -782,6 +939,7 @@ main(void)
 		    tmptree_teardown),
 		cmocka_unit_test_setup_teardown(test_scan_depth, tmptree_setup,
 		    tmptree_teardown),
+		cmocka_unit_test(test_path_over),
 		cmocka_unit_test_setup_teardown(test_scan_unreadable, tmptree_setup,
 		    tmptree_teardown),
 		cmocka_unit_test_setup_teardown(test_save_load, tmptree_setup,
@@ -790,6 +948,8 @@ main(void)
 		    tmptree_teardown),
 		cmocka_unit_test_setup_teardown(test_remote_script, tmptree_setup,
 		    tmptree_teardown),
+		cmocka_unit_test_setup_teardown(test_remote_script_depth,
+		    tmptree_setup, tmptree_teardown),
 		cmocka_unit_test_setup_teardown(test_remote_script_fallback,
 		    tmptree_setup, tmptree_teardown),
 		cmocka_unit_test_setup_teardown(test_remote_script_status,

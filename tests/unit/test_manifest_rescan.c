@@ -1181,6 +1181,75 @@ test_null_prev(void **state)
 	manifest_free(all);
 }
 
+/* Return "d/d/.../d", n components (allocated). */
+static char *
+chain(int n)
+{
+	struct buf	b = BUF_INIT;
+	int		i;
+
+	for (i = 0; i < n; i++)
+		buf_append_str(&b, i == 0 ? "d" : "/d");
+	buf_append(&b, "", 1);
+	return buf_detach(&b);
+}
+
+/* Nest n directories "d" below t's tree, a file "f" in the deepest. */
+static void
+nest(struct tmptree *t, int n)
+{
+	int	fd, next, i;
+
+	fd = dup(t->fd);
+	for (i = 0; i < n; i++) {
+		assert_int_equal(mkdirat(fd, "d", 0755), 0);
+		next = openat(fd, "d", O_RDONLY|O_DIRECTORY);
+		assert_true(next != -1);
+		close(fd);
+		fd = next;
+	}
+	put(fd, "f", "deep");
+	close(fd);
+}
+
+/*
+ * A new tree deeper than MANIFEST_MAX_DEPTH, and journal paths below that
+ * depth, are left out of a rescan as a scan leaves them out, rather than
+ * failing it (and so every sync after).
+ */
+static void
+test_too_deep(void **state)
+{
+	struct tmptree	 *t = *state;
+	struct manifest	 *prev, *m, *full;
+	const char	 *paths[2];
+	char		 *p257, *p300;
+
+	put(t->fd, "a", "a");
+	prev = scan(t, NULL, NULL, MANIFEST_HASH_CHANGED);
+	nest(t, 300);
+	paths[0] = "d";
+	m = rescan(t, prev, paths, 1, NULL, NULL, MANIFEST_HASH_CHANGED);
+	full = scan(t, NULL, NULL, MANIFEST_HASH_CHANGED);
+	assert_int_equal(full->n, 1 + MANIFEST_MAX_DEPTH);
+	assert_same("new deep tree", m, full, 1);
+	manifest_free(prev);
+	prev = m;
+	p257 = chain(MANIFEST_MAX_DEPTH + 1);
+	p300 = chain(300);
+	p300 = xreallocarray(p300, strlen(p300) + 3, 1);
+	strlcat(p300, "/f", strlen(p300) + 3);
+	paths[0] = p257;
+	paths[1] = p300;
+	m = rescan(t, prev, paths, 2, NULL, NULL, MANIFEST_HASH_CHANGED);
+	assert_same("deep journal paths", m, full, 1);
+	manifest_free(m);
+	manifest_free(prev);
+	manifest_free(full);
+	free(p257);
+	free(p300);
+}
+
 int
 main(void)
 {
@@ -1199,6 +1268,7 @@ main(void)
 		T(test_bad_paths),
 		T(test_empty_list),
 		T(test_null_prev),
+		T(test_too_deep),
 	};
 #undef T
 

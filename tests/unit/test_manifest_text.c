@@ -11,8 +11,10 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -460,6 +462,173 @@ test_find0_parse(void **state)
 	manifest_free(m);
 }
 
+/* Start sending stderr to a fresh unlinked file; return the file's fd. */
+static int
+err_begin(int *saved)
+{
+	char	name[] = "/tmp/clawssh-test-err.XXXXXX";
+	int	fd;
+
+	fflush(stderr);
+	assert_true((fd = mkstemp(name)) != -1);
+	assert_int_equal(unlink(name), 0);
+	assert_true((*saved = dup(2)) != -1);
+	assert_int_equal(dup2(fd, 2), 2);
+	return fd;
+}
+
+/* Put stderr back; return what was written to it (allocated). */
+static char *
+err_end(int fd, int saved)
+{
+	struct buf	b = BUF_INIT;
+	char		chunk[4096];
+	ssize_t		n;
+
+	fflush(stderr);
+	assert_int_equal(dup2(saved, 2), 2);
+	close(saved);
+	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+	while ((n = read(fd, chunk, sizeof(chunk))) > 0)
+		buf_append(&b, chunk, (size_t)n);
+	close(fd);
+	buf_append(&b, "", 1);
+	return buf_detach(&b);
+}
+
+/* Return how many times needle occurs in s. */
+static int
+occurrences(const char *s, const char *needle)
+{
+	int	n = 0;
+
+	while ((s = strstr(s, needle)) != NULL) {
+		n++;
+		s += strlen(needle);
+	}
+	return n;
+}
+
+/*
+ * The path of n components "d/d/...", the 257th "x y\n" (so a warning
+ * naming it must escape it); allocated.
+ */
+static char *
+deep_path(int n)
+{
+	struct buf	b = BUF_INIT;
+	int		i;
+
+	for (i = 1; i <= n; i++) {
+		if (i > 1)
+			buf_append_str(&b, "/");
+		buf_append_str(&b, i == MANIFEST_MAX_DEPTH + 1 ? "x y\n" :
+		    "d");
+	}
+	buf_append(&b, "", 1);
+	return buf_detach(&b);
+}
+
+/* Append a listing record for path to b. */
+static void
+record(struct buf *b, const char *head, const char *path)
+{
+	buf_append_str(b, head);
+	buf_append(b, path, strlen(path) + 1);
+	buf_append(b, "", 1);
+}
+
+/*
+ * A listing holding paths over the limits (300 components deep, 5000
+ * bytes long) parses: they are left out with one warning naming the
+ * first one's top, escaped, instead of failing the whole pull.
+ */
+static void
+test_find0_over(void **state)
+{
+	struct manifest	*m;
+	struct buf	 b = BUF_INIT;
+	char		*p, *err, *cause = NULL, *longp;
+	int		 i, fd, saved, part;
+
+	(void)state;
+	p = deep_path(300);
+	longp = xasprintf("%s/f", p);
+	record(&b, "f 644 1 1.0 ", longp);
+	free(longp);
+	free(p);
+	for (i = 300; i >= 1; i--) {
+		p = deep_path(i);
+		record(&b, "d 755 4096 1.0 ", p);
+		free(p);
+	}
+	longp = xmalloc(5001);
+	memset(longp, 'a', 5000);
+	longp[5000] = '\0';
+	record(&b, "f 644 1 1.0 ", longp);
+	free(longp);
+	for (part = 0; part < 2; part++) {
+		m = NULL;
+		fd = err_begin(&saved);
+		if ((part ? manifest_parse_find0_part :
+		    manifest_parse_find0)(b.data, b.len, NULL, &m, &cause) != 0)
+			fail_msg("listing: %s", cause);
+		err = err_end(fd, saved);
+		assert_int_equal(m->n, MANIFEST_MAX_DEPTH);
+		p = deep_path(MANIFEST_MAX_DEPTH);
+		assert_string_equal(m->e[m->n - 1].path, p);
+		free(p);
+		assert_int_equal(occurrences(err, "warning: "), 1);
+		assert_non_null(strstr(err, "/d/x\\x20y\\x0a: deeper than 256 "
+		    "directories"));
+		assert_non_null(strstr(err, "(and 45 more)"));
+		assert_non_null(strstr(err, "it stays on the host"));
+		manifest_free(m);
+		free(err);
+	}
+	buf_free(&b);
+}
+
+/*
+ * Paths over the limits make no change in a diff: a state saved before
+ * the limits applied alike may hold them, and scans and listings no
+ * longer do; they must not read as deleted (nor as added).
+ */
+static void
+test_diff_over(void **state)
+{
+	struct manifest_change	*ch = NULL;
+	struct manifest		*deep, *cut;
+	char			*p;
+	size_t			 n;
+	int			 i;
+
+	(void)state;
+	deep = manifest_new();
+	cut = manifest_new();
+	for (i = 1; i <= 300; i++) {
+		p = deep_path(i);
+		add(deep, MANIFEST_DIR, p, NULL, 0, 1, 0, 0755);
+		if (i <= MANIFEST_MAX_DEPTH)
+			add(cut, MANIFEST_DIR, p, NULL, 0, 1, 0, 0755);
+		free(p);
+	}
+	manifest_sort(deep);
+	manifest_sort(cut);
+	assert_int_equal(manifest_diff(deep, cut, &ch, &n), 0);
+	assert_true(n == 0 && ch == NULL);
+	assert_int_equal(manifest_diff(cut, deep, &ch, &n), 0);
+	assert_true(n == 0 && ch == NULL);
+	assert_int_equal(manifest_diff(deep, NULL, &ch, &n), 0);
+	assert_true(n == MANIFEST_MAX_DEPTH);
+	assert_int_equal(ch[0].kind, MANIFEST_CH_DELETED);
+	assert_string_equal(ch[0].old->path,
+	    cut->e[MANIFEST_MAX_DEPTH - 1].path);
+	free(ch);
+	manifest_free(deep);
+	manifest_free(cut);
+}
+
 /* Render a change list as "K path,K path" (K one of A M P L D). */
 static char *
 render(const struct manifest_change *c, size_t n)
@@ -605,9 +774,11 @@ main(void)
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_find0_errors),
 		cmocka_unit_test(test_find0_parse),
+		cmocka_unit_test(test_find0_over),
 		cmocka_unit_test(test_diff),
 		cmocka_unit_test(test_diff_null),
 		cmocka_unit_test(test_diff_unsorted),
+		cmocka_unit_test(test_diff_over),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
