@@ -52,18 +52,21 @@
 /*
  * Slots: root, id, image, runtime (a checked name).  Metadata for a new
  * sandbox comes on stdin.  For docker and podman the engine must be
- * installed and working and have the image; for bwrap, bwrap must be
- * installed and an image other than host be in the store.  A new sandbox
+ * installed and working and have the image; for every runtime but none,
+ * bwrap must be installed (the step jail); for bwrap, an image other
+ * than host must be in the store.  A new sandbox
  * gets workspace/ and private/ (the empty workspace of access none).
  */
 #define SSH_SCRIPT_GET_OR_CREATE					\
 	SSH_SCRIPT_PRELUDE						\
 	SSH_SCRIPT_ENSURE_ROOT						\
 	"id=%s; image=%s; runtime=%s; d=\"$root/$id\"\n"		\
-	"if [ \"$runtime\" = bwrap ] && ! command -v bwrap >/dev/null"	\
+	"if [ \"$runtime\" != none ] && ! command -v bwrap >/dev/null"	\
 	" 2>&1; then clawfail \"bubblewrap (bwrap) is not installed on"	\
-	" this host: install it (Debian: apt-get install bubblewrap) or" \
-	" choose --runtime none (uncontained)\"; fi\n"			\
+	" this host (runtime $runtime needs it, for the sandbox's"	\
+	" host-side steps at least): install it (Debian: apt-get"	\
+	" install bubblewrap) or choose --runtime none"			\
+	" (uncontained)\"; fi\n"						\
 	"case $runtime in docker|podman)\n"				\
 	"  command -v $runtime >/dev/null 2>&1 || clawfail \"$runtime is"\
 	" not installed on this host: install it (Debian: apt-get"	\

@@ -599,12 +599,12 @@ transfer_pull_do(struct transport *t, struct pathguard *pg,
 	   them so): GNU tar needs asking; others give whole seconds */
 	body = xasprintf("f= && case $(tar --version 2>/dev/null) in "
 	    "*GNU*) f='--format=posix --sparse';; esac && exec tar $f -cf - %s",
-	    n == 0 ? "." : ex->want == NULL ? "--no-unquote -T -" :
-	    "--no-unquote --no-recursion -T -");
+	    n == 0 ? "." : ex == NULL || ex->want == NULL ?
+	    "--no-unquote -T -" : "--no-unquote --no-recursion -T -");
 	script = hostws_script(hw, body);
 	free(body);
-	rc = transfer_run(t, script, &names, -1, data, ex->want != NULL,
-	    cause);
+	rc = transfer_run(t, script, &names, -1, data, ex != NULL &&
+	    ex->want != NULL, cause);
 	close(data);
 	free(script);
 	buf_free(&names);

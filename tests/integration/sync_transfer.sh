@@ -74,6 +74,7 @@ expect_status $? 0 "sync pull x"
 expect_eq "$(cat "$W/x/y/z")" "z" "pulled nested file"
 [ -e "$W/src/r.txt" ] && fail "partial pull brought other paths"
 c sync pull "$id" 2>/dev/null
+expect_status $? 0 "sync pull (everything)"
 expect_eq "$(cat "$W/src/r.txt")" "remote" "pull everything"
 
 # Hostile content: each bad entry refused and named; nothing outside.
