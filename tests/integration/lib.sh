@@ -212,6 +212,17 @@ lib_snapshot() {
 # lib_run_cases "N...", its stderr in $T/case-N.err; lib_case_fail
 # records a failure of the current case and lets it go on; a case that
 # exits non-zero (fail) counts too.  Every failure is reported at the
+# lib_wait_host TEST-ARGS...: wait (up to 10 s) until test(1) ARGS holds on
+# the host (a background command's work is done).
+lib_wait_host() {
+	_i=0
+	while ! test "$@" && [ "$_i" -lt 100 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	test "$@" || lib_case_fail "timed out waiting for: test $*"
+}
+
 # end, with the tail of the failed cases' stderr.
 LIB_CASE=
 lib_case_fail() {

@@ -101,17 +101,6 @@ $(printf '%s\n' "$SENT" > "$T/sent.a"; printf '%s\n' "$_now" > "$T/sent.b"
 	return 0
 }
 
-# wait_host TEST-ARGS...: wait (up to 10 s) until test(1) ARGS holds on
-# the host (a background command's work is done).
-wait_host() {
-	_i=0
-	while ! test "$@" && [ "$_i" -lt 100 ]; do
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	test "$@" || lib_case_fail "timed out waiting for: test $*"
-}
-
 # Case 1: planted links, at depth three, across directory boundaries.
 # Old code: the host's root followed them (1a, 1b, 1d, 1e, 1f fail);
 # f4342a2: every step runs in the jail, where they lead nowhere (pass).
@@ -126,7 +115,7 @@ case_1() {
 	x -- true || lib_case_fail "1a: first exec"
 	x --background -- sh -c "rm -rf d; ln -s '$O' d" >/dev/null ||
 	    lib_case_fail "1a: background exec"
-	wait_host -L "$R/$id/workspace/d"
+	lib_wait_host -L "$R/$id/workspace/d"
 	echo 2 > "$W/d/v"
 	x -- true
 	sentinels_check "1a push through d -> outside" "$W"
@@ -249,7 +238,7 @@ case_2() {
 	    done
 	    [ -L real ] && ./swap_race real lnk 1; rm -f lnk racing" \
 	    >/dev/null || lib_case_fail "2: background exec"
-	wait_host -e "$R/$id/workspace/racing"
+	lib_wait_host -e "$R/$id/workspace/racing"
 	i=1
 	while [ "$i" -le 30 ]; do
 		# The local copy's real may have been replaced by a pull.
@@ -271,7 +260,7 @@ case_2() {
 	done
 	touch "$W/stop"
 	x -- true
-	wait_host ! -e "$R/$id/workspace/racing"
+	lib_wait_host ! -e "$R/$id/workspace/racing"
 	sentinels_check "2 RENAME_EXCHANGE race" "$W"
 }
 
@@ -440,7 +429,7 @@ case_6() {
 	    i=$((i + 1)); j=$((j + 1)); done >> log; sleep 0.05; done
 	    : > done' >/dev/null || lib_case_fail "6a: background writer"
 	HL="$R/$id/workspace/log"
-	wait_host -s "$HL"
+	lib_wait_host -s "$HL"
 	prev=0
 	i=0
 	while [ "$i" -lt 8 ]; do
@@ -463,7 +452,7 @@ case_6() {
 	done
 	touch "$W/stop"
 	x -- true
-	wait_host -e "$R/$id/workspace/done"
+	lib_wait_host -e "$R/$id/workspace/done"
 
 	# 6b: rm -rf ./*; touch keep, in a 40-file workspace.
 	W="$T/ws6b"
@@ -542,7 +531,7 @@ case_7() {
 	    done
 	    [ -L real ] && ./swap_race real lnk 1; rm -f lnk racing" \
 	    >/dev/null || lib_case_fail "7: background exec"
-	wait_host -e "$R/$id/workspace/racing"
+	lib_wait_host -e "$R/$id/workspace/racing"
 	i=0
 	while [ "$i" -lt 150 ]; do
 		echo "written-$i" | "$CLAWSSH" write -s "$id" real/v
@@ -550,7 +539,7 @@ case_7() {
 		i=$((i + 1))
 	done
 	: > "$R/$id/workspace/stop"
-	wait_host ! -e "$R/$id/workspace/racing"
+	lib_wait_host ! -e "$R/$id/workspace/racing"
 	sentinels_check "7 write real/v while real and a link swap"
 }
 

@@ -74,16 +74,6 @@ sentinels_check() {
 	return 0
 }
 
-# wait_host TEST-ARGS...: wait (up to 10 s) until test(1) ARGS holds.
-wait_host() {
-	_i=0
-	while ! test "$@" && [ "$_i" -lt 100 ]; do
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	test "$@" || lib_case_fail "timed out waiting for: test $*"
-}
-
 # Case 1: links to the user's own files, planted at depth three.
 # Old code: the steps, as the user, followed them (FAIL); f4342a2:
 # they run in the jail, where the links lead nowhere (pass).
@@ -106,7 +96,7 @@ case_1() {
 	# The issue's reproduction: d -> $H, the local d/v changed.
 	x --background -- sh -c "rm -rf d; ln -s '$H' d" >/dev/null ||
 	    lib_case_fail "background exec"
-	wait_host -L "$R/$id/workspace/d"
+	lib_wait_host -L "$R/$id/workspace/d"
 	echo 2 > "$W/d/v"
 	x -- true
 	sentinels_check "1 push through d -> home" "$W"
@@ -143,7 +133,7 @@ case_2() {
 	    done
 	    [ -L real ] && ./swap_race real lnk 1; rm -f lnk racing" \
 	    >/dev/null || lib_case_fail "background exec"
-	wait_host -e "$R/$id/workspace/racing"
+	lib_wait_host -e "$R/$id/workspace/racing"
 	i=1
 	while [ "$i" -le 30 ]; do
 		if [ -L "$W/real" ] || [ ! -d "$W/real" ]; then
@@ -160,7 +150,7 @@ case_2() {
 	done
 	touch "$W/stop"
 	x -- true
-	wait_host ! -e "$R/$id/workspace/racing"
+	lib_wait_host ! -e "$R/$id/workspace/racing"
 	sentinels_check "2 RENAME_EXCHANGE race" "$W"
 }
 

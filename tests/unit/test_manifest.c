@@ -30,6 +30,7 @@
 
 #include "compat.h"
 #include "buf.h"
+#include "capture.h"
 #include "error.h"
 #include "manifest.h"
 #include "xmalloc.h"
@@ -388,53 +389,6 @@ nest(struct tmptree *t, int n)
 	close(fd);
 }
 
-/* Start sending stderr to a fresh unlinked file; return the file's fd. */
-static int
-err_begin(int *saved)
-{
-	char	name[] = "/tmp/clawssh-test-err.XXXXXX";
-	int	fd;
-
-	fflush(stderr);
-	assert_true((fd = mkstemp(name)) != -1);
-	assert_int_equal(unlink(name), 0);
-	assert_true((*saved = dup(2)) != -1);
-	assert_int_equal(dup2(fd, 2), 2);
-	return fd;
-}
-
-/* Put stderr back; return what was written to it (allocated). */
-static char *
-err_end(int fd, int saved)
-{
-	struct buf	b = BUF_INIT;
-	char		chunk[4096];
-	ssize_t		n;
-
-	fflush(stderr);
-	assert_int_equal(dup2(saved, 2), 2);
-	close(saved);
-	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
-	while ((n = read(fd, chunk, sizeof(chunk))) > 0)
-		buf_append(&b, chunk, (size_t)n);
-	close(fd);
-	buf_append(&b, "", 1);
-	return buf_detach(&b);
-}
-
-/* Return how many times needle occurs in s. */
-static int
-occurrences(const char *s, const char *needle)
-{
-	int	n = 0;
-
-	while ((s = strstr(s, needle)) != NULL) {
-		n++;
-		s += strlen(needle);
-	}
-	return n;
-}
-
 /* Return "d/d/.../d", n components (allocated). */
 static char *
 nest_path(int n)
@@ -474,20 +428,20 @@ test_scan_depth(void **state)
 	int		 fd, saved;
 
 	nest(t, MANIFEST_MAX_DEPTH);
-	fd = err_begin(&saved);
+	fd = capture_begin(&saved);
 	m = scan(t, NULL, NULL, NULL, 0);
-	err = err_end(fd, saved);
+	err = capture_end(fd, saved);
 	assert_chain(m, MANIFEST_MAX_DEPTH);
 	assert_string_equal(err, "");
 	manifest_free(m);
 	free(err);
 	nest(t, 300);
-	fd = err_begin(&saved);
+	fd = capture_begin(&saved);
 	m = scan(t, NULL, NULL, NULL, MANIFEST_HASH_CHANGED);
-	err = err_end(fd, saved);
+	err = capture_end(fd, saved);
 	assert_chain(m, MANIFEST_MAX_DEPTH);
 	top = nest_path(MANIFEST_MAX_DEPTH + 1);
-	assert_int_equal(occurrences(err, "warning: "), 1);
+	assert_int_equal(capture_count(err, "warning: "), 1);
 	assert_non_null(strstr(err, top));
 	free(top);
 	top = nest_path(MANIFEST_MAX_DEPTH + 2);
@@ -785,12 +739,12 @@ test_remote_script_depth(void **state)
 	put(t->fd, "f", "x", 0644);
 	dir = xasprintf("%s/tree", t->top);
 	assert_int_equal(run_script(dir, "/usr/bin:/bin", &out), 0);
-	fd = err_begin(&saved);
+	fd = capture_begin(&saved);
 	if (manifest_parse_find0(out.data, out.len, NULL, &remote,
 	    &cause) != 0)
 		fail_msg("listing: %s", cause);
-	err = err_end(fd, saved);
-	assert_int_equal(occurrences(err, "warning: "), 1);
+	err = capture_end(fd, saved);
+	assert_int_equal(capture_count(err, "warning: "), 1);
 	assert_non_null(strstr(err, "(and 43 more)"));
 	assert_non_null(strstr(err, "on the host, not fetched or deleted"));
 	local = scan(t, NULL, NULL, NULL, 0);

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "buf.h"
+#include "capture.h"
 #include "error.h"
 #include "manifest.h"
 #include "xmalloc.h"
@@ -462,53 +463,6 @@ test_find0_parse(void **state)
 	manifest_free(m);
 }
 
-/* Start sending stderr to a fresh unlinked file; return the file's fd. */
-static int
-err_begin(int *saved)
-{
-	char	name[] = "/tmp/clawssh-test-err.XXXXXX";
-	int	fd;
-
-	fflush(stderr);
-	assert_true((fd = mkstemp(name)) != -1);
-	assert_int_equal(unlink(name), 0);
-	assert_true((*saved = dup(2)) != -1);
-	assert_int_equal(dup2(fd, 2), 2);
-	return fd;
-}
-
-/* Put stderr back; return what was written to it (allocated). */
-static char *
-err_end(int fd, int saved)
-{
-	struct buf	b = BUF_INIT;
-	char		chunk[4096];
-	ssize_t		n;
-
-	fflush(stderr);
-	assert_int_equal(dup2(saved, 2), 2);
-	close(saved);
-	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
-	while ((n = read(fd, chunk, sizeof(chunk))) > 0)
-		buf_append(&b, chunk, (size_t)n);
-	close(fd);
-	buf_append(&b, "", 1);
-	return buf_detach(&b);
-}
-
-/* Return how many times needle occurs in s. */
-static int
-occurrences(const char *s, const char *needle)
-{
-	int	n = 0;
-
-	while ((s = strstr(s, needle)) != NULL) {
-		n++;
-		s += strlen(needle);
-	}
-	return n;
-}
-
 /*
  * The path of n components "d/d/...", the 257th "x y\n" (so a warning
  * naming it must escape it); allocated.
@@ -569,16 +523,16 @@ test_find0_over(void **state)
 	free(longp);
 	for (part = 0; part < 2; part++) {
 		m = NULL;
-		fd = err_begin(&saved);
+		fd = capture_begin(&saved);
 		if ((part ? manifest_parse_find0_part :
 		    manifest_parse_find0)(b.data, b.len, NULL, &m, &cause) != 0)
 			fail_msg("listing: %s", cause);
-		err = err_end(fd, saved);
+		err = capture_end(fd, saved);
 		assert_int_equal(m->n, MANIFEST_MAX_DEPTH);
 		p = deep_path(MANIFEST_MAX_DEPTH);
 		assert_string_equal(m->e[m->n - 1].path, p);
 		free(p);
-		assert_int_equal(occurrences(err, "warning: "), 1);
+		assert_int_equal(capture_count(err, "warning: "), 1);
 		assert_non_null(strstr(err, "/d/x\\x20y\\x0a: deeper than 256 "
 		    "directories"));
 		assert_non_null(strstr(err, "(and 45 more)"));
