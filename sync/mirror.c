@@ -279,6 +279,7 @@ mirror_inline_plan(struct mirror *m, char **send, size_t nsend,
     const struct buf *del)
 {
 	struct buf	 tar = BUF_INIT, pre = BUF_INIT, body = BUF_INIT;
+	struct buf	 fix = BUF_INIT;
 	char		*why = NULL, *q, *step;
 	const char	*p, *nl;
 
@@ -291,7 +292,8 @@ mirror_inline_plan(struct mirror *m, char **send, size_t nsend,
 		buf_free(&tar);
 		return CLAW_ERR_RANGE;
 	}
-	buf_append_str(&body, ":");
+	transfer_parents(send, nsend, &fix);
+	buf_append_str(&body, TRANSFER_FIX_PARENTS ":");
 	for (p = del->data; del->len != 0 && p < del->data + del->len;
 	    p = nl + 1) {
 		nl = memchr(p, '\n', (size_t)(del->data + del->len - p));
@@ -308,8 +310,11 @@ mirror_inline_plan(struct mirror *m, char **send, size_t nsend,
 	    step);
 	free(step);
 	buf_free(&body);
-	m->inl_len = tar.len;
-	m->inl_tar = buf_detach(&tar);
+	if (tar.len != 0)	/* the parents, then the tar */
+		buf_append(&fix, tar.data, tar.len);
+	buf_free(&tar);
+	m->inl_len = fix.len;
+	m->inl_tar = buf_detach(&fix);
 	m->inl_pre = buf_detach(&pre);
 	return 0;
 }

@@ -367,17 +367,20 @@ transfer_names(struct buf *b, char *const *paths, size_t n)
 }
 
 /*
- * The host-side unpacking script for a push: in the jail, or for a seed
- * into a stage beside the new workspace (as the SSH user: nothing of the
- * sandbox's has run yet), given to the sandbox when it first runs.
+ * The host-side unpacking script for a push: in the jail (for an exact
+ * list, after transfer_parents' lines on stdin: TRANSFER_FIX_PARENTS),
+ * or for a seed into a stage beside the new workspace (as the SSH user:
+ * nothing of the sandbox's has run yet), given to the sandbox when it
+ * first runs.
  */
 static char *
-transfer_push_script(const struct hostws *hw, int stage)
+transfer_push_script(const struct hostws *hw, int stage, int exact)
 {
 	char	*q, *s;
 
 	if (!stage)
-		return hostws_script(hw, "exec tar -xpf -");
+		return hostws_script(hw, exact ? TRANSFER_FIX_PARENTS
+		    "exec tar -xpf -" : "exec tar -xpf -");
 	q = shquote(hw->dir);
 	s = xasprintf("d=%s; s=\"$d.stage.$$\"; o=\"$d.old.$$\"; "
 	    "rm -rf -- \"$s\" && mkdir -m 700 -- \"$s\" && "
@@ -455,46 +458,30 @@ transfer_finish(pid_t pid, int res, int rc, struct tarstream_stats *st,
 	return rc;
 }
 
-/*
- * paths[0..n) with every directory above them added, sorted, each once
- * (so parents come before what is in them): the host's tar then makes
- * each parent a directory again, replacing a link or a file the sandbox
- * put there, instead of failing on it.  An owned vector of *nout.
- */
-static char **
-transfer_with_parents(char *const *paths, size_t n, size_t *nout)
+/* Append the directories above paths[0..n), sorted, each once. */
+void
+transfer_parents(char *const *paths, size_t n, struct buf *out)
 {
 	char	**v = NULL, *slash;
 	size_t	  i, k = 0, cap = 0;
 
 	for (i = 0; i < n; i++) {
-		slash = paths[i];
-		for (;;) {
+		for (slash = paths[i]; (slash = strchr(slash, '/')) != NULL;
+		    slash++) {
 			if (k == cap) {
 				cap = cap == 0 ? 16 : cap * 2;
 				v = xreallocarray(v, cap, sizeof *v);
 			}
-			if ((slash = strchr(slash, '/')) == NULL)
-				break;
 			v[k++] = xstrndup(paths[i],
 			    (size_t)(slash - paths[i]));
-			slash++;
 		}
-		v[k++] = xstrdup(paths[i]);
 	}
 	strv_uniq(v, &k, 1);
-	*nout = k;
-	return v;
-}
-
-/* Free a vector of transfer_with_parents. */
-static void
-transfer_free_vec(char **v, size_t n)
-{
-	size_t	i;
-
-	for (i = 0; i < n; i++)
+	for (i = 0; i < k; i++) {
+		buf_appendf(out, "%s\n", v[i]);
 		free(v[i]);
+	}
+	buf_append_str(out, ".\n");
 	free(v);
 }
 
@@ -507,8 +494,8 @@ transfer_push_do(struct transport *t, struct pathguard *pg,
 {
 	struct transfer_fd	 w;
 	struct tarstream_stats	 cst;
-	char			*script, *why = NULL, **v;
-	size_t			 nv;
+	struct buf		 parents = BUF_INIT;
+	char			*script, *why = NULL;
 	pid_t			 pid;
 	int			 data, res, rc;
 
@@ -519,12 +506,9 @@ transfer_push_do(struct transport *t, struct pathguard *pg,
 	if (pid == 0) {
 		memset(&cst, 0, sizeof cst);
 		transfer_fd_init(&w, data, "sent", &cst);
-		if (exact) {
-			v = transfer_with_parents(paths, n, &nv);
-			rc = tarstream_create(pg, v, nv, transfer_write_cb,
+		if (exact)
+			rc = tarstream_create(pg, paths, n, transfer_write_cb,
 			    &w, &cst, &why);
-			transfer_free_vec(v, nv);
-		}
 		else
 			rc = transfer_walk_create(pg, paths, n, flags,
 			    exclude, nexclude, transfer_write_cb, &w, &cst,
@@ -533,8 +517,13 @@ transfer_push_do(struct transport *t, struct pathguard *pg,
 		close(data);
 		transfer_child_exit(res, rc, &cst, why);
 	}
-	script = transfer_push_script(hw, (flags & TRANSFER_STAGE) != 0);
-	rc = transfer_run(t, script, NULL, data, -1, 0, cause);
+	if (exact)
+		transfer_parents(paths, n, &parents);
+	script = transfer_push_script(hw, (flags & TRANSFER_STAGE) != 0,
+	    exact);
+	rc = transfer_run(t, script, exact ? &parents : NULL, data, -1, 0,
+	    cause);
+	buf_free(&parents);
 	close(data);
 	free(script);
 	return transfer_finish(pid, res, rc, st, cause);
@@ -655,20 +644,16 @@ int
 transfer_pack_list(struct pathguard *pg, char *const *paths, size_t n,
     size_t max, struct buf *out, struct tarstream_stats *st, char **cause)
 {
-	struct transfer_mem	  m;
-	char			**v;
-	size_t			  nv;
-	int			  rc;
+	struct transfer_mem	m;
+	int			rc;
 
 	if ((rc = transfer_check_paths(paths, n, cause)) != 0)
 		return rc;
 	m.out = out;
 	m.max = max;
 	m.over = 0;
-	v = transfer_with_parents(paths, n, &nv);
-	rc = tarstream_create(pg, v, nv, transfer_mem_cb, &m, st, cause);
-	transfer_free_vec(v, nv);
-	if (rc == 0)
+	if ((rc = tarstream_create(pg, paths, n, transfer_mem_cb, &m, st,
+	    cause)) == 0)
 		return 0;
 	if (m.over) {
 		free(*cause);
