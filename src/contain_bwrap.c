@@ -135,7 +135,8 @@ bw_ids(struct buf *b, const struct contain_spec *spec)
 /*
  * When the host user is root (and the user is not "root"), resolve the
  * identity (bw_ids) and, once (while the bound directory's top is not
- * the user's yet: each exec pays one stat), give it the bound directory
+ * the user's yet: each exec pays one stat, none when a step of the same
+ * script looked already, $__claw_given), give it the bound directory
  * (owner, mode 0700) and search-only access (0711) to the directories
  * above it and to the image store, which bwrap, running as that user,
  * must traverse, and check that it can.
@@ -155,13 +156,14 @@ bw_user(struct buf *b, const struct contain_spec *spec, const char *qroot,
 		    "settings\" >&2; exit 125\n");
 		return;
 	}
-	buf_append_str(b, "if [ \"$(id -u)\" = 0 ]; then\n");
+	buf_append_str(b, "if [ \"${__claw_idu:=$(id -u)}\" = 0 ]; then\n");
 	bw_ids(b, spec);
-	buf_appendf(b, "\tif [ \"$(stat -c %%u -- %s/%s)\" != \"$__claw_uid\" ]; "
+	buf_appendf(b, "\tif [ \"${__claw_given:-}\" != %s/%s:\"$__claw_uid\" ] "
+	    "&& [ \"$(stat -c %%u -- %s/%s)\" != \"$__claw_uid\" ]; "
 	    "then\n\tchown -R -h -P \"$__claw_uid:$__claw_gid\" %s/%s && "
 	    "chmod 700 %s/%s && chmod 711 %s %s || { echo \"clawssh: "
 	    "cannot give the workspace to user %s\" >&2; exit 125; }\n",
-	    qdir, sub, qdir, sub, qdir, sub, qroot, qdir,
+	    qdir, sub, qdir, sub, qdir, sub, qdir, sub, qroot, qdir,
 	    *u != '\0' ? u : "$__claw_uid");
 	if (strcmp(spec->settings->image, "host") != 0) {
 		buf_appendf(b, "\tchmod 711 %s/images %s/images/", qroot,
@@ -173,8 +175,8 @@ bw_user(struct buf *b, const struct contain_spec *spec, const char *qroot,
 	    "--regid=\"$__claw_gid\" --clear-groups -- test -x %s/%s || { "
 	    "echo \"clawssh: user $__claw_uid cannot reach %s/%s: make the "
 	    "directories above remoteRoot searchable (chmod o+x)\" >&2; "
-	    "exit 125; }\n\tfi\n\t__claw_su=1\n", qdir, sub,
-	    spec->root, spec->id);
+	    "exit 125; }\n\tfi\n\t__claw_given=%s/%s:$__claw_uid\n"
+	    "\t__claw_su=1\n", qdir, sub, spec->root, spec->id, qdir, sub);
 	if (spec->note_user && *u != '\0')
 		buf_appendf(b, "else\n\techo \"clawssh: note: user %s "
 		    "applies when connecting as root; commands run as "
@@ -286,7 +288,7 @@ bw_limits(struct buf *b, const struct contain_spec *spec)
 		buf_append_str(b, " $__claw_np");
 	buf_append_str(b, " -- \"$@\"\n");
 	if (l->nproc != 0)
-		buf_append_str(b, "[ -n \"$__claw_cg\" ] || [ \"$(id -u)\" "
+		buf_append_str(b, "[ -n \"$__claw_cg\" ] || [ \"$__claw_idu\" "
 		    "!= 0 ] || [ -n \"$__claw_su\" ] || echo \"clawssh: "
 		    "warning: the process limit is "
 		    "not enforced on this host (no writable pids cgroup, and "
@@ -321,18 +323,17 @@ contain_bwrap_wrap(const struct contain_spec *spec)
 }
 
 /*
- * The host's programs for a step: its system directories read-only (as
- * links where they are links, as merged-/usr hosts have them), the
- * loader's cache and the alternatives links; nothing else of the host.
+ * The host's programs for a step: its system directories read-only (a
+ * merged-/usr host's /bin -> usr/bin is bound as the directory it names:
+ * no readlink process per link), the loader's cache and the
+ * alternatives links; nothing else of the host.
  */
 static void
 bw_tools(struct buf *b)
 {
 	buf_append_str(b, "for __claw_p in " BW_STEP_TOOLS "; do\n"
-	    "\tif [ -L \"$__claw_p\" ]; then set -- \"$@\" --symlink "
-	    "\"$(readlink \"$__claw_p\")\" \"$__claw_p\"\n"
-	    "\telif [ -d \"$__claw_p\" ]; then set -- \"$@\" --ro-bind "
-	    "\"$__claw_p\" \"$__claw_p\"; fi\ndone\n"
+	    "\t[ -d \"$__claw_p\" ] && set -- \"$@\" --ro-bind "
+	    "\"$__claw_p\" \"$__claw_p\"\ndone\n"
 	    "for __claw_p in /etc/ld.so.cache /etc/alternatives; do\n"
 	    "\t[ -e \"$__claw_p\" ] && set -- \"$@\" --ro-bind "
 	    "\"$__claw_p\" \"$__claw_p\"\ndone\n");

@@ -27,7 +27,9 @@ remote_cmd_env_name_ok(const char *name)
 {
 	const char	*p;
 
-	if (name[0] == '\0' || (name[0] >= '0' && name[0] <= '9'))
+	if (name[0] == '\0' || (name[0] >= '0' && name[0] <= '9') ||
+	    strncmp(name, REMOTE_CMD_RESERVED, sizeof REMOTE_CMD_RESERVED - 1)
+	    == 0)
 		return 0;
 	for (p = name; *p != '\0'; p++) {
 		if (!(*p == '_' || (*p >= 'a' && *p <= 'z') ||

@@ -69,7 +69,18 @@ int	remote_cmd_parse_pid(const struct remote_cmd *rc, const char *line,
  */
 char	*remote_cmd_kill_script(long pid, int grace_ds);
 
-/* Return 1 if name is a valid environment variable name. */
+/*
+ * The prefix of the host-side scripts' own variables: no environment
+ * variable given to a command may start with it (the preamble could
+ * otherwise preset one, e.g. the host user's id the runtime wrapper
+ * decides the user switch on).
+ */
+#define REMOTE_CMD_RESERVED	"__claw"
+
+/*
+ * Return 1 if name is a valid environment variable name
+ * ([A-Za-z_][A-Za-z0-9_]*) and does not start with REMOTE_CMD_RESERVED.
+ */
 int	remote_cmd_env_name_ok(const char *name);
 
 #endif /* CLAW_REMOTE_CMD_H */

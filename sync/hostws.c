@@ -68,3 +68,16 @@ hostws_subshell(const struct hostws *h, const char *body)
 	buf_append_str(&b, "\n)");
 	return buf_detach(&b);
 }
+
+/* The step as a child of the script; see hostws.h. */
+char *
+hostws_inline(const struct hostws *h, const char *body)
+{
+	struct buf	b = BUF_INIT;
+
+	if (h->jail == NULL)
+		return hostws_subshell(h, body);
+	buf_appendf(&b, "%s\n\"$@\" sh -c ", h->jail);
+	shquote_append(&b, body);
+	return buf_detach(&b);
+}

@@ -38,4 +38,13 @@ char	*hostws_script(const struct hostws *h, const char *body);
  */
 char	*hostws_subshell(const struct hostws *h, const char *body);
 
+/*
+ * As hostws_subshell, for a script whose positional parameters are free
+ * (before a runtime wrapper sets them): the jail runs as a child of the
+ * script itself, so what its preparation learnt (the host user, the
+ * workspace given to the sandbox's user) spares the wrapper asking
+ * again.  Runtime none: a subshell.
+ */
+char	*hostws_inline(const struct hostws *h, const char *body);
+
 #endif /* CLAW_HOSTWS_H */

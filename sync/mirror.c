@@ -304,8 +304,8 @@ mirror_inline_plan(struct mirror *m, char **send, size_t nsend,
 	}
 	if (tar.len != 0)
 		buf_appendf(&body, " && head -c %zu | tar -xpf -", tar.len);
-	step = hostws_subshell(&m->hw, body.data);
-	buf_appendf(&pre, "%s || { echo 'clawssh: sync up failed on "
+	step = hostws_inline(&m->hw, body.data);
+	buf_appendf(&pre, "{ %s\n} || { echo 'clawssh: sync up failed on "
 	    "the host' >&2; exit 255; }; printf '\\001clawssh-synced\\n'",
 	    step);
 	free(step);

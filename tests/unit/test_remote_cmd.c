@@ -170,6 +170,10 @@ test_bad_input(void **state)
 	assert_false(remote_cmd_env_name_ok(""));
 	assert_false(remote_cmd_env_name_ok("A-B"));
 	assert_true(remote_cmd_env_name_ok("_a1"));
+	/* the scripts' own variables cannot be preset */
+	assert_false(remote_cmd_env_name_ok("__claw_idu"));
+	assert_false(remote_cmd_env_name_ok("__claw"));
+	assert_true(remote_cmd_env_name_ok("__cla"));
 }
 
 /* Only an exact marker with a plausible pid is accepted. */
