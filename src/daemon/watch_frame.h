@@ -1,5 +1,5 @@
 /*
- * The frames in which the host watcher's script (src/daemon_watch.c)
+ * The frames in which the host watcher's script (src/daemon/daemon_watch.c)
  * sends a listing on its stderr:
  *
  *	"clawssh-list " TOKEN "\n"  RECORDS  "\0\0clawssh-end " TOKEN " " STATUS "\n"
