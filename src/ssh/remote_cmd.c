@@ -13,7 +13,6 @@
 
 #include "compat.h"
 #include "buf.h"
-#include "clawconfig.h"
 #include "error.h"
 #include "remote_cmd.h"
 #include "shquote.h"

@@ -14,7 +14,11 @@
 
 #include <stddef.h>
 
-struct claw_env;
+/* An environment variable given to a command (config exec.env, --env). */
+struct claw_env {
+	char	*name;
+	char	*value;
+};
 
 #define REMOTE_CMD_NONCE_LEN	32	/* hex characters */
 #define REMOTE_CMD_MARKER	"\001clawssh-pid "

@@ -80,13 +80,9 @@
 #include <stddef.h>
 
 #include "contain.h"
+#include "remote_cmd.h"		/* struct claw_env */
 
 struct claw_policy;
-
-struct claw_env {
-	char	*name;
-	char	*value;
-};
 
 /* One entry of "providers" (see provider.h for what the fields mean). */
 struct claw_provider {

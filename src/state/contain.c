@@ -28,6 +28,8 @@ static const char *const contain_networks[] = {
 };
 
 #define NITEMS(a)	(sizeof(a) / sizeof((a)[0]))
+#define CONTAIN_IMAGE_CHARS	"abcdefghijklmnopqrstuvwxyz" \
+	"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._/:@-"
 
 /* Return the index of s in names[0..n), or -1. */
 static int
@@ -213,5 +215,25 @@ contain_limits_from_json(const cJSON *o, struct contain_limits *l,
 		*contain_limit_at(&c, i) = (int64_t)d;
 	}
 	*l = c;
+	return 0;
+}
+
+/* Check an engine's image reference; see contain.h. */
+int
+contain_image_ref_check(const char *image, char **cause)
+{
+	size_t	len;
+
+	if (image == NULL || *image == '\0')
+		return claw_fail(cause, CLAW_ERR_INVAL, "no container image");
+	len = strnlen(image, CONTAIN_IMAGE_REF_MAX + 1);
+	if (len > CONTAIN_IMAGE_REF_MAX)
+		return claw_fail(cause, CLAW_ERR_INVAL,
+		    "container image reference longer than %d bytes",
+		    CONTAIN_IMAGE_REF_MAX);
+	if (image[0] == '-' || strspn(image, CONTAIN_IMAGE_CHARS) != len)
+		return claw_fail(cause, CLAW_ERR_INVAL, "bad container image "
+		    "reference (allowed: letters, digits and ._/:@- not "
+		    "first)");
 	return 0;
 }

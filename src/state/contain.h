@@ -115,4 +115,13 @@ struct cJSON	*contain_limits_json(const struct contain_limits *l);
 int	contain_limits_from_json(const struct cJSON *o,
 	    struct contain_limits *l, char **cause);
 
+/*
+ * Check a docker/podman image reference: 1..CONTAIN_IMAGE_REF_MAX
+ * characters of [A-Za-z0-9._/:@-], not starting with '-' (no shell
+ * metacharacters, never an option).  Returns 0 or CLAW_ERR_INVAL with a
+ * cause.
+ */
+#define CONTAIN_IMAGE_REF_MAX	512
+int	contain_image_ref_check(const char *image, char **cause);
+
 #endif /* CLAW_CONTAIN_H */

@@ -20,7 +20,6 @@
 
 #include "compat.h"
 #include "buf.h"
-#include "contain_oci.h"
 #include "error.h"
 #include "jsonc.h"
 #include "log.h"
@@ -318,7 +317,7 @@ sandbox_image_check_for(enum contain_runtime rt, const char *image,
 	    strnlen(image, SANDBOX_REF_MAX + 1) > SANDBOX_REF_MAX)
 		return sandbox_fail_value(cause, "image", image,
 		    xasprintf("longer than %d bytes", SANDBOX_REF_MAX));
-	if ((r = contain_oci_image_check(image, &why)) != 0) {
+	if ((r = contain_image_ref_check(image, &why)) != 0) {
 		claw_fail(cause, r, "%s", why);
 		free(why);
 	}

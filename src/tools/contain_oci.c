@@ -20,7 +20,6 @@
 #include "shquote.h"
 #include "xmalloc.h"
 
-#define OCI_IMAGE_MAX	512		/* bytes of an image reference */
 #define OCI_NAME_MAX	128		/* bytes of a container name */
 #define OCI_ENV_MAX	256		/* bytes of an environment name */
 #define OCI_PATH_MAX	4096		/* bytes of a host path or cwd */
@@ -31,7 +30,6 @@
 #define OCI_DIGITS	"0123456789"
 #define OCI_LOWER	"abcdefghijklmnopqrstuvwxyz"
 #define OCI_UPPER	"ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-#define OCI_IMAGE_CHARS	OCI_LOWER OCI_UPPER OCI_DIGITS "._/:@-"
 #define OCI_NAME_CHARS	OCI_LOWER OCI_DIGITS "_.-"
 #define OCI_ENV_CHARS	OCI_LOWER OCI_UPPER OCI_DIGITS "_"
 #define OCI_USER_CHARS	OCI_LOWER OCI_DIGITS "_-"
@@ -41,26 +39,6 @@ static const char *const oci_env_base[] = { "LANG", "TERM", "TZ" };
 
 static void	oci_wordf(struct buf *, const char *, ...)
 		    __attribute__((__format__(__printf__, 2, 3)));
-
-/* Check an image reference; see contain_oci.h. */
-int
-contain_oci_image_check(const char *image, char **cause)
-{
-	size_t	len;
-
-	if (image == NULL || *image == '\0')
-		return claw_fail(cause, CLAW_ERR_INVAL, "no container image");
-	len = strnlen(image, OCI_IMAGE_MAX + 1);
-	if (len > OCI_IMAGE_MAX)
-		return claw_fail(cause, CLAW_ERR_INVAL,
-		    "container image reference longer than %d bytes",
-		    OCI_IMAGE_MAX);
-	if (image[0] == '-' || strspn(image, OCI_IMAGE_CHARS) != len)
-		return claw_fail(cause, CLAW_ERR_INVAL, "bad container image "
-		    "reference (allowed: letters, digits and ._/:@- not "
-		    "first)");
-	return 0;
-}
 
 /* Check the container name: [a-z0-9][a-z0-9_.-]*. */
 static int
@@ -232,7 +210,7 @@ oci_check_policy(const struct contain_policy *p, const char *name,
 	int	r;
 
 	if ((r = oci_check_modes(p, cause)) != 0 ||
-	    (r = contain_oci_image_check(p->image, cause)) != 0 ||
+	    (r = contain_image_ref_check(p->image, cause)) != 0 ||
 	    (r = oci_check_name(name, cause)) != 0 ||
 	    (r = oci_check_env(p->env, p->nenv, cause)) != 0 ||
 	    (r = oci_check_cwd(p->cwd, cause)) != 0 ||

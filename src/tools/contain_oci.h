@@ -45,13 +45,6 @@ int	contain_oci_run(const struct contain_policy *p, const char *name,
 	    int argc, char *const argv[], struct buf *b, char **cause);
 
 /*
- * Check an image reference: 1..512 characters of [A-Za-z0-9._/:@-], not
- * starting with '-' (no shell metacharacters, never an option).  Returns
- * 0 or CLAW_ERR_INVAL with a cause.
- */
-int	contain_oci_image_check(const char *image, char **cause);
-
-/*
  * Return (allocated) sh code for remote_cmd's wrap slot that runs the
  * command in a fresh container of engine p->runtime named name, with the
  * confinement contain_oci_run describes, so that 'exec "$@" ARGV' runs

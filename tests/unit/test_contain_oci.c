@@ -833,11 +833,11 @@ test_wrap_refusals(void **state)
 	assert_null(contain_oci_wrap(&p, "n1", NULL, 0, &cause));
 	assert_string_equal(cause, "runtime bwrap is not docker or podman");
 	free(cause);
-	assert_int_equal(contain_oci_image_check("ghcr.io/a/b:1@sha256:ab",
+	assert_int_equal(contain_image_ref_check("ghcr.io/a/b:1@sha256:ab",
 	    NULL), 0);
-	assert_int_equal(contain_oci_image_check("a b", NULL),
+	assert_int_equal(contain_image_ref_check("a b", NULL),
 	    CLAW_ERR_INVAL);
-	assert_int_equal(contain_oci_image_check("$(id)", NULL),
+	assert_int_equal(contain_image_ref_check("$(id)", NULL),
 	    CLAW_ERR_INVAL);
 }
 

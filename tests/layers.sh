@@ -1,0 +1,51 @@
+#!/bin/sh
+# The layer check: a source file may include headers of its own layer
+# and of the layers below it, never of one above.  Bottom to top:
+#   compat, src/lib, src/ssh, src/state, sync, src/tools, backends,
+#   src/gateway, src/daemon, src/cli
+# (docs/architecture.md says what lives where).  Prints every upward
+# include and fails if there is one.
+set -u
+top=${top_srcdir:-$(dirname "$0")/..}
+cd "$top" || exit 99
+LAYERS="compat src/lib src/ssh src/state sync src/tools backends \
+src/gateway src/daemon src/cli"
+
+# rank DIR: the position of DIR in LAYERS (0: not a layer).
+rank() {
+	_i=1
+	for _l in $LAYERS; do
+		[ "$_l" = "$1" ] && { echo "$_i"; return; }
+		_i=$((_i + 1))
+	done
+	echo 0
+}
+
+# Where each header lives, as "NAME RANK" lines.
+map=$(for l in $LAYERS; do
+	r=$(rank "$l")
+	for h in "$l"/*.h; do
+		[ -f "$h" ] && echo "${h##*/} $r"
+	done
+done)
+bad=0
+tmp=$(mktemp "${TMPDIR:-/tmp}/clawssh-layers.XXXXXX") || exit 99
+for l in $LAYERS; do
+	r=$(rank "$l")
+	for f in "$l"/*.c "$l"/*.h; do
+		[ -f "$f" ] || continue
+		sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f" > "$tmp"
+		while IFS= read -r h; do
+			hr=$(printf '%s\n' "$map" | awk -v h="$h" \
+			    '$1 == h { print $2; exit }')
+			[ -n "$hr" ] || continue	# config.h, generated
+			if [ "$hr" -gt "$r" ]; then
+				echo "upward include: $f includes $h" >&2
+				bad=1
+			fi
+		done < "$tmp"
+	done
+done
+rm -f "$tmp"
+[ $bad -eq 0 ] && echo "layers: no upward include"
+exit $bad
