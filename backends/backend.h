@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Sandbox backends: where sandboxes live and how they are made, behind one
  * function table.  Every operation runs over an authenticated transport;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The managed backend's provider side: names, get-or-create with a wait
  * for READY, delete, and the ssh settings that reach an endpoint.

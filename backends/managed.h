@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The managed backend: sandboxes on machines a provider makes (provider.h).
  * This module does the provider side: choosing the provider's name for a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * What the provider drivers share: the driver table, running a provider's
  * executable with a deadline and bounded output, errors that name the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Provider drivers for the managed backend: a control plane (OpenShell, a
  * Slurm cluster, a site's own tool) that creates a sandbox, reports its

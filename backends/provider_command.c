@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The "command" provider driver: any executable speaking a small JSON
  * protocol (docs/providers.md).  It is run as "COMMAND [ARGS...] OP [NAME]"

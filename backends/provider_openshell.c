@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The "openshell" provider driver: drives NVIDIA OpenShell's CLI.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The Slurm provider driver: sbatch submits a holder job that keeps an
  * allocation, squeue finds it by name, scontrol names its node and GPUs,

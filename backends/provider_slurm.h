@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The Slurm provider driver: a sandbox is a holder job (sbatch --wrap
  * 'exec sleep infinity') that keeps an allocation; its endpoint is the

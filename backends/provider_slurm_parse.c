@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Reading what Slurm's commands print for the slurm provider driver:
  * squeue lines, sbatch --parsable, scontrol's NodeAddr and GRES indexes.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The ssh backend: a sandbox is a directory <root>/<id>/ on a host we
  * reach directly, holding workspace/, meta.json and a last-used stamp.

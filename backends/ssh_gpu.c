@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The ssh backend's GPU assignment: the host's allocation file
  * <remoteRoot>/gpus (INDEX ID lines) is read, the assignment computed here

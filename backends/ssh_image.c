@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The ssh backend's image store: root file systems under
  * <remoteRoot>/images/<name>/rootfs, imported from a tarball streamed over

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The sh scripts the ssh backend runs on a host.  Each is a format string
  * whose %s slots are filled with sh-quoted words (never raw input).  They

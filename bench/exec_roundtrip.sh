@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Round trip of one remote `/bin/true` on loopback, in one run (the
 # program, not bash's builtin `true`, so every variant runs the same
 # remote process: clawssh's wrapper ends in `exec`):

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Generate the sync benchmark workspace in DIR: 10,000 files of 8 KiB in
 # 100 nested directories, plus two 20 MiB binaries (about 120 MiB).
 #   bench/gen_workspace.sh DIR

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Sync benchmarks on loopback, all figures from one run:
 #   seed        clawssh provision --mode remote   vs  tar | ssh tar, rsync -a
 #   round trip  clawssh exec -s (1 file changed each way, mirror mode)

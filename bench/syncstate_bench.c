@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * How a view of the sync state scales: a manifest of DIRS directories of
  * 100 files each, then BLOCKS logged changes of one file each (spread

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Replacements for functions glibc 2.36 lacks.  Include after config.h.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * strlcat: append a string into a sized buffer, always terminated.
  */

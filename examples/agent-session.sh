@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # What an agent gateway does for one session: get the session's sandbox on
 # a GPU box (created once, however many tool calls ask), run tool calls in
 # it, and let the operator's prune job clean up later.

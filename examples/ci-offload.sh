@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Offload a CI job's `make test` to a bigger box over SSH.
 #
 #   examples/ci-offload.sh HOST [DIR]

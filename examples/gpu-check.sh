@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Ask a GPU box what it has, with a bounded wait.
 #   examples/gpu-check.sh HOST
 set -eu

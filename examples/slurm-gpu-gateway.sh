@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # A laptop gateway driving a GPU sandbox on a Slurm cluster: clawssh asks
 # Slurm for an allocation (a holder job with --gres=gpu:1), reaches the
 # allocated node over SSH, and runs a training command inside the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Configure and build clawssh in the source tree.  Extra arguments go to
 # configure (e.g. --enable-debug, --enable-asan).
 set -eu

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Quick-start command 1: install dependencies, build, start a throwaway
 # sshd on 127.0.0.1 with generated host and user keys, and run real remote
 # commands through clawssh.  Nothing outside a temporary directory is

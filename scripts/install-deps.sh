@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Install what clawssh needs to build, test and demo on Debian 12 (as root).
 # Safe to run again; skips apt when everything is already there.
 set -eu

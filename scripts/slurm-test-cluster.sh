@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # A single-node Slurm cluster for tests, from Debian 12's packages (munge,
 # slurmctld, slurmd), kept entirely under one state directory: its own
 # slurm.conf and gres.conf, munge key and socket, spool, logs and pid

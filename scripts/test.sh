@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Quick-start command 2: install dependencies, build with strict warnings,
 # and run the whole test suite (cmocka unit tests and integration tests
 # against a real sshd each test starts on 127.0.0.1).

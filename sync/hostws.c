@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Scripts for the host-side steps on a sandbox's workspace.  See
  * hostws.h.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Where the host-side steps on a sandbox's workspace run: its directory
  * on the host and, for a contained sandbox, the jail around each step

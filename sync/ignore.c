@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * gitignore(5) pattern sets: each line is compiled once into a pattern,
  * patterns are kept per directory of the file they came from, and a path is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Which workspace paths sync leaves alone, decided as git decides with
  * gitignore(5) patterns.

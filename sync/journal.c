@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The change journal.  One libinotifytools instance per process, used by
  * the reader thread only: it alone adds and removes watches, keeps the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The change journal: inotify(7) watches, through libinotifytools, on
  * every directory of one or more workspace roots, so that a sync after a

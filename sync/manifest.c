@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Manifests in memory: building, sorting, lookup, the checks every parser
  * applies to untrusted entries, and the diff between two manifests.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Workspace manifests: the last synced state of a tree, one entry per path,
  * sorted by path bytes (strcmp(3), that is memcmp order).  A manifest is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Inside the manifest scanner: what manifest_scan.c shares with
  * manifest_rescan.c, which updates a manifest from a list of paths.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Manifests as text: the escaped line format of the saved manifest, atomic
  * save and bounded load, and the NUL-separated listing that the remote

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Updating a manifest from a change journal's paths: only the listed
  * paths are looked at again (and the trees of directories that are new),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Scanning a local tree into a manifest: an openat(2) walk that never
  * follows a symlink, with optional SHA-256 of new and changed files.

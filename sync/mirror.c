@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Mirror mode: push local changes before the command (the pull after it
  * is in mirror_pull.c), the state left unsaved, and sync status.

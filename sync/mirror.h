@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Mirror mode: the local workspace is canonical.  Before each command the
  * local changes since the last sync go up; after it, what the command

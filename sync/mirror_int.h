@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Inside mirror mode: what sync/mirror.c shares with sync/mirror_remote.c,
  * which finds what changed in the sandbox workspace.

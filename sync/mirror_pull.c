@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Mirror mode, the pull: what the command changed in the sandbox comes
  * down, conflicts are kept beside the local files, and the new synced

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Mirror mode, the host's side: what changed in the sandbox workspace.
  * Through the daemon, its watcher on the host (daemon_watch.c) names the

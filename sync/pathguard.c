@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * pathguard: every change to the local workspace goes through a directory
  * descriptor resolved beneath the root, with openat2(2) where the kernel

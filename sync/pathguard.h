@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * pathguard: the only judge of a local path.  Everything done to the local
  * workspace on behalf of the remote side (create, write, rename, chmod,

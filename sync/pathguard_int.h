@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * What the pathguard source files share and nothing else may use: small
  * helpers over relative paths and the refusal message builder.

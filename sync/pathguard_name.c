@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * pathguard's judgement of names and link targets by their syntax alone
  * (no file system access): pathguard_name_check, pathguard_link_check and

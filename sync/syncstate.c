@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The saved sync state: the manifest, mapped and searched in place, and
  * the log of changes appended after it; see syncstate.h.

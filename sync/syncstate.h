@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The saved sync state of one mirrored sandbox: the manifest of the last
  * synced tree ("<id>.manifest") and a log of what later syncs changed in

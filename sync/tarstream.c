@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Tar streams: libarchive on one side, pathguard on the other.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Tar streams of workspace files (libarchive), in both directions.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Tar streams over an exec channel, one child process on the local side.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Moving workspace files over one exec channel as a tar stream.
  *

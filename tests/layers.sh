@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # The layer check: a source file may include headers of its own layer
 # and of the layers below it, never of one above.  Bottom to top:
 #   compat, src/lib, src/ssh, src/state, sync, src/tools, backends,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Sub-commands of the clawssh program.  Each takes the arguments after its
  * name (argv[0] is the command name) and returns the process exit status.

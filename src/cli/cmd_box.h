@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * What the sandbox commands share: finding a sandbox's record, reaching
  * its host, the settings in force, and the stale-config check.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Connection options, config loading, target resolution and connecting,
  * shared by the commands that reach a host.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * What every command that reaches a host shares: the connection options
  * (-F, -o, -l, -p, -v, --config, --passphrase-file, --state-dir), loading

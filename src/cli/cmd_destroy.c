@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * clawssh destroy ID: remove a sandbox from its host and the registry;
  * clawssh prune: remove the sandboxes idle or old past the limits.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The --env list and the runtime wrapper shared by exec and process
  * start.  See cmd_env.h.

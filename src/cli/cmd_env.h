@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * What exec and process start share: the --env list (NAME=VALUE, or NAME
  * valued from clawssh's own environment, then the config's exec.env) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * clawssh exec: run one command on a remote host or in a sandbox.
  *

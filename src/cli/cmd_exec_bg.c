@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * exec -s ID --background | --yield-ms N: run the command as a background
  * process (see the process tool) and either hand back its handle at once,

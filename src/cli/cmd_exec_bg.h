@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * exec --background and --yield-ms: a sandbox command run as a background
  * process of the process tool.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The file tools an agent calls on a sandbox's workspace:
  *

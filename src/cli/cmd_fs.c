@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Shared parts of the file tool commands: options, choosing the copy of
  * the workspace to act on, and pushing a local change at once.

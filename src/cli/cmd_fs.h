@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * What the file tool commands (read, write, edit, ls, stat, apply-patch)
  * share: their options, and opening the right copy of a sandbox's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * clawssh image import|list|rm: the root file system images a host keeps
  * for sandboxes made with --from NAME.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * clawssh list: every sandbox in the registry, with what its host says;
  * clawssh status ID: one of them in detail.  Hosts are visited once each;

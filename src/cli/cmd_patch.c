@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * clawssh apply-patch -s ID [--push] < PATCH: apply a unified diff or an
  * agent-format patch to a sandbox's workspace, every file or none.

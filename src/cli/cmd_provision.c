@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * clawssh provision: get or create the sandbox of a scope and key on a
  * host; clawssh recreate: destroy it and make it again with the settings

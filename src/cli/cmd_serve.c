@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * clawssh serve: run the per-user daemon that keeps SSH sessions warm for
  * every other clawssh command (see daemon.h), in the foreground or

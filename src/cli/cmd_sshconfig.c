@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * clawssh ssh-config ID: an OpenSSH client config stanza for a sandbox's
  * host, so that plain ssh (or an editor's remote mode) reaches it with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * clawssh sync push|pull ID [PATH...]: move workspace files between the
  * local workspace and a sandbox explicitly (remote mode, or any time).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * clawssh: run tool calls in remote sandboxes over SSH.
  * This file dispatches to the sub-commands.
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "jsonc.h"
 
 static const struct {
 	const char	*name;
@@ -113,6 +115,7 @@ main(int argc, char **argv)
 {
 	size_t	i;
 
+	jsonc_hooks();
 	if (argc < 2) {
 		usage(stderr);
 		return CMD_EXIT_FAILURE;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The daemon's socket and poll loop.  One thread owns every client, host,
  * session and channel; connector threads only report back through the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The clawssh daemon: one per user, on a Unix socket only that user can
  * reach.  It holds warm SSH sessions (a small pool per host), runs the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The workers behind JSON-RPC and MCP tool calls: the clawssh CLI itself,
  * run as "/proc/self/exe SUBCOMMAND ARGS" with the request's input on its

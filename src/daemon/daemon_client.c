@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Clients of the daemon's socket.  Only the daemon's own user gets in
  * (SO_PEERCRED).  The first bytes decide the protocol: MUX_MAGIC for a

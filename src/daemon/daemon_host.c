@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Hosts, their pool of warm SSH sessions, and the channels on them.  A
  * session is made by a connector thread (transport_connect blocks) and

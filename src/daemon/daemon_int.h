@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Inside the daemon: clients of the control socket, hosts with their pool
  * of SSH sessions, and the channels that run on them.  Everything here is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The daemon's change journals for mirror-mode workspaces.  A clawssh
  * command syncing a workspace asks (JTAKE) for the paths changed there

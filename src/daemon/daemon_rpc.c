@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * JSON-RPC 2.0 and MCP clients of the daemon: on its socket (a client
  * whose first byte is '{'), or on stdin/stdout for `serve --stdio` and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The change sets the daemon hands to commands (its local journals and
  * its watchers on hosts): paths gathered, answered in a JPATHS/RPATHS

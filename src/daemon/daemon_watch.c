@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The daemon's change watchers on hosts: for a mirror-mode sandbox, one
  * long-lived channel runs inotifywait(1) on the sandbox workspace, so that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The host watcher's listing frames; see watch_frame.h.
  */

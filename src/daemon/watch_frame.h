@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The frames in which the host watcher's script (src/daemon/daemon_watch.c)
  * sends a listing on its stderr:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * JSON-RPC 2.0 framing, parsing and serialization (see jsonrpc.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * JSON-RPC 2.0 over newline-delimited lines: framing with a size cap,
  * request parsing and validation, and serialized responses and

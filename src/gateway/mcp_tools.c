@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * MCP initialize, tools/list and tools/call (see mcp_tools.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The Model Context Protocol over the JSON-RPC framing of jsonrpc.h:
  * initialize, tools/list and tools/call for one bound sandbox.  A tool

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The JSON-RPC methods: params -> worker argv, worker output -> result
  * (see rpc_methods.h and docs/protocol.md).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The JSON-RPC methods of 'clawssh serve': each method and its params
  * become one worker call (the clawssh CLI run as "/proc/self/exe ARGV"),

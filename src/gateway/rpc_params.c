@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Strict checks of JSON-RPC params and the worker argv (see rpc_params.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Strict checks of a JSON-RPC params object and the worker argv built
  * from it, for rpc_methods.c.  The first failure sticks: later calls do

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A finished worker's exit status and output -> the JSON-RPC result or
  * error of its method (see rpc_methods.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Base64 (RFC 4648, standard alphabet), in plain C so that what is accepted
  * is decided here and not by a library's leniency.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Base64 (RFC 4648, standard alphabet).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Monotonic time in milliseconds, for deadlines.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * One error space for clawssh: 0 is success, negative values are failures.
  * Codes from libssh2, libarchive and errno are mapped into it at the edge.

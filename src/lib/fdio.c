@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Descriptor I/O helpers: writing a whole buffer through short writes,
  * signals and non-blocking descriptors.

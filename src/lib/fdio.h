@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Descriptor I/O helpers shared by modules that write files and streams.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * JSON with comments.  Comments are blanked to spaces (newlines kept) in a
  * private copy so cJSON's byte offsets still give the user's line and column.
@@ -426,4 +427,15 @@ jsonc_load_file(const char *path, cJSON **out, char **cause)
 	r = jsonc_parse(path, buf, len, out, cause);
 	freezero(buf, cap);
 	return r;
+}
+
+/* Route cJSON's allocations through xmalloc; see jsonc.h. */
+void
+jsonc_hooks(void)
+{
+	cJSON_Hooks	h;
+
+	h.malloc_fn = xmalloc;
+	h.free_fn = free;
+	cJSON_InitHooks(&h);
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * JSON with comments: // and block comments are allowed outside strings.
  * Parse errors report line and column.
@@ -8,6 +9,14 @@
 #include <stddef.h>
 
 #include <cjson/cJSON.h>
+
+/*
+ * Make cJSON allocate through xmalloc (which aborts when memory runs
+ * out) instead of malloc, whose NULL cJSON would silently turn into a
+ * missing member or a truncated document.  Call once, before any cJSON
+ * use (main does).
+ */
+void	jsonc_hooks(void);
 
 /*
  * Parse text[0..len) (comments allowed, one value, trailing whitespace and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Logging to stderr, one line per message, prefixed with the program name.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Logging to stderr, filtered by verbosity (-v repeatable).
  * Not thread-safe; call log_set_level once at start-up.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Wildcard pattern matching for host names and pattern lists.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Wildcard matching as OpenSSH does it for Host lines and known_hosts:
  * '*' matches any run of characters, '?' any one character.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * POSIX sh quoting.  Every byte except the single quote is literal inside
  * single quotes; a single quote is written as '\'' (close, escaped quote,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Quoting for POSIX sh: the one place remote command lines are built.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Termination signals turned into readable events: SIGINT, SIGTERM and
  * SIGHUP are written to a self-pipe that a poll loop watches; SIGPIPE is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Starting and reaping the child processes clawssh runs on purpose.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Child processes that are the point of the exercise (a ProxyCommand, a
  * provider's executable): a clean start in the child, and reaping with a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Arrays of C strings: sorting, duplicates, membership.
  */

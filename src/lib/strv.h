@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Arrays of C strings (char **v with a count): ordering, duplicates, and
  * membership by binary search, including "is an ancestor directory of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Allocation wrappers: failure prints a message and aborts, so callers never
  * continue with a NULL they did not expect.

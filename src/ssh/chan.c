@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Command channels over either kind of transport.  The libssh2 path maps
  * EAGAIN to "not now" and errors through transport_map_error; the daemon

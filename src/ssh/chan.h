@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * One command channel on a transport, whether the transport is a libssh2
  * session of this process or the daemon's warm session reached through

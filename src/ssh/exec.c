@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * One remote command on a channel, driven by a single poll loop over the
  * SSH socket, local stdin and the signal pipe.  Local writes block, which

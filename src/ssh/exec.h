@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Running one command on an authenticated transport, streaming stdin,
  * stdout and stderr, and reporting its exit the way a shell would.

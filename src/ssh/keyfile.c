@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Private key file inspection: is it encrypted, what is its public half.
  */

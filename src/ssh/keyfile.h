@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Inspection of private and public key files, without decrypting anything.
  */

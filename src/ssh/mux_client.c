@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The client end of the control socket.  Frames for every channel arrive
  * on one socket; each channel keeps its own stdout and stderr until exec.c

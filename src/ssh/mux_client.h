@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A clawssh command's side of the control socket: a transport whose
  * channels run on the daemon's warm SSH session instead of one of its own.

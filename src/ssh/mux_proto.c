@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Frames of the control socket protocol: building and bounded parsing.
  * Both ends treat the other's bytes as untrusted.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The control socket's channel protocol between a clawssh command and the
  * daemon that holds the warm SSH sessions (like OpenSSH's ControlMaster).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Remote command lines: the exec wrapper, its stdin preamble, the pid
  * marker, and the kill script.  Every word that came from the user goes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The remote side of an exec, as text: the command line handed to the
  * remote user's shell, the preamble sent on its stdin, and the script that

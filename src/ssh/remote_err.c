@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Messages from failed remote scripts.  See remote_err.h.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Turning a failed remote script's stderr into one message: the scripts
  * report "clawssh-error: MESSAGE" lines; anything else is shown as it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * OpenSSH client configuration (ssh_config(5)) for one destination: reading
  * files and ssh -o lines, the keywords, Host, Match and Include.  Expansion

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * ssh_config(5) expansion: %-tokens and ~ in paths, and the last step of
  * sshconfig_resolve, which fills in every default and expands the file

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Internals shared by sshconfig.c, sshconfig_expand.c and
  * sshconfig_target.c.  Not for use elsewhere; the contract is sshconfig.h.

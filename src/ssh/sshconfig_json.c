@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Resolved ssh_config settings to and from JSON.  Every field of struct
  * sshconfig travels; the reader checks each one and trusts nothing.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A resolved ssh_config as JSON: how a clawssh command tells the daemon
  * exactly which connection it wants, settings and all.  The text is

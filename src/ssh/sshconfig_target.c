@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Destination parsing: "[user@]host[:port]" as typed on the command line.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The SSH transport: TCP connect with a deadline, libssh2 handshake, then
  * host key verification and authentication (see transport_hostkey.c and

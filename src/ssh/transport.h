@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The SSH transport: one authenticated, non-blocking libssh2 session to one
  * host, over which channels are opened.  A transport and its channels belong

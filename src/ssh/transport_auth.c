@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * User authentication: ssh-agent identities first, then identity files,
  * as OpenSSH does.  Only public keys: there is no one to type a password.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Host key policy: order the algorithms so a key we already know is
  * offered first, then check the server's key against known_hosts, record

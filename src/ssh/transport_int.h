@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Internals shared by transport.c, transport_hostkey.c and
  * transport_auth.c.  Not for use elsewhere.

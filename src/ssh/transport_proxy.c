@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * ProxyCommand: the SSH session runs over a socketpair whose other end is
  * the standard input and output of "sh -c 'exec COMMAND'", as ssh(1) does.

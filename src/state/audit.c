@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The audit log: records formatted with cJSON, appended with one write(2)
  * each on an O_APPEND descriptor.

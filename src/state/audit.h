@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The audit log: one JSON object per line for each tool call the daemon
  * serves, appended to a file (by default $XDG_STATE_HOME/clawssh/

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The clawssh configuration file.  The JSON tree is checked against a fixed
  * schema: each object has a table of keys, each key a type, a field offset

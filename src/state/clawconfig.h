@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The clawssh configuration file: JSON with comments, by default at
  * $XDG_CONFIG_HOME/clawssh/config.json (~/.config/clawssh/config.json).

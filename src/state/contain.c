@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Containment policy settings: runtime and network names, sizes.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Containment policy: how a sandbox's commands are confined on its host
  * (runtime, workspace access, network, resource limits, user, environment

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * GPU assignment on a host.  The table is indexed by GPU: holder[i] is the
  * sandbox id holding GPU i, or "" when it is free.  Lines of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * GPU assignment on a host: which sandbox holds which GPU.  The table is
  * the text of an allocation file kept on the host (read and written by the

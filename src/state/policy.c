@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Tool policy: allow and deny lists of fnmatch(3) globs at three levels
  * (global, per agent, per sandbox) and the elevated-exec switch.  Agents

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Tool policy: which tool calls (JSON-RPC method names such as "exec",
  * "fs.read" or "sandbox.provision") a caller may make, from the "policy"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The local sandbox registry: one JSON record per sandbox, validated on
  * load and on store, written atomically, and one flock(2) lock file per

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The local registry of sandboxes: one JSON file per sandbox under
  * <state>/sandboxes/<id>.json, written atomically (temporary file, fsync,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Sandboxes as data: enum names, key, image and root checks, ids, config
  * hashes and the metadata file.  Everything decoded is treated as hostile:

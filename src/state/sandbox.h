@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Sandboxes as data: scopes, keys, ids, the settings a sandbox is made
  * with, their config hash, and the metadata file kept beside the sandbox

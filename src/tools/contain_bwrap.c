@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The bubblewrap runtime as sh text.  See contain_bwrap.h and
  * docs/security.md.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The bubblewrap runtime: the sh text that runs a sandbox's command inside
  * bwrap(1) on the host, with the image as a read-only root, the workspace

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * docker and podman command lines from a containment policy.  Every input
  * is checked first; then the words are built in a private buffer, each

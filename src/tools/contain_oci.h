@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * docker and podman command lines that express a containment policy.
  * Pure: builds sh text, runs nothing.

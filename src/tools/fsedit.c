@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Exact string replacement for the edit tool.  See fsedit.h.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The edit tool's core: exact string replacement in a file's content,
  * with no I/O.

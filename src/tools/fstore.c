@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The file tools' view of a workspace: path normalisation and the choice
  * between the local and the remote copy.  See fstore.h.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A sandbox's files as the file tools see them: either the local canonical
  * copy (mirror mode, through pathguard) or the copy on the host (remote

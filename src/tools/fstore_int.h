@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * What the fstore source files share: the store itself and the two
  * implementations behind the calls of fstore.h.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The file tools on the local workspace: every path is resolved by
  * pathguard_resolve (links followed only while they stay inside), then

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The file tools on the host's copy of the workspace: one sh script per
  * call (fstore_scripts.h), run in the sandbox's step jail (hostws) after

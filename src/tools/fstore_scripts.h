@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The sh scripts behind the remote file tools.  Each body is the prelude,
  * then one operation whose slots are sh-quoted words or numbers; it runs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Patch parsing: the text is copied once and split into per-file changes
  * whose lines point into the copy.  This file holds the line cursor, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Patches applied in memory: no I/O, no path judgement.  Two formats are
  * accepted and told apart by the first non-blank line:

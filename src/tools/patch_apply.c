@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Applying one file's change to its content in memory.  The content is
  * split into lines (the last may lack its newline) and each hunk's old

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Internals shared by patch.c (agent format, common parsing),
  * patch_unified.c (unified diffs) and patch_apply.c.  Not a public API.

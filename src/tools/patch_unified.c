@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unified diffs: git sections ("diff --git" and its extended header) and
  * plain "--- / +++" pairs, each followed by hunks whose line counts are

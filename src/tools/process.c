@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Background processes in a sandbox: each operation is one sh script from
  * process_scripts.h over one exec channel; what comes back is checked

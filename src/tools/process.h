@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Background processes in a sandbox: started detached on the host (own
  * session, all descriptors redirected) under a small sh supervisor that

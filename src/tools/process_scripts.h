@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The sh scripts behind the process tool.  Unlike the backend's format
  * strings, each script takes its arguments as positional parameters: the

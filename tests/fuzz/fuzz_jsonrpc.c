@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * libFuzzer target: bytes through the whole request layer, as the daemon
  * uses it.  The framer gets the input in pieces; each line is parsed;

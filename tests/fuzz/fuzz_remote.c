@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * libFuzzer target: what a host sends back for mirror syncs, all of it
  * hostile.  The input is fed to the watcher's frame parser in pieces (as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * libFuzzer target: a pull's tar stream, all of it hostile, extracted by
  * tarstream_extract_expect into a scratch workspace.  The first byte

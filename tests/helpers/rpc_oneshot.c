@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A test harness for the request layer: reads JSON-RPC lines on stdin
  * and answers on stdout, running each call's worker (the clawssh given

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A TCP listener on 127.0.0.1 that accepts connections and never says a
  * word, for ConnectTimeout tests.  Prints its port, then exits after the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Drive the slurm provider driver from the command line, for
  * tests/integration/slurm_gpu.sh:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * swap_race DIR LINK ITERATIONS [STOP]: exchange the names DIR and LINK
  * (renameat2 RENAME_EXCHANGE) ITERATIONS times, as fast as it can, or

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # The bwrap runtime against a real sshd: what a command inside a sandbox
 # can and cannot do (issue 5's proof list), and that secrets do not leak.
 # A variable the host's sshd puts into every session: never forwarded.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # The podman runtime, live, where rootful podman works on this machine
 # (skipped, with the reason, where it does not): provisioning checks,
 # the confinement inside, env by name only, a timeout and destroy ending

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # sandbox.user / provision --user with bwrap, connecting as root: bwrap
 # runs as the configured uid (setpriv), which owns what it writes in
 # /workspace, gets mirror-mode files back to the local side, and cannot

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # The clawssh daemon against a real sshd: commands reuse its warm session
 # (one SSH login for many execs), streams and exit codes pass through
 # unchanged, concurrent execs share a small pool, --no-daemon bypasses it,

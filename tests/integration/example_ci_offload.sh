@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # examples/ci-offload.sh works end to end: ships a git tree, runs its
 # `make test` remotely, and passes the status back.
 . "$TESTLIB"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Authentication and connection failures: 255 with a clear message.
 . "$TESTLIB"
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # exec --background and --yield-ms against a real sshd: a handle at once,
 # a quick command's output and status within the yield, a slow one's
 # handle to poll later, --json, and the mirror pull when it finished.

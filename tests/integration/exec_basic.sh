@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # clawssh exec against a real sshd: exit codes, signals, argument quoting,
 # --cwd, --env, and that environment values never reach an argv.
 . "$TESTLIB"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Configuration: ssh_config aliases and patterns, -o precedence, the
 # clawssh JSON config (env, timeout, errors with line and column).
 . "$TESTLIB"

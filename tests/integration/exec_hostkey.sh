@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Host key policy against a real sshd: unknown refused, accept-new records,
 # changed always refused with file and line, hashed entries understood.
 . "$TESTLIB"

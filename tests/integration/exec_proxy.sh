@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # ProxyCommand against a real sshd: the session runs over "sshd -i" (as
 # OpenSSH's own regress tests do), tokens are expanded, and a proxy that
 # fails, babbles or hangs gives an error naming it and leaves no process.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # A login slow to start (a heavy .bashrc, a slow ForceCommand wrapper) must
 # not let --timeout or a signal leave the command running: the kill waits
 # for the command's pid.  sshd's ForceCommand sleeps before running the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Streams: 100 MiB through stdout in bounded memory, stdout and stderr kept
 # apart, stdin forwarded with EOF.
 . "$TESTLIB"

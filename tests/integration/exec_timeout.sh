@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # --timeout and signals to clawssh stop the remote process group, leaving
 # no orphan on the remote host.
 . "$TESTLIB"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # The remote file tools against a hostile sandbox: its command (and what
 # it leaves running) plants links and races the tools, which act on the
 # host's copy of its workspace.  Outside sentinels ($T/outside: a file

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # apply-patch against a real sshd in both modes: real `git diff` output
 # from a scratch repository (edit, new file, delete, rename with changes,
 # mode change), the agent format, all-or-nothing on a bad hunk, and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # The file tools (read, write, edit, ls, stat) against a real sshd, in
 # mirror mode (they act on the local copy) and remote mode (on the host's),
 # with the confinement cases: links to /etc/passwd, "..", a symlinked

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # The gateway against a real sshd: `serve --stdio` runs JSON-RPC calls
 # (streamed exec, file tools) over its own warm session; bad input gets
 # proper JSON-RPC errors; policy refuses with the rule's name, elevated

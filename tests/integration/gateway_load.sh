@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Load on the daemon (bounded): LOAD_CLIENTS (32) JSON-RPC clients on its
 # socket at once, each sending LOAD_EXECS (200) exec requests down one
 # connection.  Every output must reach its own request, every exit status

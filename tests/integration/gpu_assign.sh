@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # GPU assignment against a real sshd, with fake NVIDIA device nodes: the
 # host's sshd points clawssh at a device directory holding nvidia0,
 # nvidia1 and nvidiactl (character devices made with mknod, or plain

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # The image store against a real sshd: import a small real root file
 # system (busybox-static), list it, run a bwrap sandbox from it, refuse
 # what should be refused, remove it.

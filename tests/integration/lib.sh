@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Shared set-up for integration tests: a throwaway OpenSSH sshd on
 # 127.0.0.1 with per-run host key, user key, known_hosts and ssh_config.
 # Tests never touch ~/.ssh: HOME points into the test's own directory.

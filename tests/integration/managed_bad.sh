@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Bad providers: one that hangs (timeout), prints garbage, hands back an
 # endpoint whose host key does not match, reports Ready for a sandbox that
 # is not there (nothing listening; a ProxyCommand that exits), a malformed

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # The managed backend with the "command" driver, driven by the example
 # provider examples/providers/local-sshd (which hands back the test sshd):
 # get-or-create, the record, exec and mirror sync over the endpoint,

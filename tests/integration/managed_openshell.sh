@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # The "openshell" provider driver against tests/providers/openshell-standin:
 # a contract test (OpenShell cannot run here).  Get (not found), create
 # with --from/--gpu/--policy, the wait through Provisioning to Ready,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # The process tool against a real sshd: start, then poll from a later
 # invocation; output since the last poll; exit statuses (0, non-zero,
 # signal); list; log --tail; stdin through write and --eof; kill of a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # The JSON-RPC request layer against the real CLI and a real sshd: every
 # kind of method through tests/helpers/rpc_oneshot (which runs each
 # call's worker as the daemon would), streamed exec output, env values by

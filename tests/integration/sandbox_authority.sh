@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # The local side is the authority on a sandbox's local workspace: a host
 # (or, under runtime none, a command in the sandbox) that rewrites
 # meta.json to name another local directory never gets it pushed or

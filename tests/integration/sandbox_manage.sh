@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Using and managing sandboxes against a real sshd: exec -s, list (also
 # with an unreachable host), status, stale settings, recreate, destroy,
 # prune with faked ages, and ssh-config used by the real ssh client.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # clawssh provision against a real sshd: get-or-create, the id alone on
 # stdout, the concurrent race, the remote layout, a lost local record, and
 # bad input that must change nothing.

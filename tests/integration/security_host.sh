@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # The host's files against a hostile sandbox (connected as root).  The
 # sandboxed command, and whatever it leaves running in the background,
 # plants links and races clawssh's host-side sync steps; every case

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # A hostile sandbox against the files of a non-root SSH user
 # (LIB_SSH_USER): the host-side sync steps run as that user, whose own
 # files outside the sandbox ($T/nr-home, a directory it owns) must stay

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # The slurm provider driver against a real single-node Slurm cluster
 # (scripts/slurm-test-cluster.sh: munge, slurmctld and slurmd from
 # Debian's packages, 2 GPUs declared as GRES).  Two sandboxes asking for

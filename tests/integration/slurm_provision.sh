@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # `clawssh provision --provider` with the slurm driver, end to end, on the
 # suite's own single-node Slurm cluster (2 GPUs as GRES): two mirror-mode
 # sandboxes asking for one GPU each get different GPUs, seen by commands

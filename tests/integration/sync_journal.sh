@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Mirror syncs through the daemon use its inotify change journal: after
 # the first sync only the changed paths are looked at (-v says so), every
 # kind of local change still goes up, the command's changes come down and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Mirror mode against a real sshd: local changes go up before each exec,
 # the command's changes come down after it; --no-sync; conflicts kept as
 # NAME.clawssh-remote; the mass-deletion guard; ignored outputs stay away.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # The sync state kept as a manifest plus a log (sync/syncstate.c): a
 # seeded run of random changes on both sides, each exec through the
 # daemon looking only at the changed paths, and after each one the two

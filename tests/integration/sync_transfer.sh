@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Explicit transfers against a real sshd: seeding a remote-mode sandbox,
 # sync push and pull (whole and partial), and hostile remote content that
 # must not write outside the local workspace.

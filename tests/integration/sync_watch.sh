@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # The daemon's change watcher on the host (inotifywait): once it runs,
 # mirror pulls list only the paths the command changed; every kind of
 # remote change still comes down, so do changes made on the host between

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # The host watcher's listings are framed on its stderr ("clawssh-list
 # TOKEN", records, "\0\0clawssh-end TOKEN STATUS"): a listing cut short
 # (find failing mid-record) and one holding a forged end with another

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// SPDX-License-Identifier: BSD-2-Clause
 // Drive an MCP server (e.g. `clawssh serve --mcp -s ID`) with the official
 // TypeScript SDK over stdio: list the tools, then write, read and edit a
 // file, run commands and background processes.  Prints a JSON summary on

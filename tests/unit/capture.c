@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Capturing what a test's code writes on stderr.  See capture.h.
  */

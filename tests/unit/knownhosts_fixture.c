@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Scratch directories, ssh-keygen keys and file helpers shared by the
  * known_hosts unit tests.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Fixture for the known_hosts unit tests: a scratch directory per test, keys
  * made by OpenSSH's own ssh-keygen, and small file helpers.  Helpers fail the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Fixture for the pathguard unit tests: scratch directories, writing
  * through pathguard, and looking at the result from outside it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Fixture for the pathguard unit tests: each test runs in its own mkdtemp
  * directory holding ws/ (the workspace, opened as fx->pg) and out/ (outside

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Fixture shared by the registry unit tests: a private temporary directory
  * per test, a valid record to store, and checks that fail the running test.

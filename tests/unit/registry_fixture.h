@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Fixture for the registry unit tests: each test runs in a private temporary
  * directory, entered by rf_setup and removed by rf_teardown.  Helpers fail the

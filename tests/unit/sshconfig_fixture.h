@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Scratch-directory fixture shared by test_sshconfig.c and
  * test_sshconfig_target.c.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Fixture for the tarstream unit tests: scratch directories, archives
  * built in memory, and a stream served in pieces.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Fixture for the tarstream unit tests: each test runs in its own mkdtemp
  * directory holding ws/ (the workspace, opened as fx->pg) and outside/

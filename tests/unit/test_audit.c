@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for the audit log: the line format, escaping of control
  * characters and bad UTF-8, the file's creation (directories, mode 0600,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for base64: RFC 4648 vectors, round trips checked against a
  * bit-by-bit reference encoder, and what each decoding mode refuses.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for jsonc (JSON with comments) and clawconfig (the config file).
  * Every test runs in its own temporary directory, removed afterwards.

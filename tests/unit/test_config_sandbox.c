@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for the "sandbox" section of the clawssh config file: every
  * field read back, and every bad value refused with the key path named.

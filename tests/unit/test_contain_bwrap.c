@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * contain_bwrap_wrap's user switch, run through a real sh with id,
  * chown, chmod, setpriv and bwrap as stubs: the positional parameters it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for containment policies: runtime and network names, sizes,
  * and the docker and podman command lines, split back by a real /bin/sh.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for fdio_write_all: pipes read slowly by a child, writes cut
  * short by signals, non-blocking pipes that fill, readers that go away.

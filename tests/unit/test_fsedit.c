@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for the edit tool's replacement and the file tools' path
  * normalisation.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for the local file tools' protection of .git: a write, an
  * edit (a whole new content) or a removal never changes .git, neither by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for GPU assignment: fake hosts and device listings, sandboxes
  * sharing GPUs, stale holders, and hostile allocation files.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for ignore patterns: a table of gitignore(5) cases, checked
  * against git check-ignore when written, then the ignore files themselves

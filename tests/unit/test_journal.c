@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for the inotify change journal, on real temporary trees:
  * file and directory changes, a new subdirectory with a file in it, trees

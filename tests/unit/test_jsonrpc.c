@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for jsonrpc: framing (split lines, CRLF, empty lines, an
  * over-long line then a good one, NUL bytes), parsing (every error class,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for known_hosts verdicts (match, unknown, changed, revoked),
  * against keys and files made by OpenSSH's own ssh-keygen.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for adding to known_hosts, listing the known key types, and
  * reading key types and fingerprints, checked against OpenSSH's ssh-keygen.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for manifests on disk: scanning real trees (links, FIFOs, the
  * skip callback, hashing and hash reuse), save and load, and the remote

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for manifest_rescan: a long, seeded run of random changes to
  * a real tree, each batch's journal paths rescanned and the result checked

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for manifests in memory: the text format (escaping, round
  * trips, malformed and over-limit input), the remote listing parser and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for mcp_tools: initialize version negotiation, the tools
  * list and its schemas, tools/call mapping to methods (each checked by

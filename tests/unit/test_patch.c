@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for patch parsing and applying: real git diff output, plain
  * diff -u, the agent format, and hostile or broken input.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for pathguard: the name and link rules, escaping, opening the
  * root, writing files, and writes against hostile layouts (symbolic links

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for pathguard's protection of .git: no call that changes the
  * tree creates, writes, renames, removes or touches anything named .git

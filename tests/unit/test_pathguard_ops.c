@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for pathguard operations other than writing: a replaced
  * root, unlink and remove_tree next to links that point outside,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for the tool policy: parsing (with errors naming the key),
  * the deny-wins rule across the global, agent and sandbox levels, globs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for the pure parts of the process tool: handle and name
  * checks, the host's state lines (hostile input), and UTF-8 cleaning.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for the provider drivers' shared parts and the managed
  * backend's provider side: names within a driver's limit, endpoint

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for the slurm provider driver's parsers: squeue lines, sbatch
  * --parsable, scontrol's NodeAddr and GRES indexes, each good, garbage

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for the sandbox registry: state directory resolution, record
  * round trips, atomic replacement, listing and locks.  Records that must

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for validation on load: a stored record file that has been
  * edited, spoiled or replaced by a link fails with a cause naming the file,

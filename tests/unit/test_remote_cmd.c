@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for the remote command wrapper, run through a real local sh
  * exactly as sshd would run it: "sh -c COMMAND" with the preamble on stdin.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for rpc_methods: every method's worker argv from good
  * params, strict refusal of bad ones (types, ranges, unknown params,

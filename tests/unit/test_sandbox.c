@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for sandbox: enum names, key, image and root rules, ids,
  * config hashes, and the metadata file against hostile input.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for POSIX sh quoting: hostile strings round-trip through a
  * real /bin/sh byte for byte.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Tests for sshconfig: reading ssh_config(5) files and resolving settings.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Tests for sshconfig: the destination as the command line gives it, that
  * is sshconfig_parse_target, ssh -o options and the query itself.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for strv: sorting with duplicates dropped (owned or not),
  * membership on empty and full sets, and the ancestor lookup that change

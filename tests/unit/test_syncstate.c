@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for syncstate: a long, seeded run of random changes staged,
  * committed and read back (the whole state and views of random paths,

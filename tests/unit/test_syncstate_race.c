@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for two handles on one sync state, as two clawssh processes
  * syncing one sandbox at once have: appends of different paths both

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for tarstream: a round trip through tarstream_create and
  * tarstream_extract, creation on its own, the caps, malformed, cut and

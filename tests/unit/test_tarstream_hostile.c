@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for tarstream_extract against hostile archives: bad names,
  * hard links, devices and FIFOs, link targets that climb out, chained

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for what a pull's stream may do to the local workspace: no
  * entry with a .git component is written whatever else is sent, only the

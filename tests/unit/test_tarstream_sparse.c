@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for sparse files: holes stay holes through tarstream_create
  * and tarstream_extract (before, the stream carried every zero and the

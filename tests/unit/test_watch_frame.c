@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for watch_frame_parse: whole frames, frames fed a byte at a
  * time (every prefix must ask for more, never misread), records cut

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Scratch directories for the unit tests.  See tmpdir.h.
  */
