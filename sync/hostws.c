@@ -58,27 +58,19 @@ hostws_script(const struct hostws *h, const char *body)
 	return buf_detach(&b);
 }
 
-/* A subshell; see hostws.h. */
-char *
-hostws_subshell(const struct hostws *h, const char *body)
-{
-	struct buf	b = BUF_INIT;
-
-	buf_append_str(&b, "(\n");
-	hostws_append(&b, h, body);
-	buf_append_str(&b, "\n)");
-	return buf_detach(&b);
-}
-
 /* The step as a child of the script; see hostws.h. */
 char *
 hostws_inline(const struct hostws *h, const char *body)
 {
 	struct buf	b = BUF_INIT;
 
-	if (h->jail == NULL)
-		return hostws_subshell(h, body);
-	buf_appendf(&b, "%s\n\"$@\" sh -c ", h->jail);
-	shquote_append(&b, body);
+	if (h->jail == NULL) {
+		buf_append_str(&b, "(\n");
+		hostws_append(&b, h, body);
+		buf_append_str(&b, "\n)");
+	} else {
+		buf_appendf(&b, "%s\n\"$@\" sh -c ", h->jail);
+		shquote_append(&b, body);
+	}
 	return buf_detach(&b);
 }

@@ -34,17 +34,12 @@ void	hostws_clear(struct hostws *h);
 char	*hostws_script(const struct hostws *h, const char *body);
 
 /*
- * As hostws_script, as one compound command to embed in a larger
- * script (a subshell: its positional parameters and cwd stay apart).
- */
-char	*hostws_subshell(const struct hostws *h, const char *body);
-
-/*
- * As hostws_subshell, for a script whose positional parameters are free
- * (before a runtime wrapper sets them): the jail runs as a child of the
- * script itself, so what its preparation learnt (the host user, the
- * workspace given to the sandbox's user) spares the wrapper asking
- * again.  Runtime none: a subshell.
+ * As hostws_script, as one command to embed in a larger script whose
+ * positional parameters are free (before a runtime wrapper sets them):
+ * the jail runs as a child of the script itself, so what its preparation
+ * learnt (the host user, the workspace given to the sandbox's user)
+ * spares the wrapper asking again.  Runtime none: a subshell, so the
+ * script's working directory stays.
  */
 char	*hostws_inline(const struct hostws *h, const char *body);
 

@@ -227,7 +227,7 @@ mirror_rules_file(const char *path)
 static int
 mirror_sort(struct mirror *m, const struct manifest *base,
     const struct manifest *local, const struct manifest_change *c,
-    int gone, char **get, size_t *nget, char **cause)
+    int gone, const struct manifest_entry **get, size_t *nget, char **cause)
 {
 	const char			*path;
 	const struct manifest_entry	*cur;
@@ -263,7 +263,7 @@ mirror_sort(struct mirror *m, const struct manifest *base,
 	log_debug("fetch %s (%s)", c->now->path, c->kind ==
 	    MANIFEST_CH_ADDED ? "added" : c->kind == MANIFEST_CH_MODE ?
 	    "mode" : c->kind == MANIFEST_CH_LINK ? "link" : "modified");
-	get[(*nget)++] = c->now->path;
+	get[(*nget)++] = c->now;
 	mirror_touch(m, c->now->path);
 	return 0;
 }
@@ -275,8 +275,8 @@ mirror_apply(struct mirror *m, const struct manifest *base,
     char **cause)
 {
 	struct manifest_change		 *ch = NULL;
-	const struct manifest_entry	**want;
-	char				**get, **gone;
+	const struct manifest_entry	**get;
+	char				**gone;
 	size_t				  n = 0, nget = 0, ngone = 0, i, was;
 	int				  rc, sorted = 0, g;
 
@@ -300,17 +300,9 @@ mirror_apply(struct mirror *m, const struct manifest *base,
 	}
 	log_info("sync down: %zu to fetch, %zu deleted here, %zu conflicts",
 	    nget, m->deleted_local, m->conflicts);
-	if (rc == 0 && nget != 0) {
-		want = xcalloc(nget, sizeof *want);
-		for (i = 0; i < nget; i++) {
-			if ((want[i] = manifest_find(remote, get[i])) ==
-			    NULL)
-				abort();	/* get[] came from remote */
-		}
-		rc = transfer_pull_list(m->t, m->pg, &m->hw, want, nget,
+	if (rc == 0 && nget != 0)
+		rc = transfer_pull_list(m->t, m->pg, &m->hw, get, nget,
 		    NULL, &m->down, cause);
-		free(want);
-	}
 	if (rc == 0 && m->down.changed + m->down.missing != 0)
 		log_warn("sync down: %llu changed or gone in the sandbox "
 		    "during the pull: left as they are here for the next sync",
@@ -416,9 +408,9 @@ mirror_count_gone(const struct manifest *base, const struct manifest *remote,
 
 /*
  * The mass-deletion guard: a pull that would delete here more than
- * MIRROR_MASS_FRACTION of the files and links last synced (and at least
- * MIRROR_MASS_MIN of them) halts, deleting nothing, unless the caller
- * allowed it for this exec (--allow-mass-delete).
+ * MIRROR_MASS_NUM / MIRROR_MASS_DEN of the files and links last synced
+ * (and at least MIRROR_MASS_MIN of them) halts, deleting nothing, unless
+ * the caller allowed it for this exec (--allow-mass-delete).
  */
 static int
 mirror_mass_delete(struct mirror *m, const struct manifest *base,
@@ -586,7 +578,7 @@ mirror_pull_part(struct mirror *m, int *asked, char **cause)
 	struct manifest		 *base = NULL, *remote = NULL, *local = NULL;
 	char			**p2 = NULL, **v = NULL, **names = NULL;
 	char			 *why = NULL;
-	size_t			  at = 0, n2 = 0, n = 0, i, list;
+	size_t			  at = 0, n2 = 0, n = 0, i, list, files;
 	int			  rc = 1;
 
 	*asked = MIRROR_ASKED_WATCH;
@@ -605,7 +597,7 @@ mirror_pull_part(struct mirror *m, int *asked, char **cause)
 		    why != NULL ? why : "the watcher missed a change");
 		goto out;
 	}
-	if (mirror_count_gone(base, remote, &i) >= MIRROR_MASS_MIN) {
+	if (mirror_count_gone(base, remote, &files) >= MIRROR_MASS_MIN) {
 		/* a fraction of what?  only the whole state can tell */
 		log_info("sync down: many files gone in the sandbox: looking "
 		    "at the whole workspace");

@@ -68,23 +68,23 @@ struct dwatch {
 };
 
 /*
- * The watcher: inotifywait on the workspace (as ".") and on a private
- * sentinel directory beside it; each hex token read on stdin is created
- * there ("T TOKEN"; removed in batches), so its event marks a point in
- * the stream.  "L TOKEN" and paths, one a line, up to an empty one: the
- * script lists them (and all below) with GNU find -files0-from on its
- * stderr, framed as dwatch_err reads it, so a take needs no channel of
- * its own.  Builtins only, but for inotifywait and find: each process
- * costs about a millisecond on the path of every mirrored exec.  The script ends when inotifywait
- * does (so a dead watcher is noticed) or when its stdin ends (the daemon
- * let go of the channel).
+ * The watcher, run in the workspace (hostws): inotifywait on "." and on
+ * a private sentinel directory ($1, or beside the workspace); each hex
+ * token read on stdin is created there ("T TOKEN"; removed in batches),
+ * so its event marks a point in the stream.  "L TOKEN" and paths, one a
+ * line, up to an empty one: the script lists them (and all below) with
+ * GNU find -files0-from on its stderr, framed as dwatch_err reads it, so
+ * a take needs no channel of its own.  Builtins only, but for
+ * inotifywait and find: each process costs about a millisecond on the
+ * path of every mirrored exec.  The script ends when inotifywait does
+ * (so a dead watcher is noticed) or when its stdin ends (the daemon let
+ * go of the channel).
  */
 static const char dwatch_script[] =
     "LC_ALL=C; export LC_ALL\n"
     "command -v inotifywait >/dev/null 2>&1 ||"
     " { echo 'clawssh-watch: no inotifywait'; exit 0; }\n"
-    "cd -- \"$1\" || exit 1\n"
-    "S=${2:-$(pwd -P).clawssh-watch}.$$\n"
+    "S=${1:-$(pwd -P).clawssh-watch}.$$\n"
     "mkdir -- \"$S\" || exit 1\n"
     "inotifywait -m -r --format '%e %w%f' -e create,delete,modify,attrib,"
     "close_write,move,delete_self,move_self,unmount . \"$S\" 2>&1 &\n"
@@ -182,7 +182,7 @@ dwatch_start(struct dwatch *w)
 	buf_reset(&w->line);
 	buf_reset(&w->err);
 	w->err_at = 0;
-	body = xasprintf("set -- . %s\n%s", w->jail != NULL ?
+	body = xasprintf("set -- %s\n%s", w->jail != NULL ?
 	    "/tmp/clawssh-watch" : "''", dwatch_script);
 	hostws_init(&hw, w->ws, w->jail);
 	cmd = hostws_script(&hw, body);

@@ -159,13 +159,13 @@ bw_user(struct buf *b, const struct contain_spec *spec, const char *qroot,
 	}
 	buf_append_str(b, "if [ \"${__claw_idu:=$(id -u)}\" = 0 ]; then\n");
 	bw_ids(b, spec);
-	buf_appendf(b, "\tif [ \"${__claw_given:-}\" != %s/%s:\"$__claw_uid\" ] "
-	    "&& [ \"$(stat -c %%u -- %s/%s)\" != \"$__claw_uid\" ]; "
-	    "then\n\tchown -R -h -P \"$__claw_uid:$__claw_gid\" %s/%s && "
-	    "chmod 700 %s/%s && chmod 711 %s %s || { echo \"clawssh: "
+	buf_appendf(b, "\t__claw_bd=%s/%s\n"
+	    "\tif [ \"${__claw_given:-}\" != \"$__claw_bd:$__claw_uid\" ] && "
+	    "[ \"$(stat -c %%u -- \"$__claw_bd\")\" != \"$__claw_uid\" ]; then\n"
+	    "\tchown -R -h -P \"$__claw_uid:$__claw_gid\" \"$__claw_bd\" && "
+	    "chmod 700 \"$__claw_bd\" && chmod 711 %s %s || { echo \"clawssh: "
 	    "cannot give the workspace to user %s\" >&2; exit 125; }\n",
-	    qdir, sub, qdir, sub, qdir, sub, qdir, sub, qroot, qdir,
-	    *u != '\0' ? u : "$__claw_uid");
+	    qdir, sub, qroot, qdir, *u != '\0' ? u : "$__claw_uid");
 	if (strcmp(spec->settings->image, "host") != 0) {
 		buf_appendf(b, "\tchmod 711 %s/images %s/images/", qroot,
 		    qroot);
@@ -173,11 +173,12 @@ bw_user(struct buf *b, const struct contain_spec *spec, const char *qroot,
 		buf_append_str(b, " 2>/dev/null\n");
 	}
 	buf_appendf(b, "\tsetpriv --reuid=\"$__claw_uid\" "
-	    "--regid=\"$__claw_gid\" --clear-groups -- test -x %s/%s || { "
-	    "echo \"clawssh: user $__claw_uid cannot reach %s/%s: make the "
-	    "directories above remoteRoot searchable (chmod o+x)\" >&2; "
-	    "exit 125; }\n\tfi\n\t__claw_given=%s/%s:$__claw_uid\n"
-	    "\t__claw_su=1\n", qdir, sub, spec->root, spec->id, qdir, sub);
+	    "--regid=\"$__claw_gid\" --clear-groups -- test -x "
+	    "\"$__claw_bd\" || { echo \"clawssh: user $__claw_uid cannot "
+	    "reach %s/%s: make the directories above remoteRoot searchable "
+	    "(chmod o+x)\" >&2; exit 125; }\n\tfi\n"
+	    "\t__claw_given=$__claw_bd:$__claw_uid\n\t__claw_su=1\n",
+	    spec->root, spec->id);
 	if (spec->note_user && *u != '\0')
 		buf_appendf(b, "else\n\techo \"clawssh: note: user %s "
 		    "applies when connecting as root; commands run as "

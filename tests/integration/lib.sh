@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
+# shellcheck shell=sh
 # Shared set-up for integration tests: a throwaway OpenSSH sshd on
 # 127.0.0.1 with per-run host key, user key, known_hosts and ssh_config.
 # Tests never touch ~/.ssh: HOME points into the test's own directory.
@@ -213,6 +214,20 @@ lib_snapshot() {
 # lib_run_cases "N...", its stderr in $T/case-N.err; lib_case_fail
 # records a failure of the current case and lets it go on; a case that
 # exits non-zero (fail) counts too.  Every failure is reported at the
+# lib_swapper TARGET [SECONDS]: the sh text of a sandbox's background
+# attacker: it links lnk -> TARGET, makes "racing", then swaps the names
+# real and lnk with swap_race (copied into the workspace) until "stop"
+# appears or SECONDS (25) pass; it puts the names back and removes lnk
+# and "racing".
+lib_swapper() {
+	printf '%s\n' "ln -s '$1' lnk; : > racing
+	    end=\$((\$(date +%s) + ${2:-25}))
+	    while [ ! -e stop ] && [ \$(date +%s) -lt \$end ]; do
+		./swap_race real lnk 2000 || break
+	    done
+	    [ -L real ] && ./swap_race real lnk 1; rm -f lnk racing"
+}
+
 # lib_wait_host TEST-ARGS...: wait (up to 10 s) until test(1) ARGS holds on
 # the host (a background command's work is done).
 lib_wait_host() {

@@ -232,13 +232,8 @@ case_2() {
 	id=$(prov s2 "$W") || { lib_case_fail "2: provision"; return; }
 	x -- true || lib_case_fail "2: first exec"
 	# At most 25 s, then the names are put back and the link removed.
-	x --background -- sh -c "ln -s '$O' lnk; : > racing
-	    end=\$((\$(date +%s) + 25))
-	    while [ ! -e stop ] && [ \$(date +%s) -lt \$end ]; do
-		./swap_race real lnk 2000 || break
-	    done
-	    [ -L real ] && ./swap_race real lnk 1; rm -f lnk racing" \
-	    >/dev/null || lib_case_fail "2: background exec"
+	x --background -- sh -c "$(lib_swapper "$O")" >/dev/null ||
+	    lib_case_fail "2: background exec"
 	lib_wait_host -e "$R/$id/workspace/racing"
 	i=1
 	while [ "$i" -le 30 ]; do
@@ -525,13 +520,8 @@ case_7() {
 	cp "$SWAP_RACE" "$W/swap_race"
 	id=$(prov s7 "$W" --mode remote) ||
 	    { lib_case_fail "7: provision"; return; }
-	x --background -- sh -c "ln -s '$O' lnk; : > racing
-	    end=\$((\$(date +%s) + 20))
-	    while [ ! -e stop ] && [ \$(date +%s) -lt \$end ]; do
-		./swap_race real lnk 2000 || break
-	    done
-	    [ -L real ] && ./swap_race real lnk 1; rm -f lnk racing" \
-	    >/dev/null || lib_case_fail "7: background exec"
+	x --background -- sh -c "$(lib_swapper "$O" 20)" >/dev/null ||
+	    lib_case_fail "7: background exec"
 	lib_wait_host -e "$R/$id/workspace/racing"
 	i=0
 	while [ "$i" -lt 150 ]; do

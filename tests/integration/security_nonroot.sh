@@ -127,13 +127,8 @@ case_2() {
 	cp "$SWAP_RACE" "$W/swap_race"
 	id=$(prov n2 "$W") || { lib_case_fail "provision"; return; }
 	x -- true || lib_case_fail "first exec"
-	x --background -- sh -c "ln -s '$H' lnk; : > racing
-	    end=\$((\$(date +%s) + 25))
-	    while [ ! -e stop ] && [ \$(date +%s) -lt \$end ]; do
-		./swap_race real lnk 2000 || break
-	    done
-	    [ -L real ] && ./swap_race real lnk 1; rm -f lnk racing" \
-	    >/dev/null || lib_case_fail "background exec"
+	x --background -- sh -c "$(lib_swapper "$H")" >/dev/null ||
+	    lib_case_fail "background exec"
 	lib_wait_host -e "$R/$id/workspace/racing"
 	i=1
 	while [ "$i" -le 30 ]; do
