@@ -923,8 +923,10 @@ cmd_recreate(int argc, char **argv)
 
 	memset(&b, 0, sizeof b);
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, CMD_CONN_SHORTOPTS,
+	while ((ch = getopt_long(argc, argv, CMD_CONN_SHORTOPTS "h",
 	    cmd_conn_longopts, NULL)) != -1) {
+		if (ch == 'h')
+			return cmd_help("recreate");
 		if ((rc = cmd_conn_option(&b.cc, ch, optarg)) != 1)
 			return rc == 0 ? cmd_fail("usage: clawssh recreate "
 			    "[options] ID") : rc;
