@@ -64,7 +64,7 @@ struct provision_args {
 
 static const char provision_usage[] =
     "usage: clawssh provision --host TARGET | --provider NAME\n"
-    "           [--scope session|agent|shared]\n"
+    "           [--policy POLICY] [--scope session|agent|shared]\n"
     "           [--key KEY] [--workspace DIR] [--access none|ro|rw]\n"
     "           [--mode mirror|remote] [--from IMAGE] [--json]\n"
     "           [--runtime bwrap|docker|podman|none] [--network none|host]\n"

@@ -45,8 +45,8 @@ static const char prune_help[] =
     "usage: clawssh prune [--idle-hours N] [--max-age-days N] [--dry-run]\n"
     "           [--json] [options]\n\n"
     "Remove the sandboxes idle or old past the limits, on every host.\n"
-    "  --idle-hours N        idle limit (default 168; 0: none)\n"
-    "  --max-age-days N      age limit (default 30; 0: none)\n"
+    "  --idle-hours N        idle limit (default 24; 0: none)\n"
+    "  --max-age-days N      age limit (default 7; 0: none)\n"
     "  --dry-run             only say what would go\n"
     "  --json                one JSON array: {\"id\", \"reason\", "
     "\"pruned\"}\n";
