@@ -42,9 +42,9 @@ _clawssh_options() {
 	write)
 		echo "--config --no-daemon --passphrase-file --push --state-dir --timeout -F -l -o -p -s -v" ;;
 	edit)
-		echo "--all --config --new --no-daemon --old --passphrase-file --push --state-dir --timeout -F -l -o -p -s -v" ;;
+		echo "--all --config --json --new --no-daemon --old --passphrase-file --push --state-dir --timeout -F -l -o -p -s -v" ;;
 	apply-patch)
-		echo "--config --no-daemon --passphrase-file --push --state-dir --timeout -F -l -o -p -s -v" ;;
+		echo "--config --json --no-daemon --passphrase-file --push --state-dir --timeout -F -l -o -p -s -v" ;;
 	ls)
 		echo "--config --json --no-daemon --passphrase-file --state-dir --timeout -F -l -o -p -s -v" ;;
 	stat)

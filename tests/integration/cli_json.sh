@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # --json against a real sshd: every command that prints data prints one
-# JSON value on stdout with the shape clawssh(1) documents (destroy and
-# prune new; provision, list, status, ls, stat, sync push and pull
-# checked), errors stay on stderr with nothing on stdout.
+# JSON value on stdout with the shape clawssh(1) documents (destroy,
+# prune, edit and apply-patch new; provision, list, status, ls, stat,
+# sync push and pull checked), errors stay on stderr with nothing on
+# stdout.
 # shellcheck source=tests/integration/lib.sh
 . "${TESTLIB:-$(dirname "$0")/lib.sh}"
 
@@ -108,6 +109,24 @@ case_3() {
 		    \"${d}ed\" and (.files | type) == \"number\" and
 		    (.bytes | type) == \"number\" and .refused == 0"
 	done
+	"$CLAWSSH" edit --json -s "$id" f.txt --old hello --new bye \
+	    > "$T/out" || lib_case_fail "edit --json: status $?"
+	one_json "$T/out" "edit --json" \
+	    '.path == "f.txt" and .replacements == 1'
+	printf '%s\n' '*** Begin Patch' '*** Add File: q"x y.txt' '+new' \
+	    '*** Update File: f.txt' '@@' '-bye' '+hi' '*** End Patch' \
+	    > "$T/patch"
+	"$CLAWSSH" apply-patch --json -s "$id" < "$T/patch" > "$T/out" ||
+	    lib_case_fail "apply-patch --json: status $?"
+	one_json "$T/out" "apply-patch --json" 'length == 2 and
+	    .[0] == {"op": "A", "path": "q\"x y.txt"} and
+	    .[1] == {"op": "M", "path": "f.txt"}'
+	# A patch that does not apply: nothing on stdout, nothing changed.
+	"$CLAWSSH" apply-patch --json -s "$id" < "$T/patch" > "$T/out" \
+	    2> "$T/err" && lib_case_fail "a stale patch applied"
+	[ -s "$T/out" ] && lib_case_fail "a failed patch printed to stdout"
+	"$CLAWSSH" read -s "$id" f.txt > "$T/out"
+	expect_eq "$(cat "$T/out")" hi "apply-patch --json content"
 	"$CLAWSSH" -F "$T/ssh_config" destroy --json "$id" > "$T/out" ||
 	    lib_case_fail "-F before destroy --json"
 	one_json "$T/out" "-F before destroy --json" ".id == \"$id\""
