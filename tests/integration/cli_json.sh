@@ -12,7 +12,9 @@ command -v jq > /dev/null || { echo "SKIP: no jq" >&2; exit 77; }
 CLAWSSH_STATE_DIR="$T/state"
 export CLAWSSH_STATE_DIR
 R="$T/root"
-mkdir -p "$XDG_CONFIG_HOME/clawssh" "$T/ws"
+mkdir -p "$XDG_CONFIG_HOME/clawssh" "$T/ws" "$R"
+# With LIB_SSH_USER=NAME (a non-root SSH user) the sandbox root is NAME's.
+if [ -n "${LIB_SSH_USER:-}" ]; then chown "$LIB_SSH_USER" "$R"; fi
 printf '{ "sandbox": { "remoteRoot": "%s" } }\n' "$R" \
     > "$XDG_CONFIG_HOME/clawssh/config.json"
 
