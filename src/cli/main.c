@@ -280,6 +280,7 @@ main_run(const struct cmd_entry *c, char **globals, int nglobal, int nargs,
 	return rc == CMD_EXIT_HELP ? 0 : rc;
 }
 
+/* Take the global options, then run the command they come before. */
 int
 main(int argc, char **argv)
 {
