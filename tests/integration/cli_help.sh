@@ -67,12 +67,21 @@ case_1() {
 			    lib_case_fail "clawssh $form wrote to stderr: $(cat "$T/err")"
 		done
 	done
-	for s in "sync push" "sync pull" "sync status" "image list" \
-	    "image import" "image rm" "process list" "process start"; do
-		# shellcheck disable=SC2086
-		"$CLAWSSH" $s --help > "$T/out" 2>&1 ||
-		    lib_case_fail "clawssh $s --help: status $?: $(cat "$T/out")"
+	# Every subcommand its usage names ("clawssh sync push|pull ...").
+	for c in $list; do
+		for s in $(usage_block "$c" | awk -v c="$c" '{
+		    for (i = 1; i < NF; i++) if ($i == "clawssh" &&
+		    $(i + 1) == c && $(i + 2) ~ /^[a-z]/) print $(i + 2) }' |
+		    tr '|' '\n' | sort -u); do
+			for h in --help -h; do
+				"$CLAWSSH" "$c" "$s" "$h" > "$T/out" 2>&1 ||
+				    lib_case_fail "clawssh $c $s $h: status $?"
+			done
+			echo "$c $s" >> "$T/subs"
+		done
 	done
+	[ "$(wc -l < "$T/subs")" -ge 12 ] ||
+	    lib_case_fail "too few subcommands found: $(cat "$T/subs")"
 	"$CLAWSSH" nosuch --help > /dev/null 2>&1
 	[ $? -eq 255 ] || lib_case_fail "an unknown command's --help succeeded"
 	return 0
