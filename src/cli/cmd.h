@@ -7,6 +7,9 @@
 #define CLAW_CMD_H
 
 #define CMD_EXIT_FAILURE	255	/* clawssh's own failures, as ssh */
+#define CMD_EXIT_HELP		256	/* --help printed: main exits 0 */
+
+struct cJSON;
 
 int	cmd_apply_patch(int argc, char **argv);
 int	cmd_destroy(int argc, char **argv);
@@ -36,6 +39,17 @@ int	cmd_fail(const char *fmt, ...)
  * it listens.  0, or a negative CLAW_ERR_* with *cause.
  */
 int	cmd_serve_spawn(const char *path, char **cause);
+
+/*
+ * Print the help text main.c's command table holds for the command name
+ * (its usage, as in clawssh(1)'s SYNOPSIS, then its options) to stdout, and
+ * return CMD_EXIT_HELP, which the command returns and main turns into
+ * status 0.  For the commands whose parser has no usage text of its own.
+ */
+int	cmd_help(const char *name);
+
+/* Print o as one line of JSON on stdout (--json output); o stays o's. */
+void	cmd_print_json(const struct cJSON *o);
 
 /* The user's home directory and login name (static storage). */
 const char	*cmd_home(void);

@@ -24,6 +24,7 @@
 
 const struct option cmd_conn_longopts[] = {
 	CMD_CONN_LONGOPTS,
+	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
 

@@ -45,7 +45,10 @@ enum {
 	"running\n                        clawssh daemon\n"		\
 	"  -v                    more logging (repeatable)\n"
 
-/* The connection options alone, for commands that take no others. */
+/*
+ * The connection options and --help (as 'h'), for commands that take no
+ * others.
+ */
 extern const struct option cmd_conn_longopts[];
 
 struct cmd_conn {

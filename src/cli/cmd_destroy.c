@@ -13,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "clawconfig.h"
 #include "cmd.h"
 #include "cmd_box.h"
@@ -34,14 +36,27 @@ struct prune_args {
 	int		 max_age_days;
 	int		 dry_run;
 	const char	*cli_ssh_config;	/* -F, if given */
+	cJSON		*json;		/* --json: the array printed */
 };
 
-enum { OPT_IDLE = CMD_OPT_FIRST_FREE, OPT_AGE, OPT_DRY };
+enum { OPT_IDLE = CMD_OPT_FIRST_FREE, OPT_AGE, OPT_DRY, OPT_JSON };
+
+#define PRUNE_USAGE	"usage: clawssh prune [--idle-hours N] " \
+	"[--max-age-days N] [--dry-run] [--json] [options]"
+
+static const struct option destroy_longopts[] = {
+	CMD_CONN_LONGOPTS,
+	{ "help", no_argument, NULL, 'h' },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ NULL, 0, NULL, 0 }
+};
 
 static const struct option prune_longopts[] = {
 	CMD_CONN_LONGOPTS,
 	{ "dry-run", no_argument, NULL, OPT_DRY },
+	{ "help", no_argument, NULL, 'h' },
 	{ "idle-hours", required_argument, NULL, OPT_IDLE },
+	{ "json", no_argument, NULL, OPT_JSON },
 	{ "max-age-days", required_argument, NULL, OPT_AGE },
 	{ NULL, 0, NULL, 0 }
 };
@@ -114,19 +129,37 @@ destroy_reach(struct cmd_box *b)
 	}
 }
 
+/* Print destroy's --json object. */
+static void
+destroy_json(const char *id, int existed)
+{
+	cJSON	*o = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(o, "id", id);
+	cJSON_AddBoolToObject(o, "existed", existed);
+	cmd_print_json(o);
+	cJSON_Delete(o);
+}
+
 /* The destroy command; see clawssh(1). */
 int
 cmd_destroy(int argc, char **argv)
 {
 	struct cmd_box	 b;
 	char		*cause = NULL;
-	int		 ch, rc, existed = 0;
+	int		 ch, rc, existed = 0, json = 0;
 
 	memset(&b, 0, sizeof b);
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, CMD_CONN_SHORTOPTS,
-	    cmd_conn_longopts, NULL)) != -1) {
-		if ((rc = cmd_conn_option(&b.cc, ch, optarg)) != 1)
+	while ((ch = getopt_long(argc, argv, CMD_CONN_SHORTOPTS "h",
+	    destroy_longopts, NULL)) != -1) {
+		if (ch == 'h') {
+			rc = cmd_help("destroy");
+			goto out;
+		}
+		if (ch == OPT_JSON)
+			json = 1;
+		else if ((rc = cmd_conn_option(&b.cc, ch, optarg)) != 1)
 			goto usage;
 	}
 	if (optind + 1 != argc)
@@ -143,12 +176,15 @@ cmd_destroy(int argc, char **argv)
 		goto out;
 	}
 	if ((rc = destroy_one(&b, b.rec->remote_root, b.rec->id,
-	    &existed)) == 0)
+	    &existed)) == 0 && json)
+		destroy_json(b.rec->id, existed);
+	else if (rc == 0)
 		printf("%s %s\n", existed ? "destroyed" : "forgot (already "
 		    "gone from its host)", b.rec->id);
 	goto out;
 usage:
-	rc = rc > 1 ? rc : cmd_fail("usage: clawssh destroy [options] ID");
+	rc = rc > 1 ? rc : cmd_fail("usage: clawssh destroy [--json] "
+	    "[options] ID");
 out:
 	cmd_box_free(&b);
 	return rc;
@@ -176,6 +212,24 @@ prune_reason(const struct prune_args *p, const struct backend_list *l,
 	return NULL;
 }
 
+/* Say that id goes (or would) and why: a line, or an object for --json. */
+static void
+prune_say(const struct prune_args *p, const char *id, const char *why)
+{
+	cJSON	*o;
+
+	if (p->json == NULL) {
+		printf("%s %s (%s)\n", p->dry_run ? "would prune" : "pruned",
+		    id, why);
+		return;
+	}
+	o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "id", id);
+	cJSON_AddStringToObject(o, "reason", why);
+	cJSON_AddBoolToObject(o, "pruned", !p->dry_run);
+	cJSON_AddItemToArray(p->json, o);
+}
+
 /* Prune the sandboxes under rec's root on rec's (connected) host. */
 static int
 prune_host(struct cmd_box *b, const struct prune_args *p,
@@ -196,8 +250,7 @@ prune_host(struct cmd_box *b, const struct prune_args *p,
 		why = prune_reason(p, &l, &l.entries[i], buf, sizeof buf);
 		if (why == NULL)
 			continue;
-		printf("%s %s (%s)\n", p->dry_run ? "would prune" : "pruned",
-		    l.entries[i].meta.id, why);
+		prune_say(p, l.entries[i].meta.id, why);
 		if (p->dry_run)
 			continue;
 		if (registry_lock(b->reg, l.entries[i].meta.id,
@@ -222,7 +275,7 @@ prune_parse(int argc, char **argv, struct cmd_box *b, struct prune_args *p)
 	int		 ch, rc;
 
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, CMD_CONN_SHORTOPTS,
+	while ((ch = getopt_long(argc, argv, CMD_CONN_SHORTOPTS "h",
 	    prune_longopts, NULL)) != -1) {
 		if (ch == OPT_IDLE)
 			idle = optarg;
@@ -230,13 +283,17 @@ prune_parse(int argc, char **argv, struct cmd_box *b, struct prune_args *p)
 			age = optarg;
 		else if (ch == OPT_DRY)
 			p->dry_run = 1;
+		else if (ch == OPT_JSON && p->json == NULL)
+			p->json = cJSON_CreateArray();
+		else if (ch == OPT_JSON)
+			continue;
+		else if (ch == 'h')
+			return cmd_help("prune");
 		else if ((rc = cmd_conn_option(&b->cc, ch, optarg)) != 1)
-			return rc > 1 ? rc : cmd_fail("usage: clawssh prune "
-			    "[--idle-hours N] [--max-age-days N] [--dry-run]");
+			return rc > 1 ? rc : cmd_fail("%s", PRUNE_USAGE);
 	}
 	if (optind != argc)
-		return cmd_fail("usage: clawssh prune [--idle-hours N] "
-		    "[--max-age-days N] [--dry-run]");
+		return cmd_fail("%s", PRUNE_USAGE);
 	p->cli_ssh_config = b->cc.ssh_config;
 	if ((rc = cmd_conn_load(&b->cc)) != 0)
 		return rc;
@@ -306,7 +363,10 @@ cmd_prune(int argc, char **argv)
 		goto out;
 	}
 	rc = prune_all(&b, &p, recs, n);
+	if (p.json != NULL)
+		cmd_print_json(p.json);
 out:
+	cJSON_Delete(p.json);
 	registry_records_free(recs);
 	cmd_box_free(&b);
 	return rc;

@@ -153,9 +153,28 @@ out:
 static const char edit_usage[] =
     "usage: clawssh edit -s ID PATH --old TEXT --new TEXT [--all] "
     "[--push]\n"
+    "           [--json]\n"
     "\n"
     "Replace the exact text --old by --new: it must occur once, or use\n"
-    "--all to replace every occurrence.  Prints how many were replaced.\n";
+    "--all to replace every occurrence.  Prints how many were replaced\n"
+    "(--json: {\"path\", \"replacements\"}).\n";
+
+/* Say how many replacements edit made, as a line or JSON. */
+static void
+files_edit_report(const struct cmd_fs *f, const char *path, size_t count)
+{
+	cJSON	*o;
+
+	if (!f->json) {
+		printf("%zu replacement%s\n", count, count == 1 ? "" : "s");
+		return;
+	}
+	o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "path", path);
+	cJSON_AddNumberToObject(o, "replacements", (double)count);
+	cmd_print_json(o);
+	cJSON_Delete(o);
+}
 
 /* Read, replace and write back. */
 static int
@@ -183,7 +202,7 @@ files_edit(struct cmd_fs *f, const char *path)
 	if ((rc = fstore_commit(f->fs, &c, 1, &cause)) != 0)
 		rc = cmd_fs_error(f, rc, cause);
 	else if ((rc = cmd_fs_after_write(f)) == 0)
-		printf("%zu replacement%s\n", count, count == 1 ? "" : "s");
+		files_edit_report(f, path, count);
 	free(out);
 	buf_free(&b);
 	return rc;
@@ -198,7 +217,8 @@ cmd_edit(int argc, char **argv)
 	int		 rc;
 
 	memset(&f, 0, sizeof f);
-	if ((rc = files_setup(&f, "edit", CMD_FS_EDIT | CMD_FS_PUSH,
+	if ((rc = files_setup(&f, "edit",
+	    CMD_FS_EDIT | CMD_FS_PUSH | CMD_FS_JSON,
 	    edit_usage, argc, argv, 0, &path)) != 0)
 		goto out;
 	if (f.old == NULL || f.new == NULL) {

@@ -260,14 +260,14 @@ cmd_image(int argc, char **argv)
 {
 	struct image_args	 a;
 	const char		*sub;
-	int			 rc, want;
+	int			 rc, want, help;
 
 	memset(&a, 0, sizeof a);
+	help = argc >= 2 && (strcmp(argv[1], "--help") == 0 ||
+	    strcmp(argv[1], "-h") == 0);
 	if (argc < 2 || argv[1][0] == '-') {
-		fputs(image_usage, argc >= 2 && strcmp(argv[1], "--help") == 0 ?
-		    stdout : stderr);
-		return argc >= 2 && strcmp(argv[1], "--help") == 0 ? 0 :
-		    CMD_EXIT_FAILURE;
+		fputs(image_usage, help ? stdout : stderr);
+		return help ? 0 : CMD_EXIT_FAILURE;
 	}
 	sub = argv[1];
 	want = strcmp(sub, "import") == 0 ? 2 : strcmp(sub, "rm") == 0 ? 1 :

@@ -50,6 +50,7 @@ enum { OPT_JSON = CMD_OPT_FIRST_FREE, OPT_PROVIDER };
 
 static const struct option list_longopts[] = {
 	CMD_CONN_LONGOPTS,
+	{ "help", no_argument, NULL, 'h' },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "provider", required_argument, NULL, OPT_PROVIDER },
 	{ NULL, 0, NULL, 0 }
@@ -261,8 +262,10 @@ list_parse(int argc, char **argv, struct cmd_box *b, int *json,
 	int	ch, rc;
 
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, CMD_CONN_SHORTOPTS,
+	while ((ch = getopt_long(argc, argv, CMD_CONN_SHORTOPTS "h",
 	    list_longopts, NULL)) != -1) {
+		if (ch == 'h')
+			return cmd_help(argv[0]);
 		if (ch == OPT_JSON)
 			*json = 1;
 		else if (ch == OPT_PROVIDER && provider != NULL)

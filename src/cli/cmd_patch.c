@@ -13,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "buf.h"
 #include "cmd.h"
 #include "cmd_fs.h"
@@ -31,11 +33,13 @@ struct pp_file {
 };
 
 static const char patch_usage[] =
-    "usage: clawssh apply-patch -s ID [--push] < PATCH\n"
+    "usage: clawssh apply-patch -s ID [--push] [--json] < PATCH\n"
     "\n"
     "Apply a unified diff (git diff, diff -u) or a '*** Begin Patch'\n"
     "patch to the sandbox's workspace.  Every file applies or nothing is\n"
-    "written; a hunk that does not match is named with its file.\n";
+    "written; a hunk that does not match is named with its file.  Prints\n"
+    "a line a file (A, D, R OLD -> NEW, M PATH; --json: an array of\n"
+    "{\"op\", \"path\"} and \"from\" for a rename).\n";
 
 /* Normalise a patch path (NULL stays NULL). */
 static int
@@ -100,12 +104,50 @@ pp_changes(const struct patch *p, const struct pp_file *o,
 	return n;
 }
 
-/* Print what was done, one line a file, as git does. */
+/* The letter for what file i's change did: A, D, R or M. */
+static char
+pp_op(const struct patch *p, const struct pp_file *o, size_t i)
+{
+	if (p->files[i].kind == PATCH_ADD)
+		return 'A';
+	if (p->files[i].kind == PATCH_DELETE)
+		return 'D';
+	return strcmp(o[i].old, o[i].new) != 0 ? 'R' : 'M';
+}
+
+/* Print what was done as --json: [{"op", "path"[, "from"]}, ...]. */
 static void
-pp_report(const struct patch *p, const struct pp_file *o)
+pp_report_json(const struct patch *p, const struct pp_file *o)
+{
+	cJSON	*a = cJSON_CreateArray(), *e;
+	char	 op[2] = { '\0', '\0' };
+	size_t	 i;
+
+	for (i = 0; i < p->n; i++) {
+		op[0] = pp_op(p, o, i);
+		e = cJSON_CreateObject();
+		cJSON_AddStringToObject(e, "op", op);
+		cJSON_AddStringToObject(e, "path", op[0] == 'D' ? o[i].old :
+		    o[i].new);
+		if (op[0] == 'R')
+			cJSON_AddStringToObject(e, "from", o[i].old);
+		cJSON_AddItemToArray(a, e);
+	}
+	cmd_print_json(a);
+	cJSON_Delete(a);
+}
+
+/* Print what was done, one line a file, as git does (or as --json). */
+static void
+pp_report(const struct cmd_fs *f, const struct patch *p,
+    const struct pp_file *o)
 {
 	size_t	i;
 
+	if (f->json) {
+		pp_report_json(p, o);
+		return;
+	}
 	for (i = 0; i < p->n; i++) {
 		if (p->files[i].kind == PATCH_ADD)
 			printf("A %s\n", o[i].new);
@@ -140,7 +182,7 @@ pp_apply(struct cmd_fs *f, const struct patch *p)
 		rc = cmd_fs_error(f, rc, xasprintf("%s; nothing was changed",
 		    cause));
 	else {
-		pp_report(p, o);
+		pp_report(f, p, o);
 		rc = cmd_fs_after_write(f);
 	}
 	free(cause);
@@ -165,8 +207,8 @@ cmd_apply_patch(int argc, char **argv)
 	int		 rc;
 
 	memset(&f, 0, sizeof f);
-	if ((rc = cmd_fs_parse(&f, "apply-patch", CMD_FS_PUSH, patch_usage,
-	    argc, argv)) != 0)
+	if ((rc = cmd_fs_parse(&f, "apply-patch", CMD_FS_PUSH | CMD_FS_JSON,
+	    patch_usage, argc, argv)) != 0)
 		goto out;
 	if (f.nargs != 0) {
 		rc = cmd_fail("apply-patch: the patch comes on stdin, not as "

@@ -64,7 +64,7 @@ struct provision_args {
 
 static const char provision_usage[] =
     "usage: clawssh provision --host TARGET | --provider NAME\n"
-    "           [--scope session|agent|shared]\n"
+    "           [--policy POLICY] [--scope session|agent|shared]\n"
     "           [--key KEY] [--workspace DIR] [--access none|ro|rw]\n"
     "           [--mode mirror|remote] [--from IMAGE] [--json]\n"
     "           [--runtime bwrap|docker|podman|none] [--network none|host]\n"
@@ -923,8 +923,10 @@ cmd_recreate(int argc, char **argv)
 
 	memset(&b, 0, sizeof b);
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, CMD_CONN_SHORTOPTS,
+	while ((ch = getopt_long(argc, argv, CMD_CONN_SHORTOPTS "h",
 	    cmd_conn_longopts, NULL)) != -1) {
+		if (ch == 'h')
+			return cmd_help("recreate");
 		if ((rc = cmd_conn_option(&b.cc, ch, optarg)) != 1)
 			return rc == 0 ? cmd_fail("usage: clawssh recreate "
 			    "[options] ID") : rc;

@@ -67,7 +67,10 @@ static const struct option serve_longopts[] = {
 };
 
 static const char serve_usage[] =
-    "usage: clawssh serve [options]\n"
+    "usage: clawssh serve [--socket PATH] [--idle-timeout SECS] [--detach]\n"
+    "           [--log FILE]\n"
+    "       clawssh serve --stdio | --mcp [-s ID | --host TARGET --key KEY]\n"
+    "           [--agent NAME]\n\n"
     "  --socket PATH         control socket (default\n"
     "                        $XDG_RUNTIME_DIR/clawssh/control.sock)\n"
     "  --idle-timeout SECS   exit after this long without clients\n"

@@ -84,8 +84,12 @@ cmd_sshconfig(int argc, char **argv)
 
 	memset(&b, 0, sizeof b);
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, CMD_CONN_SHORTOPTS,
+	while ((ch = getopt_long(argc, argv, CMD_CONN_SHORTOPTS "h",
 	    cmd_conn_longopts, NULL)) != -1) {
+		if (ch == 'h') {
+			cmd_box_free(&b);
+			return cmd_help("ssh-config");
+		}
 		if ((rc = cmd_conn_option(&b.cc, ch, optarg)) != 1) {
 			cmd_box_free(&b);
 			return rc > 1 ? rc : cmd_fail("usage: clawssh "

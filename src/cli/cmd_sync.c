@@ -32,6 +32,7 @@ enum { OPT_JSON = CMD_OPT_FIRST_FREE };
 
 static const struct option sync_longopts[] = {
 	CMD_CONN_LONGOPTS,
+	{ "help", no_argument, NULL, 'h' },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ NULL, 0, NULL, 0 }
 };
@@ -154,6 +155,9 @@ cmd_sync(int argc, char **argv)
 	int		ch, rc, json = 0, push, status;
 
 	memset(&b, 0, sizeof b);
+	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 ||
+	    strcmp(argv[1], "-h") == 0))
+		return cmd_help("sync");
 	if (argc < 2 || (strcmp(argv[1], "push") != 0 &&
 	    strcmp(argv[1], "pull") != 0 && strcmp(argv[1], "status") != 0))
 		return cmd_fail("%s", sync_usage);
@@ -162,8 +166,12 @@ cmd_sync(int argc, char **argv)
 	argc--;
 	argv++;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, CMD_CONN_SHORTOPTS,
+	while ((ch = getopt_long(argc, argv, CMD_CONN_SHORTOPTS "h",
 	    sync_longopts, NULL)) != -1) {
+		if (ch == 'h') {
+			cmd_box_free(&b);
+			return cmd_help("sync");
+		}
 		if (ch == OPT_JSON)
 			json = 1;
 		else if ((rc = cmd_conn_option(&b.cc, ch, optarg)) != 1) {

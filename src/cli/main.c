@@ -16,36 +16,91 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd.h"
-#include "jsonc.h"
+#include <cjson/cJSON.h>
 
-static const struct {
+#include "cmd.h"
+#include "cmd_conn.h"
+#include "error.h"
+#include "jsonc.h"
+#include "xmalloc.h"
+
+/* Help for the commands whose own parser has none (see cmd_help). */
+static const char list_help[] =
+    "usage: clawssh list [--json] [--provider NAME] [options]\n\n"
+    "List the sandboxes of the local registry with what their hosts say.\n"
+    "  --json                one JSON array, an object a sandbox\n"
+    "  --provider NAME       the sandboxes that provider has instead\n";
+static const char status_help[] =
+    "usage: clawssh status [--json] [options] ID\n\n"
+    "Show one sandbox: its record, its host's view, its provider's.\n"
+    "  --json                one JSON object\n";
+static const char destroy_help[] =
+    "usage: clawssh destroy [--json] [options] ID\n\n"
+    "Remove a sandbox from its host (and its provider) and the registry.\n"
+    "  --json                one JSON object: {\"id\", \"existed\"}\n";
+static const char recreate_help[] =
+    "usage: clawssh recreate [options] ID\n\n"
+    "Destroy a sandbox and make it again, same id, current settings.\n";
+static const char prune_help[] =
+    "usage: clawssh prune [--idle-hours N] [--max-age-days N] [--dry-run]\n"
+    "           [--json] [options]\n\n"
+    "Remove the sandboxes idle or old past the limits, on every host.\n"
+    "  --idle-hours N        idle limit (default 24; 0: none)\n"
+    "  --max-age-days N      age limit (default 7; 0: none)\n"
+    "  --dry-run             only say what would go\n"
+    "  --json                one JSON array: {\"id\", \"reason\", "
+    "\"pruned\"}\n";
+static const char sync_help[] =
+    "usage: clawssh sync push|pull [--json] [options] ID [PATH...]\n"
+    "       clawssh sync status [options] ID\n\n"
+    "Move workspace files up (push) or down (pull), all or the PATHs.\n"
+    "  --json                push, pull: one JSON object saying what "
+    "moved\n";
+static const char sshconfig_help[] =
+    "usage: clawssh ssh-config [options] ID\n\n"
+    "Print an ssh_config stanza (Host clawssh-ID) reaching the sandbox's\n"
+    "host with the settings clawssh resolved.\n";
+
+/* Subcommands: the word after the command comes before its options. */
+#define CMD_F_SUB	0x1
+
+static const struct cmd_entry {
 	const char	*name;
 	int		(*fn)(int, char **);
 	const char	*summary;
+	const char	*help;		/* NULL: the command prints its own */
+	int		 flags;
 } commands[] = {
-	{ "provision", cmd_provision, "get or create a sandbox, print its id" },
-	{ "exec", cmd_exec, "run a command on a host or in a sandbox" },
-	{ "list", cmd_list, "list sandboxes and their state" },
-	{ "status", cmd_status, "show one sandbox" },
-	{ "destroy", cmd_destroy, "remove a sandbox" },
-	{ "recreate", cmd_recreate, "remake a sandbox with current settings" },
-	{ "prune", cmd_prune, "remove idle or old sandboxes" },
+	{ "provision", cmd_provision, "get or create a sandbox, print its id",
+	    NULL, 0 },
+	{ "exec", cmd_exec, "run a command on a host or in a sandbox", NULL,
+	    0 },
+	{ "list", cmd_list, "list sandboxes and their state", list_help, 0 },
+	{ "status", cmd_status, "show one sandbox", status_help, 0 },
+	{ "destroy", cmd_destroy, "remove a sandbox", destroy_help, 0 },
+	{ "recreate", cmd_recreate, "remake a sandbox with current settings",
+	    recreate_help, 0 },
+	{ "prune", cmd_prune, "remove idle or old sandboxes", prune_help, 0 },
 	{ "image", cmd_image, "import, list or remove root file system "
-	    "images" },
+	    "images", NULL, CMD_F_SUB },
 	{ "process", cmd_process, "manage background processes in a "
-	    "sandbox" },
-	{ "sync", cmd_sync, "push or pull workspace files (sync push|pull)" },
-	{ "read", cmd_read, "print a file of a sandbox's workspace" },
-	{ "write", cmd_write, "replace a file with stdin, atomically" },
-	{ "edit", cmd_edit, "replace exact text in a file" },
+	    "sandbox", NULL, CMD_F_SUB },
+	{ "sync", cmd_sync, "push or pull workspace files (sync push|pull)",
+	    sync_help, CMD_F_SUB },
+	{ "read", cmd_read, "print a file of a sandbox's workspace", NULL, 0 },
+	{ "write", cmd_write, "replace a file with stdin, atomically", NULL,
+	    0 },
+	{ "edit", cmd_edit, "replace exact text in a file", NULL, 0 },
 	{ "apply-patch", cmd_apply_patch, "apply a diff or agent patch, all "
-	    "files or none" },
-	{ "ls", cmd_ls, "list a directory of a sandbox's workspace" },
-	{ "stat", cmd_stat, "show one file's type, mode, size and time" },
-	{ "serve", cmd_serve, "run the daemon that keeps connections warm" },
+	    "files or none", NULL, 0 },
+	{ "ls", cmd_ls, "list a directory of a sandbox's workspace", NULL,
+	    0 },
+	{ "stat", cmd_stat, "show one file's type, mode, size and time", NULL,
+	    0 },
+	{ "serve", cmd_serve, "run the daemon that keeps connections warm",
+	    NULL, 0 },
 	{ "ssh-config", cmd_sshconfig, "print an ssh_config stanza for a "
-	    "sandbox" },
+	    "sandbox", sshconfig_help, 0 },
 };
 #define N_COMMANDS	(sizeof commands / sizeof commands[0])
 
@@ -55,13 +110,55 @@ usage(FILE *f)
 {
 	size_t	i;
 
-	fprintf(f, "usage: clawssh COMMAND [options] [args]\n"
-	    "       clawssh --version | --help\n\ncommands:\n");
+	fprintf(f, "usage: clawssh [-F FILE] [global options] COMMAND "
+	    "[options] [args]\n"
+	    "       clawssh --version | --help | help COMMAND\n\n"
+	    "commands:\n");
 	for (i = 0; i < N_COMMANDS; i++)
 		fprintf(f, "  %-12s %s\n", commands[i].name,
 		    commands[i].summary);
-	fprintf(f, "\nRun 'clawssh COMMAND --help' for a command's options; "
+	fprintf(f, "\nglobal options (before COMMAND, as with ssh): -F FILE, "
+	    "-o KEY=VALUE,\n-l USER, -p PORT, -v, --config FILE, "
+	    "--state-dir DIR, --passphrase-file F,\n--no-daemon.\n"
+	    "Run 'clawssh COMMAND --help' for a command's options; "
 	    "see clawssh(1).\n");
+}
+
+/* The table entry named name, or NULL. */
+static const struct cmd_entry *
+cmd_find(const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < N_COMMANDS; i++) {
+		if (strcmp(name, commands[i].name) == 0)
+			return &commands[i];
+	}
+	return NULL;
+}
+
+/* Print name's help from the table; see cmd.h. */
+int
+cmd_help(const char *name)
+{
+	const struct cmd_entry	*c = cmd_find(name);
+
+	if (c == NULL || c->help == NULL)
+		return cmd_fail("no help for '%s'", name);
+	printf("%s%s", c->help, CMD_CONN_USAGE);
+	return CMD_EXIT_HELP;
+}
+
+/* Print o as one JSON line on stdout; see cmd.h. */
+void
+cmd_print_json(const struct cJSON *o)
+{
+	char	*s = cJSON_PrintUnformatted(o);
+
+	if (s == NULL)
+		abort();	/* cJSON allocates through xmalloc */
+	puts(s);
+	cJSON_free(s);
 }
 
 /* Print the one-line error and return the failure status. */
@@ -110,30 +207,121 @@ cmd_local_user(void)
 	return name;
 }
 
+/*
+ * Whether w is a global option: 0 not one, 1 one word ("-v", "-Ffile",
+ * "--config=FILE"), 2 one that takes the next word as its argument.
+ */
+static int
+main_global_word(const char *w)
+{
+	static const char *const longarg[] = { "--config", "--state-dir",
+	    "--passphrase-file", NULL };
+	size_t	i, len;
+
+	if (strcmp(w, "--verbose") == 0 || strcmp(w, "--no-daemon") == 0)
+		return 1;
+	if (w[0] == '-' && w[1] == 'v' && strspn(w + 1, "v") == strlen(w + 1))
+		return 1;
+	if (w[0] == '-' && w[1] != '\0' && strchr("Folp", w[1]) != NULL)
+		return w[2] == '\0' ? 2 : 1;
+	for (i = 0; longarg[i] != NULL; i++) {
+		len = strlen(longarg[i]);
+		if (strncmp(w, longarg[i], len) == 0 && w[len] == '\0')
+			return 2;
+		if (strncmp(w, longarg[i], len) == 0 && w[len] == '=')
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Take the global options before the command: the connection options,
+ * as ssh takes -F before the host.  Returns how many words they are (0 if
+ * none), or CLAW_ERR_INVAL after saying why.
+ */
+static int
+main_globals(int argc, char **argv)
+{
+	int	i, k;
+
+	for (i = 1; i < argc && (k = main_global_word(argv[i])) != 0; i++) {
+		if (k == 2 && ++i == argc) {
+			cmd_fail("%s wants an argument (try 'clawssh --help')",
+			    argv[i - 1]);
+			return CLAW_ERR_INVAL;
+		}
+	}
+	return i - 1;
+}
+
+/*
+ * Run command c with args (args[0] is its name) and the nglobal global
+ * options moved after its name (after its subcommand, for those that
+ * have one), where its own parser takes them.
+ */
+static int
+main_run(const struct cmd_entry *c, char **globals, int nglobal, int nargs,
+    char **args)
+{
+	char	**v;
+	int	  n = 0, i, at, rc;
+
+	at = (c->flags & CMD_F_SUB) && nargs > 1 && args[1][0] != '-' ? 2 : 1;
+	v = xreallocarray(NULL, (size_t)(nargs + nglobal + 1), sizeof *v);
+	for (i = 0; i < at; i++)
+		v[n++] = args[i];
+	for (i = 0; i < nglobal; i++)
+		v[n++] = globals[i];
+	for (i = at; i < nargs; i++)
+		v[n++] = args[i];
+	v[n] = NULL;
+	rc = c->fn(n, v);
+	free(v);
+	return rc == CMD_EXIT_HELP ? 0 : rc;
+}
+
+/* Take the global options, then run the command they come before. */
 int
 main(int argc, char **argv)
 {
-	size_t	i;
+	const struct cmd_entry	*c;
+	static char		 helpopt[] = "--help";
+	char			*helpv[3];
+	int			 ng;
 
 	jsonc_hooks();
-	if (argc < 2) {
+	if ((ng = main_globals(argc, argv)) < 0)
+		return CMD_EXIT_FAILURE;
+	if (argc < ng + 2) {
 		usage(stderr);
 		return CMD_EXIT_FAILURE;
 	}
-	if (strcmp(argv[1], "--version") == 0 ||
-	    strcmp(argv[1], "-V") == 0) {
+	if (strcmp(argv[ng + 1], "--version") == 0 ||
+	    strcmp(argv[ng + 1], "-V") == 0) {
 		printf("clawssh %s\n", PACKAGE_VERSION);
 		return 0;
 	}
-	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
-	    strcmp(argv[1], "help") == 0) {
+	if (strcmp(argv[ng + 1], "help") == 0 && argc == ng + 3) {
+		/* "clawssh help CMD" is "clawssh CMD --help". */
+		helpv[0] = argv[ng + 2];
+		helpv[1] = helpopt;
+		helpv[2] = NULL;
+		if ((c = cmd_find(argv[ng + 2])) == NULL)
+			return cmd_fail("unknown command '%s' (try 'clawssh "
+			    "--help')", argv[ng + 2]);
+		return main_run(c, NULL, 0, 2, helpv);
+	}
+	if (strcmp(argv[ng + 1], "--help") == 0 ||
+	    strcmp(argv[ng + 1], "-h") == 0 ||
+	    strcmp(argv[ng + 1], "help") == 0) {
 		usage(stdout);
 		return 0;
 	}
-	for (i = 0; i < N_COMMANDS; i++) {
-		if (strcmp(argv[1], commands[i].name) == 0)
-			return commands[i].fn(argc - 1, argv + 1);
-	}
-	return cmd_fail("unknown command '%s' (try 'clawssh --help')",
-	    argv[1]);
+	if ((c = cmd_find(argv[ng + 1])) == NULL && argv[ng + 1][0] == '-')
+		return cmd_fail("'%s' is not a global option (those are "
+		    "listed by 'clawssh --help')", argv[ng + 1]);
+	if (c == NULL)
+		return cmd_fail("unknown command '%s' (try 'clawssh --help')",
+		    argv[ng + 1]);
+	return main_run(c, argv + 1, ng, argc - ng - 1, argv + ng + 1);
 }
