@@ -441,9 +441,19 @@ mirror_up_trees(struct mirror *m, struct manifest **old,
 	buf_free(&rep);
 	if (syncstate_missing(m->st))
 		log_info("no sync state yet: sending the whole workspace");
-	if ((rc = syncstate_all(m->st, old, cause)) != 0)
+	if ((rc = syncstate_all(m->st, old, cause)) != 0) {
+		if (rc != CLAW_ERR_PARSE || syncstate_damaged(m->st) == NULL)
+			return rc;
+		free(*cause);		/* a damaged manifest: rebuilt */
+		*cause = NULL;
+		*old = NULL;
+	}
+	if ((rc = mirror_scan(m, *old, now, cause)) != 0 ||
+	    syncstate_damaged(m->st) == NULL)
 		return rc;
-	return mirror_scan(m, *old, now, cause);
+	manifest_free(*old);
+	*old = NULL;
+	return mirror_heal_old(m, *now, old, cause);
 }
 
 /* Send local changes; see mirror.h. */
@@ -473,6 +483,7 @@ mirror_push(struct mirror *m, char **cause)
 		goto out;
 	m->deleted_remote = ndel;
 	mirror_keep_times(now, old, NULL, 0);
+	mirror_heal_keep(m, now);
 	m->base = now;
 	m->base_unsaved = 1;	/* the pull saves its result instead */
 	now = NULL;
@@ -575,6 +586,7 @@ mirror_close(struct mirror *m)
 		close(m->statefd);
 	syncstate_close(m->st);
 	manifest_free(m->base);
+	manifest_free(m->heal_keep);
 	ignore_free(m->ig);
 	hostws_clear(&m->hw);
 	free(m->name);

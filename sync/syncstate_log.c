@@ -236,7 +236,8 @@ static void
 ss_blocks(struct syncstate *s, const char *text, const char *p,
     const char *end, int version)
 {
-	const char	*why = NULL;
+	const char	*why = NULL, *q;
+	size_t		 line = 1;
 	int		 raced;
 
 	while (why == NULL && p < end)
@@ -256,12 +257,13 @@ ss_blocks(struct syncstate *s, const char *text, const char *p,
 		s->noview = xasprintf("%s: %s", s->logname, why);
 		return;
 	}
-	s->damaged = version == 1 ? xasprintf("%s (old format): byte %zu: "
-	    "%s", s->logname, (size_t)(p - text), why) :
-	    xasprintf("%s: byte %zu on: %s (%zu bytes dropped, %zu blocks "
-	    "before kept)", s->logname, (size_t)(p - text), why,
-	    (size_t)(end - p), s->nl);
-	s->noview = xstrdup(s->damaged);
+	for (q = text; q < p; q++)
+		line += *q == '\n';
+	s->noview = xasprintf("%s: line %zu: %s", s->logname, line, why);
+	s->damaged = version == 1 ? xasprintf("%s (old format): line %zu: "
+	    "%s", s->logname, line, why) : xasprintf("%s: line %zu: %s (%zu "
+	    "bytes dropped, the %zu blocks before used)", s->logname, line,
+	    why, (size_t)(end - p), s->nl);
 }
 
 /*
