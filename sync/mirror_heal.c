@@ -12,30 +12,79 @@
 #endif
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
+#include "exec.h"
+#include "hostws.h"
 #include "log.h"
 #include "manifest.h"
 #include "mirror.h"
 #include "mirror_int.h"
+#include "shquote.h"
 #include "syncstate.h"
 #include "xmalloc.h"
+
+#define HEAL_HASH_MAX	4096	/* the answer of one sha256sum */
+
+/*
+ * Whether the sandbox's file r holds the content of the local file e
+ * (hashed): the same size, and sha256sum on the host says the same
+ * hash.  A host that cannot say (no sha256sum, the file gone): no.
+ */
+static int
+mirror_heal_same_content(struct mirror *m, const struct manifest_entry *e,
+    const struct manifest_entry *r)
+{
+	struct buf	 o = BUF_INIT, err = BUF_INIT;
+	char		*q, *body, *script, *why = NULL, hex[3];
+	size_t		 i;
+	int		 status = 1, same;
+
+	if (e->type != MANIFEST_FILE || r->type != MANIFEST_FILE ||
+	    !e->have_hash || e->size != r->size)
+		return 0;
+	q = shquote(r->path);
+	body = xasprintf("exec sha256sum -- ./%s", q);
+	script = hostws_script(&m->hw, body);
+	same = exec_script(m->t, script, NULL, 0, HEAL_HASH_MAX, &o, &err,
+	    &status, &why) == 0 && status == 0 && o.len >= 64;
+	for (i = 0; same && i < MANIFEST_HASH_LEN; i++) {
+		snprintf(hex, sizeof(hex), "%02x", e->hash[i]);
+		same = memcmp(o.data + 2 * i, hex, 2) == 0;
+	}
+	free(why);
+	free(script);
+	free(body);
+	free(q);
+	buf_free(&o);
+	buf_free(&err);
+	return same;
+}
 
 /*
  * Sort one local entry e against the sandbox's r (NULL: it has none)
  * into old, the state the push compares now with.  The same on both
  * sides: nothing moves.  Only here: left out of old, so it is sent.
- * Different: the sandbox's file is saved here beside it first
+ * The same content at another time (a touch that did not travel) is the
+ * same.  Different: the sandbox's file is saved here beside it first
  * (NAME.clawssh-remote), then the sandbox's entry goes into old, so the
  * local one is sent over it; but a directory in the sandbox where a
  * file or link is here is not replaced (nothing in it would be saved):
  * e goes into old and into m->heal_keep, both kept (mirror_heal_keep).
  */
 static void
-mirror_heal_one(struct mirror *m, const struct manifest_entry *e,
+mirror_heal_one(struct mirror *m, struct manifest_entry *e,
     const struct manifest_entry *r, struct manifest *old)
 {
+	if (r != NULL && !mirror_same(e, r) &&
+	    mirror_heal_same_content(m, e, r)) {
+		/* a touch that did not travel: keep the host's time */
+		e->mtime_sec = r->mtime_sec;
+		e->mtime_nsec = r->mtime_nsec;
+	}
 	if (r != NULL && mirror_same(e, r)) {
 		manifest_add_copy(old, e);
 		return;
@@ -63,7 +112,7 @@ mirror_heal_one(struct mirror *m, const struct manifest_entry *e,
 
 /* See mirror_int.h. */
 int
-mirror_heal_old(struct mirror *m, const struct manifest *now,
+mirror_heal_old(struct mirror *m, struct manifest *now,
     struct manifest **old, char **cause)
 {
 	struct manifest	*remote = NULL, *o;

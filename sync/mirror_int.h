@@ -110,10 +110,11 @@ void	mirror_conflict(struct mirror *m, const struct manifest_entry *remote);
  * a whole listing of the sandbox's, the state for the push to compare now
  * with (in *old), so that it sends what only this side has and what
  * differs (the sandbox's file saved here beside it first), and deletes
- * nothing.  Sets m->healing: the pull then lists the sandbox whole and
+ * nothing (a file of the same content at another time gets the
+ * host's time in now, as mirror_keep_times would).  Sets m->healing: the pull then lists the sandbox whole and
  * takes what only it has.  Logs one line (more with -v).
  */
-int	mirror_heal_old(struct mirror *m, const struct manifest *now,
+int	mirror_heal_old(struct mirror *m, struct manifest *now,
 	    struct manifest **old, char **cause);
 
 /*

@@ -254,6 +254,17 @@ ss_map(struct syncstate *s, int fd, char **cause)
 	return 0;
 }
 
+/* The size of the log on disk now, or -1 if there is none. */
+static long long
+ss_log_size(const struct syncstate *s)
+{
+	struct stat	st;
+
+	if (fstatat(s->dirfd, s->logname, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return -1;
+	return (long long)st.st_size;
+}
+
 /* Open the saved state; see syncstate.h. */
 int
 syncstate_open(int dirfd, const char *name, struct syncstate **out,
@@ -282,6 +293,8 @@ syncstate_open(int dirfd, const char *name, struct syncstate **out,
 		rc = CLAW_ERR_PARSE;
 	} else if ((rc = ss_map(s, fd, cause)) == 0 && s->noview == NULL)
 		syncstate_log_read(s);
+	else if (rc == 0)		/* not read, but as we found it */
+		s->logseen = ss_log_size(s);
 	if (fd != -1)
 		close(fd);
 	if (rc != 0) {
@@ -566,17 +579,6 @@ ss_compact(struct syncstate *s, char **cause)
 	rc = syncstate_save_all(s, m != NULL ? m : manifest_new(), cause);
 	manifest_free(m);
 	return rc;
-}
-
-/* The size of the log on disk now, or -1 if there is none. */
-static long long
-ss_log_size(const struct syncstate *s)
-{
-	struct stat	st;
-
-	if (fstatat(s->dirfd, s->logname, &st, AT_SYMLINK_NOFOLLOW) != 0)
-		return -1;
-	return (long long)st.st_size;
 }
 
 /* Whether the manifest on disk is no longer the one this handle read. */

@@ -213,7 +213,7 @@ ss_block2(struct syncstate *s, const char **pp, const char *end)
 static const char *
 ss_block1(struct syncstate *s, const char **pp, const char *end)
 {
-	const char	*p = *pp, *q, *nl;
+	const char	*p = *pp, *q, *nl, *why;
 
 	for (q = p; q < end; q = nl + 1) {
 		if ((nl = memchr(q, '\n', (size_t)(end - q))) == NULL)
@@ -221,8 +221,9 @@ ss_block1(struct syncstate *s, const char **pp, const char *end)
 		if (nl - q == 1 && *q == 'X')
 			return SS_RACED;
 		if (nl - q == 1 && *q == '.') {
-			*pp = nl + 1;
-			return ss_body(s, p, q);
+			if ((why = ss_body(s, p, q)) == NULL)
+				*pp = nl + 1;
+			return why;
 		}
 	}
 	return "cut short";
