@@ -453,7 +453,7 @@ mirror_up_trees(struct mirror *m, struct manifest **old,
 		return rc;
 	manifest_free(*old);
 	*old = NULL;
-	return mirror_heal_old(m, *now, old, cause);
+	return mirror_heal_old(m, now, old, cause);
 }
 
 /* Send local changes; see mirror.h. */
@@ -483,7 +483,6 @@ mirror_push(struct mirror *m, char **cause)
 		goto out;
 	m->deleted_remote = ndel;
 	mirror_keep_times(now, old, NULL, 0);
-	mirror_heal_keep(m, now);
 	m->base = now;
 	m->base_unsaved = 1;	/* the pull saves its result instead */
 	now = NULL;
@@ -586,7 +585,6 @@ mirror_close(struct mirror *m)
 		close(m->statefd);
 	syncstate_close(m->st);
 	manifest_free(m->base);
-	manifest_free(m->heal_keep);
 	ignore_free(m->ig);
 	hostws_clear(&m->hw);
 	free(m->name);

@@ -58,8 +58,6 @@ struct mirror {
 	struct tarstream_stats	 up, down;
 	size_t			 deleted_remote, deleted_local, conflicts;
 	int			 healing;	/* the state was damaged */
-	struct manifest		*heal_keep;	/* kept both ways, in base
-						   as changed on both sides */
 };
 
 /*

@@ -11,12 +11,12 @@
 #include "config.h"
 #endif
 
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "buf.h"
+#include "error.h"
 #include "exec.h"
 #include "hostws.h"
 #include "log.h"
@@ -24,7 +24,9 @@
 #include "mirror.h"
 #include "mirror_int.h"
 #include "shquote.h"
+#include "strv.h"
 #include "syncstate.h"
+#include "transfer.h"
 #include "xmalloc.h"
 
 #define HEAL_HASH_MAX	4096	/* the answer of one sha256sum */
@@ -71,9 +73,8 @@ mirror_heal_same_content(struct mirror *m, const struct manifest_entry *e,
  * The same content at another time (a touch that did not travel) is the
  * same.  Different: the sandbox's file is saved here beside it first
  * (NAME.clawssh-remote), then the sandbox's entry goes into old, so the
- * local one is sent over it; but a directory in the sandbox where a
- * file or link is here is not replaced (nothing in it would be saved):
- * e goes into old and into m->heal_keep, both kept (mirror_heal_keep).
+ * local one is sent over it.  (A directory in the sandbox where a file
+ * or link is here was refused before: mirror_heal_kinds.)
  */
 static void
 mirror_heal_one(struct mirror *m, struct manifest_entry *e,
@@ -94,14 +95,6 @@ mirror_heal_one(struct mirror *m, struct manifest_entry *e,
 		    e->path);
 		return;
 	}
-	if (r->type == MANIFEST_DIR && e->type != MANIFEST_DIR) {
-		log_warn("conflict: %s is a directory in the sandbox but not "
-		    "here; both kept as they are", e->path);
-		m->conflicts++;
-		manifest_add_copy(old, e);
-		manifest_add_copy(m->heal_keep, e);
-		return;
-	}
 	if (r->type == MANIFEST_FILE)
 		mirror_conflict(m, r);
 	else
@@ -110,9 +103,57 @@ mirror_heal_one(struct mirror *m, struct manifest_entry *e,
 	manifest_add_copy(old, r);
 }
 
+/*
+ * Refuse (CLAW_ERR_EXISTS, before anything moved) when the sandbox has a
+ * directory where a file or link is here: neither can replace the other
+ * without losing it, and no copy can hold a directory.
+ */
+static int
+mirror_heal_kinds(const struct manifest *now, const struct manifest *remote,
+    char **cause)
+{
+	const struct manifest_entry	*r;
+	size_t				 i;
+
+	for (i = 0; i < now->n; i++) {
+		if (now->e[i].type == MANIFEST_DIR ||
+		    (r = manifest_find(remote, now->e[i].path)) == NULL ||
+		    r->type != MANIFEST_DIR)
+			continue;
+		*cause = xasprintf("sync state damaged, and %s is a directory "
+		    "in the sandbox but not here: rename one of them (nothing "
+		    "was changed; the next exec rebuilds the state)",
+		    now->e[i].path);
+		return CLAW_ERR_EXISTS;
+	}
+	return 0;
+}
+
+/*
+ * Add the copies mirror_conflict saved here (m->touched) to *now, so that
+ * this push sends them too (the next one would not look: the daemon's
+ * journal gave their paths to this exec).
+ */
+static int
+mirror_heal_copies(struct mirror *m, struct manifest **now, char **cause)
+{
+	struct manifest	*out = NULL;
+	int		 rc;
+
+	if (m->ntouched == 0)
+		return 0;
+	strv_uniq(m->touched, &m->ntouched, 1);
+	if ((rc = transfer_rescan(m->pg, m->ig, *now, m->touched,
+	    m->ntouched, MANIFEST_HASH_CHANGED, &out, cause)) != 0)
+		return rc;
+	manifest_free(*now);
+	*now = out;
+	return 0;
+}
+
 /* See mirror_int.h. */
 int
-mirror_heal_old(struct mirror *m, struct manifest *now,
+mirror_heal_old(struct mirror *m, struct manifest **now,
     struct manifest **old, char **cause)
 {
 	struct manifest	*remote = NULL, *o;
@@ -124,40 +165,19 @@ mirror_heal_old(struct mirror *m, struct manifest *now,
 	    "that differs is kept both ways)", syncstate_damaged(m->st));
 	if ((rc = mirror_remote_full(m, &remote, cause)) != 0)
 		return rc;
+	if ((rc = mirror_heal_kinds(*now, remote, cause)) != 0) {
+		manifest_free(remote);
+		return rc;
+	}
 	m->healing = 1;
-	manifest_free(m->heal_keep);
-	m->heal_keep = manifest_new();
 	o = manifest_new();
-	for (i = 0; i < now->n; i++)
-		mirror_heal_one(m, &now->e[i], manifest_find(remote,
-		    now->e[i].path), o);
+	for (i = 0; i < (*now)->n; i++)
+		mirror_heal_one(m, &(*now)->e[i], manifest_find(remote,
+		    (*now)->e[i].path), o);
 	log_info("sync state rebuilt: %zu entries here, %zu in the "
-	    "sandbox, %zu the same on both sides", now->n, remote->n, o->n);
+	    "sandbox, %zu the same on both sides", (*now)->n, remote->n,
+	    o->n);
 	manifest_free(remote);
 	*old = o;
-	return 0;
-}
-
-/* See mirror_int.h. */
-void
-mirror_heal_keep(struct mirror *m, struct manifest *base)
-{
-	struct manifest_entry	*e;
-	size_t			 i;
-
-	for (i = 0; m->heal_keep != NULL && i < m->heal_keep->n; i++) {
-		if ((e = (struct manifest_entry *)(uintptr_t)manifest_find(
-		    base, m->heal_keep->e[i].path)) == NULL)
-			continue;
-		/* like nothing either side has: both look changed */
-		if (e->type == MANIFEST_LINK) {
-			free(e->link);
-			e->link = xstrdup("\n");	/* no link's target */
-		}
-		e->have_hash = 1;
-		memset(e->hash, 0xff, sizeof(e->hash));
-		e->size = UINT64_MAX;
-		e->mtime_sec = 0;
-		e->mtime_nsec = 0;
-	}
+	return mirror_heal_copies(m, now, cause);
 }

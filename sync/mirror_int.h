@@ -106,22 +106,19 @@ int	mirror_same(const struct manifest_entry *a,
 void	mirror_conflict(struct mirror *m, const struct manifest_entry *remote);
 
 /*
- * The state is damaged (syncstate_damaged): from now, the local tree, and
+ * The state is damaged (syncstate_damaged): from *now, the local tree, and
  * a whole listing of the sandbox's, the state for the push to compare now
  * with (in *old), so that it sends what only this side has and what
  * differs (the sandbox's file saved here beside it first), and deletes
  * nothing (a file of the same content at another time gets the
- * host's time in now, as mirror_keep_times would).  Sets m->healing: the pull then lists the sandbox whole and
+ * host's time in *now, as mirror_keep_times would; the copies saved here
+ * are added to *now, so they go up too).  CLAW_ERR_EXISTS,
+ * with nothing changed, when the sandbox has a directory where a file
+ * or link is here.  Sets m->healing: the pull then lists the sandbox whole and
  * takes what only it has.  Logs one line (more with -v).
  */
-int	mirror_heal_old(struct mirror *m, struct manifest *now,
+int	mirror_heal_old(struct mirror *m, struct manifest **now,
 	    struct manifest **old, char **cause);
-
-/*
- * In base (the push's result), mark the paths mirror_heal_old kept both
- * ways as changed on both sides, so that the pull keeps both too.
- */
-void	mirror_heal_keep(struct mirror *m, struct manifest *base);
 
 /* Stage the push's view (m->base over m->scope) in m->st, once. */
 void	mirror_stage_base(struct mirror *m);

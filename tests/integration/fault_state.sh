@@ -114,6 +114,43 @@ for how in cut zero flip; do
 done
 [ -s "$T/repro.bad" ] && fail "reproduction: $(wc -l < "$T/repro.bad") of 6 lost X"
 
+# Damaged, with a file that differs on the two sides, one touched only
+# here, one only in the sandbox and a directory there where a file is
+# here: the exec is refused, nothing changed, until one is renamed;
+# then the local file is kept and sent, the sandbox's saved beside it;
+# the touched one is no conflict; the sandbox's file comes down.
+echo same > "$W/touched"
+echo base > "$W/both"
+echo file > "$W/kind"
+x -- true || fail "conflict: setup: $(cat "$T/err")"
+touch -d '2020-01-01' "$W/touched"
+echo local > "$W/both"
+echo sandbox > "$RW/both"
+echo only-there > "$RW/there"
+rm "$RW/kind" && mkdir "$RW/kind" && echo in > "$RW/kind/f"
+: > "$MAN"
+x -- true && fail "conflict: a directory there and a file here: taken"
+expect_match "$(cat "$T/err")" "kind is a directory in the sandbox but not here: rename" \
+    "conflict: the kinds said"
+[ -e "$W/both.clawssh-remote" ] && fail "conflict: refused, but moved"
+expect_eq "$(cat "$W/kind")" file "conflict: refused, the local file"
+mv "$W/kind" "$W/kind.mine"
+x -- true || fail "conflict: exec: $(cat "$T/err")"
+expect_match "$(cat "$T/err")" "sync state damaged" "conflict: said"
+expect_eq "$(cat "$W/both")" local "conflict: the local file kept"
+expect_eq "$(cat "$RW/both")" local "conflict: the local file sent"
+expect_eq "$(cat "$W/both.clawssh-remote")" sandbox \
+    "conflict: the sandbox's copy saved"
+[ -e "$W/touched.clawssh-remote" ] && fail "conflict: a touch made a copy"
+expect_eq "$(cat "$W/there")" only-there "conflict: the sandbox's file"
+expect_eq "$(cat "$W/kind/f")" in "conflict: the sandbox's directory"
+expect_eq "$(cat "$RW/kind.mine")" file "conflict: the renamed file"
+x -- true || fail "conflict: next exec: $(cat "$T/err")"
+expect_eq "$(cat "$RW/both.clawssh-remote")" sandbox "conflict: copy up"
+rm "$W/both.clawssh-remote"
+x -- true || fail "conflict: resolved: $(cat "$T/err")"
+same_sides || fail "conflict: sides differ: $(cat "$T/diff")"
+
 # The seeded run.  Kinds: m* damage the manifest, l* the log.
 KINDS="mcut mflip mgarbage mempty mversion lcut lflip lgarbage lempty lversion"
 snap() {
