@@ -20,6 +20,9 @@ R="$T/root"
 W="$T/ws"
 ROUNDS=30
 mkdir -p "$W/d"
+if [ -n "${LIB_SSH_USER:-}" ]; then	# the remoteRoot is the user's own
+	mkdir -m 700 "$R" && chown "$LIB_SSH_USER:" "$R"
+fi
 echo keep > "$W/d/keep"
 echo top > "$W/top"
 id=$("$CLAWSSH" provision -F "$T/ssh_config" --host testhost --key fs \
@@ -32,6 +35,15 @@ x() {
 }
 xd() {
 	"$CLAWSSH" exec -v --no-daemon -s "$id" "$@" 2>"$T/err"
+}
+
+# host SH: run SH as the SSH user (a change made in the sandbox).
+host() {
+	if [ -n "${LIB_SSH_USER:-}" ]; then
+		runuser -u "$LIB_SSH_USER" -- sh -c "$1"
+	else
+		sh -c "$1"
+	fi
 }
 
 # A seeded generator: rnd N sets v to 0..N-1.
@@ -104,7 +116,8 @@ repro() {
 rbad() {
 	echo "FAIL: $*" >&2
 	echo "$*" >> "$T/repro.bad"
-	rm -f "$W/X" "$RW/X" "$MAN" "$LOGF"	# start over (the old way)
+	rm -f "$W/X" "$MAN" "$LOGF"	# start over (the old way)
+	host "rm -f '$RW/X'"
 }
 
 lib_start_daemon "$T/daemon.log"
@@ -125,9 +138,8 @@ echo file > "$W/kind"
 x -- true || fail "conflict: setup: $(cat "$T/err")"
 touch -d '2020-01-01' "$W/touched"
 echo local > "$W/both"
-echo sandbox > "$RW/both"
-echo only-there > "$RW/there"
-rm "$RW/kind" && mkdir "$RW/kind" && echo in > "$RW/kind/f"
+host "cd '$RW' && echo sandbox > both && echo only-there > there &&
+    rm kind && mkdir kind && echo in > kind/f" || fail "conflict: host"
 : > "$MAN"
 x -- true && fail "conflict: a directory there and a file here: taken"
 expect_match "$(cat "$T/err")" "kind is a directory in the sandbox but not here: rename" \
