@@ -441,9 +441,19 @@ mirror_up_trees(struct mirror *m, struct manifest **old,
 	buf_free(&rep);
 	if (syncstate_missing(m->st))
 		log_info("no sync state yet: sending the whole workspace");
-	if ((rc = syncstate_all(m->st, old, cause)) != 0)
+	if ((rc = syncstate_all(m->st, old, cause)) != 0) {
+		if (rc != CLAW_ERR_PARSE || syncstate_damaged(m->st) == NULL)
+			return rc;
+		free(*cause);		/* a damaged manifest: rebuilt */
+		*cause = NULL;
+		*old = NULL;
+	}
+	if ((rc = mirror_scan(m, *old, now, cause)) != 0 ||
+	    syncstate_damaged(m->st) == NULL)
 		return rc;
-	return mirror_scan(m, *old, now, cause);
+	manifest_free(*old);
+	*old = NULL;
+	return mirror_heal_old(m, now, old, cause);
 }
 
 /* Send local changes; see mirror.h. */

@@ -57,6 +57,7 @@ struct mirror {
 	const char		*remote_how;	/* "watcher" or "listing" */
 	struct tarstream_stats	 up, down;
 	size_t			 deleted_remote, deleted_local, conflicts;
+	int			 healing;	/* the state was damaged */
 };
 
 /*

@@ -98,6 +98,28 @@ void	mirror_journal_ack(struct mirror *m);
 void	mirror_keep_times(struct manifest *now, const struct manifest *old,
 	    char *const *skip, size_t nskip);
 
+/* Return 1 if two entries describe the same thing. */
+int	mirror_same(const struct manifest_entry *a,
+	    const struct manifest_entry *b);
+
+/* Save the host's version of a conflicting file beside the local one. */
+void	mirror_conflict(struct mirror *m, const struct manifest_entry *remote);
+
+/*
+ * The state is damaged (syncstate_damaged): from *now, the local tree, and
+ * a whole listing of the sandbox's, the state for the push to compare now
+ * with (in *old), so that it sends what only this side has and what
+ * differs (the sandbox's file saved here beside it first), and deletes
+ * nothing (a file of the same content at another time gets the
+ * host's time in *now, as mirror_keep_times would; the copies saved here
+ * are added to *now, so they go up too).  CLAW_ERR_EXISTS,
+ * with nothing changed, when the sandbox has a directory where a file
+ * or link is here.  Sets m->healing: the pull then lists the sandbox whole and
+ * takes what only it has.  Logs one line (more with -v).
+ */
+int	mirror_heal_old(struct mirror *m, struct manifest **now,
+	    struct manifest **old, char **cause);
+
 /* Stage the push's view (m->base over m->scope) in m->st, once. */
 void	mirror_stage_base(struct mirror *m);
 

@@ -72,8 +72,8 @@ mirror_local(struct mirror *m, const struct manifest *prev, int journal,
 	return mirror_scan(m, prev, out, cause);
 }
 
-/* Return 1 if two entries describe the same thing. */
-static int
+/* Return 1 if two entries describe the same thing (mirror_int.h). */
+int
 mirror_same(const struct manifest_entry *a, const struct manifest_entry *b)
 {
 	if (a == NULL || b == NULL)
@@ -139,8 +139,8 @@ mirror_touched_uniq(struct mirror *m)
 	strv_uniq(m->touched, &m->ntouched, 1);
 }
 
-/* Save the host's version of a conflicting file beside the local one. */
-static void
+/* Save the host's copy of a conflicting file beside ours (mirror_int.h). */
+void
 mirror_conflict(struct mirror *m, const struct manifest_entry *remote)
 {
 	char	*name, *tmp = NULL, *why = NULL;
@@ -449,9 +449,8 @@ mirror_pull_whole(struct mirror *m, int asked, char **cause)
 
 	if (m->partial && (rc = syncstate_all(m->st, &base, cause)) != 0)
 		return rc;	/* (the push's view is staged in it) */
-	if ((rc = mirror_remote_now(m, asked & MIRROR_ASKED_WATCH ? NULL :
-	    base, &remote,
-	    cause)) != 0)
+	if ((rc = mirror_remote_now(m, asked & MIRROR_ASKED_WATCH ||
+	    m->healing ? NULL : base, &remote, cause)) != 0)
 		goto out;
 	if (remote->n == 0 && base != NULL && base->n > 0) {
 		*cause = xasprintf("%s: the sandbox workspace is empty; "

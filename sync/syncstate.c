@@ -24,40 +24,11 @@
 #include "manifest.h"
 #include "strv.h"
 #include "syncstate.h"
+#include "syncstate_int.h"
 #include "xmalloc.h"
 
-#define SS_LOG_MAGIC	"clawssh-manifest-log 1"
-#define SS_LOG_MAX	(64 * 1024 * 1024)	/* a longer log is unusable */
 #define SS_COMPACT_MIN	(64 * 1024)		/* log bytes before compaction */
 #define SS_MAP_MAX	(512 * 1024 * 1024)	/* manifest_load's cap */
-#define SS_RACED	"another clawssh synced this sandbox at the same " \
-			"time"		/* the reason an "X" line gives */
-
-/* One change: everything at and below the scope paths is now m. */
-struct ss_layer {
-	char		**v;		/* sorted, none below another; owned */
-	size_t		  n;
-	struct manifest	 *m;		/* the entries there, sorted */
-};
-
-struct syncstate {
-	int		 dirfd;
-	char		*name;		/* "<id>.manifest" */
-	char		*logname;	/* "<id>.manifest.log" */
-	char		*map;		/* the manifest, mapped */
-	size_t		 len;
-	size_t		 body;		/* offset of its first entry line */
-	struct stat	 st;		/* its identity, for the log header */
-	int		 missing;	/* nothing saved yet */
-	char		*noview;	/* why views cannot work, or NULL */
-	int		 log_fresh;	/* the log must be written anew */
-	size_t		 loglen;	/* bytes in the log */
-	long long	 logseen;	/* its size as we left it, -1: none */
-	int		 foreign;	/* holds blocks we did not read */
-	struct ss_layer	*l;		/* the log's blocks, then staged ones */
-	size_t		 nl, nsaved, cap;
-};
-
 /* Return 1 if path is at or below one of v, or above one of them. */
 static int
 ss_wanted(char *const *v, size_t n, const char *path)
@@ -225,9 +196,9 @@ ss_apply(const struct syncstate *s, const struct manifest *m,
 	return out;
 }
 
-/* Free one layer's contents. */
-static void
-ss_layer_free(struct ss_layer *l)
+/* Free one layer's contents; see syncstate_int.h. */
+void
+syncstate_layer_free(struct ss_layer *l)
 {
 	while (l->n > 0)
 		free(l->v[--l->n]);
@@ -235,9 +206,10 @@ ss_layer_free(struct ss_layer *l)
 	manifest_free(l->m);
 }
 
-/* Add a layer (taking v's strings and m) to s. */
-static void
-ss_push(struct syncstate *s, char **v, size_t n, struct manifest *m)
+/* Add a layer; see syncstate_int.h. */
+void
+syncstate_layer_push(struct syncstate *s, char **v, size_t n,
+    struct manifest *m)
 {
 	if (s->nl == s->cap) {
 		s->cap = s->cap == 0 ? 8 : s->cap * 2;
@@ -249,182 +221,13 @@ ss_push(struct syncstate *s, char **v, size_t n, struct manifest *m)
 	s->nl++;
 }
 
-/* Drop every layer. */
-static void
-ss_layers_free(struct syncstate *s)
+/* Drop every layer; see syncstate_int.h. */
+void
+syncstate_layers_free(struct syncstate *s)
 {
 	while (s->nl > 0)
-		ss_layer_free(&s->l[--s->nl]);
+		syncstate_layer_free(&s->l[--s->nl]);
 	s->nsaved = 0;
-}
-
-/* The log header for the manifest whose identity is st. */
-static char *
-ss_header_for(const struct stat *st)
-{
-	return xasprintf("%s %llu %lld %lld.%09ld\n", SS_LOG_MAGIC,
-	    (unsigned long long)st->st_ino, (long long)st->st_size,
-	    (long long)st->st_mtim.tv_sec, (long)st->st_mtim.tv_nsec);
-}
-
-/* The log header for the mapped manifest. */
-static char *
-ss_log_header(const struct syncstate *s)
-{
-	return ss_header_for(&s->st);
-}
-
-/*
- * Parse a scope line's path (after "S ") into layer l: valid, after the
- * last one and not below another.  NULL, or the reason.
- */
-static const char *
-ss_scope_line(struct ss_layer *l, const char *p, size_t len)
-{
-	const char	*why;
-	char		*path;
-
-	if ((why = manifest_unescape(p, len, &path)) != NULL)
-		return why;
-	if ((why = manifest_path_check(path, MANIFEST_PATH_MAX)) == NULL &&
-	    l->n > 0 && (strcmp(l->v[l->n - 1], path) >= 0 ||
-	    strv_has_ancestor(l->v, l->n, path, 0)))
-		why = "scope paths out of order";
-	if (why != NULL) {
-		free(path);
-		return why;
-	}
-	l->v = xreallocarray(l->v, l->n + 1, sizeof(*l->v));
-	l->v[l->n++] = path;
-	return NULL;
-}
-
-/* Parse an entry line into l: in its scope and in order. */
-static const char *
-ss_entry_line(struct ss_layer *l, const char *p, size_t len)
-{
-	const char	*why = NULL, *path;
-
-	if (manifest_parse_line(l->m, p, len, &why) != 0)
-		return why;
-	path = l->m->e[l->m->n - 1].path;
-	if (!strv_has_ancestor(l->v, l->n, path, 1))
-		return "entry outside the block's scope";
-	if (l->m->n > 1 && strcmp(l->m->e[l->m->n - 2].path, path) >= 0)
-		return "entries out of order";
-	return NULL;
-}
-
-/*
- * Parse one block at *pp into a new layer of s; *line counts lines.
- * NULL, or the reason it is malformed.
- */
-static const char *
-ss_block(struct syncstate *s, const char **pp, const char *end,
-    size_t *line)
-{
-	struct ss_layer	 l = { NULL, 0, manifest_new() };
-	const char	*p = *pp, *nl, *why = NULL;
-
-	for (;;) {
-		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL) {
-			why = "cut short";
-			break;
-		}
-		(*line)++;
-		if (nl - p == 1 && *p == 'X') {
-			why = SS_RACED;
-			break;
-		}
-		if (nl - p == 1 && *p == '.') {
-			why = l.n == 0 ? "block without a scope" : NULL;
-			p = nl + 1;
-			break;
-		}
-		if (nl - p > 2 && p[0] == 'S' && p[1] == ' ')
-			why = l.m->n != 0 ? "scope after entries" :
-			    ss_scope_line(&l, p + 2, (size_t)(nl - p - 2));
-		else
-			why = l.n == 0 ? "entry before the scope" :
-			    ss_entry_line(&l, p, (size_t)(nl - p));
-		if (why != NULL)
-			break;
-		p = nl + 1;
-	}
-	if (why != NULL) {
-		ss_layer_free(&l);
-		return why;
-	}
-	ss_push(s, l.v, l.n, l.m);
-	*pp = p;
-	return NULL;
-}
-
-/* Parse the log text (len bytes) into layers, or say why it is unusable. */
-static void
-ss_log_parse(struct syncstate *s, const char *text, size_t len)
-{
-	const char	*p = text, *end = text + len, *why = NULL;
-	char		*head = ss_log_header(s);
-	size_t		 hlen = strlen(head), line = 1;
-
-	if (len < hlen || memcmp(text, head, hlen) != 0) {
-		/* a log for an older manifest: that one includes it */
-		log_debug("sync state: %s is not for this manifest: ignored",
-		    s->logname);
-		s->log_fresh = 1;
-		free(head);
-		return;
-	}
-	free(head);
-	for (p += hlen; why == NULL && p < end;)
-		why = ss_block(s, &p, end, &line);
-	if (why != NULL) {
-		ss_layers_free(s);
-		s->noview = xasprintf("%s: line %zu: %s", s->logname, line,
-		    why);
-		s->log_fresh = 1;
-		return;
-	}
-	s->nsaved = s->nl;
-	s->loglen = len;
-}
-
-/* Read the log beside the manifest, if there is one. */
-static void
-ss_log_read(struct syncstate *s)
-{
-	struct stat	 st;
-	char		*text;
-	ssize_t		 r;
-	int		 fd;
-
-	fd = openat(s->dirfd, s->logname, O_RDONLY|O_NOFOLLOW|O_CLOEXEC|
-	    O_NONBLOCK|O_NOCTTY);
-	if (fd == -1 && errno == ENOENT) {
-		s->log_fresh = 1;
-		return;
-	}
-	if (fd != -1 && fstat(fd, &st) == 0)
-		s->logseen = (long long)st.st_size;
-	if (fd == -1 || s->logseen < 0 || !S_ISREG(st.st_mode) ||
-	    st.st_size > SS_LOG_MAX) {
-		s->noview = xasprintf("%s: %s", s->logname, fd == -1 ?
-		    strerror(errno) : "not a regular file of at most 64 MiB");
-		s->log_fresh = 1;
-		if (fd != -1)
-			close(fd);
-		return;
-	}
-	text = xmalloc((size_t)st.st_size + 1);
-	r = fdio_read_full(fd, text, (size_t)st.st_size);
-	close(fd);
-	if (r != (ssize_t)st.st_size) {
-		s->noview = xasprintf("%s: cannot read it", s->logname);
-		s->log_fresh = 1;
-	} else
-		ss_log_parse(s, text, (size_t)st.st_size);
-	free(text);
 }
 
 /* Map the manifest fd (size checked) and check its form. */
@@ -442,10 +245,24 @@ ss_map(struct syncstate *s, int fd, char **cause)
 		return CLAW_ERR_IO;
 	}
 	if (s->len < hlen || memcmp(s->map, MANIFEST_TEXT_HEADER, hlen) != 0 ||
-	    s->map[s->len - 1] != '\n')
-		s->noview = xasprintf("%s: not a clawssh manifest", s->name);
+	    s->map[s->len - 1] != '\n') {
+		s->damaged = xasprintf("%s: not a clawssh manifest (damaged, "
+		    "or of an unknown version)", s->name);
+		s->noview = xstrdup(s->damaged);
+	}
 	s->body = hlen;
 	return 0;
+}
+
+/* The size of the log on disk now, or -1 if there is none. */
+static long long
+ss_log_size(const struct syncstate *s)
+{
+	struct stat	st;
+
+	if (fstatat(s->dirfd, s->logname, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return -1;
+	return (long long)st.st_size;
 }
 
 /* Open the saved state; see syncstate.h. */
@@ -475,7 +292,9 @@ syncstate_open(int dirfd, const char *name, struct syncstate **out,
 		    "512 MiB", name);
 		rc = CLAW_ERR_PARSE;
 	} else if ((rc = ss_map(s, fd, cause)) == 0 && s->noview == NULL)
-		ss_log_read(s);
+		syncstate_log_read(s);
+	else if (rc == 0)		/* not read, but as we found it */
+		s->logseen = ss_log_size(s);
 	if (fd != -1)
 		close(fd);
 	if (rc != 0) {
@@ -498,6 +317,13 @@ const char *
 syncstate_no_view(const struct syncstate *s)
 {
 	return s->noview;
+}
+
+/* See syncstate.h. */
+const char *
+syncstate_damaged(const struct syncstate *s)
+{
+	return s->damaged;
 }
 
 /*
@@ -701,6 +527,8 @@ syncstate_all(struct syncstate *s, struct manifest **out, char **cause)
 	if ((rc = manifest_parse(s->map != NULL ? s->map : "", s->len, NULL,
 	    &m, &why)) != 0) {
 		*cause = xasprintf("%s: %s", s->name, why);
+		if (s->damaged == NULL)
+			s->damaged = xstrdup(*cause);
 		free(why);
 		return rc;
 	}
@@ -736,27 +564,7 @@ syncstate_stage(struct syncstate *s, char *const *v, size_t n,
 		if (strv_has_ancestor(c, nc, part->e[i].path, 1))
 			manifest_add_copy(m, &part->e[i]);
 	}
-	ss_push(s, c, nc, m);
-}
-
-/* Append layers [nsaved, nl) to b as log blocks. */
-static void
-ss_format_blocks(const struct syncstate *s, struct buf *b)
-{
-	const struct ss_layer	*l;
-	size_t			 i, j;
-
-	for (i = s->nsaved; i < s->nl; i++) {
-		l = &s->l[i];
-		for (j = 0; j < l->n; j++) {
-			buf_append_str(b, "S ");
-			manifest_escape(b, l->v[j]);
-			buf_append(b, "\n", 1);
-		}
-		for (j = 0; j < l->m->n; j++)
-			manifest_format_line(b, &l->m->e[j]);
-		buf_append_str(b, ".\n");
-	}
+	syncstate_layer_push(s, c, nc, m);
 }
 
 /* Rewrite the manifest with everything folded in. */
@@ -771,17 +579,6 @@ ss_compact(struct syncstate *s, char **cause)
 	rc = syncstate_save_all(s, m != NULL ? m : manifest_new(), cause);
 	manifest_free(m);
 	return rc;
-}
-
-/* The size of the log on disk now, or -1 if there is none. */
-static long long
-ss_log_size(const struct syncstate *s)
-{
-	struct stat	st;
-
-	if (fstatat(s->dirfd, s->logname, &st, AT_SYMLINK_NOFOLLOW) != 0)
-		return -1;
-	return (long long)st.st_size;
 }
 
 /* Whether the manifest on disk is no longer the one this handle read. */
@@ -844,7 +641,7 @@ ss_poison(struct syncstate *s)
 	log_info("sync state: %s: the next sync scans everything", SS_RACED);
 	if (fstatat(s->dirfd, s->name, &st, AT_SYMLINK_NOFOLLOW) != 0)
 		return;		/* no manifest: the next sync scans anyway */
-	text = ss_header_for(&st);
+	text = syncstate_log_header(&st);
 	fd = openat(s->dirfd, s->logname, O_WRONLY|O_CREAT|O_TRUNC|
 	    O_NOFOLLOW|O_CLOEXEC, 0600);
 	if (fd == -1 || fdio_write_all(fd, text, strlen(text)) != 0 ||
@@ -879,13 +676,13 @@ ss_append(struct syncstate *s, char **cause)
 	if (s->log_fresh && now >= 0 && s->logseen == -1)
 		s->log_fresh = 0;	/* and began the log */
 	if (s->log_fresh) {
-		head = ss_log_header(s);
+		head = syncstate_log_header(&s->st);
 		buf_append_str(&b, head);
 		free(head);
 		flags |= O_CREAT|O_TRUNC;
 	} else
 		flags |= O_APPEND;
-	ss_format_blocks(s, &b);
+	syncstate_log_format(s, &b);
 	if ((fd = openat(s->dirfd, s->logname, flags, 0600)) == -1 ||
 	    fdio_write_all(fd, b.data, b.len) != 0) {
 		*cause = xasprintf("%s: cannot write: %s", s->logname,
@@ -919,8 +716,8 @@ syncstate_commit(struct syncstate *s, char **cause)
 
 	if (s->nsaved == s->nl)
 		return 0;
-	if (s->missing || s->noview != NULL)
-		return ss_compact(s, cause);
+	if (s->missing || s->noview != NULL || s->oldlog)
+		return ss_compact(s, cause);	/* old logs are not added to */
 	if ((rc = ss_append(s, cause)) != 0)
 		return rc;
 	if (s->loglen > limit) {
@@ -947,6 +744,9 @@ ss_remap(struct syncstate *s, char **cause)
 	s->len = 0;
 	free(s->noview);
 	s->noview = NULL;
+	free(s->damaged);
+	s->damaged = NULL;
+	s->oldlog = 0;
 	s->log_fresh = 1;
 	s->loglen = 0;
 	fd = openat(s->dirfd, s->name, O_RDONLY|O_NOFOLLOW|O_CLOEXEC|
@@ -985,7 +785,7 @@ syncstate_save_all(struct syncstate *s, const struct manifest *m,
 	    errno != ENOENT)
 		log_warn("%s: cannot remove: %s (it is ignored from now on)",
 		    s->logname, strerror(errno));
-	ss_layers_free(s);
+	syncstate_layers_free(s);
 	s->missing = 0;
 	rc = ss_remap(s, cause);
 	if (raced)
@@ -1002,11 +802,12 @@ syncstate_close(struct syncstate *s)
 {
 	if (s == NULL)
 		return;
-	ss_layers_free(s);
+	syncstate_layers_free(s);
 	free(s->l);
 	if (s->map != NULL)
 		munmap(s->map, s->len);
 	free(s->noview);
+	free(s->damaged);
 	free(s->name);
 	free(s->logname);
 	free(s);

@@ -9,18 +9,28 @@
  * does not know reads the whole state and writes the manifest whole,
  * emptying the log.  docs/sync.md tells why the log needs no fsync.
  *
- * Log format: a header line
+ * Log format (version 2): a header line
  *
- *	clawssh-manifest-log 1 INODE SIZE SEC.NSEC
+ *	clawssh-manifest-log 2 INODE SIZE SEC.NSEC CRC
  *
  * naming the manifest it applies to (its inode, size and mtime: a log
- * left beside a newer manifest is ignored), then blocks.  A block is one
- * or more scope lines "S PATH" (escaped as in the manifest, sorted, none
+ * left beside a newer manifest is ignored; CRC is the CRC-32 of the line
+ * before it, 8 lowercase hex digits), then blocks.  A block is one or
+ * more scope lines "S PATH" (escaped as in the manifest, sorted, none
  * below another), the entries now at and below those paths (manifest
- * lines, sorted), and a line ".".  Reading a block replaces everything at
- * and below its scope paths.  A log that is malformed or cut short makes
- * the state usable whole only (syncstate_all, the manifest alone): then
- * a full scan must check everything, which a stale state survives.
+ * lines, sorted), and a line ". CRC" (the CRC-32 of the block's lines
+ * before it).  Reading a block replaces everything at and below its scope
+ * paths.  A block is checked whole before any of it is used: the first
+ * one that is cut short, torn or damaged is dropped with all after it,
+ * and the state is damaged (syncstate_damaged; no views, and the caller
+ * must compare both sides in full: what the lost blocks said is
+ * unknown).  A header that is damaged, or an empty log, loses all of
+ * it the same way.  A line "X" instead of a block: another sync raced
+ * this one (no views; the manifest alone, not damaged).
+ *
+ * Version 1 logs (no checksums, a block ends in a line ".") are still
+ * read; a damaged one is dropped whole (damaged), a good one is used
+ * and, at the next commit, folded into the manifest rewritten whole.
  */
 #ifndef CLAW_SYNCSTATE_H
 #define CLAW_SYNCSTATE_H
@@ -48,6 +58,16 @@ int	syncstate_missing(const struct syncstate *s);
 const char *syncstate_no_view(const struct syncstate *s);
 
 /*
+ * Return NULL if the state lost nothing that can be seen, else what was
+ * lost or cannot be read: a log whose tail was dropped (cut short, torn,
+ * a flipped bit), an unreadable log, a manifest that is not one (then
+ * syncstate_all fails too).  The last synced state is then not known for
+ * some paths: the caller must not take a difference between it and
+ * either side as a change (docs/sync.md, "When the state is damaged").
+ */
+const char *syncstate_damaged(const struct syncstate *s);
+
+/*
  * The entries at and below each of the paths v[0..n) (sorted, unique;
  * one below another is fine) and the directories above them, as a new
  * sorted manifest in *out, with staged and logged changes applied.  A
@@ -61,8 +81,9 @@ int	syncstate_view(struct syncstate *s, char *const *v, size_t n,
 /*
  * The whole state as a new manifest in *out (NULL when nothing was saved
  * yet): the manifest with the log and staged changes applied, or the
- * manifest alone when the log is unusable.  CLAW_ERR_PARSE with a cause
- * if the manifest is malformed.
+ * manifest alone when the log is unusable (with the blocks before a
+ * damaged one).  CLAW_ERR_PARSE with a cause if the manifest is
+ * malformed (syncstate_damaged says so from then on).
  */
 int	syncstate_all(struct syncstate *s, struct manifest **out,
 	    char **cause);
