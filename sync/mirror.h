@@ -110,6 +110,16 @@ int	mirror_status(struct mirror *m, struct buf *up, struct buf *down,
 	    char **cause);
 
 /*
+ * After an explicit transfer of v[0..n) (everything when n is 0): save
+ * as synced, at and below those paths, what the local tree and the
+ * host's listing now agree on; where they still differ the old state
+ * stays, so the next exec moves that change as it would have.  Entries
+ * outside the paths keep their state.  Returns 0 or negative.
+ */
+int	mirror_record(struct mirror *m, char *const *v, size_t n,
+	    char **cause);
+
+/*
  * Release everything; the pathguard and transport stay the caller's.  A
  * push not followed by a pull has its state saved here (a failure is
  * only a warning: the next sync then sends those changes again).

@@ -812,3 +812,24 @@ syncstate_close(struct syncstate *s)
 	free(s->logname);
 	free(s);
 }
+
+/* Remove a sandbox's saved state; see syncstate.h. */
+int
+syncstate_remove(const char *dir, const char *name, char **cause)
+{
+	char	*path;
+	int	 i, rc = 0;
+
+	for (i = 0; i < 2 && rc == 0; i++) {
+		/*
+		 * The manifest first: a log left alone belongs to no
+		 * manifest and is ignored (a manifest left alone would be
+		 * a state, an old one).
+		 */
+		path = xasprintf("%s/%s%s", dir, name, i == 0 ? "" : ".log");
+		if (unlink(path) == -1 && errno != ENOENT)
+			rc = claw_fail_errno(cause, path, "unlink");
+		free(path);
+	}
+	return rc;
+}

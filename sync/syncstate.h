@@ -113,6 +113,14 @@ int	syncstate_save_all(struct syncstate *s, const struct manifest *m,
 struct manifest *syncstate_splice(const struct manifest *base,
 	    char *const *v, size_t n, const struct manifest *part);
 
+/*
+ * Remove the state saved as name in directory dir (the manifest and its
+ * log; missing ones are fine), for a sandbox that is gone or was made
+ * again: the next sync then starts over and sends everything.  Returns 0
+ * or negative with *cause.
+ */
+int	syncstate_remove(const char *dir, const char *name, char **cause);
+
 /* Release s (unmaps the manifest); s may be NULL. */
 void	syncstate_close(struct syncstate *s);
 

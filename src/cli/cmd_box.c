@@ -26,6 +26,7 @@
 #include "pathguard.h"
 #include "registry.h"
 #include "sshconfig.h"
+#include "syncstate.h"
 #include "transport.h"
 #include "xmalloc.h"
 
@@ -163,10 +164,12 @@ cmd_box_stale(struct cmd_box *b, const char *id, const char *stored,
 		return 0;
 	if (cmd_box_strict(b))
 		return cmd_fail("sandbox %s was created with other settings "
-		    "(strict config): run: clawssh recreate %s", id, id);
+		    "(strict config): run: clawssh recreate%s %s", id,
+		    b->hint != NULL ? b->hint : "", id);
 	if (!b->warned)
 		log_warn("sandbox %s was created with other settings; run: "
-		    "clawssh recreate %s", id, id);
+		    "clawssh recreate%s %s", id, b->hint != NULL ? b->hint :
+		    "", id);
 	b->warned = 1;
 	return 0;
 }
@@ -255,6 +258,7 @@ cmd_box_free(struct cmd_box *b)
 	registry_record_free(b->rec);
 	registry_close(b->reg);
 	cmd_conn_free(&b->cc);
+	free(b->hint);
 	memset(b, 0, sizeof *b);
 }
 
@@ -323,5 +327,20 @@ cmd_box_push(struct cmd_box *b, struct pathguard *pg, char **cause)
 		rc = mirror_push(&m, cause);
 	mirror_close(&m);
 	pathguard_close(own);
+	return rc;
+}
+
+/* Forget a sandbox's sync state; see cmd_box.h. */
+int
+cmd_box_forget_sync(struct cmd_box *b, const char *id, char **cause)
+{
+	char	*dir, *name;
+	int	 rc;
+
+	dir = xasprintf("%s/manifests", registry_dir(b->reg));
+	name = xasprintf("%s.manifest", id);
+	rc = syncstate_remove(dir, name, cause);
+	free(name);
+	free(dir);
 	return rc;
 }

@@ -28,6 +28,7 @@ struct cmd_box {
 	struct transport		*t;
 	int				 strict_config;	/* --strict-config */
 	int				 warned;	/* stale: warned */
+	char				*hint;	/* recreate's flags, or NULL */
 };
 
 /* Open the registry (cc.state_dir or the default).  0 or exit status. */
@@ -60,7 +61,8 @@ void	cmd_box_settings(const struct cmd_box *b,
 /*
  * Compare the stored config hash with the settings in force: warn once
  * ("sandbox ID was created with other settings; run: clawssh recreate
- * ID"), or with strict config refuse.  Returns 0 or an exit status.
+ * [b->hint] ID"), or with strict config refuse.  Returns 0 or an exit
+ * status.
  */
 int	cmd_box_stale(struct cmd_box *b, const char *id, const char *stored,
 	    const struct sandbox_settings *now);
@@ -110,6 +112,14 @@ int	cmd_box_mirror(struct cmd_box *b, struct pathguard *pg,
  * the record's workspace when pg is NULL.  0 or negative with *cause.
  */
 int	cmd_box_push(struct cmd_box *b, struct pathguard *pg, char **cause);
+
+/*
+ * Forget the mirror sync state of sandbox id (the manifest and its log
+ * in the state directory): for a sandbox destroyed or made again, whose
+ * next sync must start over from the local copy.  0 or negative with
+ * *cause.
+ */
+int	cmd_box_forget_sync(struct cmd_box *b, const char *id, char **cause);
 
 /* Release everything. */
 void	cmd_box_free(struct cmd_box *b);

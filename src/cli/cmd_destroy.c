@@ -92,7 +92,7 @@ destroy_provider(struct cmd_box *b, const char *id, int *existed,
 /*
  * Remove sandbox id on the connected host (if connected: a managed
  * sandbox's machine may be gone), at its provider if it has one, and
- * forget it locally.
+ * forget it locally: its record and its sync state.
  */
 static int
 destroy_one(struct cmd_box *b, const char *root, const char *id,
@@ -103,7 +103,8 @@ destroy_one(struct cmd_box *b, const char *root, const char *id,
 
 	if ((b->t != NULL && b->be->destroy(b->t, root, id, existed,
 	    &cause) != 0) || destroy_provider(b, id, existed, &cause) != 0 ||
-	    registry_remove(b->reg, id, &cause) != 0) {
+	    registry_remove(b->reg, id, &cause) != 0 ||
+	    cmd_box_forget_sync(b, id, &cause) != 0) {
 		rc = cmd_fail("%s", cause);
 		free(cause);
 		return rc;

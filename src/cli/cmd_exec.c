@@ -18,6 +18,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "clawconfig.h"
 #include "clock.h"
 #include "cmd.h"
@@ -283,16 +285,24 @@ exec_sync_up(struct exec_args *a, struct mirror *m, struct pathguard **pg)
 	return rc;
 }
 
-/* Mirror mode: bring the command's changes down. */
+/*
+ * Mirror mode: bring the command's changes down.  A pull that fails
+ * after the command ran must not hide the command's status: both go to
+ * stderr, and *err keeps the failure for --sync-json.
+ */
 static int
-exec_sync_down(struct mirror *m)
+exec_sync_down(struct mirror *m, int status, char **err)
 {
 	char	*cause = NULL;
 	int	 rc;
 
 	if ((rc = mirror_pull(m, &cause)) != 0) {
 		rc = cmd_fail("sync down: %s", cause);
-		free(cause);
+		log_warn("the command ran and exited with status %d; sync "
+		    "down failed, so its changes did not all come back "
+		    "(exit status %d)", status, status != 0 ? status :
+		    CMD_EXIT_FAILURE);
+		*err = cause;
 		return rc;
 	}
 	log_info("synced: up %llu files, down %llu files, %zu deleted "
@@ -395,12 +405,31 @@ exec_bg(struct exec_args *a, const char *wrap, int *mirroring)
 	return status;
 }
 
-/* --sync-json: one line on stderr saying what the mirror sync moved. */
+/*
+ * --sync-json: one line on stderr saying what the mirror sync moved, the
+ * command's own status (null if it did not run to an end) and, when the
+ * pull failed, why.
+ */
 static void
 exec_sync_json(const struct mirror *m, int64_t up_ms, int64_t down_ms,
-    int pulled)
+    int pulled, int ran, int status, const char *err)
 {
-	fprintf(stderr, "{\"sync\": {\"up\": {\"files\": %llu, \"dirs\": "
+	cJSON	*e;
+	char	*etext = NULL;
+
+	if (err != NULL) {
+		e = cJSON_CreateString(err);
+		etext = cJSON_PrintUnformatted(e);
+		cJSON_Delete(e);
+	}
+	if (ran)
+		fprintf(stderr, "{\"status\": %d, ", status);
+	else
+		fputs("{\"status\": null, ", stderr);
+	if (etext != NULL)
+		fprintf(stderr, "\"error\": %s, ", etext);
+	cJSON_free(etext);
+	fprintf(stderr, "\"sync\": {\"up\": {\"files\": %llu, \"dirs\": "
 	    "%llu, \"links\": %llu, \"bytes\": %llu, \"deleted\": %zu, "
 	    "\"with_command\": %s, \"ms\": %lld, \"local\": \"%s\"}, "
 	    "\"down\": {\"done\": %s, \"files\": %llu, \"dirs\": %llu, "
@@ -428,8 +457,9 @@ exec_connect_run(struct exec_args *a, const char *pre, const char *cwd,
 	struct mirror		 m;
 	struct pathguard	*pg = NULL;
 	int64_t			 t0, up_ms = 0, down_ms = 0;
+	char			*err = NULL;
 	int			 rc, status = CMD_EXIT_FAILURE, mirroring = 0;
-	int			 pulled = 0;
+	int			 pulled = 0, ran, own;
 
 	memset(&m, 0, sizeof m);
 	m.statefd = -1;
@@ -450,16 +480,19 @@ exec_connect_run(struct exec_args *a, const char *pre, const char *cwd,
 		status = exec_bg(a, wrap, &mirroring);
 	else
 		status = exec_fg(a, pre, cwd, wrap, &mirroring, &m);
+	ran = mirroring;	/* the command ran and ended */
+	own = status;
 	if (mirroring) {
 		t0 = clock_now_ms();
-		if (exec_sync_down(&m) != 0)
+		if (exec_sync_down(&m, status, &err) != 0 && status == 0)
 			status = CMD_EXIT_FAILURE;
 		else
-			pulled = 1;
+			pulled = err == NULL;
 		down_ms = clock_now_ms() - t0;
 	}
 	if (a->sync_json && exec_mirrors(a))
-		exec_sync_json(&m, up_ms, down_ms, pulled);
+		exec_sync_json(&m, up_ms, down_ms, pulled, ran, own, err);
+	free(err);
 	mirror_close(&m);
 	pathguard_close(pg);
 	return status;

@@ -22,10 +22,12 @@
 
 #include <cjson/cJSON.h>
 
+#include "buf.h"
 #include "clawconfig.h"
 #include "cmd.h"
 #include "cmd_box.h"
 #include "cmd_conn.h"
+#include "cmd_provision.h"
 #include "contain.h"
 #include "gpu_alloc.h"
 #include "error.h"
@@ -35,6 +37,7 @@
 #include "pathguard.h"
 #include "provider.h"
 #include "registry.h"
+#include "shquote.h"
 #include "signals.h"
 #include "sshconfig.h"
 #include "tarstream.h"
@@ -42,25 +45,6 @@
 #include "transport.h"
 #include "xmalloc.h"
 
-struct provision_args {
-	struct cmd_box		 box;
-	const char		*scope;		/* --scope */
-	const char		*key;		/* --key */
-	const char		*workspace;	/* --workspace */
-	const char		*mode;		/* --mode */
-	const char		*access;	/* --access */
-	const char		*image;		/* --from */
-	const char		*runtime;	/* --runtime */
-	const char		*network;	/* --network */
-	const char		*limit[5];	/* --memory ... --open-files */
-	const char		*gpu;		/* --gpu N|all */
-	const char		*user;		/* --user */
-	const char		*root;		/* --remote-root */
-	const char		*provider;	/* --provider */
-	const char		*policy;	/* --policy */
-	int			 gpus;		/* --gpu, for a provider */
-	int			 json;
-};
 
 static const char provision_usage[] =
     "usage: clawssh provision --host TARGET | --provider NAME\n"
@@ -93,7 +77,7 @@ enum {
 	OPT_FSIZE, OPT_NOFILE, OPT_GPU, OPT_PROVIDER, OPT_POLICY, OPT_USER
 };
 
-static const struct option provision_longopts[] = {
+const struct option provision_longopts[] = {
 	CMD_CONN_LONGOPTS,
 	{ "access", required_argument, NULL, OPT_ACCESS },
 	{ "cpu-seconds", required_argument, NULL, OPT_CPU },
@@ -121,7 +105,7 @@ static const struct option provision_longopts[] = {
 };
 
 /* Record one provision option; 0 or an exit status. */
-static int
+int
 provision_option(struct provision_args *a, int ch, const char *arg)
 {
 	int	rc;
@@ -154,6 +138,29 @@ provision_option(struct provision_args *a, int ch, const char *arg)
 	case OPT_STRICT: a->box.strict_config = 1; return 0;
 	}
 	return cmd_fail("bad option (see 'clawssh provision --help')");
+}
+
+/* The settings flags given, for recreate; see cmd_provision.h. */
+char *
+provision_flags(const struct provision_args *a)
+{
+	static const char *const names[] = { "mode", "access", "from",
+	    "runtime", "network", "gpu", "user", "memory", "processes",
+	    "cpu-seconds", "file-size", "open-files" };
+	const char	*v[] = { a->mode, a->access, a->image, a->runtime,
+	    a->network, a->gpu, a->user, a->limit[0], a->limit[1],
+	    a->limit[2], a->limit[3], a->limit[4] };
+	struct buf	 b = BUF_INIT;
+	size_t		 i;
+
+	buf_append_str(&b, "");
+	for (i = 0; i < sizeof v / sizeof v[0]; i++) {
+		if (v[i] == NULL)
+			continue;
+		buf_appendf(&b, " --%s ", names[i]);
+		shquote_append(&b, v[i]);
+	}
+	return buf_detach(&b);
 }
 
 /* Apply one named setting over s; 0 or an exit status. */
@@ -271,15 +278,14 @@ provision_check(const struct provision_args *a, struct sandbox_settings *s)
 	return 0;
 }
 
-/* Work out the settings from defaults, config and flags. */
-static int
-provision_settings(struct provision_args *a, struct sandbox_settings *s)
+/* Work out the settings from base, config and flags; see cmd_provision.h. */
+int
+provision_settings(struct provision_args *a,
+    const struct sandbox_settings *base, struct sandbox_settings *s)
 {
-	struct sandbox_settings	 base;
 	int			 mode, access, runtime, network, rc;
 
-	sandbox_settings_default(&base);
-	cmd_box_settings(&a->box, &base, s);
+	cmd_box_settings(&a->box, base, s);
 	mode = (int)s->mode;
 	access = (int)s->access;
 	runtime = (int)s->runtime;
@@ -441,15 +447,48 @@ provision_check_workspace(const struct cmd_box *b,
 }
 
 /*
+ * Drop the saved sync state of sandbox got unless it is this instance's:
+ * one this call created, or one whose local record is missing or names
+ * another creation time (destroyed and made again behind this record),
+ * is new, and a state kept from the old one would have the next mirrored
+ * exec push nothing and find the workspace empty.  0 or an exit status.
+ */
+static int
+provision_forget_old(struct cmd_box *b, const struct backend_entry *got,
+    int created)
+{
+	struct registry_record	*old = NULL;
+	char			*cause = NULL;
+	int64_t			 when;
+	int			 keep, rc;
+
+	when = got->created != 0 ? got->created : got->meta.created;
+	keep = !created && registry_get(b->reg, got->meta.id, &old,
+	    NULL) == 0 && old->created == when;
+	registry_record_free(old);
+	if (keep)
+		return 0;
+	log_debug("sandbox %s: a new instance; its sync state starts over",
+	    got->meta.id);
+	if (cmd_box_forget_sync(b, got->meta.id, &cause) != 0) {
+		rc = cmd_fail("%s", cause);
+		free(cause);
+		return rc;
+	}
+	return 0;
+}
+
+/*
  * On the connected host, get or create the sandbox want describes, check
  * it is the one asked for (scope, key, local workspace), and record it.
  * The caller holds the id lock.
  */
-static int
-provision_do(struct cmd_box *b, const char *root,
+int
+provision_do(struct cmd_box *b, struct provision_args *a, const char *root,
     const struct sandbox_meta *want, int *created)
 {
 	struct backend_entry	 got;
+	struct sandbox_settings	 now;
 	struct registry_record	*rec;
 	char			*cause = NULL;
 	int			 rc;
@@ -468,8 +507,19 @@ provision_do(struct cmd_box *b, const char *root,
 		    sandbox_scope_name(want->scope), want->key);
 	if ((rc = provision_check_workspace(b, want, &got.meta)) != 0)
 		return rc;
+	/*
+	 * A found sandbox keeps what it was made with unless the config
+	 * or a flag given now says otherwise: stale then, and the hint
+	 * names those flags for recreate.
+	 */
+	now = want->settings;
+	if (!*created && a != NULL && (rc = provision_settings(a,
+	    &got.meta.settings, &now)) != 0)
+		return rc;
 	if (!*created && (rc = cmd_box_stale(b, want->id,
-	    got.meta.config_hash, &want->settings)) != 0)
+	    got.meta.config_hash, &now)) != 0)
+		return rc;
+	if ((rc = provision_forget_old(b, &got, *created)) != 0)
 		return rc;
 	rec = provision_record(b, root, &got, want->workspace);
 	rec->settings.limits = want->settings.limits;
@@ -541,9 +591,11 @@ static int
 provision_meta(struct provision_args *a, struct sandbox_meta *m,
     const char **root)
 {
-	char	*cause = NULL, *ident;
-	int	 rc;
+	struct sandbox_settings	 base;
+	char			*cause = NULL, *ident;
+	int			 rc;
 
+	sandbox_settings_default(&base);
 	memset(m, 0, sizeof *m);
 	m->version = SANDBOX_META_VERSION;
 	m->created = (int64_t)time(NULL);
@@ -554,7 +606,7 @@ provision_meta(struct provision_args *a, struct sandbox_meta *m,
 		return rc;
 	}
 	if ((rc = provision_scope(a, m)) != 0 ||
-	    (rc = provision_settings(a, &m->settings)) != 0 ||
+	    (rc = provision_settings(a, &base, &m->settings)) != 0 ||
 	    (rc = provision_workspace(a, m)) != 0)
 		return rc;
 	if (a->provider == NULL &&
@@ -575,7 +627,7 @@ provision_meta(struct provision_args *a, struct sandbox_meta *m,
  * staged and renamed into place on the host.  On failure the sandbox is
  * destroyed again, so that a retry starts clean.
  */
-static int
+int
 provision_seed(struct cmd_box *b, const char *root)
 {
 	struct tarstream_stats	 st;
@@ -612,7 +664,7 @@ provision_seed(struct cmd_box *b, const char *root)
 }
 
 /* Give the sandbox its GPUs on the host; undo a new sandbox on failure. */
-static int
+int
 provision_gpus(struct cmd_box *b, const char *root, int want, int created)
 {
 	char	*cause = NULL, *why = NULL, *list;
@@ -721,8 +773,9 @@ provision_managed_connect(struct cmd_box *b, const struct managed *mg,
  * What this call created at the provider is deleted again on failure,
  * and nothing is recorded.
  */
-static int
-provision_managed_do(struct cmd_box *b, const char *provider,
+int
+provision_managed_do(struct cmd_box *b, struct provision_args *a,
+    const char *provider,
     const struct provider_request *req, int replace, const char *root,
     const struct sandbox_meta *m, int *created)
 {
@@ -748,7 +801,7 @@ provision_managed_do(struct cmd_box *b, const char *provider,
 		rc = cmd_fail("%s", cause != NULL ? cause :
 		    "provisioning failed");
 		free(cause);
-	} else if ((rc = provision_do(b, root, m, created)) == 0 &&
+	} else if ((rc = provision_do(b, a, root, m, created)) == 0 &&
 	    *created && m->settings.mode == SANDBOX_MODE_REMOTE)
 		rc = provision_seed(b, root);
 	*created = *created || made;
@@ -777,7 +830,7 @@ provision_managed(struct provision_args *a, const char *root,
 	req.image = a->image;
 	req.gpus = a->gpus;
 	req.policy = a->policy;
-	return provision_managed_do(&a->box, a->provider, &req, 0, root, m,
+	return provision_managed_do(&a->box, a, a->provider, &req, 0, root, m,
 	    created);
 }
 
@@ -801,7 +854,7 @@ provision_locked(struct provision_args *a, const char *root,
 		return rc;
 	}
 	if ((rc = cmd_conn_connect(&b->cc, b->sc, &b->t)) == 0 &&
-	    (rc = provision_do(b, root, m, created)) == 0 &&
+	    (rc = provision_do(b, a, root, m, created)) == 0 &&
 	    m->settings.gpus != 0)
 		rc = provision_gpus(b, root, m->settings.gpus, *created);
 	if (rc == 0 && *created && m->settings.mode == SANDBOX_MODE_REMOTE)
@@ -825,125 +878,12 @@ cmd_provision(int argc, char **argv)
 		cmd_box_free(&a.box);
 		return rc < 0 ? 0 : rc;
 	}
+	a.box.hint = provision_flags(&a);
 	if ((rc = cmd_conn_load(&a.box.cc)) == 0 &&
 	    (rc = cmd_box_registry(&a.box)) == 0 &&
 	    (rc = provision_meta(&a, &m, &root)) == 0 &&
 	    (rc = provision_locked(&a, root, &m, &created)) == 0)
 		provision_print(&a.box, a.json, created);
 	cmd_box_free(&a.box);
-	return rc;
-}
-
-/*
- * Recreate a managed sandbox: its directory goes (if its machine
- * answers), the provider replaces the machine with what the record says
- * was asked for, and the sandbox is made there again.
- */
-static int
-recreate_managed(struct cmd_box *b, const struct sandbox_meta *m)
-{
-	struct provider_request	 req;
-	struct transport_opts	 topts = { b->cc.passphrase_file };
-	char			*cause = NULL, *root, *provider;
-	int			 rc, existed, created = 0;
-
-	if (cmd_conn_resolve(&b->cc, &b->sc) == 0 && signals_init() == 0 &&
-	    transport_connect(b->sc, &topts, &b->t, &cause) == 0)
-		b->be->destroy(b->t, b->rec->remote_root, m->id, &existed,
-		    &cause);
-	free(cause);
-	cause = NULL;
-	transport_free(b->t);
-	sshconfig_free(b->sc);
-	b->t = NULL;
-	b->sc = NULL;
-	memset(&req, 0, sizeof req);
-	req.image = b->rec->provider_image;
-	req.policy = b->rec->provider_policy;
-	if (b->rec->provider_gpus != NULL &&
-	    strcmp(b->rec->provider_gpus, "-1") == 0)
-		req.gpus = -1;
-	else if (b->rec->provider_gpus != NULL &&
-	    cmd_parse_int(b->rec->provider_gpus, 1, SANDBOX_GPUS_MAX,
-	    &req.gpus) != 0)
-		return cmd_fail("sandbox %s: bad providerGpus in its record",
-		    m->id);
-	root = xstrdup(b->rec->remote_root);
-	provider = xstrdup(b->rec->provider);
-	if ((rc = provision_managed_do(b, provider, &req, 1, root, m,
-	    &created)) != 0 && registry_remove(b->reg, m->id, &cause) != 0) {
-		log_warn("%s", cause);
-		free(cause);
-	}
-	free(provider);
-	free(root);
-	return rc;
-}
-
-/* Recreate: destroy, then provision again with the settings in force. */
-static int
-recreate_do(struct cmd_box *b, const char *id)
-{
-	struct sandbox_meta	 m;
-	char			*cause = NULL, *root;
-	int			 rc, existed = 0, created = 0;
-
-	memset(&m, 0, sizeof m);
-	m.version = SANDBOX_META_VERSION;
-	m.created = (int64_t)time(NULL);
-	memcpy(m.id, id, sizeof m.id);
-	m.scope = b->rec->scope;
-	snprintf(m.key, sizeof m.key, "%s", b->rec->key);
-	snprintf(m.workspace, sizeof m.workspace, "%s", b->rec->workspace);
-	cmd_box_settings(b, &b->rec->settings, &m.settings);
-	sandbox_config_hash(&m.settings, m.config_hash);
-	if (b->rec->provider != NULL)
-		return recreate_managed(b, &m);
-	if (b->be->destroy(b->t, b->rec->remote_root, id, &existed,
-	    &cause) != 0) {
-		rc = cmd_fail("%s", cause);
-		free(cause);
-		return rc;
-	}
-	root = xstrdup(b->rec->remote_root);
-	if ((rc = provision_do(b, root, &m, &created)) == 0 && created &&
-	    m.settings.mode == SANDBOX_MODE_REMOTE)
-		rc = provision_seed(b, root);
-	free(root);
-	return rc;
-}
-
-/* The recreate command; see clawssh(1). */
-int
-cmd_recreate(int argc, char **argv)
-{
-	struct cmd_box	 b;
-	char		*cause = NULL;
-	int		 ch, rc;
-
-	memset(&b, 0, sizeof b);
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, CMD_CONN_SHORTOPTS "h",
-	    cmd_conn_longopts, NULL)) != -1) {
-		if (ch == 'h')
-			return cmd_help("recreate");
-		if ((rc = cmd_conn_option(&b.cc, ch, optarg)) != 1)
-			return rc == 0 ? cmd_fail("usage: clawssh recreate "
-			    "[options] ID") : rc;
-	}
-	if (optind + 1 != argc)
-		return cmd_fail("usage: clawssh recreate [options] ID");
-	if ((rc = cmd_box_load(&b, argv[optind])) == 0 &&
-	    (b.rec->provider != NULL || (rc = cmd_box_connect(&b)) == 0)) {
-		if ((rc = registry_lock(b.reg, b.rec->id, &cause)) != 0) {
-			rc = cmd_fail("%s", cause);
-			free(cause);
-		} else {
-			b.warned = 1;
-			if ((rc = recreate_do(&b, argv[optind])) == 0)
-				printf("%s\n", b.rec->id);
-		}
-	}
-	cmd_box_free(&b);
 	return rc;
 }

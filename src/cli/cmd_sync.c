@@ -21,6 +21,7 @@
 #include "cmd_box.h"
 #include "cmd_conn.h"
 #include "hostws.h"
+#include "log.h"
 #include "mirror.h"
 #include "pathguard.h"
 #include "registry.h"
@@ -62,6 +63,28 @@ sync_report(const char *dir, const struct tarstream_stats *st,
 		    st->refused != 0 ? " (some entries refused)" : "");
 }
 
+/*
+ * After a transfer to or from a mirror sandbox, bring its sync state in
+ * step (else the next exec would undo a push's files or a pull's); a
+ * failure is a warning: the next exec then moves the changes again.
+ */
+static void
+sync_record(struct cmd_box *b, struct pathguard *pg, char **paths, size_t n)
+{
+	struct mirror	 m;
+	char		*cause = NULL;
+
+	if (b->rec->settings.mode != SANDBOX_MODE_MIRROR ||
+	    b->rec->settings.access == SANDBOX_ACCESS_NONE)
+		return;
+	if (cmd_box_mirror(b, pg, &m, &cause) != 0 ||
+	    mirror_record(&m, paths, n, &cause) != 0) {
+		log_warn("sync state not updated: %s", cause);
+		free(cause);
+	}
+	mirror_close(&m);
+}
+
 /* Do the transfer for the loaded, connected sandbox. */
 static int
 sync_move(struct cmd_box *b, int push, char **paths, size_t n, int json)
@@ -93,6 +116,7 @@ sync_move(struct cmd_box *b, int push, char **paths, size_t n, int json)
 	} else {
 		sync_report(push ? "pushed" : "pulled", &st,
 		    clock_now_ms() - start, json);
+		sync_record(b, pg, paths, n);
 		rc = st.refused != 0 ? 1 : 0;
 	}
 	hostws_clear(&hw);

@@ -39,8 +39,15 @@ static const char destroy_help[] =
     "Remove a sandbox from its host (and its provider) and the registry.\n"
     "  --json                one JSON object: {\"id\", \"existed\"}\n";
 static const char recreate_help[] =
-    "usage: clawssh recreate [options] ID\n\n"
-    "Destroy a sandbox and make it again, same id, current settings.\n";
+    "usage: clawssh recreate [--access none|ro|rw] [--mode mirror|remote]\n"
+    "           [--from IMAGE] [--runtime bwrap|docker|podman|none]\n"
+    "           [--network none|host] [--user nobody|NAME|UID:GID]\n"
+    "           [--memory SIZE] [--processes N] [--cpu-seconds N]\n"
+    "           [--file-size SIZE] [--open-files N] [--gpu N|all]\n"
+    "           [options] ID\n\n"
+    "Destroy a sandbox and make it again, same id, empty, with the\n"
+    "settings it has: the config file's sandbox section, then these\n"
+    "flags (as provision's), override them.  Its sync state starts over.\n";
 static const char prune_help[] =
     "usage: clawssh prune [--idle-hours N] [--max-age-days N] [--dry-run]\n"
     "           [--json] [options]\n\n"

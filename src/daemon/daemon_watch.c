@@ -78,7 +78,10 @@ struct dwatch {
  * inotifywait and find: each process costs about a millisecond on the
  * path of every mirrored exec.  The script ends when inotifywait does
  * (so a dead watcher is noticed) or when its stdin ends (the daemon let
- * go of the channel).
+ * go of the channel), and before a take when "." was removed (getcwd
+ * fails: the sandbox was destroyed; a subshell, no exec) or is no longer
+ * the directory at the workspace's path (made again there): a watcher
+ * must not answer for a workspace it no longer sees.
  */
 static const char dwatch_script[] =
     "LC_ALL=C; export LC_ALL\n"
@@ -89,11 +92,12 @@ static const char dwatch_script[] =
     "inotifywait -m -r --format '%e %w%f' -e create,delete,modify,attrib,"
     "close_write,move,delete_self,move_self,unmount . \"$S\" 2>&1 &\n"
     "w=$!\n"
+    "P=$(pwd -P)\n"
     "c=0\n"
     "exec 3<&0\n"
     "{ while IFS= read -r t <&3; do\n"
     "\tcase $t in\n"
-    "\tT\\ *) t=${t#T }; case $t in ''|*[!0-9a-f]*) ;;"
+    "\tT\\ *) [ \"$(pwd -P 2>/dev/null)\" = \"$P\" ] && [ . -ef \"$P\" ] || break; t=${t#T }; case $t in ''|*[!0-9a-f]*) ;;"
     " *) c=$((c + 1)); [ $c -lt 64 ] || { rm -f -- \"$S\"/*; c=0; }\n"
     "\t\t: > \"$S/$t\" ;; esac ;;\n"
     "\tL\\ *) t=${t#L }\n"
@@ -109,7 +113,7 @@ static const char dwatch_script[] =
     "r=$!\n"
     "trap 'kill $w $r 2>/dev/null; rm -rf -- \"$S\"' EXIT\n"
     "trap 'exit 1' HUP TERM PIPE\n"
-    "wait $w\n";
+    "wait $w 2>/dev/null\n";
 
 /* Answer a take: F and why. */
 static void

@@ -297,6 +297,20 @@ bw_limits(struct buf *b, const struct contain_spec *spec)
 		    "root ignores RLIMIT_NPROC)\" >&2\n");
 }
 
+/*
+ * Start the command through the view's sh, when it has one: `exec "$@"`
+ * there gives a missing command status 127 and one that cannot be run
+ * 126, with sh's own message, as ssh and sh do (bwrap's own execvp
+ * failure is status 1).  The arguments pass through "$@" untouched.
+ */
+static void
+bw_exec_sh(struct buf *b, const struct contain_spec *spec)
+{
+	buf_appendf(b, "[ -x %s/bin/sh ] && set -- \"$@\" /bin/sh -c "
+	    "'exec \"$@\"' sh\n", strcmp(spec->settings->image, "host") != 0 ?
+	    "\"$__claw_img\"" : "");
+}
+
 /* Build the wrap code; see contain_bwrap.h. */
 char *
 contain_bwrap_wrap(const struct contain_spec *spec)
@@ -316,6 +330,7 @@ contain_bwrap_wrap(const struct contain_spec *spec)
 	bw_workspace(&b, spec, qdir);
 	bw_gpus(&b, spec, qroot);
 	buf_append_str(&b, "set -- \"$@\" --remount-ro / --\n");
+	bw_exec_sh(&b, spec);
 	bw_setpriv(&b);
 	bw_limits(&b, spec);
 	free(qdir);

@@ -56,8 +56,8 @@ expect_match "$out" "key: *one" "status key"
 # Stale settings: a warning once, or a refusal with --strict-config.
 out=$(prov --key one --access ro 2>"$T/err")
 expect_eq "$out" "$id" "stale provision still gives the id"
-expect_match "$(cat "$T/err")" "created with other settings; run: clawssh recreate $id" \
-    "stale warning"
+expect_match "$(cat "$T/err")" "created with other settings; run: clawssh recreate --access 'ro' $id" \
+    "stale warning (naming the flag)"
 [ "$(grep -c 'other settings' "$T/err")" -eq 1 ] || fail "warned more than once"
 prov --key one --access ro --strict-config > "$T/out" 2>"$T/err"
 expect_status $? 255 "strict config refuses"
