@@ -23,8 +23,10 @@
 #include "buf.h"
 #include "error.h"
 #include "ignore.h"
+#include "ignore_git.h"
 #include "log.h"
 #include "pathguard.h"
+#include "strv.h"
 #include "xmalloc.h"
 
 #define IG_NITEMS(a)	(sizeof(a) / sizeof((a)[0]))
@@ -58,6 +60,7 @@ struct ig_pat {
 	size_t		 prefix;	/* IG_GLOB: leading literal bytes */
 	enum ig_kind	 kind;
 	int		 flags;		/* IG_NEGATE, IG_DIRONLY, IG_BASENAME */
+	char		*line;		/* as written, for ignore_describe */
 };
 
 /* Patterns in precedence order: a later match wins. */
@@ -73,12 +76,27 @@ struct ig_scope {
 	size_t		 dirlen;
 	uint32_t	 hash;		/* ig_hash of dir */
 	struct ig_scope	*parent;	/* nearest loaded ancestor, or NULL */
-	struct ig_list	 list;
+	struct ig_list	 user;		/* its .clawsshignore */
+	struct ig_list	 git;		/* its .gitignore */
+};
+
+/* Which patterns a judgement asks. */
+enum ig_which {
+	IG_USER,		/* defaults, sync.exclude, .clawsshignore */
+	IG_GIT			/* .gitignore */
 };
 
 struct ignore {
 	struct ig_list	  global;	/* defaults, then configuration */
+	size_t		  ndefaults;	/* of global, the built-in ones */
 	int		  push_git;	/* .git judged by patterns alone */
+	int		  user_only;	/* .gitignore never applies */
+	struct buf	  tracked_buf;	/* git ls-files -z */
+	char		**tracked;	/* sorted, pointers into it */
+	size_t		  ntracked;
+	char		 *tracked_why;	/* why there is no list, or NULL */
+	ignore_keep_fn	  keep;		/* see ignore_set_keep */
+	void		 *keep_arg;
 	struct ig_scope	**tab;		/* open addressing by hash */
 	size_t		  tabsize;	/* 0 or a power of two */
 	size_t		  nscopes;
@@ -410,11 +428,15 @@ ig_parse(char *line, struct ig_pat *pat, const char **why)
 static int
 ig_list_add(struct ig_list *list, char *line, const char **why)
 {
-	struct ig_pat	pat;
-	int		r;
+	struct ig_pat	 pat;
+	char		*orig = xstrdup(line);
+	int		 r;
 
-	if ((r = ig_parse(line, &pat, why)) <= 0)
+	if ((r = ig_parse(line, &pat, why)) <= 0) {
+		free(orig);
 		return r;
+	}
+	pat.line = orig;
 	if (list->n == list->cap) {
 		list->cap = list->cap == 0 ? 16 : list->cap * 2;
 		list->pats = xreallocarray(list->pats, list->cap,
@@ -442,8 +464,10 @@ ig_list_clear(struct ig_list *list)
 {
 	size_t	i;
 
-	for (i = 0; i < list->n; i++)
+	for (i = 0; i < list->n; i++) {
 		free(list->pats[i].text);
+		free(list->pats[i].line);
+	}
 	free(list->pats);
 	memset(list, 0, sizeof(*list));
 }
@@ -661,6 +685,7 @@ ignore_new(const char *const *extra, size_t nextra, struct ignore **out,
 	ig = xcalloc(1, sizeof(*ig));
 	for (i = 0; i < IG_NITEMS(ig_defaults); i++)
 		(void)ig_list_add_string(&ig->global, ig_defaults[i], &why);
+	ig->ndefaults = ig->global.n;
 	for (i = 0; i < nextra; i++) {
 		if (ig_list_add_string(&ig->global, extra[i], &why) < 0) {
 			r = claw_fail(cause, CLAW_ERR_PARSE,
@@ -674,12 +699,43 @@ ignore_new(const char *const *extra, size_t nextra, struct ignore **out,
 	return 0;
 }
 
+/*
+ * Ask git, when loading the root, which files it tracks (a .gitignore
+ * applies to the others only).  No checkout, no git: every file counts
+ * as untracked; -v says why.
+ */
+static void
+ig_load_tracked(struct ignore *ig, int rootfd)
+{
+	char	*why = NULL;
+	size_t	 i, n = 0;
+
+	buf_free(&ig->tracked_buf);
+	free(ig->tracked);
+	free(ig->tracked_why);
+	ig->tracked = NULL;
+	ig->ntracked = 0;
+	ig->tracked_why = NULL;
+	if (ignore_git_tracked(rootfd, &ig->tracked_buf, &why) != 0) {
+		log_info("git: %s: a .gitignore applies to every file", why);
+		ig->tracked_why = why;
+		return;
+	}
+	for (i = 0; i < ig->tracked_buf.len; i++)
+		n += ig->tracked_buf.data[i] == '\0';
+	ig->tracked = xcalloc(n + 1, sizeof(*ig->tracked));
+	for (i = 0; i < ig->tracked_buf.len;
+	    i += strlen(ig->tracked_buf.data + i) + 1)
+		ig->tracked[ig->ntracked++] = ig->tracked_buf.data + i;
+	strv_uniq(ig->tracked, &ig->ntracked, 0);
+}
+
 /* Load the ignore files of directory reldir; see ignore.h. */
 int
 ignore_load_dir(struct ignore *ig, int dirfd, const char *reldir,
     char **cause)
 {
-	struct ig_list	 list = { NULL, 0, 0 };
+	struct ig_list	 user = { NULL, 0, 0 }, git = { NULL, 0, 0 };
 	struct ig_scope	*sc;
 	size_t		 len = strlen(reldir);
 	int		 r;
@@ -687,19 +743,24 @@ ignore_load_dir(struct ignore *ig, int dirfd, const char *reldir,
 	if (*reldir == '/' || (len > 0 && reldir[len - 1] == '/'))
 		return claw_fail(cause, CLAW_ERR_INVAL,
 		    "%s: not a relative directory", reldir);
-	if ((r = ig_load_file(dirfd, reldir, ".gitignore", &list,
+	if ((r = ig_load_file(dirfd, reldir, ".gitignore", &git,
 	    cause)) != 0 || (r = ig_load_file(dirfd, reldir,
-	    ".clawsshignore", &list, cause)) != 0) {
-		ig_list_clear(&list);
+	    ".clawsshignore", &user, cause)) != 0) {
+		ig_list_clear(&user);
+		ig_list_clear(&git);
 		return r;
 	}
+	if (len == 0 && !ig->user_only)
+		ig_load_tracked(ig, dirfd);
 	sc = ig_scope_find(ig, reldir, len, ig_hash(reldir, len));
-	if (sc == NULL && list.n == 0)
+	if (sc == NULL && user.n == 0 && git.n == 0)
 		return 0;
 	if (sc == NULL)
 		sc = ig_scope_new(ig, reldir, len);
-	ig_list_clear(&sc->list);
-	sc->list = list;
+	ig_list_clear(&sc->user);
+	ig_list_clear(&sc->git);
+	sc->user = user;
+	sc->git = git;
 	return 0;
 }
 
@@ -755,34 +816,85 @@ ig_list_judge(const struct ig_list *list, const char *rel, size_t rellen,
 }
 
 /*
- * Judge path (len bytes; its last component at name) with the scopes from
- * sc up to the root, then the global patterns.  Returns as ig_list_judge.
+ * Judge path (len bytes; its last component at name) with which patterns
+ * of the scopes from sc up to the root, then (IG_USER) the global ones.
+ * Returns as ig_list_judge.
  */
 static int
 ig_judge(const struct ignore *ig, const struct ig_scope *sc,
-    const char *path, size_t len, const char *name, int is_dir)
+    const char *path, size_t len, const char *name, int is_dir,
+    enum ig_which which)
 {
 	size_t	namelen = (size_t)(path + len - name), off;
 	int	r;
 
 	for (; sc != NULL; sc = sc->parent) {
 		off = sc->dirlen == 0 ? 0 : sc->dirlen + 1;
-		r = ig_list_judge(&sc->list, path + off, len - off, name,
-		    namelen, is_dir);
+		r = ig_list_judge(which == IG_USER ? &sc->user : &sc->git,
+		    path + off, len - off, name, namelen, is_dir);
 		if (r != -1)
 			return r;
 	}
+	if (which == IG_GIT)
+		return -1;
 	return ig_list_judge(&ig->global, path, len, name, namelen, is_dir);
 }
 
-/* Judge relpath and, first, each of its ancestors; see ignore.h. */
-int
-ignore_match(const struct ignore *ig, const char *relpath, int is_dir)
+/*
+ * Return whether the len bytes at path name a file git tracks or (is_dir)
+ * a directory holding one, or one the keep callback keeps: a .gitignore
+ * does not apply to them.
+ */
+static int
+ig_spared(const struct ignore *ig, const char *path, size_t len, int is_dir)
+{
+	char	key[PATHGUARD_PATH_MAX + 1];
+
+	if (len > PATHGUARD_PATH_MAX)
+		return 0;
+	memcpy(key, path, len);
+	key[len] = '\0';
+	if (strv_has(ig->tracked, ig->ntracked, key) || (is_dir &&
+	    strv_has_descendant(ig->tracked, ig->ntracked, key)))
+		return 1;
+	return ig->keep != NULL && ig->keep(ig->keep_arg, key, is_dir);
+}
+
+/*
+ * The verdict on one path (len bytes) whose ancestors are not excluded:
+ * 1 if out.  *gitout says whether a .gitignore excluded an ancestor (a
+ * file cannot be re-included below an excluded directory); it is
+ * updated for the path's own entries.  See ignore.h for the rules.
+ */
+static int
+ig_verdict(const struct ignore *ig, const struct ig_scope *sc,
+    const char *path, size_t len, const char *name, int is_dir, int pull,
+    int *gitout)
+{
+	int	u, g;
+
+	if ((u = ig_judge(ig, sc, path, len, name, is_dir, IG_USER)) == 1)
+		return 1;
+	if (u == 0) {		/* a user's '!' re-includes, .gitignore or not */
+		*gitout = 0;
+		return 0;
+	}
+	if (pull || ig->user_only)
+		return 0;
+	g = ig_judge(ig, sc, path, len, name, is_dir, IG_GIT);
+	*gitout = *gitout || g == 1;
+	return *gitout && !ig_spared(ig, path, len, is_dir);
+}
+
+/* Judge relpath and, first, each of its ancestors, by the push or pull rule. */
+static int
+ig_match(const struct ignore *ig, const char *relpath, int is_dir, int pull)
 {
 	const struct ig_scope	*sc, *found;
 	const char		*p, *name = relpath;
 	size_t			 len;
 	uint32_t		 h = IG_FNV_BASIS;
+	int			 gitout = 0;
 
 	if (*relpath == '\0')
 		return 0;
@@ -792,7 +904,8 @@ ignore_match(const struct ignore *ig, const char *relpath, int is_dir)
 	for (p = relpath; *p != '\0'; p++) {
 		if (*p == '/') {
 			len = (size_t)(p - relpath);
-			if (ig_judge(ig, sc, relpath, len, name, 1) == 1)
+			if (ig_verdict(ig, sc, relpath, len, name, 1, pull,
+			    &gitout))
 				return 1;
 			if ((found = ig_scope_find(ig, relpath, len, h)) !=
 			    NULL)
@@ -801,8 +914,37 @@ ignore_match(const struct ignore *ig, const char *relpath, int is_dir)
 		}
 		h = (h ^ (unsigned char)*p) * IG_FNV_PRIME;
 	}
-	return ig_judge(ig, sc, relpath, (size_t)(p - relpath), name,
-	    is_dir) == 1;
+	return ig_verdict(ig, sc, relpath, (size_t)(p - relpath), name,
+	    is_dir, pull, &gitout);
+}
+
+/* The push rule; see ignore.h. */
+int
+ignore_match(const struct ignore *ig, const char *relpath, int is_dir)
+{
+	return ig_match(ig, relpath, is_dir, 0);
+}
+
+/* The pull rule; see ignore.h. */
+int
+ignore_match_pull(const struct ignore *ig, const char *relpath, int is_dir)
+{
+	return ig_match(ig, relpath, is_dir, 1);
+}
+
+/* Never let a .gitignore decide if on; see ignore.h. */
+void
+ignore_set_user_only(struct ignore *ig, int on)
+{
+	ig->user_only = on != 0;
+}
+
+/* Spare paths keep names from a .gitignore; see ignore.h. */
+void
+ignore_set_keep(struct ignore *ig, ignore_keep_fn keep, void *arg)
+{
+	ig->keep = keep;
+	ig->keep_arg = arg;
 }
 
 /* Let patterns alone judge .git paths if on; see ignore.h. */
@@ -824,11 +966,15 @@ ignore_free(struct ignore *ig)
 	for (i = 0; i < ig->tabsize; i++) {
 		if (ig->tab[i] == NULL)
 			continue;
-		ig_list_clear(&ig->tab[i]->list);
+		ig_list_clear(&ig->tab[i]->user);
+		ig_list_clear(&ig->tab[i]->git);
 		free(ig->tab[i]->dir);
 		free(ig->tab[i]);
 	}
 	free(ig->tab);
+	buf_free(&ig->tracked_buf);
+	free(ig->tracked);
+	free(ig->tracked_why);
 	free(ig);
 }
 
@@ -847,4 +993,80 @@ ignore_skip_cb(void *arg, int dirfd, const char *reldir, const char *relpath,
 		free(why);
 	}
 	return rc;
+}
+
+/* Append list's patterns, from where (a file or a setting), to b. */
+static void
+ig_describe_list(const struct ig_list *list, size_t from, const char *where,
+    const char *applies, struct buf *b)
+{
+	size_t	i;
+
+	for (i = from; i < list->n; i++)
+		buf_appendf(b, "  %s: %s  (%s)\n", where, list->pats[i].line,
+		    applies);
+}
+
+/* Order scopes by directory. */
+static int
+ig_scope_cmp(const void *a, const void *b)
+{
+	const struct ig_scope	*x = *(const struct ig_scope *const *)a;
+	const struct ig_scope	*y = *(const struct ig_scope *const *)b;
+
+	return strcmp(x->dir, y->dir);
+}
+
+/* Append the patterns of each loaded ignore file, by directory, to b. */
+static void
+ig_describe_files(const struct ignore *ig, struct buf *b)
+{
+	struct ig_scope	**v = xcalloc(ig->nscopes + 1, sizeof(*v));
+	char		 *where;
+	size_t		  i, n = 0;
+
+	for (i = 0; i < ig->tabsize; i++) {
+		if (ig->tab[i] != NULL)
+			v[n++] = ig->tab[i];
+	}
+	qsort(v, n, sizeof(*v), ig_scope_cmp);
+	for (i = 0; i < n; i++) {
+		where = xasprintf("%s%s.clawsshignore", v[i]->dir,
+		    *v[i]->dir != '\0' ? "/" : "");
+		ig_describe_list(&v[i]->user, 0, where, "push and pull", b);
+		free(where);
+		where = xasprintf("%s%s.gitignore", v[i]->dir,
+		    *v[i]->dir != '\0' ? "/" : "");
+		ig_describe_list(&v[i]->git, 0, where, ig->user_only ?
+		    "not applied" : "push only, untracked files only", b);
+		free(where);
+	}
+	free(v);
+}
+
+/* Describe the rules in force and where each came from; see ignore.h. */
+void
+ignore_describe(const struct ignore *ig, struct buf *b)
+{
+	struct ig_list	def = ig->global;
+
+	buf_appendf(b, "rules (the last matching line of a kind wins, a "
+	    "deeper file over the root's; nothing below an excluded "
+	    "directory moves):\n");
+	buf_appendf(b, "  protected: .git at any depth  (%s)\n",
+	    ig->push_git ? "pushed (sync.pushGit), never pulled" :
+	    "never pushed, never pulled");
+	def.n = ig->ndefaults;
+	ig_describe_list(&def, 0, "default", "push and pull", b);
+	ig_describe_list(&ig->global, ig->ndefaults, "sync.exclude",
+	    "push and pull", b);
+	ig_describe_files(ig, b);
+	if (ig->user_only)
+		return;
+	if (ig->tracked_why != NULL)
+		buf_appendf(b, "git: %s: a .gitignore applies to every file\n",
+		    ig->tracked_why);
+	else
+		buf_appendf(b, "git: %zu tracked files, always pushed unless "
+		    "a user's rule excludes them\n", ig->ntracked);
 }
