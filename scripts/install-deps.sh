@@ -10,7 +10,7 @@ libinotifytools0-dev inotify-tools openssh-client openssh-server bubblewrap busy
 time hyperfine valgrind rsync git netcat-openbsd jq
 munge slurmctld slurmd slurm-client
 podman runc catatonit
-libxcrypt-source"
+googletest cmake"
 
 missing=
 for p in $PACKAGES; do
