@@ -95,6 +95,7 @@ struct ignore {
 	char		**tracked;	/* sorted, pointers into it */
 	size_t		  ntracked;
 	char		 *tracked_why;	/* why there is no list, or NULL */
+	int		  tracked_asked; /* git was asked (once a set) */
 	ignore_keep_fn	  keep;		/* see ignore_set_keep */
 	void		 *keep_arg;
 	struct ig_scope	**tab;		/* open addressing by hash */
@@ -700,9 +701,10 @@ ignore_new(const char *const *extra, size_t nextra, struct ignore **out,
 }
 
 /*
- * Ask git, when loading the root, which files it tracks (a .gitignore
- * applies to the others only).  No checkout, no git: every file counts
- * as untracked; -v says why.
+ * Ask git, when loading the root the first time, which files it tracks
+ * (a .gitignore applies to the others only); a set lives for one
+ * command, so later scans and rescans reuse the answer.  No checkout, no
+ * git: every file counts as untracked; -v says why.
  */
 static void
 ig_load_tracked(struct ignore *ig, int rootfd)
@@ -750,8 +752,10 @@ ignore_load_dir(struct ignore *ig, int dirfd, const char *reldir,
 		ig_list_clear(&git);
 		return r;
 	}
-	if (len == 0 && !ig->user_only)
+	if (len == 0 && !ig->user_only && !ig->tracked_asked) {
+		ig->tracked_asked = 1;
 		ig_load_tracked(ig, dirfd);
+	}
 	sc = ig_scope_find(ig, reldir, len, ig_hash(reldir, len));
 	if (sc == NULL && user.n == 0 && git.n == 0)
 		return 0;

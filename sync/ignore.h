@@ -26,7 +26,7 @@
  *
  * The .gitignore files, per directory, the deeper one winning: they keep
  * out of the push only, and only what git does not track.  At the root's
- * ignore_load_dir git is asked (ignore_git.h) which files it tracks: a
+ * first ignore_load_dir git is asked (ignore_git.h) which files it tracks: a
  * tracked file, and a directory holding one, is never excluded by a
  * .gitignore.  Nor is a path the keep callback keeps (ignore_set_keep:
  * mirror mode keeps what is in its synced state, so that what came down
