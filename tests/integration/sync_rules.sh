@@ -30,6 +30,8 @@ export CLAWSSH_STATE_DIR
 R="$T/root"
 mkdir -m 700 "$R"
 [ -n "${LIB_SSH_USER:-}" ] && chown "$LIB_SSH_USER:" "$R"
+echo "the host side runs as ${LIB_SSH_USER:-$(id -un)}" \
+    "(remote root owned by $(stat -c %U "$R"))" >&2
 
 # g ARGS...: git in the case's workspace, as a user's checkout is.
 g() {
