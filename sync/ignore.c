@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * gitignore(5) pattern sets: each line is compiled once into a pattern,
- * patterns are kept per directory of the file they came from, and a path is
- * judged the way git judges it (see ignore.h).  The wildcard matcher follows
- * git's wildmatch, so "**" and bracket classes behave as in git.
+ * patterns are kept per directory and kind (the user's .clawsshignore,
+ * .gitignore) of the file they came from, and a path is judged by the
+ * push or the pull rule (see ignore.h).  The wildcard matcher is in
+ * ignore_wild.c.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -11,7 +12,6 @@
 
 #include <sys/stat.h>
 
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -24,6 +24,7 @@
 #include "error.h"
 #include "ignore.h"
 #include "ignore_git.h"
+#include "ignore_int.h"
 #include "log.h"
 #include "pathguard.h"
 #include "strv.h"
@@ -43,14 +44,6 @@ enum ig_kind {
 	IG_LITERAL,		/* text, escapes removed, compared whole */
 	IG_SUFFIX,		/* a '*' then text: the name ends with text */
 	IG_GLOB			/* text is a wildcard pattern */
-};
-
-/* Results of the wildcard matcher, as in git's wildmatch. */
-enum ig_wm {
-	IG_WM_MATCH,
-	IG_WM_NOMATCH,
-	IG_WM_ABORT_ALL,	/* text ran out: a later start cannot match */
-	IG_WM_ABORT_STARSTAR	/* a '*' met a '/': only "**" may go on */
 };
 
 /* One compiled pattern. */
@@ -103,25 +96,6 @@ struct ignore {
 	size_t		  nscopes;
 };
 
-/* One wildcard match: the pattern's start and the end of the text. */
-struct ig_wctx {
-	const char	*pat;
-	const char	*te;
-};
-
-/* A "[:name:]" class inside a bracket expression. */
-struct ig_cclass {
-	const char	*name;
-	int		(*fn)(int);
-};
-
-static const struct ig_cclass ig_cclasses[] = {
-	{ "alnum", isalnum }, { "alpha", isalpha }, { "blank", isblank },
-	{ "cntrl", iscntrl }, { "digit", isdigit }, { "graph", isgraph },
-	{ "lower", islower }, { "print", isprint }, { "punct", ispunct },
-	{ "space", isspace }, { "upper", isupper }, { "xdigit", isxdigit }
-};
-
 /*
  * The built-in defaults, lowest precedence of all; see ignore.h.  .git is
  * not among them: ignore_match excludes it before any pattern is asked.
@@ -129,16 +103,6 @@ static const struct ig_cclass ig_cclasses[] = {
 static const char *const ig_defaults[] = {
 	PATHGUARD_TMP_PREFIX "*"
 };
-
-static enum ig_wm	ig_wild(const struct ig_wctx *, const char *,
-			    const char *);
-
-/* Return whether c has a meaning of its own in a pattern. */
-static int
-ig_special(char c)
-{
-	return c == '*' || c == '?' || c == '[' || c == '\\';
-}
 
 /* Return the FNV-1a hash of the len bytes at s. */
 static uint32_t
@@ -149,173 +113,6 @@ ig_hash(const char *s, size_t len)
 	while (len-- > 0)
 		h = (h ^ (unsigned char)*s++) * IG_FNV_PRIME;
 	return h;
-}
-
-/*
- * Look at a "[:" at *pp inside a bracket expression.  Returns 0 if it is no
- * class name (a literal '['), -1 for an unknown or unterminated name, else
- * 1 if byte c is in the class, 2 if not, with *pp moved to its final ']'.
- */
-static int
-ig_posix(const char **pp, int c)
-{
-	const char	*s = *pp + 2, *e;
-	size_t		 i, n;
-
-	if ((e = strchr(s, ']')) == NULL)
-		return -1;
-	if (e == s || e[-1] != ':')
-		return 0;
-	n = (size_t)(e - s) - 1;
-	for (i = 0; i < IG_NITEMS(ig_cclasses); i++) {
-		if (strlen(ig_cclasses[i].name) != n ||
-		    memcmp(ig_cclasses[i].name, s, n) != 0)
-			continue;
-		*pp = e;
-		return c >= 0 && ig_cclasses[i].fn(c) ? 1 : 2;
-	}
-	return -1;
-}
-
-/*
- * Match byte c (-1: none, to check the syntax) against the bracket
- * expression after a '[' at p, the first character of which is literal even
- * if it is ']'.  Returns its closing ']' and sets *hit, or NULL if the
- * expression is malformed.  Rules as in git's wildmatch.
- */
-static const char *
-ig_class(const char *p, int c, int *hit)
-{
-	int	neg = 0, prev = 0, ch, m = 0, r;
-
-	if (*p == '!' || *p == '^') {
-		neg = 1;
-		p++;
-	}
-	ch = (unsigned char)*p;
-	do {
-		if (ch == '\0')
-			return NULL;
-		if (ch == '\\') {
-			if ((ch = (unsigned char)*++p) == '\0')
-				return NULL;
-			m |= c == ch;
-		} else if (ch == '-' && prev != 0 && p[1] != '\0' &&
-		    p[1] != ']') {
-			if ((ch = (unsigned char)*++p) == '\\' &&
-			    (ch = (unsigned char)*++p) == '\0')
-				return NULL;
-			m |= c >= prev && c <= ch;
-			ch = 0;		/* no range may start here */
-		} else if (ch == '[' && p[1] == ':') {
-			if ((r = ig_posix(&p, c)) < 0)
-				return NULL;
-			m |= r == 1 || (r == 0 && c == '[');
-			if (r != 0)
-				ch = 0;
-		} else
-			m |= c == ch;
-		prev = ch;
-	} while ((ch = (unsigned char)*++p) != ']');
-	*hit = m != neg;
-	return p;
-}
-
-/*
- * Go on matching at a '*' at p.  "**" between slashes (or at an end) also
- * matches '/'; a lone '*' does not.  The ABORT results cut the search short
- * as git's wildmatch does, keeping the work polynomial.
- */
-static enum ig_wm
-ig_star(const struct ig_wctx *w, const char *p, const char *t)
-{
-	const char	*start = p;
-	enum ig_wm	 r;
-	int		 any = 0;
-
-	while (*++p == '*')
-		;
-	if (p - start > 1 && (start == w->pat || start[-1] == '/') &&
-	    (*p == '\0' || *p == '/' || (p[0] == '\\' && p[1] == '/'))) {
-		if (*p == '/' && ig_wild(w, p + 1, t) == IG_WM_MATCH)
-			return IG_WM_MATCH;
-		any = 1;
-	}
-	if (*p == '\0')
-		return any || memchr(t, '/', (size_t)(w->te - t)) == NULL ?
-		    IG_WM_MATCH : IG_WM_NOMATCH;
-	if (!any && *p == '/') {
-		if ((t = memchr(t, '/', (size_t)(w->te - t))) == NULL)
-			return IG_WM_NOMATCH;
-		return ig_wild(w, p + 1, t + 1);
-	}
-	for (; t < w->te; t++) {
-		if (!ig_special(*p)) {
-			while (t < w->te && (any || *t != '/') && *t != *p)
-				t++;
-			if (t == w->te || *t != *p)
-				return IG_WM_NOMATCH;
-		}
-		if ((r = ig_wild(w, p, t)) != IG_WM_NOMATCH) {
-			if (!any || r != IG_WM_ABORT_STARSTAR)
-				return r;
-		} else if (!any && *t == '/')
-			return IG_WM_ABORT_STARSTAR;
-	}
-	return IG_WM_ABORT_ALL;
-}
-
-/* Match the text from t to w->te against the (checked) pattern at p. */
-static enum ig_wm
-ig_wild(const struct ig_wctx *w, const char *p, const char *t)
-{
-	int	hit = 0;
-
-	for (; *p != '\0'; p++, t++) {
-		if (t == w->te && *p != '*')
-			return IG_WM_ABORT_ALL;
-		switch (*p) {
-		case '*':
-			return ig_star(w, p, t);
-		case '?':
-			if (*t == '/')
-				return IG_WM_NOMATCH;
-			break;
-		case '[':
-			if ((p = ig_class(p + 1, (unsigned char)*t, &hit)) ==
-			    NULL)
-				return IG_WM_ABORT_ALL;
-			if (!hit || *t == '/')
-				return IG_WM_NOMATCH;
-			break;
-		case '\\':
-			p++;
-			/* FALLTHROUGH */
-		default:
-			if (*t != *p)
-				return IG_WM_NOMATCH;
-			break;
-		}
-	}
-	return t == w->te ? IG_WM_MATCH : IG_WM_NOMATCH;
-}
-
-/* Return why pattern p can never match (a static string), or NULL if ok. */
-static const char *
-ig_check(const char *p)
-{
-	int	hit;
-
-	for (; *p != '\0'; p++) {
-		if (*p == '\\') {
-			if (*++p == '\0')
-				return "trailing '\\'";
-		} else if (*p == '[') {
-			if ((p = ig_class(p + 1, -1, &hit)) == NULL)
-				return "unterminated '[' or unknown [:class:]";
-		}
-	}
-	return NULL;
 }
 
 /*
@@ -361,7 +158,7 @@ ig_compile(const char *p, int flags, struct ig_pat *pat)
 		pat->kind = IG_GLOB;
 		pat->text = xstrdup(p);
 		while (pat->text[pat->prefix] != '\0' &&
-		    !ig_special(pat->text[pat->prefix]))
+		    !ignore_wild_special(pat->text[pat->prefix]))
 			pat->prefix++;
 	}
 	pat->len = strlen(pat->text);
@@ -419,7 +216,7 @@ ig_parse(char *line, struct ig_pat *pat, const char **why)
 		p++;
 	if (*p == '\0')
 		return 0;
-	if ((*why = ig_check(p)) != NULL)
+	if ((*why = ignore_wild_check(p)) != NULL)
 		return -1;
 	ig_compile(p, flags, pat);
 	return 1;
@@ -776,7 +573,6 @@ static int
 ig_pat_match(const struct ig_pat *pat, const char *rel, size_t rellen,
     const char *name, size_t namelen, int is_dir)
 {
-	struct ig_wctx	 w;
 	const char	*s = rel;
 	size_t		 n = rellen;
 
@@ -798,9 +594,8 @@ ig_pat_match(const struct ig_pat *pat, const char *rel, size_t rellen,
 	    memcmp(s, pat->text, pat->prefix) != 0)))
 		return 0;
 	/* Like git, a "**" right after the literal prefix counts as leading. */
-	w.pat = pat->text + pat->prefix;
-	w.te = s + n;
-	return ig_wild(&w, w.pat, s + pat->prefix) == IG_WM_MATCH;
+	return ignore_wild_match(pat->text + pat->prefix, s + pat->prefix,
+	    s + n);
 }
 
 /* Return 1 (excluded), 0 (re-included) or -1 (no match) by list's last. */
