@@ -9,7 +9,8 @@ libssh2-1-dev libssl-dev libcjson-dev libarchive-dev libcmocka-dev
 libinotifytools0-dev inotify-tools openssh-client openssh-server bubblewrap busybox-static procps
 time hyperfine valgrind rsync git netcat-openbsd jq mandoc
 munge slurmctld slurmd slurm-client
-podman runc catatonit"
+podman runc catatonit
+googletest cmake"
 
 missing=
 for p in $PACKAGES; do

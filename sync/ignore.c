@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * gitignore(5) pattern sets: each line is compiled once into a pattern,
- * patterns are kept per directory of the file they came from, and a path is
- * judged the way git judges it (see ignore.h).  The wildcard matcher follows
- * git's wildmatch, so "**" and bracket classes behave as in git.
+ * patterns are kept per directory and kind (the user's .clawsshignore,
+ * .gitignore) of the file they came from, and a path is judged by the
+ * push or the pull rule (see ignore.h).  The wildcard matcher is in
+ * ignore_wild.c.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -11,7 +12,6 @@
 
 #include <sys/stat.h>
 
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -23,8 +23,11 @@
 #include "buf.h"
 #include "error.h"
 #include "ignore.h"
+#include "ignore_git.h"
+#include "ignore_int.h"
 #include "log.h"
 #include "pathguard.h"
+#include "strv.h"
 #include "xmalloc.h"
 
 #define IG_NITEMS(a)	(sizeof(a) / sizeof((a)[0]))
@@ -43,14 +46,6 @@ enum ig_kind {
 	IG_GLOB			/* text is a wildcard pattern */
 };
 
-/* Results of the wildcard matcher, as in git's wildmatch. */
-enum ig_wm {
-	IG_WM_MATCH,
-	IG_WM_NOMATCH,
-	IG_WM_ABORT_ALL,	/* text ran out: a later start cannot match */
-	IG_WM_ABORT_STARSTAR	/* a '*' met a '/': only "**" may go on */
-};
-
 /* One compiled pattern. */
 struct ig_pat {
 	char		*text;		/* see kind; NUL-terminated */
@@ -58,6 +53,7 @@ struct ig_pat {
 	size_t		 prefix;	/* IG_GLOB: leading literal bytes */
 	enum ig_kind	 kind;
 	int		 flags;		/* IG_NEGATE, IG_DIRONLY, IG_BASENAME */
+	char		*line;		/* as written, for ignore_describe */
 };
 
 /* Patterns in precedence order: a later match wins. */
@@ -73,34 +69,31 @@ struct ig_scope {
 	size_t		 dirlen;
 	uint32_t	 hash;		/* ig_hash of dir */
 	struct ig_scope	*parent;	/* nearest loaded ancestor, or NULL */
-	struct ig_list	 list;
+	struct ig_list	 user;		/* its .clawsshignore */
+	struct ig_list	 git;		/* its .gitignore */
+};
+
+/* Which patterns a judgement asks. */
+enum ig_which {
+	IG_USER,		/* defaults, sync.exclude, .clawsshignore */
+	IG_GIT			/* .gitignore */
 };
 
 struct ignore {
 	struct ig_list	  global;	/* defaults, then configuration */
+	size_t		  ndefaults;	/* of global, the built-in ones */
 	int		  push_git;	/* .git judged by patterns alone */
+	int		  user_only;	/* .gitignore never applies */
+	struct buf	  tracked_buf;	/* git ls-files -z */
+	char		**tracked;	/* sorted, pointers into it */
+	size_t		  ntracked;
+	char		 *tracked_why;	/* why there is no list, or NULL */
+	int		  tracked_asked; /* git was asked (once a set) */
+	ignore_keep_fn	  keep;		/* see ignore_set_keep */
+	void		 *keep_arg;
 	struct ig_scope	**tab;		/* open addressing by hash */
 	size_t		  tabsize;	/* 0 or a power of two */
 	size_t		  nscopes;
-};
-
-/* One wildcard match: the pattern's start and the end of the text. */
-struct ig_wctx {
-	const char	*pat;
-	const char	*te;
-};
-
-/* A "[:name:]" class inside a bracket expression. */
-struct ig_cclass {
-	const char	*name;
-	int		(*fn)(int);
-};
-
-static const struct ig_cclass ig_cclasses[] = {
-	{ "alnum", isalnum }, { "alpha", isalpha }, { "blank", isblank },
-	{ "cntrl", iscntrl }, { "digit", isdigit }, { "graph", isgraph },
-	{ "lower", islower }, { "print", isprint }, { "punct", ispunct },
-	{ "space", isspace }, { "upper", isupper }, { "xdigit", isxdigit }
 };
 
 /*
@@ -111,16 +104,6 @@ static const char *const ig_defaults[] = {
 	PATHGUARD_TMP_PREFIX "*"
 };
 
-static enum ig_wm	ig_wild(const struct ig_wctx *, const char *,
-			    const char *);
-
-/* Return whether c has a meaning of its own in a pattern. */
-static int
-ig_special(char c)
-{
-	return c == '*' || c == '?' || c == '[' || c == '\\';
-}
-
 /* Return the FNV-1a hash of the len bytes at s. */
 static uint32_t
 ig_hash(const char *s, size_t len)
@@ -130,173 +113,6 @@ ig_hash(const char *s, size_t len)
 	while (len-- > 0)
 		h = (h ^ (unsigned char)*s++) * IG_FNV_PRIME;
 	return h;
-}
-
-/*
- * Look at a "[:" at *pp inside a bracket expression.  Returns 0 if it is no
- * class name (a literal '['), -1 for an unknown or unterminated name, else
- * 1 if byte c is in the class, 2 if not, with *pp moved to its final ']'.
- */
-static int
-ig_posix(const char **pp, int c)
-{
-	const char	*s = *pp + 2, *e;
-	size_t		 i, n;
-
-	if ((e = strchr(s, ']')) == NULL)
-		return -1;
-	if (e == s || e[-1] != ':')
-		return 0;
-	n = (size_t)(e - s) - 1;
-	for (i = 0; i < IG_NITEMS(ig_cclasses); i++) {
-		if (strlen(ig_cclasses[i].name) != n ||
-		    memcmp(ig_cclasses[i].name, s, n) != 0)
-			continue;
-		*pp = e;
-		return c >= 0 && ig_cclasses[i].fn(c) ? 1 : 2;
-	}
-	return -1;
-}
-
-/*
- * Match byte c (-1: none, to check the syntax) against the bracket
- * expression after a '[' at p, the first character of which is literal even
- * if it is ']'.  Returns its closing ']' and sets *hit, or NULL if the
- * expression is malformed.  Rules as in git's wildmatch.
- */
-static const char *
-ig_class(const char *p, int c, int *hit)
-{
-	int	neg = 0, prev = 0, ch, m = 0, r;
-
-	if (*p == '!' || *p == '^') {
-		neg = 1;
-		p++;
-	}
-	ch = (unsigned char)*p;
-	do {
-		if (ch == '\0')
-			return NULL;
-		if (ch == '\\') {
-			if ((ch = (unsigned char)*++p) == '\0')
-				return NULL;
-			m |= c == ch;
-		} else if (ch == '-' && prev != 0 && p[1] != '\0' &&
-		    p[1] != ']') {
-			if ((ch = (unsigned char)*++p) == '\\' &&
-			    (ch = (unsigned char)*++p) == '\0')
-				return NULL;
-			m |= c >= prev && c <= ch;
-			ch = 0;		/* no range may start here */
-		} else if (ch == '[' && p[1] == ':') {
-			if ((r = ig_posix(&p, c)) < 0)
-				return NULL;
-			m |= r == 1 || (r == 0 && c == '[');
-			if (r != 0)
-				ch = 0;
-		} else
-			m |= c == ch;
-		prev = ch;
-	} while ((ch = (unsigned char)*++p) != ']');
-	*hit = m != neg;
-	return p;
-}
-
-/*
- * Go on matching at a '*' at p.  "**" between slashes (or at an end) also
- * matches '/'; a lone '*' does not.  The ABORT results cut the search short
- * as git's wildmatch does, keeping the work polynomial.
- */
-static enum ig_wm
-ig_star(const struct ig_wctx *w, const char *p, const char *t)
-{
-	const char	*start = p;
-	enum ig_wm	 r;
-	int		 any = 0;
-
-	while (*++p == '*')
-		;
-	if (p - start > 1 && (start == w->pat || start[-1] == '/') &&
-	    (*p == '\0' || *p == '/' || (p[0] == '\\' && p[1] == '/'))) {
-		if (*p == '/' && ig_wild(w, p + 1, t) == IG_WM_MATCH)
-			return IG_WM_MATCH;
-		any = 1;
-	}
-	if (*p == '\0')
-		return any || memchr(t, '/', (size_t)(w->te - t)) == NULL ?
-		    IG_WM_MATCH : IG_WM_NOMATCH;
-	if (!any && *p == '/') {
-		if ((t = memchr(t, '/', (size_t)(w->te - t))) == NULL)
-			return IG_WM_NOMATCH;
-		return ig_wild(w, p + 1, t + 1);
-	}
-	for (; t < w->te; t++) {
-		if (!ig_special(*p)) {
-			while (t < w->te && (any || *t != '/') && *t != *p)
-				t++;
-			if (t == w->te || *t != *p)
-				return IG_WM_NOMATCH;
-		}
-		if ((r = ig_wild(w, p, t)) != IG_WM_NOMATCH) {
-			if (!any || r != IG_WM_ABORT_STARSTAR)
-				return r;
-		} else if (!any && *t == '/')
-			return IG_WM_ABORT_STARSTAR;
-	}
-	return IG_WM_ABORT_ALL;
-}
-
-/* Match the text from t to w->te against the (checked) pattern at p. */
-static enum ig_wm
-ig_wild(const struct ig_wctx *w, const char *p, const char *t)
-{
-	int	hit = 0;
-
-	for (; *p != '\0'; p++, t++) {
-		if (t == w->te && *p != '*')
-			return IG_WM_ABORT_ALL;
-		switch (*p) {
-		case '*':
-			return ig_star(w, p, t);
-		case '?':
-			if (*t == '/')
-				return IG_WM_NOMATCH;
-			break;
-		case '[':
-			if ((p = ig_class(p + 1, (unsigned char)*t, &hit)) ==
-			    NULL)
-				return IG_WM_ABORT_ALL;
-			if (!hit || *t == '/')
-				return IG_WM_NOMATCH;
-			break;
-		case '\\':
-			p++;
-			/* FALLTHROUGH */
-		default:
-			if (*t != *p)
-				return IG_WM_NOMATCH;
-			break;
-		}
-	}
-	return t == w->te ? IG_WM_MATCH : IG_WM_NOMATCH;
-}
-
-/* Return why pattern p can never match (a static string), or NULL if ok. */
-static const char *
-ig_check(const char *p)
-{
-	int	hit;
-
-	for (; *p != '\0'; p++) {
-		if (*p == '\\') {
-			if (*++p == '\0')
-				return "trailing '\\'";
-		} else if (*p == '[') {
-			if ((p = ig_class(p + 1, -1, &hit)) == NULL)
-				return "unterminated '[' or unknown [:class:]";
-		}
-	}
-	return NULL;
 }
 
 /*
@@ -342,7 +158,7 @@ ig_compile(const char *p, int flags, struct ig_pat *pat)
 		pat->kind = IG_GLOB;
 		pat->text = xstrdup(p);
 		while (pat->text[pat->prefix] != '\0' &&
-		    !ig_special(pat->text[pat->prefix]))
+		    !ignore_wild_special(pat->text[pat->prefix]))
 			pat->prefix++;
 	}
 	pat->len = strlen(pat->text);
@@ -400,7 +216,7 @@ ig_parse(char *line, struct ig_pat *pat, const char **why)
 		p++;
 	if (*p == '\0')
 		return 0;
-	if ((*why = ig_check(p)) != NULL)
+	if ((*why = ignore_wild_check(p)) != NULL)
 		return -1;
 	ig_compile(p, flags, pat);
 	return 1;
@@ -410,11 +226,15 @@ ig_parse(char *line, struct ig_pat *pat, const char **why)
 static int
 ig_list_add(struct ig_list *list, char *line, const char **why)
 {
-	struct ig_pat	pat;
-	int		r;
+	struct ig_pat	 pat;
+	char		*orig = xstrdup(line);
+	int		 r;
 
-	if ((r = ig_parse(line, &pat, why)) <= 0)
+	if ((r = ig_parse(line, &pat, why)) <= 0) {
+		free(orig);
 		return r;
+	}
+	pat.line = orig;
 	if (list->n == list->cap) {
 		list->cap = list->cap == 0 ? 16 : list->cap * 2;
 		list->pats = xreallocarray(list->pats, list->cap,
@@ -442,8 +262,10 @@ ig_list_clear(struct ig_list *list)
 {
 	size_t	i;
 
-	for (i = 0; i < list->n; i++)
+	for (i = 0; i < list->n; i++) {
 		free(list->pats[i].text);
+		free(list->pats[i].line);
+	}
 	free(list->pats);
 	memset(list, 0, sizeof(*list));
 }
@@ -661,6 +483,7 @@ ignore_new(const char *const *extra, size_t nextra, struct ignore **out,
 	ig = xcalloc(1, sizeof(*ig));
 	for (i = 0; i < IG_NITEMS(ig_defaults); i++)
 		(void)ig_list_add_string(&ig->global, ig_defaults[i], &why);
+	ig->ndefaults = ig->global.n;
 	for (i = 0; i < nextra; i++) {
 		if (ig_list_add_string(&ig->global, extra[i], &why) < 0) {
 			r = claw_fail(cause, CLAW_ERR_PARSE,
@@ -674,12 +497,44 @@ ignore_new(const char *const *extra, size_t nextra, struct ignore **out,
 	return 0;
 }
 
+/*
+ * Ask git, when loading the root the first time, which files it tracks
+ * (a .gitignore applies to the others only); a set lives for one
+ * command, so later scans and rescans reuse the answer.  No checkout, no
+ * git: every file counts as untracked; -v says why.
+ */
+static void
+ig_load_tracked(struct ignore *ig, int rootfd)
+{
+	char	*why = NULL;
+	size_t	 i, n = 0;
+
+	buf_free(&ig->tracked_buf);
+	free(ig->tracked);
+	free(ig->tracked_why);
+	ig->tracked = NULL;
+	ig->ntracked = 0;
+	ig->tracked_why = NULL;
+	if (ignore_git_tracked(rootfd, &ig->tracked_buf, &why) != 0) {
+		log_info("git: %s: a .gitignore applies to every file", why);
+		ig->tracked_why = why;
+		return;
+	}
+	for (i = 0; i < ig->tracked_buf.len; i++)
+		n += ig->tracked_buf.data[i] == '\0';
+	ig->tracked = xcalloc(n + 1, sizeof(*ig->tracked));
+	for (i = 0; i < ig->tracked_buf.len;
+	    i += strlen(ig->tracked_buf.data + i) + 1)
+		ig->tracked[ig->ntracked++] = ig->tracked_buf.data + i;
+	strv_uniq(ig->tracked, &ig->ntracked, 0);
+}
+
 /* Load the ignore files of directory reldir; see ignore.h. */
 int
 ignore_load_dir(struct ignore *ig, int dirfd, const char *reldir,
     char **cause)
 {
-	struct ig_list	 list = { NULL, 0, 0 };
+	struct ig_list	 user = { NULL, 0, 0 }, git = { NULL, 0, 0 };
 	struct ig_scope	*sc;
 	size_t		 len = strlen(reldir);
 	int		 r;
@@ -687,19 +542,26 @@ ignore_load_dir(struct ignore *ig, int dirfd, const char *reldir,
 	if (*reldir == '/' || (len > 0 && reldir[len - 1] == '/'))
 		return claw_fail(cause, CLAW_ERR_INVAL,
 		    "%s: not a relative directory", reldir);
-	if ((r = ig_load_file(dirfd, reldir, ".gitignore", &list,
+	if ((r = ig_load_file(dirfd, reldir, ".gitignore", &git,
 	    cause)) != 0 || (r = ig_load_file(dirfd, reldir,
-	    ".clawsshignore", &list, cause)) != 0) {
-		ig_list_clear(&list);
+	    ".clawsshignore", &user, cause)) != 0) {
+		ig_list_clear(&user);
+		ig_list_clear(&git);
 		return r;
 	}
+	if (len == 0 && !ig->user_only && !ig->tracked_asked) {
+		ig->tracked_asked = 1;
+		ig_load_tracked(ig, dirfd);
+	}
 	sc = ig_scope_find(ig, reldir, len, ig_hash(reldir, len));
-	if (sc == NULL && list.n == 0)
+	if (sc == NULL && user.n == 0 && git.n == 0)
 		return 0;
 	if (sc == NULL)
 		sc = ig_scope_new(ig, reldir, len);
-	ig_list_clear(&sc->list);
-	sc->list = list;
+	ig_list_clear(&sc->user);
+	ig_list_clear(&sc->git);
+	sc->user = user;
+	sc->git = git;
 	return 0;
 }
 
@@ -711,7 +573,6 @@ static int
 ig_pat_match(const struct ig_pat *pat, const char *rel, size_t rellen,
     const char *name, size_t namelen, int is_dir)
 {
-	struct ig_wctx	 w;
 	const char	*s = rel;
 	size_t		 n = rellen;
 
@@ -733,9 +594,8 @@ ig_pat_match(const struct ig_pat *pat, const char *rel, size_t rellen,
 	    memcmp(s, pat->text, pat->prefix) != 0)))
 		return 0;
 	/* Like git, a "**" right after the literal prefix counts as leading. */
-	w.pat = pat->text + pat->prefix;
-	w.te = s + n;
-	return ig_wild(&w, w.pat, s + pat->prefix) == IG_WM_MATCH;
+	return ignore_wild_match(pat->text + pat->prefix, s + pat->prefix,
+	    s + n);
 }
 
 /* Return 1 (excluded), 0 (re-included) or -1 (no match) by list's last. */
@@ -755,34 +615,85 @@ ig_list_judge(const struct ig_list *list, const char *rel, size_t rellen,
 }
 
 /*
- * Judge path (len bytes; its last component at name) with the scopes from
- * sc up to the root, then the global patterns.  Returns as ig_list_judge.
+ * Judge path (len bytes; its last component at name) with which patterns
+ * of the scopes from sc up to the root, then (IG_USER) the global ones.
+ * Returns as ig_list_judge.
  */
 static int
 ig_judge(const struct ignore *ig, const struct ig_scope *sc,
-    const char *path, size_t len, const char *name, int is_dir)
+    const char *path, size_t len, const char *name, int is_dir,
+    enum ig_which which)
 {
 	size_t	namelen = (size_t)(path + len - name), off;
 	int	r;
 
 	for (; sc != NULL; sc = sc->parent) {
 		off = sc->dirlen == 0 ? 0 : sc->dirlen + 1;
-		r = ig_list_judge(&sc->list, path + off, len - off, name,
-		    namelen, is_dir);
+		r = ig_list_judge(which == IG_USER ? &sc->user : &sc->git,
+		    path + off, len - off, name, namelen, is_dir);
 		if (r != -1)
 			return r;
 	}
+	if (which == IG_GIT)
+		return -1;
 	return ig_list_judge(&ig->global, path, len, name, namelen, is_dir);
 }
 
-/* Judge relpath and, first, each of its ancestors; see ignore.h. */
-int
-ignore_match(const struct ignore *ig, const char *relpath, int is_dir)
+/*
+ * Return whether the len bytes at path name a file git tracks or (is_dir)
+ * a directory holding one, or one the keep callback keeps: a .gitignore
+ * does not apply to them.
+ */
+static int
+ig_spared(const struct ignore *ig, const char *path, size_t len, int is_dir)
+{
+	char	key[PATHGUARD_PATH_MAX + 1];
+
+	if (len > PATHGUARD_PATH_MAX)
+		return 0;
+	memcpy(key, path, len);
+	key[len] = '\0';
+	if (strv_has(ig->tracked, ig->ntracked, key) || (is_dir &&
+	    strv_has_descendant(ig->tracked, ig->ntracked, key)))
+		return 1;
+	return ig->keep != NULL && ig->keep(ig->keep_arg, key, is_dir);
+}
+
+/*
+ * The verdict on one path (len bytes) whose ancestors are not excluded:
+ * 1 if out.  *gitout says whether a .gitignore excluded an ancestor (a
+ * file cannot be re-included below an excluded directory); it is
+ * updated for the path's own entries.  See ignore.h for the rules.
+ */
+static int
+ig_verdict(const struct ignore *ig, const struct ig_scope *sc,
+    const char *path, size_t len, const char *name, int is_dir, int pull,
+    int *gitout)
+{
+	int	u, g;
+
+	if ((u = ig_judge(ig, sc, path, len, name, is_dir, IG_USER)) == 1)
+		return 1;
+	if (u == 0) {		/* a user's '!' re-includes, .gitignore or not */
+		*gitout = 0;
+		return 0;
+	}
+	if (pull || ig->user_only)
+		return 0;
+	g = ig_judge(ig, sc, path, len, name, is_dir, IG_GIT);
+	*gitout = *gitout || g == 1;
+	return *gitout && !ig_spared(ig, path, len, is_dir);
+}
+
+/* Judge relpath and, first, each of its ancestors, by the push or pull rule. */
+static int
+ig_match(const struct ignore *ig, const char *relpath, int is_dir, int pull)
 {
 	const struct ig_scope	*sc, *found;
 	const char		*p, *name = relpath;
 	size_t			 len;
 	uint32_t		 h = IG_FNV_BASIS;
+	int			 gitout = 0;
 
 	if (*relpath == '\0')
 		return 0;
@@ -792,7 +703,8 @@ ignore_match(const struct ignore *ig, const char *relpath, int is_dir)
 	for (p = relpath; *p != '\0'; p++) {
 		if (*p == '/') {
 			len = (size_t)(p - relpath);
-			if (ig_judge(ig, sc, relpath, len, name, 1) == 1)
+			if (ig_verdict(ig, sc, relpath, len, name, 1, pull,
+			    &gitout))
 				return 1;
 			if ((found = ig_scope_find(ig, relpath, len, h)) !=
 			    NULL)
@@ -801,8 +713,37 @@ ignore_match(const struct ignore *ig, const char *relpath, int is_dir)
 		}
 		h = (h ^ (unsigned char)*p) * IG_FNV_PRIME;
 	}
-	return ig_judge(ig, sc, relpath, (size_t)(p - relpath), name,
-	    is_dir) == 1;
+	return ig_verdict(ig, sc, relpath, (size_t)(p - relpath), name,
+	    is_dir, pull, &gitout);
+}
+
+/* The push rule; see ignore.h. */
+int
+ignore_match(const struct ignore *ig, const char *relpath, int is_dir)
+{
+	return ig_match(ig, relpath, is_dir, 0);
+}
+
+/* The pull rule; see ignore.h. */
+int
+ignore_match_pull(const struct ignore *ig, const char *relpath, int is_dir)
+{
+	return ig_match(ig, relpath, is_dir, 1);
+}
+
+/* Never let a .gitignore decide if on; see ignore.h. */
+void
+ignore_set_user_only(struct ignore *ig, int on)
+{
+	ig->user_only = on != 0;
+}
+
+/* Spare paths keep names from a .gitignore; see ignore.h. */
+void
+ignore_set_keep(struct ignore *ig, ignore_keep_fn keep, void *arg)
+{
+	ig->keep = keep;
+	ig->keep_arg = arg;
 }
 
 /* Let patterns alone judge .git paths if on; see ignore.h. */
@@ -824,11 +765,15 @@ ignore_free(struct ignore *ig)
 	for (i = 0; i < ig->tabsize; i++) {
 		if (ig->tab[i] == NULL)
 			continue;
-		ig_list_clear(&ig->tab[i]->list);
+		ig_list_clear(&ig->tab[i]->user);
+		ig_list_clear(&ig->tab[i]->git);
 		free(ig->tab[i]->dir);
 		free(ig->tab[i]);
 	}
 	free(ig->tab);
+	buf_free(&ig->tracked_buf);
+	free(ig->tracked);
+	free(ig->tracked_why);
 	free(ig);
 }
 
@@ -847,4 +792,80 @@ ignore_skip_cb(void *arg, int dirfd, const char *reldir, const char *relpath,
 		free(why);
 	}
 	return rc;
+}
+
+/* Append list's patterns, from where (a file or a setting), to b. */
+static void
+ig_describe_list(const struct ig_list *list, size_t from, const char *where,
+    const char *applies, struct buf *b)
+{
+	size_t	i;
+
+	for (i = from; i < list->n; i++)
+		buf_appendf(b, "  %s: %s  (%s)\n", where, list->pats[i].line,
+		    applies);
+}
+
+/* Order scopes by directory. */
+static int
+ig_scope_cmp(const void *a, const void *b)
+{
+	const struct ig_scope	*x = *(const struct ig_scope *const *)a;
+	const struct ig_scope	*y = *(const struct ig_scope *const *)b;
+
+	return strcmp(x->dir, y->dir);
+}
+
+/* Append the patterns of each loaded ignore file, by directory, to b. */
+static void
+ig_describe_files(const struct ignore *ig, struct buf *b)
+{
+	struct ig_scope	**v = xcalloc(ig->nscopes + 1, sizeof(*v));
+	char		 *where;
+	size_t		  i, n = 0;
+
+	for (i = 0; i < ig->tabsize; i++) {
+		if (ig->tab[i] != NULL)
+			v[n++] = ig->tab[i];
+	}
+	qsort(v, n, sizeof(*v), ig_scope_cmp);
+	for (i = 0; i < n; i++) {
+		where = xasprintf("%s%s.clawsshignore", v[i]->dir,
+		    *v[i]->dir != '\0' ? "/" : "");
+		ig_describe_list(&v[i]->user, 0, where, "push and pull", b);
+		free(where);
+		where = xasprintf("%s%s.gitignore", v[i]->dir,
+		    *v[i]->dir != '\0' ? "/" : "");
+		ig_describe_list(&v[i]->git, 0, where, ig->user_only ?
+		    "not applied" : "push only, untracked files only", b);
+		free(where);
+	}
+	free(v);
+}
+
+/* Describe the rules in force and where each came from; see ignore.h. */
+void
+ignore_describe(const struct ignore *ig, struct buf *b)
+{
+	struct ig_list	def = ig->global;
+
+	buf_appendf(b, "rules (the last matching line of a kind wins, a "
+	    "deeper file over the root's; nothing below an excluded "
+	    "directory moves):\n");
+	buf_appendf(b, "  protected: .git at any depth  (%s)\n",
+	    ig->push_git ? "pushed (sync.pushGit), never pulled" :
+	    "never pushed, never pulled");
+	def.n = ig->ndefaults;
+	ig_describe_list(&def, 0, "default", "push and pull", b);
+	ig_describe_list(&ig->global, ig->ndefaults, "sync.exclude",
+	    "push and pull", b);
+	ig_describe_files(ig, b);
+	if (ig->user_only)
+		return;
+	if (ig->tracked_why != NULL)
+		buf_appendf(b, "git: %s: a .gitignore applies to every file\n",
+		    ig->tracked_why);
+	else
+		buf_appendf(b, "git: %zu tracked files, always pushed unless "
+		    "a user's rule excludes them\n", ig->ntracked);
 }

@@ -12,13 +12,28 @@
  * configuration (sync.pushGit, through ignore_set_push_git) can let .git
  * go up; pulls never write it whatever this says (pathguard refuses).
  *
- * Sources, lowest precedence first (a later match wins):
+ * Two kinds of rules, judged apart (see docs/sync.md, "Which paths move"):
+ *
+ * The user's exclusions, lowest precedence first (a later match wins):
  *   1. built-in default: ".clawssh-tmp-*" (PATHGUARD_TMP_PREFIX: the
  *      temporary files of clawssh's own writes);
  *   2. the sync.exclude patterns from the configuration, in order;
- *   3. per directory, its ".gitignore" and then its ".clawsshignore", the
- *      deeper directory winning over its ancestors, as git does: a/.gitignore
- *      overrides the root's .clawsshignore for paths under a/.
+ *   3. per directory, its ".clawsshignore", the deeper directory winning
+ *      over its ancestors, as git does.
+ * They keep a path out of the push and of the pull (ignore_match_pull
+ * asks them alone), tracked by git or not.  A '!' among them re-includes
+ * a path whatever a .gitignore says.
+ *
+ * The .gitignore files, per directory, the deeper one winning: they keep
+ * out of the push only, and only what git does not track.  At the root's
+ * first ignore_load_dir git is asked (ignore_git.h) which files it tracks: a
+ * tracked file, and a directory holding one, is never excluded by a
+ * .gitignore.  Nor is a path the keep callback keeps (ignore_set_keep:
+ * mirror mode keeps what is in its synced state, so that what came down
+ * from the sandbox stays mirrored).  ignore_set_user_only turns the
+ * .gitignore files off (the daemon's journal watches what the pull may
+ * bring).
+ *
  * Patterns of 1 and 2 apply relative to the workspace root; those of a file
  * apply relative to the directory holding it.  Being the lowest, the
  * default can be undone anywhere by a '!' pattern.
@@ -81,14 +96,47 @@ int	ignore_load_dir(struct ignore *ig, int dirfd, const char *reldir,
 	    char **cause);
 
 /*
- * Return 1 if relpath (relative to the workspace root, "a/b/c" form, no
- * leading or trailing '/') is excluded, else 0; is_dir says whether it is a
- * directory.  A .git path is excluded first (unless ignore_set_push_git
- * turned that off).  Every ancestor directory of relpath is judged first,
- * with the patterns of the directories above it; an excluded ancestor
- * excludes relpath.  The root ("") is never excluded.  Allocates nothing.
+ * The push rule: return 1 if relpath (relative to the workspace root,
+ * "a/b/c" form, no leading or trailing '/') stays out of what goes up,
+ * else 0; is_dir says whether it is a directory.  A .git path is
+ * excluded first (unless ignore_set_push_git turned that off); then the
+ * user's exclusions, then the .gitignore files for a path neither
+ * tracked nor kept.  Every ancestor directory of relpath is judged
+ * first; an excluded ancestor excludes relpath, and a .gitignore's
+ * exclusion of an ancestor holds for its untracked paths even when the
+ * ancestor itself is spared for holding tracked ones.  The root ("") is
+ * never excluded.
  */
 int	ignore_match(const struct ignore *ig, const char *relpath, int is_dir);
+
+/*
+ * The pull rule: as ignore_match with the .gitignore files left out (the
+ * protected paths and the user's exclusions alone).
+ */
+int	ignore_match_pull(const struct ignore *ig, const char *relpath,
+	    int is_dir);
+
+/*
+ * Whether to spare path (a directory if is_dir) from the .gitignore
+ * files: return 1 to keep it in the push.
+ */
+typedef int (*ignore_keep_fn)(void *arg, const char *path, int is_dir);
+
+/* Set (or, with NULL, clear) the keep callback; see above. */
+void	ignore_set_keep(struct ignore *ig, ignore_keep_fn keep, void *arg);
+
+/* If on, the .gitignore files never apply (and git is not asked). */
+void	ignore_set_user_only(struct ignore *ig, int on);
+
+struct buf;
+
+/*
+ * Append to b, one per line, the rules in force and where each came
+ * from (the protected paths, the defaults, sync.exclude, each loaded
+ * .clawsshignore and .gitignore, how many files git tracks or why it
+ * could not say), each with the direction it applies to.
+ */
+void	ignore_describe(const struct ignore *ig, struct buf *b);
 
 /*
  * If on, .git paths are judged by the patterns alone, as any other path

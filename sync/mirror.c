@@ -54,12 +54,31 @@ mirror_excludes(struct mirror *m, const char *const *extra, size_t nextra)
 	buf_free(&b);
 }
 
+/*
+ * The keep callback of the mirror's ignore set: a path the last sync
+ * left on both sides (in m->known) or that this pull wrote here stays
+ * mirrored though a .gitignore matches it: build outputs that came down
+ * go on being compared, not taken for deleted here.
+ */
+static int
+mirror_known(void *arg, const char *path, int is_dir)
+{
+	const struct mirror	*m = arg;
+
+	if (manifest_find(m->known, path) != NULL)
+		return 1;
+	return strv_has(m->touched, m->ntouched, path) || (is_dir &&
+	    strv_has_descendant(m->touched, m->ntouched, path));
+}
+
 /* Prepare; see mirror.h. */
 int
 mirror_open(struct mirror *m, struct transport *t, struct pathguard *pg,
     const struct hostws *hw, const char *statedir, const char *id,
     const char *const *extra, size_t nextra, char **cause)
 {
+	int	rc;
+
 	memset(m, 0, sizeof *m);
 	m->t = t;
 	m->pg = pg;
@@ -78,7 +97,9 @@ mirror_open(struct mirror *m, struct transport *t, struct pathguard *pg,
 	m->name = xasprintf("%s.manifest", id);
 	m->id = xstrdup(id);
 	mirror_excludes(m, extra, nextra);
-	return ignore_new(extra, nextra, &m->ig, cause);
+	if ((rc = ignore_new(extra, nextra, &m->ig, cause)) == 0)
+		ignore_set_keep(m->ig, mirror_known, m);
+	return rc;
 }
 
 /* Scan the local workspace (ignore rules, hashes reused from prev). */
@@ -86,8 +107,27 @@ int
 mirror_scan(struct mirror *m, const struct manifest *prev,
     struct manifest **out, char **cause)
 {
-	return transfer_scan(m->pg, m->ig, prev, MANIFEST_HASH_CHANGED, out,
+	int	rc;
+
+	m->known = prev;
+	rc = transfer_scan(m->pg, m->ig, prev, MANIFEST_HASH_CHANGED, out,
 	    cause);
+	m->known = NULL;
+	return rc;
+}
+
+/* Update prev by the paths v[0..n); see mirror_int.h. */
+int
+mirror_rescan(struct mirror *m, const struct manifest *prev,
+    char *const *v, size_t n, struct manifest **out, char **cause)
+{
+	int	rc;
+
+	m->known = prev;
+	rc = transfer_rescan(m->pg, m->ig, prev, v, n, MANIFEST_HASH_CHANGED,
+	    out, cause);
+	m->known = NULL;
+	return rc;
 }
 
 /* Take from the daemon; see mirror_int.h. */
@@ -401,8 +441,7 @@ mirror_up_part(struct mirror *m, char *const *v, size_t n,
 	}
 	if (syncstate_view(m->st, v, n, old, why) != 0)
 		return -1;
-	if (transfer_rescan(m->pg, m->ig, *old, v, n, MANIFEST_HASH_CHANGED,
-	    now, why) != 0) {
+	if (mirror_rescan(m, *old, v, n, now, why) != 0) {
 		manifest_free(*old);
 		*old = NULL;
 		return -1;

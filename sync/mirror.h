@@ -40,6 +40,7 @@ struct mirror {
 	char			**touched;	/* paths the pull changed here */
 	size_t			 ntouched, ctouched;
 	struct ignore		*ig;
+	const struct manifest	*known;		/* synced: .gitignore spares */
 	struct syncstate	*st;		/* the saved sync state */
 	struct manifest		*base;		/* state after the push */
 	char			**scope;	/* base is a view of these */

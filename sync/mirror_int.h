@@ -77,9 +77,16 @@ int	mirror_take(struct mirror *m, const struct buf *req, int type,
 char	**mirror_take_paths(const struct buf *rep, size_t at, size_t *n,
 	    size_t *list);
 
-/* Scan the local workspace whole (ignore rules, hashes reused). */
+/*
+ * Scan the local workspace whole (ignore rules, hashes reused).  prev is
+ * taken as synced: a path in it (or one this pull wrote, m->touched,
+ * sorted) goes on being mirrored though a .gitignore matches it.
+ */
 int	mirror_scan(struct mirror *m, const struct manifest *prev,
 	    struct manifest **out, char **cause);
+/* Update prev by the paths v[0..n) as mirror_scan would see them. */
+int	mirror_rescan(struct mirror *m, const struct manifest *prev,
+	    char *const *v, size_t n, struct manifest **out, char **cause);
 
 /*
  * Ask the daemon's change journal for the paths changed here since the

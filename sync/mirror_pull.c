@@ -58,8 +58,7 @@ mirror_local(struct mirror *m, const struct manifest *prev, int journal,
 		return mirror_scan(m, prev, out, cause);
 	}
 	paths = mirror_take_paths(&rep, at, &n, &list);
-	rc = transfer_rescan(m->pg, m->ig, prev, paths, n,
-	    MANIFEST_HASH_CHANGED, out, &why);
+	rc = mirror_rescan(m, prev, paths, n, out, &why);
 	free(paths);
 	buf_free(&rep);
 	if (rc == 0) {
@@ -367,8 +366,8 @@ mirror_after(struct mirror *m, const struct manifest *local,
 	char	*why = NULL;
 
 	mirror_touched_uniq(m);
-	if (transfer_rescan(m->pg, m->ig, local, m->touched, m->ntouched,
-	    MANIFEST_HASH_CHANGED, out, &why) == 0)
+	if (mirror_rescan(m, local, m->touched, m->ntouched, out,
+	    &why) == 0)
 		return 0;
 	log_info("%s: scanning the workspace", why);
 	free(why);
@@ -523,9 +522,8 @@ mirror_finish_part(struct mirror *m, char *const *v, size_t n,
 		if (!strv_has_ancestor(v, n, m->touched[i], 1))
 			break;
 	}
-	if (i == m->ntouched && transfer_rescan(m->pg, m->ig, local,
-	    m->touched, m->ntouched, MANIFEST_HASH_CHANGED, &after,
-	    &why) == 0) {
+	if (i == m->ntouched && mirror_rescan(m, local, m->touched,
+	    m->ntouched, &after, &why) == 0) {
 		next = mirror_next_base(m, base, local, after);
 		syncstate_stage(m->st, v, n, next);
 		manifest_free(next);
@@ -590,8 +588,7 @@ mirror_pull_part(struct mirror *m, int *asked, char **cause)
 	v = mirror_part_scope(&ch, p2, n2, &names, &n);
 	if (syncstate_view(m->st, v, n, &base, &why) != 0 ||
 	    (remote = mirror_remote_apply(base, &ch)) == NULL ||
-	    transfer_rescan(m->pg, m->ig, base, p2, n2,
-	    MANIFEST_HASH_CHANGED, &local, &why) != 0) {
+	    mirror_rescan(m, base, p2, n2, &local, &why) != 0) {
 		log_info("sync down: %s: syncing the whole workspace",
 		    why != NULL ? why : "the watcher missed a change");
 		goto out;

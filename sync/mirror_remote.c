@@ -71,7 +71,11 @@ mirror_list_remote(struct mirror *m, struct manifest **out, char **cause)
 	return rc;
 }
 
-/* Drop the entries the ignore rules exclude (or lie under excluded). */
+/*
+ * Drop the entries the pull rule excludes (or that lie under excluded):
+ * the protected paths and the user's exclusions; a .gitignore does not
+ * keep what the command made from coming down.
+ */
 static void
 mirror_filter(struct mirror *m, struct manifest *r)
 {
@@ -81,7 +85,7 @@ mirror_filter(struct mirror *m, struct manifest *r)
 
 	for (i = 0; i < r->n; i++) {
 		drop = cut != NULL && mirror_under(r->e[i].path, cut);
-		if (!drop && ignore_match(m->ig, r->e[i].path,
+		if (!drop && ignore_match_pull(m->ig, r->e[i].path,
 		    r->e[i].type == MANIFEST_DIR)) {
 			drop = 1;
 			free(cut);

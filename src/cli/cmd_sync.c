@@ -21,6 +21,7 @@
 #include "cmd_box.h"
 #include "cmd_conn.h"
 #include "hostws.h"
+#include "ignore.h"
 #include "log.h"
 #include "mirror.h"
 #include "pathguard.h"
@@ -124,13 +125,16 @@ sync_move(struct cmd_box *b, int push, char **paths, size_t n, int json)
 	return rc;
 }
 
-/* Show what the next mirror sync would move each way. */
+/*
+ * Show what the next mirror sync would move each way; with -v also the
+ * rules that decide which paths move, and where each came from.
+ */
 static int
 sync_status(struct cmd_box *b)
 {
 	struct pathguard	*pg = NULL;
 	struct mirror		 m;
-	struct buf		 up = BUF_INIT, down = BUF_INIT;
+	struct buf		 up = BUF_INIT, down = BUF_INIT, rules = BUF_INIT;
 	char			*cause = NULL;
 	int			 rc;
 
@@ -142,14 +146,18 @@ sync_status(struct cmd_box *b)
 	if (rc != 0) {
 		rc = cmd_fail("%s", cause);
 		free(cause);
-	} else
-		printf("up (local changes):\n%sdown (sandbox changes):\n%s",
+	} else {
+		if (b->cc.verbose > 0 || b->cc.cfg->verbose > 0)
+			ignore_describe(m.ig, &rules);
+		printf("up (local changes):\n%sdown (sandbox changes):\n%s%s",
 		    up.data != NULL ? up.data : "", down.data != NULL ?
-		    down.data : "");
+		    down.data : "", rules.data != NULL ? rules.data : "");
+	}
 	mirror_close(&m);
 	pathguard_close(pg);
 	buf_free(&up);
 	buf_free(&down);
+	buf_free(&rules);
 	return rc;
 }
 

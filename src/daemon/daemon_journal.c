@@ -115,6 +115,7 @@ djroot_watch(struct djournal *dj, struct djroot *r, char **cause)
 	free(pat);
 	if (rc != 0)
 		return rc;
+	ignore_set_user_only(r->ig, 1);	/* watch what the pull may bring */
 	if ((fd = open(r->path, O_RDONLY|O_DIRECTORY|O_NOFOLLOW|O_CLOEXEC)) ==
 	    -1)
 		return claw_fail_errno(cause, r->path, "open");

@@ -349,7 +349,7 @@ test_clawsshignore_overrides(void **state)
 	assert_int_equal(ignore_match(f->ig, "disk.iso", 0), 1);
 }
 
-/* A deeper .gitignore beats the root's .clawsshignore below it. */
+/* The kinds are judged apart: a root .clawsshignore "!" wins below too. */
 static void
 test_deeper_beats_clawsshignore(void **state)
 {
@@ -359,7 +359,8 @@ test_deeper_beats_clawsshignore(void **state)
 	put_file(f, "sub/.gitignore", "*.log\n");
 	load_ok(f, "");
 	load_ok(f, "sub");
-	assert_int_equal(ignore_match(f->ig, "sub/a.log", 0), 1);
+	/* A user's '!' re-includes whatever a .gitignore says (ignore.h). */
+	assert_int_equal(ignore_match(f->ig, "sub/a.log", 0), 0);
 	assert_int_equal(ignore_match(f->ig, "a.log", 0), 0);
 }
 
@@ -468,7 +469,8 @@ test_config_patterns(void **state)
 	assert_int_equal(ignore_match(f->ig, "dist", 1), 1);
 	assert_int_equal(ignore_match(f->ig, "a/dist", 1), 0);
 	assert_int_equal(ignore_match(f->ig, ".git", 1), 1);	/* no effect */
-	assert_int_equal(ignore_match(f->ig, "important.tmp", 0), 0);
+	/* A .gitignore cannot undo the user's exclusion (ignore.h). */
+	assert_int_equal(ignore_match(f->ig, "important.tmp", 0), 1);
 	assert_int_equal(ignore_match(f->ig, "secret", 0), 0);
 }
 
