@@ -143,8 +143,8 @@ mirror_heal_copies(struct mirror *m, struct manifest **now, char **cause)
 	if (m->ntouched == 0)
 		return 0;
 	strv_uniq(m->touched, &m->ntouched, 1);
-	if ((rc = transfer_rescan(m->pg, m->ig, *now, m->touched,
-	    m->ntouched, MANIFEST_HASH_CHANGED, &out, cause)) != 0)
+	if ((rc = mirror_rescan(m, *now, m->touched, m->ntouched, &out,
+	    cause)) != 0)
 		return rc;
 	manifest_free(*now);
 	*now = out;
