@@ -28,7 +28,7 @@ _clawssh_options() {
 	destroy)
 		echo "--config --json --no-daemon --passphrase-file --state-dir -F -l -o -p -v" ;;
 	recreate)
-		echo "--config --no-daemon --passphrase-file --state-dir -F -l -o -p -v" ;;
+		echo "--access --config --cpu-seconds --file-size --from --gpu --memory --mode --network --no-daemon --open-files --passphrase-file --processes --runtime --state-dir --user -F -l -o -p -v" ;;
 	prune)
 		echo "--config --dry-run --idle-hours --json --max-age-days --no-daemon --passphrase-file --state-dir -F -l -o -p -v" ;;
 	image)

@@ -138,7 +138,7 @@ expect_status $? 0 "incremental build: $out $(tail -5 "$T/err")"
 expect_match "$out" "ALL-PASSED" "tests after the rebuild"
 ref "$BUILD" > "$T/refout" 2>&1 || fail "reference rebuild"
 want=$(find "$REF" -newer "$T/mark" -type f | wc -l)
-js=$(grep '^{"sync"' "$T/err" | tail -1)
+js=$(grep '^{"status"' "$T/err" | tail -1)
 up=$(echo "$js" | jq -r .sync.up.files)
 down=$(echo "$js" | jq -r .sync.down.files)
 echo "incremental: up $up, down $down files; the build wrote $want" >&2
