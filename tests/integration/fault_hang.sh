@@ -12,15 +12,19 @@
 BOUND=40	# seconds: 10 s x 3 without an answer, plus slack
 D="$T/run/clawssh/control.sock"
 PROXY="ProxyCommand=nc 127.0.0.1 %p"
+# A relay the daemon cannot stop when it drops the session (setsid -f: not
+# its child), as a link that went dark somewhere on the way would be.
+PROXY_FAR="ProxyCommand=setsid -f nc 127.0.0.1 %p"
+N=$$		# in the remote commands' argv, so that only ours are seen
 
 # started TAG: wait (up to 10 s) until TAG's remote sleep runs.
 started() {
 	_i=0
-	until pgrep -f "^sleep 30$1" > /dev/null || [ $_i -ge 100 ]; do
+	until pgrep -f "^sleep 30$1\\.$N" > /dev/null || [ $_i -ge 100 ]; do
 		sleep 0.1
 		_i=$((_i + 1))
 	done
-	pgrep -f "^sleep 30$1" > /dev/null || fail "$1: remote sleep not seen"
+	pgrep -f "^sleep 30$1\\.$N" > /dev/null || fail "$1: remote sleep not seen"
 }
 
 # relays: the pids of the ProxyCommand relays now running.
@@ -51,12 +55,12 @@ lib_start_daemon "$T/daemon.log" -vv
 
 # Direct and through the daemon, default keepalives, one black hole each.
 "$CLAWSSH" exec --no-daemon -F "$T/ssh_config" -o "$PROXY" testhost -- \
-    sleep 3011 < /dev/null 2>"$T/direct.err" &
+    sleep 3011.$N < /dev/null 2>"$T/direct.err" &
 P1=$!
 started 11
 r1=$(relays)
-CLAWSSH_DAEMON_SOCKET=$D "$CLAWSSH" exec -F "$T/ssh_config" -o "$PROXY" \
-    testhost -- sleep 3012 < /dev/null 2>"$T/daemon.err" &
+CLAWSSH_DAEMON_SOCKET=$D "$CLAWSSH" exec -F "$T/ssh_config" \
+    -o "$PROXY_FAR" testhost -- sleep 3012.$N < /dev/null 2>"$T/daemon.err" &
 P2=$!
 started 12
 r2=$(relays)
@@ -77,9 +81,21 @@ echo "fault_hang: black hole, default keepalives: direct exit 255 in" \
 # The daemon's next call to that host gets a new session at once.
 t0=$(date +%s)
 out=$(CLAWSSH_DAEMON_SOCKET=$D "$CLAWSSH" exec -F "$T/ssh_config" \
-    -o "$PROXY" testhost -- echo fresh < /dev/null 2>"$T/next.err")
+    -o "$PROXY_FAR" testhost -- echo fresh < /dev/null 2>"$T/next.err")
 expect_eq "$out" fresh "next daemon call after the black hole"
 echo "fault_hang: next daemon call: $(( $(date +%s) - t0 )) s"
+
+# That new session killed what the dead one left running (its sshd, behind
+# the stopped relay, still thinks the link is up, so the watchdog cannot).
+_i=0
+while pgrep -f "^sleep 3012\\.$N" > /dev/null && [ $_i -lt 100 ]; do
+	sleep 0.1
+	_i=$((_i + 1))
+done
+pgrep -f "^sleep 3012\\.$N" > /dev/null &&
+    fail "the daemon's next session left the dead one's command running"
+echo "fault_hang: the reconnect stopped the dead session's command in" \
+    "$((_i * 100)) ms or less"
 
 # The user's own ServerAlive values are honoured, directly and through
 # the daemon.
@@ -89,7 +105,7 @@ for via in --no-daemon daemon; do
 	# shellcheck disable=SC2086
 	CLAWSSH_DAEMON_SOCKET=$D "$CLAWSSH" exec $opt -F "$T/ssh_config" \
 	    -o "$PROXY" -o ServerAliveInterval=1 -o ServerAliveCountMax=2 \
-	    testhost -- sleep 3013 < /dev/null 2>"$T/own.err" &
+	    testhost -- sleep 3013.$N < /dev/null 2>"$T/own.err" &
 	P3=$!
 	started 13
 	before=$(relays)
@@ -109,9 +125,9 @@ done
 # shellcheck disable=SC2046
 kill -KILL $(relays) 2>/dev/null
 _i=0
-while pgrep -f "^sleep 301[123]" > /dev/null && [ $_i -lt 100 ]; do
+while pgrep -f "^sleep 301[123]\\.$N" > /dev/null && [ $_i -lt 100 ]; do
 	sleep 0.1
 	_i=$((_i + 1))
 done
-pgrep -f "^sleep 301[123]" > /dev/null && fail "remote sleeps left behind"
+pgrep -f "^sleep 301[123]\\.$N" > /dev/null && fail "remote sleeps left behind"
 exit 0
