@@ -51,6 +51,11 @@ finish() {
 	took=$_s
 }
 
+# Stopped relays go even when a check fails (their remote sleeps with
+# them, by the watchdog).
+# shellcheck disable=SC2046
+trap 'kill -KILL $(relays) 2>/dev/null; lib_cleanup' EXIT
+
 lib_start_daemon "$T/daemon.log" -vv
 
 # Direct and through the daemon, default keepalives, one black hole each.
