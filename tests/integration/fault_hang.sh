@@ -24,7 +24,8 @@ started() {
 		sleep 0.1
 		_i=$((_i + 1))
 	done
-	pgrep -f "^sleep 30$1\\.$N" > /dev/null || fail "$1: remote sleep not seen"
+	pgrep -f "^sleep 30$1\\.$N" > /dev/null ||
+	    fail "$1: remote sleep not seen: $(cat "$T"/*.err)"
 }
 
 # relays: the pids of the ProxyCommand relays now running.
@@ -104,15 +105,17 @@ echo "fault_hang: the reconnect stopped the dead session's command in" \
 
 # The user's own ServerAlive values are honoured, directly and through
 # the daemon.
-for via in --no-daemon daemon; do
+for run in --no-daemon:13 daemon:14; do
+	via=${run%:*}
+	tag=${run#*:}
 	opt=
 	[ "$via" = --no-daemon ] && opt=--no-daemon
 	# shellcheck disable=SC2086
 	CLAWSSH_DAEMON_SOCKET=$D "$CLAWSSH" exec $opt -F "$T/ssh_config" \
 	    -o "$PROXY" -o ServerAliveInterval=1 -o ServerAliveCountMax=2 \
-	    testhost -- sleep 3013.$N < /dev/null 2>"$T/own.err" &
+	    testhost -- sleep "30$tag.$N" < /dev/null 2>"$T/own$tag.err" &
 	P3=$!
-	started 13
+	started "$tag"
 	before=$(relays)
 	# shellcheck disable=SC2086
 	kill -STOP $before
@@ -130,9 +133,9 @@ done
 # shellcheck disable=SC2046
 kill -KILL $(relays) 2>/dev/null
 _i=0
-while pgrep -f "^sleep 301[123]\\.$N" > /dev/null && [ $_i -lt 100 ]; do
+while pgrep -f "^sleep 301[1234]\\.$N" > /dev/null && [ $_i -lt 100 ]; do
 	sleep 0.1
 	_i=$((_i + 1))
 done
-pgrep -f "^sleep 301[123]\\.$N" > /dev/null && fail "remote sleeps left behind"
+pgrep -f "^sleep 301[1234]\\.$N" > /dev/null && fail "remote sleeps left behind"
 exit 0
