@@ -11,6 +11,7 @@
 #include "config.h"
 #endif
 
+#include <sys/prctl.h>
 #include <sys/queue.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -34,14 +35,20 @@
 #define DCALL_READ	(64 * 1024)
 #define DCALL_ERR_KEEP	(64 * 1024)	/* stderr tail kept for messages */
 
-/* In the child: wire the pipes, set the environment, run the CLI. */
+/*
+ * In the child: wire the pipes, set the environment, run the CLI.  The
+ * worker gets SIGTERM when the daemon goes away (and does not start if it
+ * already has), so no worker outlives its daemon.
+ */
 static void __attribute__((__noreturn__))
 dcall_child(struct dcall *c, const int in[2], const int out[2],
-    const int err[2], const char *sockpath)
+    const int err[2], const char *sockpath, pid_t daemon_pid)
 {
 	char	**argv;
 	size_t	  i;
 
+	if (prctl(PR_SET_PDEATHSIG, SIGTERM) == -1 || getppid() != daemon_pid)
+		_exit(127);
 	if (dup2(in[0], 0) == -1 || dup2(out[1], 1) == -1 ||
 	    dup2(err[1], 2) == -1)
 		_exit(127);
@@ -78,6 +85,7 @@ dcall_start(struct dcall *c, const char *sockpath, char **cause)
 {
 	int	p[3][2] = { { -1, -1 }, { -1, -1 }, { -1, -1 } };
 	int	i, rc;
+	pid_t	self = getpid();
 
 	for (i = 0; i < 3; i++) {
 		if (pipe2(p[i], O_CLOEXEC) == -1) {
@@ -92,7 +100,7 @@ dcall_start(struct dcall *c, const char *sockpath, char **cause)
 		return rc;
 	}
 	if (c->pid == 0)
-		dcall_child(c, p[0], p[1], p[2], sockpath);
+		dcall_child(c, p[0], p[1], p[2], sockpath, self);
 	c->d->nworkers++;
 	close(p[0][0]);
 	close(p[1][1]);

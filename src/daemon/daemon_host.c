@@ -289,15 +289,17 @@ dchan_new(struct dhost *h, struct dclient *c, uint32_t id,
 	return ch;
 }
 
-/* Queue the kill script for a process group on h. */
+#define DCONN_LEFT_MAX	1000	/* maxSessions' top: channels per session */
+
+/* Queue the kill script for a process group on h; why says whose it is. */
 static void
-dhost_kill(struct dhost *h, long pgid)
+dhost_kill(struct dhost *h, long pgid, const char *why)
 {
 	struct dchan	*k;
 	char		*script = remote_cmd_kill_script(pgid, DCHAN_KILL_DS);
 
-	log_info("%s: stopping remote process group %ld of a client that "
-	    "went away", h->label, pgid);
+	log_info("%s: stopping remote process group %ld %s", h->label, pgid,
+	    why);
 	k = dchan_new(h, NULL, 0, script);
 	k->in_eof = 1;
 	free(script);
@@ -342,7 +344,7 @@ static void
 dchan_abandon_running(struct dchan *ch)
 {
 	if (ch->pgid > 0)
-		dhost_kill(ch->host, ch->pgid);
+		dhost_kill(ch->host, ch->pgid, "of a client that went away");
 	else if (ch->nonce[0] != '\0' && !ch->marker_done) {
 		if (ch->kill_by == 0) {
 			log_debug("%s: waiting for the pid marker of an "
@@ -661,12 +663,20 @@ dchan_step1(struct dchan *ch)
 	return ch->state != before;
 }
 
-/* A session died: fail its channels, and reconnect if anyone waits. */
+/*
+ * A session died: fail its channels (never run again: a command that was
+ * sent may have run), and reconnect if anyone waits.  A command whose pid
+ * marker came may still run on the host (the link went dark rather than
+ * down, and its watchdog sees sshd still there): the next session kills
+ * its process group, once, after the backoff.
+ */
 static void
 dconn_dead(struct dconn *k, const char *why)
 {
 	struct dhost	*h = k->host;
 	struct dchan	*ch;
+	long		 left[DCONN_LEFT_MAX];
+	size_t		 nleft = 0, i;
 
 	log_warn("%s", why);
 	k->state = DCONN_DEAD;
@@ -674,12 +684,17 @@ dconn_dead(struct dconn *k, const char *why)
 	while ((ch = TAILQ_FIRST(&k->chans)) != NULL) {
 		if (ch->state == DCHAN_FREEING)
 			ch->abandoned = 1;
+		if (ch->state == DCHAN_RUNNING && ch->pgid > 0 &&
+		    nleft < DCONN_LEFT_MAX)
+			left[nleft++] = ch->pgid;
 		ch->ch = NULL;		/* freed with the session */
 		dchan_fail(ch, CLAW_ERR_CONNECT, why);
 	}
 	transport_free(k->t);	/* k itself goes in dhost_reap */
 	k->t = NULL;
 	dhost_failed(h, why);
+	for (i = 0; i < nleft; i++)
+		dhost_kill(h, left[i], "left by a session that died");
 }
 
 /* Give queued channels a session with room; connect more if needed. */

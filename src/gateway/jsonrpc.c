@@ -232,15 +232,113 @@ jsonrpc_scan(const char *line, size_t len, char **msg)
 	return 0;
 }
 
-/* The value of id if it has a valid type, else NULL. */
+/* Return the end of the JSON string that starts (with its quote) at p. */
+static const char *
+jsonrpc_skip_string(const char *p, const char *e)
+{
+	for (p++; p < e && *p != '"'; p++)
+		if (*p == '\\' && p + 1 < e)
+			p++;
+	return p < e ? p + 1 : e;
+}
+
+/* Return the end of the JSON value (already validated) that starts at p. */
+static const char *
+jsonrpc_skip_value(const char *p, const char *e)
+{
+	int	depth = 0;
+
+	if (p < e && *p == '"')
+		return jsonrpc_skip_string(p, e);
+	if (p < e && *p != '{' && *p != '[') {
+		while (p < e && strchr(",}] \t\r\n", *p) == NULL)
+			p++;
+		return p;
+	}
+	while (p < e) {
+		if (*p == '"') {
+			p = jsonrpc_skip_string(p, e);
+			continue;
+		}
+		if (*p == '{' || *p == '[')
+			depth++;
+		else if ((*p == '}' || *p == ']') && --depth == 0)
+			return p + 1;
+		p++;
+	}
+	return e;
+}
+
+/* 1 if the raw member name key[0..len) (quotes included) decodes to "id". */
+static int
+jsonrpc_key_is_id(const char *key, size_t len)
+{
+	cJSON	*k;
+	int	 is;
+
+	if (len == 4 && memcmp(key, "\"id\"", 4) == 0)
+		return 1;
+	if (memchr(key, '\\', len) == NULL)
+		return 0;
+	k = cJSON_ParseWithLength(key, len);
+	is = cJSON_IsString(k) && strcmp(k->valuestring, "id") == 0;
+	cJSON_Delete(k);
+	return is;
+}
+
+/*
+ * Find the literal text of the top-level "id" member's value in a line
+ * that cJSON parsed as an object: cJSON keeps numbers as doubles only, so
+ * 2^53+1 would come back as 2^53.  Returns an allocated copy, or NULL.
+ */
+static char *
+jsonrpc_id_literal(const char *line, size_t len)
+{
+	const char	*p = line, *e = line + len, *k, *kend, *v;
+	const char	*ws = " \t\r\n";
+
+	while (p < e && strchr(ws, *p) != NULL)
+		p++;
+	if (p == e || *p++ != '{')
+		return NULL;
+	while (p < e) {
+		while (p < e && (strchr(ws, *p) != NULL || *p == ','))
+			p++;
+		if (p == e || *p != '"')
+			return NULL;
+		k = p;
+		p = kend = jsonrpc_skip_string(p, e);
+		while (p < e && (strchr(ws, *p) != NULL || *p == ':'))
+			p++;
+		v = p;
+		p = jsonrpc_skip_value(p, e);
+		if (jsonrpc_key_is_id(k, (size_t)(kend - k)))
+			return xstrndup(v, (size_t)(p - v));
+	}
+	return NULL;
+}
+
+/*
+ * The value of id if it has a valid type, else NULL.  A number keeps the
+ * text it was sent as (a raw item), so it is echoed exactly.
+ */
 static cJSON *
-jsonrpc_take_id(const cJSON *o)
+jsonrpc_take_id(const cJSON *o, const char *line, size_t len)
 {
 	const cJSON	*id = cJSON_GetObjectItemCaseSensitive(o, "id");
+	cJSON		*raw;
+	char		*lit;
 
 	if (id == NULL)
 		return NULL;
-	if (cJSON_IsNumber(id) || cJSON_IsString(id) || cJSON_IsNull(id))
+	if (cJSON_IsNumber(id)) {
+		if ((lit = jsonrpc_id_literal(line, len)) == NULL)
+			return NULL;
+		raw = cJSON_CreateRaw(lit);
+		free(lit);
+		return raw;
+	}
+	if (cJSON_IsString(id) || cJSON_IsNull(id))
 		return cJSON_Duplicate(id, 0);
 	return NULL;
 }
@@ -335,7 +433,7 @@ jsonrpc_parse(const char *line, size_t len, struct jsonrpc_req *req,
 		*msg = xstrdup("a request must be a JSON object");
 		rc = JSONRPC_INVALID_REQUEST;
 	} else {
-		req->id = jsonrpc_take_id(o);
+		req->id = jsonrpc_take_id(o, line, len);
 		rc = jsonrpc_check(o, req, msg);
 	}
 	cJSON_Delete(o);
@@ -378,8 +476,9 @@ jsonrpc_line(cJSON *o)
 }
 
 /*
- * A copy of id for output.  cJSON prints numbers with 15 significant
- * digits, which would change a large integer id; write them exactly.
+ * A copy of id for output.  A parsed numeric id is a raw item holding the
+ * literal it was sent as; a number made here is written exactly as an
+ * integer (cJSON prints 15 significant digits).
  */
 static cJSON *
 jsonrpc_id_copy(const cJSON *id)

@@ -91,6 +91,39 @@ remote_cmd_build(struct remote_cmd *rc, int argc, char *const argv[],
 	    nenv, cause);
 }
 
+/*
+ * Append the watchdog: a grandchild of the wrapper shell (so no command
+ * ever waits for it or reaps it), on /dev/null with descriptors 3 to 9
+ * closed (so it holds none of the
+ * channel's pipes and the channel closes when the command's output ends),
+ * that checks every REMOTE_CMD_WATCH_DS tenths of a second whether the
+ * command ($$, which the shell execs into) still runs and whether the sshd
+ * process that started it ($PPID) is still there.  sshd goes away when
+ * the connection does (cut, client or daemon killed, sshd killed), and
+ * then the watchdog stops the command's process group and session: TERM,
+ * up to REMOTE_CMD_WATCH_GRACE_DS for the command to go, KILL.  It
+ * ignores TERM itself (it is in that group) until it sends the KILL that
+ * ends it too.  Background processes started with "process start" have
+ * sessions of their own and are not touched.
+ */
+static void
+remote_cmd_watchdog(struct buf *b)
+{
+	buf_appendf(b, "__claw_pp=$PPID; ( ( trap '' TERM HUP INT; "
+	    "__claw_i=0; while kill -s 0 $$ 2>/dev/null; do "
+	    "if [ -d /proc/$$ ]; then [ -d /proc/$__claw_pp ] || break; "
+	    "else kill -s 0 $__claw_pp 2>/dev/null || break; fi; "
+	    "sleep 0.%d 2>/dev/null || sleep 1; done; "
+	    "kill -s 0 $$ 2>/dev/null || exit 0; "
+	    "kill -s TERM -- -$$ 2>/dev/null; pkill -TERM -s $$ 2>/dev/null; "
+	    "while kill -s 0 $$ 2>/dev/null && [ $__claw_i -lt %d ]; do "
+	    "sleep 0.1 2>/dev/null || sleep 1; __claw_i=$((__claw_i+1)); "
+	    "done; pkill -KILL -s $$ 2>/dev/null; kill -s KILL -- -$$ "
+	    "2>/dev/null ) </dev/null >/dev/null 2>&1 3>&- 4>&- 5>&- 6>&- "
+	    "7>&- 8>&- 9>&- & ); "
+	    "unset __claw_pp; ", REMOTE_CMD_WATCH_DS, REMOTE_CMD_WATCH_GRACE_DS);
+}
+
 /* Build a command line that may run argv through a wrapper. */
 int
 remote_cmd_build_wrapped(struct remote_cmd *rc, int argc, char *const argv[],
@@ -116,6 +149,7 @@ remote_cmd_build_wrapped(struct remote_cmd *rc, int argc, char *const argv[],
 	    "__claw_e=\"$__claw_e$__claw_l\n\"; done; "
 	    "[ -n \"$__claw_ok\" ] || exit 255; eval \"$__claw_e\"; "
 	    "unset __claw_l __claw_e __claw_ok; ", rc->nonce, rc->nonce);
+	remote_cmd_watchdog(&b);
 	if (pre != NULL)
 		buf_appendf(&b, "%s; ", pre);
 	if (wrap != NULL)

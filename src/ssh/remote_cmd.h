@@ -7,8 +7,10 @@
  * The command line prints a marker with the shell's pid on stdout (sshd
  * makes that shell a session and process-group leader, so the pid names
  * the whole group), reads the preamble from stdin up to a random nonce line
- * and evaluates it (so environment values never appear in any argv), then
- * changes directory and execs the quoted argv.
+ * and evaluates it (so environment values never appear in any argv),
+ * starts a watchdog that stops the command's process group when the sshd
+ * that runs it goes away (the caller's connection is gone), then changes
+ * directory and execs the quoted argv.
  */
 #ifndef CLAW_REMOTE_CMD_H
 #define CLAW_REMOTE_CMD_H
@@ -23,6 +25,8 @@ struct claw_env {
 
 #define REMOTE_CMD_NONCE_LEN	32	/* hex characters */
 #define REMOTE_CMD_MARKER	"\001clawssh-pid "
+#define REMOTE_CMD_WATCH_DS	2	/* watchdog check, tenths of a second */
+#define REMOTE_CMD_WATCH_GRACE_DS 20	/* TERM to KILL, tenths of a second */
 #define REMOTE_CMD_SYNCED	"\001clawssh-synced\n"	/* see exec_opts */
 
 struct remote_cmd {

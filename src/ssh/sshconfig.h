@@ -11,6 +11,13 @@
 #ifndef CLAW_SSHCONFIG_H
 #define CLAW_SSHCONFIG_H
 
+/*
+ * ServerAliveInterval when ssh_config sets none: a link that stops
+ * answering (black-holed) fails after interval x ServerAliveCountMax (3)
+ * seconds, never hangs.  "ServerAliveInterval 0" turns keepalives off.
+ */
+#define SSHCONFIG_ALIVE_DEFAULT	10
+
 #include <stddef.h>
 
 enum sshconfig_strict {
@@ -48,7 +55,8 @@ struct sshconfig {
 	enum sshconfig_strict strict;	/* StrictHostKeyChecking */
 	int		 hash_known_hosts;	/* HashKnownHosts, default 0 */
 	int		 connect_timeout;	/* seconds; 0 = none given */
-	int		 server_alive_interval;	/* seconds; 0 = off */
+	int		 server_alive_interval;	/* seconds; 0 = off; unset:
+					   SSHCONFIG_ALIVE_DEFAULT */
 	int		 server_alive_count_max;	/* default 3 */
 	char		*proxy_command;	/* ProxyCommand, tokens expanded;
 					   NULL: none (or "none") */

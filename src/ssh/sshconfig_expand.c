@@ -286,7 +286,8 @@ sc_finish_ints(const struct sc_parse *p, struct sshconfig *c)
 		c->strict = (enum sshconfig_strict)v[SC_STRICT];
 	c->hash_known_hosts = v[SC_HASH] == 1;
 	c->connect_timeout = v[SC_CTIMEOUT] > 0 ? v[SC_CTIMEOUT] : 0;
-	c->server_alive_interval = v[SC_ALIVE] > 0 ? v[SC_ALIVE] : 0;
+	c->server_alive_interval = v[SC_ALIVE] >= 0 ? v[SC_ALIVE] :
+	    SSHCONFIG_ALIVE_DEFAULT;
 	c->server_alive_count_max = v[SC_ALIVEMAX] >= 0 ? v[SC_ALIVEMAX] : 3;
 }
 

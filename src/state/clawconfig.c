@@ -54,6 +54,7 @@ struct config_key {
 	const char		*name;
 	enum config_type	 type;
 	size_t			 off;	/* field in struct claw_config */
+	int			 min;	/* CONFIG_INT only */
 	int			 max;	/* CONFIG_INT only */
 	const struct config_key	*sub;	/* CONFIG_OBJECT only */
 };
@@ -68,9 +69,12 @@ struct config_ctx {
 
 #define CONFIG_FIELD(f)	offsetof(struct claw_config, f)
 #define CONFIG_KEY(name, type, field, max) \
-	{ name, type, CONFIG_FIELD(field), max, NULL }
-#define CONFIG_SUB(name, sub)	{ name, CONFIG_OBJECT, 0, 0, sub }
-#define CONFIG_END		{ NULL, CONFIG_INT, 0, 0, NULL }
+	{ name, type, CONFIG_FIELD(field), 0, max, NULL }
+/* An integer key whose 0 would mean nothing useful: min to max. */
+#define CONFIG_RANGE(name, field, min, max) \
+	{ name, CONFIG_INT, CONFIG_FIELD(field), min, max, NULL }
+#define CONFIG_SUB(name, sub)	{ name, CONFIG_OBJECT, 0, 0, 0, sub }
+#define CONFIG_END		{ NULL, CONFIG_INT, 0, 0, 0, NULL }
 
 static const struct config_key config_ssh_keys[] = {
 	CONFIG_KEY("configFile", CONFIG_PATH, ssh_config_file, 0),
@@ -133,10 +137,10 @@ static const struct config_key config_daemon_keys[] = {
 	CONFIG_KEY("autostart", CONFIG_BOOL, daemon_autostart, 0),
 	CONFIG_KEY("socket", CONFIG_PATH, daemon_socket, 0),
 	CONFIG_KEY("idleTimeout", CONFIG_INT, daemon_idle_timeout, 604800),
-	CONFIG_KEY("maxSessions", CONFIG_INT, daemon_max_sessions, 1000),
-	CONFIG_KEY("maxConnections", CONFIG_INT, daemon_max_conns, 64),
-	CONFIG_KEY("maxRequestBytes", CONFIG_INT, daemon_max_line, 1073741824),
-	CONFIG_KEY("maxWorkers", CONFIG_INT, daemon_max_workers, 4096),
+	CONFIG_RANGE("maxSessions", daemon_max_sessions, 1, 1000),
+	CONFIG_RANGE("maxConnections", daemon_max_conns, 1, 64),
+	CONFIG_RANGE("maxRequestBytes", daemon_max_line, 1024, 1073741824),
+	CONFIG_RANGE("maxWorkers", daemon_max_workers, 1, 4096),
 	CONFIG_END
 };
 
@@ -154,7 +158,7 @@ static const struct config_key config_top_keys[] = {
 	CONFIG_SUB("daemon", config_daemon_keys),
 	CONFIG_KEY("policy", CONFIG_POLICY, policy, 0),
 	CONFIG_SUB("audit", config_audit_keys),
-	{ "providers", CONFIG_PROVIDERS, 0, 0, NULL },
+	{ "providers", CONFIG_PROVIDERS, 0, 0, 0, NULL },
 	CONFIG_END
 };
 
@@ -250,23 +254,23 @@ config_unknown(const struct config_ctx *ctx, const char *prefix,
 	return r;
 }
 
-/* Store a whole number from 0 to max. */
+/* Store a whole number from min to max. */
 static int
 config_set_int(const struct config_ctx *ctx, const cJSON *item,
-    const char *key, int max, int *dst)
+    const char *key, int min, int max, int *dst)
 {
 	double	d;
 
 	if (!cJSON_IsNumber(item))
 		goto bad;
 	d = item->valuedouble;
-	if (!(d >= 0 && d <= max) || d != (double)(int)d)
+	if (!(d >= min && d <= max) || d != (double)(int)d)
 		goto bad;
 	*dst = (int)d;
 	return 0;
 bad:
 	return config_fail(ctx, CLAW_ERR_PARSE,
-	    "%s: expected an integer from 0 to %d", key, max);
+	    "%s: expected an integer from %d to %d", key, min, max);
 }
 
 /* Store a StrictHostKeyChecking value as an enum sshconfig_strict. */
@@ -605,9 +609,10 @@ config_provider_key(const struct config_ctx *ctx, const cJSON *m,
 	if (strcmp(m->string, "command") == 0)
 		return config_set_path(ctx, m, key, &p->command);
 	if (strcmp(m->string, "timeout") == 0)
-		return config_set_int(ctx, m, key, 86400, &p->timeout);
+		return config_set_int(ctx, m, key, 0, 86400, &p->timeout);
 	if (strcmp(m->string, "readyTimeout") == 0)
-		return config_set_int(ctx, m, key, 604800, &p->ready_timeout);
+		return config_set_int(ctx, m, key, 0, 604800,
+		    &p->ready_timeout);
 	if (strcmp(m->string, "args") == 0)
 		return config_provider_args(ctx, m, key, p);
 	if (strcmp(m->string, "driver") != 0)
@@ -721,7 +726,7 @@ config_set(const struct config_ctx *ctx, const struct config_key *k,
 	case CONFIG_PATH:
 		return config_set_path(ctx, item, key, (char **)(void *)field);
 	case CONFIG_INT:
-		return config_set_int(ctx, item, key, k->max,
+		return config_set_int(ctx, item, key, k->min, k->max,
 		    (int *)(void *)field);
 	case CONFIG_BOOL:
 		return config_set_bool(ctx, item, key, (int *)(void *)field);

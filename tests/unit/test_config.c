@@ -484,6 +484,39 @@ test_config_out_of_range(void **state)
 	config_free(cfg);
 }
 
+/* The daemon's limits where 0 would mean nothing: refused, naming the key. */
+static void
+test_config_daemon_ranges(void **state)
+{
+	struct fixture		*f = *state;
+	struct claw_config	*cfg;
+
+	expect_config_error(f, "{\"daemon\": {\"maxWorkers\": 0}}",
+	    CLAW_ERR_PARSE,
+	    ": daemon.maxWorkers: expected an integer from 1 to 4096");
+	expect_config_error(f, "{\"daemon\": {\"maxWorkers\": 4097}}",
+	    CLAW_ERR_PARSE,
+	    ": daemon.maxWorkers: expected an integer from 1 to 4096");
+	expect_config_error(f, "{\"daemon\": {\"maxSessions\": 0}}",
+	    CLAW_ERR_PARSE,
+	    ": daemon.maxSessions: expected an integer from 1 to 1000");
+	expect_config_error(f, "{\"daemon\": {\"maxConnections\": 0}}",
+	    CLAW_ERR_PARSE,
+	    ": daemon.maxConnections: expected an integer from 1 to 64");
+	expect_config_error(f, "{\"daemon\": {\"maxRequestBytes\": 10}}",
+	    CLAW_ERR_PARSE, ": daemon.maxRequestBytes: expected an integer "
+	    "from 1024 to 1073741824");
+	expect_config_error(f, "{\"daemon\": {\"idleTimeout\": -1}}",
+	    CLAW_ERR_PARSE,
+	    ": daemon.idleTimeout: expected an integer from 0 to 604800");
+	cfg = load_config(f, "{\"daemon\": {\"maxWorkers\": 1, "
+	    "\"maxSessions\": 1, \"maxConnections\": 1, "
+	    "\"maxRequestBytes\": 1024, \"idleTimeout\": 0}}");
+	assert_int_equal(cfg->daemon_max_workers, 1);
+	assert_int_equal(cfg->daemon_max_line, 1024);
+	config_free(cfg);
+}
+
 /* Numbers that are not whole are errors, however large. */
 static void
 test_config_non_integer(void **state)
@@ -902,6 +935,7 @@ main(void)
 		T(test_config_wrong_type),
 		T(test_config_out_of_range),
 		T(test_config_non_integer),
+		T(test_config_daemon_ranges),
 		T(test_config_bad_env_name),
 		T(test_config_duplicate_key),
 		T(test_config_top_level_not_object),

@@ -226,8 +226,9 @@ test_parse_ok(void **state)
 	parse_ok("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"fs.read\","
 	    "\"params\":{\"path\":\"a\\\\u0000\"}}", &req);
 	assert_string_equal(req.method, "fs.read");
-	assert_true(cJSON_IsNumber(req.id));
-	assert_int_equal(req.id->valueint, 1);
+	id = cJSON_PrintUnformatted(req.id);
+	assert_string_equal(id, "1");
+	cJSON_free(id);
 	assert_string_equal(cJSON_GetObjectItem(req.params,
 	    "path")->valuestring, "a\\u0000");
 	jsonrpc_req_clear(&req);
@@ -272,6 +273,48 @@ test_parse_ok(void **state)
 	    "\"params\":{\"t\":\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"}}",
 	    &req);
 	jsonrpc_req_clear(&req);
+}
+
+/* Parse s and expect its result line to carry want_id exactly. */
+static void
+id_echoes(const char *id_text, const char *want_id)
+{
+	struct jsonrpc_req	 req;
+	char			*s, *line, *want;
+
+	s = xasprintf("{\"params\":{\"id\":5,\"x\":[{\"id\":6}]},"
+	    "\"jsonrpc\":\"2.0\",\"method\":\"m\",\"id\" : %s }", id_text);
+	parse_ok(s, &req);
+	line = jsonrpc_result(req.id, NULL);
+	want = xasprintf("{\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":null}\n",
+	    want_id);
+	assert_string_equal(line, want);
+	free(want);
+	free(line);
+	line = jsonrpc_error(req.id, JSONRPC_INTERNAL_ERROR, "x", NULL);
+	assert_non_null(strstr(line, want_id));
+	free(line);
+	jsonrpc_req_clear(&req);
+	free(s);
+}
+
+/* Numeric ids come back as the literal sent, never rounded or null. */
+static void
+test_id_exact(void **state)
+{
+	char	digits[401];
+
+	(void)state;
+	id_echoes("9007199254740993", "9007199254740993");
+	id_echoes("9007199254740992", "9007199254740992");
+	id_echoes("-9007199254740993", "-9007199254740993");
+	id_echoes("1e999999", "1e999999");
+	id_echoes("0.1", "0.1");
+	id_echoes("12345678901234567890123", "12345678901234567890123");
+	memset(digits, '7', 400);
+	digits[400] = '\0';
+	id_echoes(digits, digits);
+	id_echoes("\"9007199254740993\"", "\"9007199254740993\"");
 }
 
 static void
@@ -369,6 +412,7 @@ main(void)
 		cmocka_unit_test(test_framer_overlong),
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_parse_ok),
+		cmocka_unit_test(test_id_exact),
 		cmocka_unit_test(test_responses),
 		cmocka_unit_test(test_output_params),
 		cmocka_unit_test(test_utf8),

@@ -309,7 +309,7 @@ test_defaults(void **state)
 	assert_int_equal(c->identities_only, 0);
 	assert_int_equal(c->hash_known_hosts, 0);
 	assert_int_equal(c->connect_timeout, 0);
-	assert_int_equal(c->server_alive_interval, 0);
+	assert_int_equal(c->server_alive_interval, SSHCONFIG_ALIVE_DEFAULT);
 	assert_int_equal(c->server_alive_count_max, 3);
 	sshconfig_free(c);
 }
@@ -557,7 +557,7 @@ test_match(void **state)
 	assert_string_equal(c->hostname, "real.example.com");
 	assert_int_equal(c->port, 2001);
 	assert_int_equal(c->connect_timeout, 11);
-	assert_int_equal(c->server_alive_interval, 0);
+	assert_int_equal(c->server_alive_interval, SSHCONFIG_ALIVE_DEFAULT);
 	assert_int_equal(c->server_alive_count_max, 3);
 	assert_int_equal(c->hash_known_hosts, 0);
 	assert_int_equal(c->identities_only, 1);
