@@ -10,6 +10,7 @@
 #include "config.h"
 #endif
 
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 
@@ -27,6 +28,7 @@
 #include "clawconfig.h"
 #include "cmd.h"
 #include "cmd_conn.h"
+#include "cmd_serve.h"
 #include "daemon.h"
 #include "error.h"
 #include "log.h"
@@ -45,7 +47,10 @@ enum {
 	SERVE_OPT_AGENT,
 	SERVE_OPT_HOST,
 	SERVE_OPT_KEY,
-	SERVE_OPT_WORKSPACE
+	SERVE_OPT_WORKSPACE,
+	SERVE_OPT_STOP,
+	SERVE_OPT_STATUS,
+	SERVE_OPT_JSON
 };
 
 static const struct option serve_longopts[] = {
@@ -61,6 +66,9 @@ static const struct option serve_longopts[] = {
 	{ "host", required_argument, NULL, SERVE_OPT_HOST },
 	{ "key", required_argument, NULL, SERVE_OPT_KEY },
 	{ "workspace", required_argument, NULL, SERVE_OPT_WORKSPACE },
+	{ "stop", no_argument, NULL, SERVE_OPT_STOP },
+	{ "status", no_argument, NULL, SERVE_OPT_STATUS },
+	{ "json", no_argument, NULL, SERVE_OPT_JSON },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
@@ -68,12 +76,16 @@ static const struct option serve_longopts[] = {
 
 static const char serve_usage[] =
     "usage: clawssh serve [options]\n"
+    "       clawssh serve --status [--json] | --stop [--socket PATH]\n"
     "  --socket PATH         control socket (default\n"
     "                        $XDG_RUNTIME_DIR/clawssh/control.sock)\n"
     "  --idle-timeout SECS   exit after this long without clients\n"
     "                        (default 600; 0: never)\n"
     "  --detach              run in the background once listening\n"
     "  --log FILE            append the log here (detached: else none)\n"
+    "  --status              is a daemon running: pid, socket, uptime,\n"
+    "                        hosts, counts (exit 1 if none; --json)\n"
+    "  --stop                stop the running daemon and wait for it\n"
     "  --stdio               serve JSON-RPC on stdin/stdout, then exit\n"
     "  --mcp                 serve MCP on stdin/stdout, then exit; the\n"
     "                        tools act on the sandbox given by\n"
@@ -98,6 +110,9 @@ struct serve_args {
 	const char	*key;
 	const char	*workspace;
 	const char	*ssh_config;
+	int		 stop;
+	int		 status;
+	int		 json;
 };
 
 /* Parse serve's options; 0, or the exit status to return. */
@@ -153,6 +168,15 @@ serve_parse(int argc, char **argv, struct serve_args *a)
 		case 'F':
 			a->ssh_config = optarg;
 			break;
+		case SERVE_OPT_STOP:
+			a->stop = 1;
+			break;
+		case SERVE_OPT_STATUS:
+			a->status = 1;
+			break;
+		case SERVE_OPT_JSON:
+			a->json = 1;
+			break;
 		case 'v':
 			a->verbose++;
 			break;
@@ -166,6 +190,13 @@ serve_parse(int argc, char **argv, struct serve_args *a)
 	}
 	if (optind != argc)
 		return cmd_fail("serve takes no operands");
+	if (a->json && !a->status)
+		return cmd_fail("--json goes with --status");
+	if ((a->stop || a->status) && (a->stop + a->status > 1 ||
+	    a->detach || a->stdio != DAEMON_STDIO_NONE || a->idle != -1 ||
+	    a->log != NULL))
+		return cmd_fail("--stop and --status take only --socket, "
+		    "--config and --json");
 	if (a->stdio == DAEMON_STDIO_NONE && (a->agent != NULL ||
 	    a->sandbox != NULL || a->host != NULL || a->key != NULL))
 		return cmd_fail("--agent, -s, --host and --key go with --stdio "
@@ -353,6 +384,15 @@ cmd_serve(int argc, char **argv)
 		return rc;
 	}
 	log_set_level(a.verbose > cfg->verbose ? a.verbose : cfg->verbose);
+	if (a.stop || a.status) {
+		path = mux_socket_path(a.socket != NULL ? a.socket :
+		    cfg->daemon_socket);
+		rc = a.stop ? serve_ctl_stop(path) : serve_ctl_status(path,
+		    a.json);
+		free(path);
+		config_free(cfg);
+		return rc;
+	}
 	if (a.stdio == DAEMON_STDIO_MCP && a.sandbox == NULL &&
 	    (bound = serve_provision(&a)) == NULL) {
 		config_free(cfg);
@@ -404,21 +444,59 @@ out:
 	return rc;
 }
 
-/* Start a detached daemon on path and wait until it listens. */
-int
-cmd_serve_spawn(const char *path, char **cause)
+/* The log of a started daemon: daemon.log beside its socket (allocated). */
+static char *
+serve_spawn_log(const char *path)
 {
-	pid_t	pid;
-	int	status;
+	const char	*slash = strrchr(path, '/');
+	char		*dir;
 
-	log_info("starting the clawssh daemon on %s", path);
-	if ((pid = fork()) == -1)
+	if (slash == NULL || slash == path)
+		return NULL;
+	dir = xstrndup(path, (size_t)(slash - path));
+	if (mkdir(dir, 0700) == -1 && errno != EEXIST) {
+		free(dir);
+		return NULL;
+	}
+	free(dir);
+	return xasprintf("%.*s/daemon.log", (int)(slash - path), path);
+}
+
+/* Start a detached daemon; see cmd.h. */
+int
+cmd_serve_spawn(const char *path, const char *config, char **cause)
+{
+	const char	*argv[10];
+	char		*log = serve_spawn_log(path);
+	size_t		 n = 0;
+	pid_t		 pid;
+	int		 status;
+
+	log_info("starting the clawssh daemon on %s (log %s)", path,
+	    log != NULL ? log : "none");
+	argv[n++] = "clawssh";
+	argv[n++] = "serve";
+	argv[n++] = "--detach";
+	argv[n++] = "--socket";
+	argv[n++] = path;
+	if (config != NULL) {
+		argv[n++] = "--config";
+		argv[n++] = config;
+	}
+	if (log != NULL) {
+		argv[n++] = "--log";
+		argv[n++] = log;
+	}
+	argv[n] = NULL;
+	if ((pid = fork()) == -1) {
+		free(log);
 		return claw_fail_errno(cause, "fork", "fork");
+	}
 	if (pid == 0) {
-		execl("/proc/self/exe", "clawssh", "serve", "--detach",
-		    "--socket", path, (char *)NULL);
+		execv("/proc/self/exe", (char *const *)(uintptr_t)argv);
 		_exit(127);
 	}
+	free(log);
 	while (waitpid(pid, &status, 0) == -1) {
 		if (errno != EINTR)
 			return claw_fail_errno(cause, "waitpid", "wait");

@@ -24,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
 #include <libssh2.h>
 
 #include "clock.h"
@@ -260,6 +261,67 @@ daemon_turn(struct daemon *d, struct pollfd **pfdp, size_t *cap)
 	daemon_reap(d);
 }
 
+/* The hosts with a live session: label, sessions, clients. */
+static cJSON *
+daemon_hosts_json(struct daemon *d)
+{
+	struct dhost	*h;
+	struct dconn	*k;
+	cJSON		*a = cJSON_CreateArray(), *o;
+	int		 up;
+
+	TAILQ_FOREACH(h, &d->hosts, entry) {
+		up = 0;
+		TAILQ_FOREACH(k, &h->conns, entry) {
+			if (k->state == DCONN_UP)
+				up++;
+		}
+		if (up == 0)
+			continue;
+		o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "host", h->label != NULL ?
+		    h->label : "?");
+		cJSON_AddNumberToObject(o, "sessions", up);
+		cJSON_AddNumberToObject(o, "clients", h->nclients);
+		cJSON_AddItemToArray(a, o);
+	}
+	return a;
+}
+
+/* Answer daemon.status or daemon.stop; see daemon_int.h. */
+cJSON *
+daemon_control(struct daemon *d, const char *method)
+{
+	struct dclient	*c;
+	cJSON		*o;
+	int		 n = 0;
+
+	if (strcmp(method, "daemon.stop") == 0) {
+		log_info("asked to stop");
+		d->quit = 1;
+		o = cJSON_CreateObject();
+		cJSON_AddNumberToObject(o, "pid", (double)getpid());
+		cJSON_AddBoolToObject(o, "stopping", 1);
+		return o;
+	}
+	if (strcmp(method, "daemon.status") != 0)
+		return NULL;
+	TAILQ_FOREACH(c, &d->clients, entry)
+		n++;
+	o = cJSON_CreateObject();
+	cJSON_AddNumberToObject(o, "pid", (double)getpid());
+	cJSON_AddStringToObject(o, "socket", d->path);
+	cJSON_AddNumberToObject(o, "uptime",
+	    (double)((clock_now_ms() - d->started) / 1000));
+	cJSON_AddNumberToObject(o, "idleTimeout", d->idle_ms / 1000);
+	cJSON_AddNumberToObject(o, "clients", n - 1);	/* not the asker */
+	cJSON_AddNumberToObject(o, "commands", (double)d->nchannels);
+	cJSON_AddNumberToObject(o, "calls", (double)d->ncalls);
+	cJSON_AddNumberToObject(o, "running", d->nworkers);
+	cJSON_AddItemToObject(o, "hosts", daemon_hosts_json(d));
+	return o;
+}
+
 /* Set up the daemon's state; see daemon_run. */
 static int
 daemon_init(struct daemon *d, const struct daemon_opts *o, char **cause)
@@ -278,6 +340,7 @@ daemon_init(struct daemon *d, const struct daemon_opts *o, char **cause)
 	d->max_workers = o->max_workers > 0 ? o->max_workers :
 	    DAEMON_WORKERS_DEFAULT;
 	d->path = xstrdup(o->socket_path);
+	d->started = clock_now_ms();
 	d->idle_ms = o->idle_timeout * 1000;
 	d->max_sessions = o->max_sessions > 0 ? o->max_sessions :
 	    DAEMON_SESSIONS_DEFAULT;
