@@ -14,6 +14,11 @@ export CLAWSSH_STATE_DIR
 R="$T/root"
 W="$T/ws"
 mkdir -p "$W"
+# With LIB_SSH_USER=NAME (a non-root SSH user) the root is that user's.
+if [ -n "${LIB_SSH_USER:-}" ]; then
+	mkdir -m 700 "$R"
+	chown "$TEST_USER:" "$R"
+fi
 P() {
 	"$CLAWSSH" process "$@"
 }
