@@ -444,21 +444,29 @@ out:
 	return rc;
 }
 
-/* The log of a started daemon: daemon.log beside its socket (allocated). */
+/*
+ * The log of a started daemon: daemon.log beside its socket (allocated),
+ * or NULL (no log) unless that directory is ours and private: a log
+ * opened in a directory someone else controls could be a link to any of
+ * the user's files.  (The daemon itself then refuses the directory.)
+ */
 static char *
 serve_spawn_log(const char *path)
 {
 	const char	*slash = strrchr(path, '/');
+	struct stat	 st;
 	char		*dir;
+	int		 ok;
 
 	if (slash == NULL || slash == path)
 		return NULL;
 	dir = xstrndup(path, (size_t)(slash - path));
-	if (mkdir(dir, 0700) == -1 && errno != EEXIST) {
-		free(dir);
-		return NULL;
-	}
+	ok = (mkdir(dir, 0700) == 0 || errno == EEXIST) &&
+	    lstat(dir, &st) == 0 && S_ISDIR(st.st_mode) &&
+	    st.st_uid == getuid() && (st.st_mode & 077) == 0;
 	free(dir);
+	if (!ok)
+		return NULL;
 	return xasprintf("%.*s/daemon.log", (int)(slash - path), path);
 }
 

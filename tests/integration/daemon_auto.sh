@@ -76,6 +76,7 @@ CLAWSSH_AUTOSTART=0 c -- true || fail "exec"
 
 # A daemon that cannot start (its directory is not private): the command
 # still runs, directly, and -v says why.
+rm -f "$T/run/clawssh/daemon.log"
 chmod 755 "$T/run/clawssh"
 out=$(c -v -- echo direct 2>"$T/err")
 expect_status $? 0 "exec when the daemon cannot start"
@@ -83,6 +84,8 @@ expect_eq "$out" "direct" "output on the fallback"
 grep -q "could not start the clawssh daemon.*connecting directly" \
     "$T/err" || fail "-v note missing: $(cat "$T/err")"
 [ -S "$D" ] && fail "a daemon started in a public directory"
+[ -e "$T/run/clawssh/daemon.log" ] &&
+    fail "a log was opened in a public directory"
 chmod 700 "$T/run/clawssh"
 
 # The idle timeout from the config ends a started daemon.
