@@ -470,15 +470,39 @@ serve_spawn_log(const char *path)
 	return xasprintf("%.*s/daemon.log", (int)(slash - path), path);
 }
 
+/* Read what the starting daemon said (its first line, bounded). */
+static void
+serve_spawn_why(int fd, char *why, size_t len)
+{
+	size_t	got = 0;
+	ssize_t	r;
+	char	*s;
+
+	while (got < len - 1 && (r = read(fd, why + got, len - 1 - got)) != 0) {
+		if (r > 0)
+			got += (size_t)r;
+		else if (errno != EINTR)
+			break;
+	}
+	why[got] = '\0';
+	why[strcspn(why, "\n")] = '\0';
+	if (strncmp(why, "clawssh: ", 9) == 0)
+		memmove(why, why + 9, strlen(why + 9) + 1);
+	for (s = why; *s != '\0'; s++) {
+		if ((unsigned char)*s < ' ')
+			*s = '?';
+	}
+}
+
 /* Start a detached daemon; see cmd.h. */
 int
 cmd_serve_spawn(const char *path, const char *config, char **cause)
 {
 	const char	*argv[10];
-	char		*log = serve_spawn_log(path);
+	char		*log = serve_spawn_log(path), why[256];
 	size_t		 n = 0;
 	pid_t		 pid;
-	int		 status;
+	int		 status, p[2];
 
 	log_info("starting the clawssh daemon on %s (log %s)", path,
 	    log != NULL ? log : "none");
@@ -496,21 +520,27 @@ cmd_serve_spawn(const char *path, const char *config, char **cause)
 		argv[n++] = log;
 	}
 	argv[n] = NULL;
-	if ((pid = fork()) == -1) {
+	if (pipe2(p, O_CLOEXEC) == -1 || (pid = fork()) == -1) {
 		free(log);
 		return claw_fail_errno(cause, "fork", "fork");
 	}
-	if (pid == 0) {
+	if (pid == 0) {		/* its complaint goes in the -v note */
+		if (dup2(p[1], 2) == -1)
+			_exit(127);
 		execv("/proc/self/exe", (char *const *)(uintptr_t)argv);
 		_exit(127);
 	}
+	close(p[1]);
 	free(log);
+	serve_spawn_why(p[0], why, sizeof why);
+	close(p[0]);
 	while (waitpid(pid, &status, 0) == -1) {
 		if (errno != EINTR)
 			return claw_fail_errno(cause, "waitpid", "wait");
 	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
 		return claw_fail(cause, CLAW_ERR_CONNECT,
-		    "could not start the clawssh daemon on %s", path);
+		    "could not start the clawssh daemon on %s%s%s", path,
+		    why[0] != '\0' ? ": " : "", why);
 	return 0;
 }

@@ -9,6 +9,7 @@
 #include "config.h"
 #endif
 
+#include <sys/file.h>
 #include <sys/queue.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -67,9 +68,34 @@ out:
 	return rc;
 }
 
+/*
+ * Take PATH.lock (flock, held for the daemon's life): two daemons started
+ * at once (two commands' autostarts) would otherwise both find no live
+ * socket, and the second would unlink the first's.
+ */
+static int
+daemon_lock(const char *path, int *out, char **cause)
+{
+	char	*lock = xasprintf("%s.lock", path);
+	int	 fd, rc = 0;
+
+	fd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd == -1)
+		rc = claw_fail_errno(cause, lock, "open");
+	else if (flock(fd, LOCK_EX | LOCK_NB) == -1) {
+		rc = errno == EWOULDBLOCK ? claw_fail(cause, CLAW_ERR_EXISTS,
+		    "a clawssh daemon is already running (or starting) on %s",
+		    path) : claw_fail_errno(cause, lock, "flock");
+		close(fd);
+	} else
+		*out = fd;
+	free(lock);
+	return rc;
+}
+
 /* Bind and listen on path, replacing a stale socket, not a live one. */
 static int
-daemon_listen(const char *path, int *out, char **cause)
+daemon_listen(const char *path, int *lockfd, int *out, char **cause)
 {
 	struct sockaddr_un	sun;
 	mode_t			old;
@@ -81,7 +107,8 @@ daemon_listen(const char *path, int *out, char **cause)
 		return claw_fail(cause, CLAW_ERR_INVAL,
 		    "%s: socket path too long", path);
 	memcpy(sun.sun_path, path, strlen(path));
-	if ((rc = daemon_dir(path, cause)) != 0)
+	if ((rc = daemon_dir(path, cause)) != 0 ||
+	    (rc = daemon_lock(path, lockfd, cause)) != 0)
 		return rc;
 	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
 		return claw_fail_errno(cause, path, "socket");
@@ -334,6 +361,7 @@ daemon_init(struct daemon *d, const struct daemon_opts *o, char **cause)
 	TAILQ_INIT(&d->calls);
 	TAILQ_INIT(&d->watches);
 	d->wake[0] = d->wake[1] = -1;
+	d->lockfd = -1;
 	d->policy = o->policy;
 	d->audit = o->audit;
 	d->max_line = o->max_line > 0 ? o->max_line : DAEMON_LINE_DEFAULT;
@@ -353,7 +381,7 @@ daemon_init(struct daemon *d, const struct daemon_opts *o, char **cause)
 	if (signals_init() != 0)
 		return claw_fail(cause, CLAW_ERR_IO,
 		    "cannot install signal handlers");
-	if ((rc = daemon_listen(d->path, &d->lfd, cause)) != 0)
+	if ((rc = daemon_listen(d->path, &d->lockfd, &d->lfd, cause)) != 0)
 		return rc;
 	if (o->stdio != DAEMON_STDIO_NONE)
 		(void)drpc_stdio(d, o->stdio == DAEMON_STDIO_MCP, o->agent,
@@ -367,6 +395,7 @@ daemon_done(struct daemon *d)
 {
 	struct dclient	*c;
 	struct dhost	*h;
+	char		*lock;
 
 	while ((c = TAILQ_FIRST(&d->clients)) != NULL)
 		dclient_free(c);
@@ -377,7 +406,11 @@ daemon_done(struct daemon *d)
 	}
 	djournal_free(d);
 	(void)unlink(d->path);
+	lock = xasprintf("%s.lock", d->path);
+	(void)unlink(lock);		/* ours: held until the close below */
+	free(lock);
 	close(d->lfd);
+	close(d->lockfd);
 	close(d->wake[0]);
 	close(d->wake[1]);
 	free(d->path);
@@ -397,6 +430,8 @@ daemon_run(const struct daemon_opts *o, char **cause)
 			close(d.wake[0]);
 			close(d.wake[1]);
 		}
+		if (d.lockfd != -1)
+			close(d.lockfd);
 		free(d.path);
 		return rc;
 	}

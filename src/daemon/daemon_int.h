@@ -164,6 +164,7 @@ TAILQ_HEAD(dclient_list, dclient);
 
 struct daemon {
 	int			 lfd;
+	int			 lockfd;	/* PATH.lock, held (flock) */
 	char			*path;
 	int			 wake[2];	/* connector threads */
 	struct dclient_list	 clients;

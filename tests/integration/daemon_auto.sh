@@ -59,6 +59,39 @@ kill -0 "$pid" 2>/dev/null && fail "daemon $pid still running after --stop"
 out=$(st --status)
 expect_status $? 1 "status after stop"
 
+# A daemon starting (its PATH.lock held) is not raced: a second start is
+# refused and leaves the first's socket alone; the lock goes with it.
+flock "$D.lock" sleep 3 &
+fl=$!
+i=0		# until flock(1) holds it
+while flock -n "$D.lock" true 2>/dev/null && [ $i -lt 50 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+out=$("$CLAWSSH" serve --socket "$D" --idle-timeout 1 2>&1)
+expect_status $? 255 "a start while the lock is held"
+expect_match "$out" "already running (or starting) on $D" "lock refusal"
+[ -e "$D" ] && fail "the refused start left a socket"
+wait "$fl"
+# Commands that start at once share one daemon: all run, one remains.
+pids=
+for n in 1 2 3 4; do
+	c -- echo "par$n" > "$T/par$n" 2>"$T/par$n.err" &
+	pids="$pids $!"
+done
+for p in $pids; do
+	wait "$p" || fail "a concurrent first use failed"
+done
+for n in 1 2 3 4; do
+	expect_eq "$(cat "$T/par$n")" "par$n" "concurrent first use $n"
+	[ -s "$T/par$n.err" ] && fail "concurrent use $n said: $(cat \
+	    "$T/par$n.err")"
+done
+expect_eq "$(pgrep -c -f -- "serve --detach --socket $D")" 1 \
+    "one daemon after concurrent first use"
+st --stop || fail "stop after concurrent use"
+[ -e "$D.lock" ] && fail "lock file left after --stop"
+
 # "autostart": false: the direct path, a login each time, no daemon.
 mkdir -p "$XDG_CONFIG_HOME/clawssh"
 printf '{ "daemon": { "autostart": false } }\n' \
