@@ -51,6 +51,27 @@
 	" is owned by uid $owner, not by $(id -un)\"\n"
 
 /*
+ * The one container clean-up: clawctrs ID removes the docker and podman
+ * containers labelled clawssh.sandbox=ID, and nothing else.  An ID that
+ * is not a sandbox id (c and 12 base32 letters) is refused before any
+ * engine is asked: an empty label value matches every sandbox's
+ * containers.  Returns 3 (with "clawssh-error: ...") when refused.
+ */
+#define SSH_SCRIPT_CONTAINERS_RM					\
+	"clawctrs() {\n"						\
+	"  case $1 in c[a-z2-7][a-z2-7][a-z2-7][a-z2-7][a-z2-7]"	\
+	"[a-z2-7][a-z2-7][a-z2-7][a-z2-7][a-z2-7][a-z2-7][a-z2-7]) ;;"	\
+	" *) echo \"clawssh-error: not removing the containers of"	\
+	" '$1': not a sandbox id\" >&2; return 3 ;; esac\n"		\
+	"  for e in docker podman; do\n"				\
+	"    command -v $e >/dev/null 2>&1 || continue\n"		\
+	"    c=$($e ps -aq --filter \"label=clawssh.sandbox=$1\""	\
+	" 2>/dev/null | tr -cd '0-9a-f\\n')\n"				\
+	"    [ -z \"$c\" ] || $e rm -f $c >/dev/null 2>&1\n"		\
+	"  done\n"							\
+	"}\n"
+
+/*
  * Slots: root, id, image, runtime (a checked name).  Metadata for a new
  * sandbox comes on stdin.  For docker and podman the engine must be
  * installed and working and have the image; for every runtime but none,
@@ -116,11 +137,12 @@
 /*
  * Slots: root, id.  The sandbox's background processes are killed (their
  * sessions, from the pid files: numbers only), its docker and podman
- * containers (label clawssh.sandbox=ID) removed, and its empty pids
- * cgroup goes too.
+ * containers removed (clawctrs: label clawssh.sandbox=ID), and its empty
+ * pids cgroup goes too.  prune removes each sandbox with this script.
  */
 #define SSH_SCRIPT_DESTROY						\
 	SSH_SCRIPT_PRELUDE						\
+	SSH_SCRIPT_CONTAINERS_RM					\
 	"id=%s; d=\"$root/$id\"\n"					\
 	"[ -d \"$root\" ] || { echo clawssh-missing; exit 0; }\n"	\
 	"[ -L \"$d\" ] && clawfail \"$d is a symbolic link; not"	\
@@ -137,12 +159,7 @@
 	"  kill -s KILL -- \"-$p\" 2>/dev/null;"			\
 	" pkill -KILL -s \"$p\" 2>/dev/null\n"				\
 	"done\n"							\
-	"for e in docker podman; do\n"					\
-	"  command -v $e >/dev/null 2>&1 || continue\n"			\
-	"  c=$($e ps -aq --filter label=clawssh.sandbox=$id 2>/dev/null"\
-	" | tr -cd '0-9a-f\\n')\n"					\
-	"  [ -z \"$c\" ] || $e rm -f $c >/dev/null 2>&1\n"		\
-	"done\n"							\
+	"clawctrs \"$id\"\n"						\
 	"chmod -R u+rwx -- \"$t\" 2>/dev/null; rm -rf -- \"$t\"\n"	\
 	"rmdir /sys/fs/cgroup/pids/clawssh-$id /sys/fs/cgroup/clawssh-$id" \
 	" 2>/dev/null; exit 0\n"
@@ -202,7 +219,10 @@
 
 /*
  * Image removal.  Slots: root, name (checked), force (0 or 1).  Refused
- * while a sandbox's metadata names the image, unless forced.
+ * while a sandbox's metadata names the image, unless forced.  It removes
+ * the stored root file system only: no container is made from the store
+ * (docker and podman run images of their own), so none is touched; the
+ * sandboxes that used it stay, and their next exec fails naming it.
  */
 #define SSH_SCRIPT_IMAGE_RM						\
 	SSH_SCRIPT_PRELUDE						\
@@ -217,12 +237,6 @@
 	" $name is used by sandboxes $users(destroy them, or --force)\"\n"\
 	"t=\"$i/.trash-$name-$$\"\n"					\
 	"mv -- \"$i/$name\" \"$t\" || clawfail \"cannot remove $name\"\n" \
-	"for e in docker podman; do\n"					\
-	"  command -v $e >/dev/null 2>&1 || continue\n"			\
-	"  c=$($e ps -aq --filter label=clawssh.sandbox=$id 2>/dev/null"\
-	" | tr -cd '0-9a-f\\n')\n"					\
-	"  [ -z \"$c\" ] || $e rm -f $c >/dev/null 2>&1\n"		\
-	"done\n"							\
 	"chmod -R u+rwx -- \"$t\" 2>/dev/null; rm -rf -- \"$t\"\n"	\
 	"echo clawssh-removed\n"
 

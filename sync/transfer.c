@@ -6,6 +6,7 @@
 #include "config.h"
 #endif
 
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 
@@ -28,6 +29,7 @@
 #include "log.h"
 #include "manifest.h"
 #include "pathguard.h"
+#include "progress.h"
 #include "shquote.h"
 #include "strv.h"
 #include "tarstream.h"
@@ -51,71 +53,63 @@ struct transfer_fd {
 	char				 buf[TRANSFER_CHUNK];
 	const char			*verb;	/* "sent", "received" */
 	const struct tarstream_stats	*st;	/* the child's running stats */
-	uint64_t			 bytes;	/* through the stream so far */
-	int64_t				 start;	/* clock_now_ms() */
-	int64_t				 shown;	/* last progress line, 0: none */
-	int				 tty;	/* stderr is a terminal */
-	int				 after;	/* ms before the first line */
+	struct progress			 pr;	/* the line on a terminal */
 };
 
-#define TRANSFER_PROGRESS_AFTER	1000	/* ms before a progress line, unless
-					   CLAWSSH_PROGRESS_MS says */
-#define TRANSFER_PROGRESS_EVERY	200	/* ms between updates */
-
-/*
- * Count bytes through the stream and, on a terminal, once the transfer has
- * run for a second, keep one progress line up to date on stderr.
- */
+/* Count bytes through the stream for the progress line (progress.h). */
 static void
 transfer_progress(struct transfer_fd *f, size_t n, int done)
 {
-	int64_t	now = clock_now_ms(), ms;
-	double	mib;
-
-	f->bytes += n;
-	if (!f->tty || (!done && (now - f->start < f->after ||
-	    now - f->shown < TRANSFER_PROGRESS_EVERY)) || (done &&
-	    f->shown == 0))
-		return;
-	ms = now - f->start > 0 ? now - f->start : 1;
-	mib = (double)f->bytes / (1024 * 1024);
-	fprintf(stderr, "\rclawssh: %s %llu files, %.1f MiB, %.1f MiB/s%s",
-	    f->verb, (unsigned long long)f->st->files, mib,
-	    mib * 1000 / (double)ms, done ? "\n" : "   ");
-	f->shown = now;
+	if (done)
+		progress_end(&f->pr, f->st->files);
+	else
+		progress_add(&f->pr, n, f->st->files);
 }
 
-/* Return 1 if s is a plain decimal from 0 to 600000. */
-static int
-transfer_ms_ok(const char *s)
+/* The tar stream an upload of exactly paths[0..n) makes, about. */
+static uint64_t
+transfer_expect_paths(struct pathguard *pg, char *const *paths, size_t n)
 {
-	size_t	i;
+	struct stat	 sb;
+	uint64_t	 total = 1024;
+	char		*why = NULL;
+	size_t		 i;
 
-	for (i = 0; s[i] != '\0'; i++) {
-		if (s[i] < '0' || s[i] > '9' || i >= 6)
-			return 0;
+	if (!isatty(STDERR_FILENO))
+		return 0;		/* no line to show */
+	for (i = 0; i < n; i++) {
+		if (pathguard_lstat(pg, paths[i], &sb, &why) == 0)
+			total += PROGRESS_TAR_BYTES(S_ISREG(sb.st_mode) ?
+			    (uint64_t)sb.st_size : 0);
+		free(why);
+		why = NULL;
 	}
-	return i > 0;
+	return total;
 }
 
-/* Set up a stream end for the child. */
+/* The tar stream of the entries a pull expects, about (0: unknown). */
+static uint64_t
+transfer_expect_want(const struct tarstream_expect *ex)
+{
+	uint64_t	total = 1024;
+	size_t		i;
+
+	if (ex == NULL || ex->want == NULL)
+		return 0;
+	for (i = 0; i < ex->nwant; i++)
+		total += PROGRESS_TAR_BYTES(ex->want[i]->size);
+	return total;
+}
+
+/* Set up a stream end for the child (total: expected bytes, 0 unknown). */
 static void
 transfer_fd_init(struct transfer_fd *f, int fd, const char *verb,
-    const struct tarstream_stats *st)
+    const struct tarstream_stats *st, uint64_t total)
 {
-	const char	*env;
-
 	f->fd = fd;
 	f->verb = verb;
 	f->st = st;
-	f->bytes = 0;
-	f->start = clock_now_ms();
-	f->shown = 0;
-	f->tty = isatty(STDERR_FILENO);
-	f->after = TRANSFER_PROGRESS_AFTER;
-	if ((env = getenv("CLAWSSH_PROGRESS_MS")) != NULL &&
-	    transfer_ms_ok(env))
-		f->after = atoi(env);
+	progress_init(&f->pr, verb, total);
 }
 
 /* tarstream_write_fn over a descriptor. */
@@ -506,7 +500,8 @@ transfer_push_do(struct transport *t, struct pathguard *pg,
 		return CLAW_ERR_IO;
 	if (pid == 0) {
 		memset(&cst, 0, sizeof cst);
-		transfer_fd_init(&w, data, "sent", &cst);
+		transfer_fd_init(&w, data, "sent", &cst, exact ?
+		    transfer_expect_paths(pg, paths, n) : 0);
 		if (exact)
 			rc = tarstream_create(pg, paths, n, transfer_write_cb,
 			    &w, &cst, &why);
@@ -578,7 +573,8 @@ transfer_pull_do(struct transport *t, struct pathguard *pg,
 		return CLAW_ERR_IO;
 	if (pid == 0) {
 		memset(&cst, 0, sizeof cst);
-		transfer_fd_init(&r, data, "received", &cst);
+		transfer_fd_init(&r, data, "received", &cst,
+		    transfer_expect_want(ex));
 		rc = tarstream_extract_expect(pg, transfer_read_cb, &r, lim,
 		    ex, &cst, &why);
 		transfer_progress(&r, 0, 1);

@@ -35,10 +35,11 @@ int	cmd_fail(const char *fmt, ...)
 	    __attribute__((__format__(__printf__, 1, 2)));
 
 /*
- * Start `clawssh serve --detach` on the control socket path and wait until
- * it listens.  0, or a negative CLAW_ERR_* with *cause.
+ * Start `clawssh serve --detach` on the control socket path (with
+ * --config config unless NULL, logging to daemon.log beside the socket)
+ * and wait until it listens.  0, or a negative CLAW_ERR_* with *cause.
  */
-int	cmd_serve_spawn(const char *path, char **cause);
+int	cmd_serve_spawn(const char *path, const char *config, char **cause);
 
 /*
  * Print the help text main.c's command table holds for the command name

@@ -232,8 +232,30 @@ cmd_conn_resolve(struct cmd_conn *cc, struct sshconfig **sc)
 }
 
 /*
+ * Whether to start a daemon when none listens: daemon.autostart if the
+ * config sets it, else CLAWSSH_AUTOSTART ("0" or "1") if set, else yes.
+ * Never for a worker of a daemon (CLAWSSH_DAEMON_SOCKET names the socket
+ * of a daemon that owns its lifetime).
+ */
+static int
+cmd_conn_autostart(const struct cmd_conn *cc)
+{
+	const char	*env = getenv("CLAWSSH_AUTOSTART");
+
+	if (getenv("CLAWSSH_DAEMON_SOCKET") != NULL)
+		return 0;
+	if (cc->cfg != NULL && cc->cfg->daemon_autostart >= 0)
+		return cc->cfg->daemon_autostart;
+	if (env != NULL && (strcmp(env, "0") == 0 || strcmp(env, "1") == 0))
+		return env[0] == '1';
+	return 1;
+}
+
+/*
  * Connect through the daemon: 0 with *t set, 1 if there is none to use
- * (connect directly), or a negative CLAW_ERR_* with *cause.
+ * (connect directly), or a negative CLAW_ERR_* with *cause.  A daemon
+ * that cannot be started is not an error: -v says why, and the command
+ * connects directly.
  */
 static int
 cmd_conn_daemon(struct cmd_conn *cc, const struct sshconfig *sc,
@@ -241,13 +263,16 @@ cmd_conn_daemon(struct cmd_conn *cc, const struct sshconfig *sc,
 {
 	char	*path = mux_socket_path(cc->cfg != NULL ?
 	    cc->cfg->daemon_socket : NULL);
+	char	*why = NULL;
 	int	 rc;
 
 	rc = mux_connect(path, sc, topts, t, cause);
-	if (rc == CLAW_ERR_NOTFOUND && cc->cfg != NULL &&
-	    cc->cfg->daemon_autostart) {
-		if ((rc = cmd_serve_spawn(path, cause)) == 0)
-			rc = mux_connect(path, sc, topts, t, cause);
+	if (rc == CLAW_ERR_NOTFOUND && cmd_conn_autostart(cc)) {
+		/* Another command may have started one meanwhile: retry. */
+		if (cmd_serve_spawn(path, cc->config, &why) != 0)
+			log_info("%s: connecting directly", why);
+		free(why);
+		rc = mux_connect(path, sc, topts, t, cause);
 	}
 	free(path);
 	return rc == CLAW_ERR_NOTFOUND ? 1 : rc;

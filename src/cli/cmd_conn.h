@@ -93,8 +93,10 @@ int	cmd_conn_resolve(struct cmd_conn *cc, struct sshconfig **sc);
 
 /*
  * Connect and authenticate: through the clawssh daemon when one listens
- * on the control socket (starting one first if daemon.autostart is set),
- * unless --no-daemon; else directly.  Returns 0 or CMD_EXIT_FAILURE.
+ * on the control socket (starting one first unless daemon.autostart is
+ * false, or CLAWSSH_AUTOSTART=0 and the config does not say; a start that
+ * fails falls back to connecting directly), unless --no-daemon; else
+ * directly.  Returns 0 or CMD_EXIT_FAILURE.
  */
 int	cmd_conn_connect(struct cmd_conn *cc, const struct sshconfig *sc,
 	    struct transport **t);

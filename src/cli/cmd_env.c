@@ -266,19 +266,22 @@ cmd_env_process(struct cmd_box *b, const struct cmd_env *e,
 {
 	const struct registry_record	*r = b->rec;
 	char				*ws, *pre, *sd, *cause = NULL, *wv[4];
+	char				*shown;
 	int				 rc;
 
 	ws = b->be->workspace(r->remote_root, r->id);
 	pre = b->be->exec_pre(r->remote_root, r->id);
 	sd = xasprintf("%s/%s", r->remote_root, r->id);
-	if (wrap != NULL) {
+	if (wrap != NULL) {		/* list and poll show argv, not wv */
 		cmd_env_contain(wv, wrap, argc, argv);
-		rc = process_start(b->t, sd, ws, pre, 3, wv, e->v, e->n, name,
-		    log_max, handle, &cause);
+		shown = process_display(argc, argv);
+		rc = process_start(b->t, sd, ws, pre, 3, wv, shown, e->v,
+		    e->n, name, log_max, handle, &cause);
+		free(shown);
 		free(wv[2]);
 	} else
-		rc = process_start(b->t, sd, ws, pre, argc, argv, e->v, e->n,
-		    name, log_max, handle, &cause);
+		rc = process_start(b->t, sd, ws, pre, argc, argv, NULL, e->v,
+		    e->n, name, log_max, handle, &cause);
 	free(sd);
 	free(pre);
 	free(ws);

@@ -3,7 +3,7 @@
  * clawssh process: background processes in a sandbox.
  *
  *	clawssh process start -s ID [--name NAME] [--log-max BYTES] -- CMD...
- *	clawssh process list|poll|log|write|kill -s ID [HANDLE] [options]
+ *	clawssh process list|poll|log|write|kill|wait -s ID [HANDLE] [options]
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -35,11 +35,14 @@
 #include "xmalloc.h"
 
 enum proc_sub {
-	PROC_START, PROC_LIST, PROC_POLL, PROC_LOG, PROC_WRITE, PROC_KILL
+	PROC_START, PROC_LIST, PROC_POLL, PROC_LOG, PROC_WRITE, PROC_KILL,
+	PROC_WAIT
 };
 
+#define PROC_WAIT_TIMEDOUT	124	/* wait --timeout: still running */
+
 static const char *const proc_subs[] = {
-	"start", "list", "poll", "log", "write", "kill"
+	"start", "list", "poll", "log", "write", "kill", "wait"
 };
 
 struct proc_args {
@@ -52,6 +55,7 @@ struct proc_args {
 	int		 tail;		/* --tail N, 0: all */
 	int		 eof;		/* --eof */
 	const char	*signal;	/* --signal */
+	int		 timeout;	/* wait --timeout S, -1: none */
 	struct cmd_env	 env;		/* --env, then the config's */
 	int		 argc;		/* the positional words */
 	char		**argv;
@@ -67,12 +71,14 @@ static const char proc_usage[] =
     "       clawssh process write -s ID [--eof] HANDLE   (stdin goes to "
     "it)\n"
     "       clawssh process kill -s ID [--signal SIG] HANDLE\n"
+    "       clawssh process wait -s ID [--timeout S] [--json] HANDLE\n"
+    "           (exits with its status; 124 if still running at S)\n"
     "\n"
     CMD_CONN_USAGE;
 
 enum {
 	OPT_NAME = CMD_OPT_FIRST_FREE, OPT_LOGMAX, OPT_JSON, OPT_TAIL,
-	OPT_EOF, OPT_SIGNAL, OPT_ENV
+	OPT_EOF, OPT_SIGNAL, OPT_ENV, OPT_TIMEOUT
 };
 
 static const struct option proc_longopts[] = {
@@ -86,6 +92,7 @@ static const struct option proc_longopts[] = {
 	{ "sandbox", required_argument, NULL, 's' },
 	{ "signal", required_argument, NULL, OPT_SIGNAL },
 	{ "tail", required_argument, NULL, OPT_TAIL },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -101,6 +108,7 @@ static const struct {
 	{ OPT_TAIL, PROC_LOG, "--tail" },
 	{ OPT_EOF, PROC_WRITE, "--eof" },
 	{ OPT_SIGNAL, PROC_KILL, "--signal" },
+	{ OPT_TIMEOUT, PROC_WAIT, "--timeout" },
 };
 #define N_OWNED	(sizeof proc_owned / sizeof proc_owned[0])
 
@@ -160,6 +168,11 @@ proc_option(struct proc_args *a, int ch, const char *arg)
 		return 0;
 	case OPT_ENV:
 		return cmd_env_add(&a->env, arg, 1);
+	case OPT_TIMEOUT:
+		if (cmd_parse_int(arg, 0, 31536000, &a->timeout) != 0)
+			return cmd_fail("bad --timeout '%s': want whole "
+			    "seconds, 0 or more", arg);
+		return 0;
 	}
 	return cmd_fail("bad option (see 'clawssh process --help')");
 }
@@ -377,6 +390,45 @@ proc_read(struct proc_args *a)
 	return rc;
 }
 
+/*
+ * process wait: block until it ends; print its state (or JSON) and exit
+ * with its status: 0..255 (128+N for signal N), PROC_WAIT_TIMEDOUT if
+ * --timeout passed first, CMD_EXIT_FAILURE if it was lost.  With --json
+ * the object says all that and the exit status is 0 (as for poll).
+ */
+static int
+proc_wait(struct proc_args *a)
+{
+	struct process_state	 st;
+	char			*cause = NULL, state[32];
+	int			 rc;
+
+	memset(&st, 0, sizeof st);
+	if (process_wait(a->box.t, a->sd, a->argv[0], a->timeout >= 0 ?
+	    (int64_t)a->timeout * 1000 : -1, &st, &cause) != 0) {
+		rc = cmd_fail("%s", cause);
+		free(cause);
+		return rc;
+	}
+	if (a->json)
+		proc_print_json(proc_state_json(&st));
+	else {
+		proc_state_word(&st, state, sizeof state);
+		fprintf(stderr, "[clawssh: process %s %s]\n", st.handle,
+		    state);
+	}
+	if (a->json)
+		rc = 0;
+	else if (st.run == PROCESS_RUNNING)
+		rc = PROC_WAIT_TIMEDOUT;
+	else if (st.run == PROCESS_LOST || st.exit_status < 0)
+		rc = CMD_EXIT_FAILURE;
+	else
+		rc = st.exit_status;
+	process_state_clear(&st);
+	return rc;
+}
+
 /* process write and kill. */
 static int
 proc_act(struct proc_args *a)
@@ -439,6 +491,7 @@ cmd_process(int argc, char **argv)
 		return 0;
 	}
 	memset(&a, 0, sizeof a);
+	a.timeout = -1;
 	for (i = 0; argc >= 2 && i < sizeof proc_subs / sizeof *proc_subs;
 	    i++) {
 		if (strcmp(argv[1], proc_subs[i]) == 0)
@@ -446,7 +499,7 @@ cmd_process(int argc, char **argv)
 	}
 	if (argc < 2 || i == sizeof proc_subs / sizeof *proc_subs)
 		return cmd_fail("usage: clawssh process "
-		    "start|list|poll|log|write|kill ... (see 'clawssh "
+		    "start|list|poll|log|write|kill|wait ... (see 'clawssh "
 		    "process --help')");
 	a.sub = (enum proc_sub)i;
 	if ((rc = proc_parse_args(argc - 1, argv + 1, &a)) == 0 &&
@@ -457,6 +510,8 @@ cmd_process(int argc, char **argv)
 			rc = proc_list(&a);
 		else if (a.sub == PROC_POLL || a.sub == PROC_LOG)
 			rc = proc_read(&a);
+		else if (a.sub == PROC_WAIT)
+			rc = proc_wait(&a);
 		else
 			rc = proc_act(&a);
 	}

@@ -10,6 +10,7 @@
 #include "config.h"
 #endif
 
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 
@@ -27,6 +28,7 @@
 #include "clawconfig.h"
 #include "cmd.h"
 #include "cmd_conn.h"
+#include "cmd_serve.h"
 #include "daemon.h"
 #include "error.h"
 #include "log.h"
@@ -45,7 +47,10 @@ enum {
 	SERVE_OPT_AGENT,
 	SERVE_OPT_HOST,
 	SERVE_OPT_KEY,
-	SERVE_OPT_WORKSPACE
+	SERVE_OPT_WORKSPACE,
+	SERVE_OPT_STOP,
+	SERVE_OPT_STATUS,
+	SERVE_OPT_JSON
 };
 
 static const struct option serve_longopts[] = {
@@ -61,6 +66,9 @@ static const struct option serve_longopts[] = {
 	{ "host", required_argument, NULL, SERVE_OPT_HOST },
 	{ "key", required_argument, NULL, SERVE_OPT_KEY },
 	{ "workspace", required_argument, NULL, SERVE_OPT_WORKSPACE },
+	{ "stop", no_argument, NULL, SERVE_OPT_STOP },
+	{ "status", no_argument, NULL, SERVE_OPT_STATUS },
+	{ "json", no_argument, NULL, SERVE_OPT_JSON },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
@@ -70,13 +78,17 @@ static const char serve_usage[] =
     "usage: clawssh serve [--socket PATH] [--idle-timeout SECS] [--detach]\n"
     "           [--log FILE]\n"
     "       clawssh serve --stdio | --mcp [-s ID | --host TARGET --key KEY]\n"
-    "           [--agent NAME]\n\n"
+    "           [--agent NAME]\n"
+    "       clawssh serve --status [--json] | --stop [--socket PATH]\n\n"
     "  --socket PATH         control socket (default\n"
     "                        $XDG_RUNTIME_DIR/clawssh/control.sock)\n"
     "  --idle-timeout SECS   exit after this long without clients\n"
     "                        (default 600; 0: never)\n"
     "  --detach              run in the background once listening\n"
     "  --log FILE            append the log here (detached: else none)\n"
+    "  --status              is a daemon running: pid, socket, uptime,\n"
+    "                        hosts, counts (exit 1 if none; --json)\n"
+    "  --stop                stop the running daemon and wait for it\n"
     "  --stdio               serve JSON-RPC on stdin/stdout, then exit\n"
     "  --mcp                 serve MCP on stdin/stdout, then exit; the\n"
     "                        tools act on the sandbox given by\n"
@@ -101,6 +113,9 @@ struct serve_args {
 	const char	*key;
 	const char	*workspace;
 	const char	*ssh_config;
+	int		 stop;
+	int		 status;
+	int		 json;
 };
 
 /* Parse serve's options; 0, or the exit status to return. */
@@ -156,6 +171,15 @@ serve_parse(int argc, char **argv, struct serve_args *a)
 		case 'F':
 			a->ssh_config = optarg;
 			break;
+		case SERVE_OPT_STOP:
+			a->stop = 1;
+			break;
+		case SERVE_OPT_STATUS:
+			a->status = 1;
+			break;
+		case SERVE_OPT_JSON:
+			a->json = 1;
+			break;
 		case 'v':
 			a->verbose++;
 			break;
@@ -169,6 +193,13 @@ serve_parse(int argc, char **argv, struct serve_args *a)
 	}
 	if (optind != argc)
 		return cmd_fail("serve takes no operands");
+	if (a->json && !a->status)
+		return cmd_fail("--json goes with --status");
+	if ((a->stop || a->status) && (a->stop + a->status > 1 ||
+	    a->detach || a->stdio != DAEMON_STDIO_NONE || a->idle != -1 ||
+	    a->log != NULL))
+		return cmd_fail("--stop and --status take only --socket, "
+		    "--config and --json");
 	if (a->stdio == DAEMON_STDIO_NONE && (a->agent != NULL ||
 	    a->sandbox != NULL || a->host != NULL || a->key != NULL))
 		return cmd_fail("--agent, -s, --host and --key go with --stdio "
@@ -356,6 +387,15 @@ cmd_serve(int argc, char **argv)
 		return rc;
 	}
 	log_set_level(a.verbose > cfg->verbose ? a.verbose : cfg->verbose);
+	if (a.stop || a.status) {
+		path = mux_socket_path(a.socket != NULL ? a.socket :
+		    cfg->daemon_socket);
+		rc = a.stop ? serve_ctl_stop(path) : serve_ctl_status(path,
+		    a.json);
+		free(path);
+		config_free(cfg);
+		return rc;
+	}
 	if (a.stdio == DAEMON_STDIO_MCP && a.sandbox == NULL &&
 	    (bound = serve_provision(&a)) == NULL) {
 		config_free(cfg);
@@ -407,27 +447,103 @@ out:
 	return rc;
 }
 
-/* Start a detached daemon on path and wait until it listens. */
-int
-cmd_serve_spawn(const char *path, char **cause)
+/*
+ * The log of a started daemon: daemon.log beside its socket (allocated),
+ * or NULL (no log) unless that directory is ours and private: a log
+ * opened in a directory someone else controls could be a link to any of
+ * the user's files.  (The daemon itself then refuses the directory.)
+ */
+static char *
+serve_spawn_log(const char *path)
 {
-	pid_t	pid;
-	int	status;
+	const char	*slash = strrchr(path, '/');
+	struct stat	 st;
+	char		*dir;
+	int		 ok;
 
-	log_info("starting the clawssh daemon on %s", path);
-	if ((pid = fork()) == -1)
+	if (slash == NULL || slash == path)
+		return NULL;
+	dir = xstrndup(path, (size_t)(slash - path));
+	ok = (mkdir(dir, 0700) == 0 || errno == EEXIST) &&
+	    lstat(dir, &st) == 0 && S_ISDIR(st.st_mode) &&
+	    st.st_uid == getuid() && (st.st_mode & 077) == 0;
+	free(dir);
+	if (!ok)
+		return NULL;
+	return xasprintf("%.*s/daemon.log", (int)(slash - path), path);
+}
+
+/* Read what the starting daemon said (its first line, bounded). */
+static void
+serve_spawn_why(int fd, char *why, size_t len)
+{
+	size_t	got = 0;
+	ssize_t	r;
+	char	*s;
+
+	while (got < len - 1 && (r = read(fd, why + got, len - 1 - got)) != 0) {
+		if (r > 0)
+			got += (size_t)r;
+		else if (errno != EINTR)
+			break;
+	}
+	why[got] = '\0';
+	why[strcspn(why, "\n")] = '\0';
+	if (strncmp(why, "clawssh: ", 9) == 0)
+		memmove(why, why + 9, strlen(why + 9) + 1);
+	for (s = why; *s != '\0'; s++) {
+		if ((unsigned char)*s < ' ')
+			*s = '?';
+	}
+}
+
+/* Start a detached daemon; see cmd.h. */
+int
+cmd_serve_spawn(const char *path, const char *config, char **cause)
+{
+	const char	*argv[10];
+	char		*log = serve_spawn_log(path), why[256];
+	size_t		 n = 0;
+	pid_t		 pid;
+	int		 status, p[2];
+
+	log_info("starting the clawssh daemon on %s (log %s)", path,
+	    log != NULL ? log : "none");
+	argv[n++] = "clawssh";
+	argv[n++] = "serve";
+	argv[n++] = "--detach";
+	argv[n++] = "--socket";
+	argv[n++] = path;
+	if (config != NULL) {
+		argv[n++] = "--config";
+		argv[n++] = config;
+	}
+	if (log != NULL) {
+		argv[n++] = "--log";
+		argv[n++] = log;
+	}
+	argv[n] = NULL;
+	if (pipe2(p, O_CLOEXEC) == -1 || (pid = fork()) == -1) {
+		free(log);
 		return claw_fail_errno(cause, "fork", "fork");
-	if (pid == 0) {
-		execl("/proc/self/exe", "clawssh", "serve", "--detach",
-		    "--socket", path, (char *)NULL);
+	}
+	if (pid == 0) {		/* its complaint goes in the -v note */
+		if (dup2(p[1], 2) == -1)
+			_exit(127);
+		execv("/proc/self/exe", (char *const *)(uintptr_t)argv);
 		_exit(127);
 	}
+	close(p[1]);
+	free(log);
+	serve_spawn_why(p[0], why, sizeof why);
+	close(p[0]);
 	while (waitpid(pid, &status, 0) == -1) {
 		if (errno != EINTR)
 			return claw_fail_errno(cause, "waitpid", "wait");
 	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
 		return claw_fail(cause, CLAW_ERR_CONNECT,
-		    "could not start the clawssh daemon on %s", path);
+		    "could not start the clawssh daemon on %s%s%s", path,
+		    why[0] != '\0' ? ": " : "", why);
 	return 0;
 }

@@ -9,6 +9,7 @@
 #include "config.h"
 #endif
 
+#include <sys/file.h>
 #include <sys/queue.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -24,6 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
 #include <libssh2.h>
 
 #include "clock.h"
@@ -66,9 +68,34 @@ out:
 	return rc;
 }
 
+/*
+ * Take PATH.lock (flock, held for the daemon's life): two daemons started
+ * at once (two commands' autostarts) would otherwise both find no live
+ * socket, and the second would unlink the first's.
+ */
+static int
+daemon_lock(const char *path, int *out, char **cause)
+{
+	char	*lock = xasprintf("%s.lock", path);
+	int	 fd, rc = 0;
+
+	fd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd == -1)
+		rc = claw_fail_errno(cause, lock, "open");
+	else if (flock(fd, LOCK_EX | LOCK_NB) == -1) {
+		rc = errno == EWOULDBLOCK ? claw_fail(cause, CLAW_ERR_EXISTS,
+		    "a clawssh daemon is already running (or starting) on %s",
+		    path) : claw_fail_errno(cause, lock, "flock");
+		close(fd);
+	} else
+		*out = fd;
+	free(lock);
+	return rc;
+}
+
 /* Bind and listen on path, replacing a stale socket, not a live one. */
 static int
-daemon_listen(const char *path, int *out, char **cause)
+daemon_listen(const char *path, int *lockfd, int *out, char **cause)
 {
 	struct sockaddr_un	sun;
 	mode_t			old;
@@ -80,7 +107,8 @@ daemon_listen(const char *path, int *out, char **cause)
 		return claw_fail(cause, CLAW_ERR_INVAL,
 		    "%s: socket path too long", path);
 	memcpy(sun.sun_path, path, strlen(path));
-	if ((rc = daemon_dir(path, cause)) != 0)
+	if ((rc = daemon_dir(path, cause)) != 0 ||
+	    (rc = daemon_lock(path, lockfd, cause)) != 0)
 		return rc;
 	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
 		return claw_fail_errno(cause, path, "socket");
@@ -260,6 +288,67 @@ daemon_turn(struct daemon *d, struct pollfd **pfdp, size_t *cap)
 	daemon_reap(d);
 }
 
+/* The hosts with a live session: label, sessions, clients. */
+static cJSON *
+daemon_hosts_json(struct daemon *d)
+{
+	struct dhost	*h;
+	struct dconn	*k;
+	cJSON		*a = cJSON_CreateArray(), *o;
+	int		 up;
+
+	TAILQ_FOREACH(h, &d->hosts, entry) {
+		up = 0;
+		TAILQ_FOREACH(k, &h->conns, entry) {
+			if (k->state == DCONN_UP)
+				up++;
+		}
+		if (up == 0)
+			continue;
+		o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "host", h->label != NULL ?
+		    h->label : "?");
+		cJSON_AddNumberToObject(o, "sessions", up);
+		cJSON_AddNumberToObject(o, "clients", h->nclients);
+		cJSON_AddItemToArray(a, o);
+	}
+	return a;
+}
+
+/* Answer daemon.status or daemon.stop; see daemon_int.h. */
+cJSON *
+daemon_control(struct daemon *d, const char *method)
+{
+	struct dclient	*c;
+	cJSON		*o;
+	int		 n = 0;
+
+	if (strcmp(method, "daemon.stop") == 0) {
+		log_info("asked to stop");
+		d->quit = 1;
+		o = cJSON_CreateObject();
+		cJSON_AddNumberToObject(o, "pid", (double)getpid());
+		cJSON_AddBoolToObject(o, "stopping", 1);
+		return o;
+	}
+	if (strcmp(method, "daemon.status") != 0)
+		return NULL;
+	TAILQ_FOREACH(c, &d->clients, entry)
+		n++;
+	o = cJSON_CreateObject();
+	cJSON_AddNumberToObject(o, "pid", (double)getpid());
+	cJSON_AddStringToObject(o, "socket", d->path);
+	cJSON_AddNumberToObject(o, "uptime",
+	    (double)((clock_now_ms() - d->started) / 1000));
+	cJSON_AddNumberToObject(o, "idleTimeout", d->idle_ms / 1000);
+	cJSON_AddNumberToObject(o, "clients", n - 1);	/* not the asker */
+	cJSON_AddNumberToObject(o, "commands", (double)d->nchannels);
+	cJSON_AddNumberToObject(o, "calls", (double)d->ncalls);
+	cJSON_AddNumberToObject(o, "running", d->nworkers);
+	cJSON_AddItemToObject(o, "hosts", daemon_hosts_json(d));
+	return o;
+}
+
 /* Set up the daemon's state; see daemon_run. */
 static int
 daemon_init(struct daemon *d, const struct daemon_opts *o, char **cause)
@@ -272,12 +361,14 @@ daemon_init(struct daemon *d, const struct daemon_opts *o, char **cause)
 	TAILQ_INIT(&d->calls);
 	TAILQ_INIT(&d->watches);
 	d->wake[0] = d->wake[1] = -1;
+	d->lockfd = -1;
 	d->policy = o->policy;
 	d->audit = o->audit;
 	d->max_line = o->max_line > 0 ? o->max_line : DAEMON_LINE_DEFAULT;
 	d->max_workers = o->max_workers > 0 ? o->max_workers :
 	    DAEMON_WORKERS_DEFAULT;
 	d->path = xstrdup(o->socket_path);
+	d->started = clock_now_ms();
 	d->idle_ms = o->idle_timeout * 1000;
 	d->max_sessions = o->max_sessions > 0 ? o->max_sessions :
 	    DAEMON_SESSIONS_DEFAULT;
@@ -290,7 +381,7 @@ daemon_init(struct daemon *d, const struct daemon_opts *o, char **cause)
 	if (signals_init() != 0)
 		return claw_fail(cause, CLAW_ERR_IO,
 		    "cannot install signal handlers");
-	if ((rc = daemon_listen(d->path, &d->lfd, cause)) != 0)
+	if ((rc = daemon_listen(d->path, &d->lockfd, &d->lfd, cause)) != 0)
 		return rc;
 	if (o->stdio != DAEMON_STDIO_NONE)
 		(void)drpc_stdio(d, o->stdio == DAEMON_STDIO_MCP, o->agent,
@@ -304,6 +395,7 @@ daemon_done(struct daemon *d)
 {
 	struct dclient	*c;
 	struct dhost	*h;
+	char		*lock;
 
 	while ((c = TAILQ_FIRST(&d->clients)) != NULL)
 		dclient_free(c);
@@ -314,7 +406,11 @@ daemon_done(struct daemon *d)
 	}
 	djournal_free(d);
 	(void)unlink(d->path);
+	lock = xasprintf("%s.lock", d->path);
+	(void)unlink(lock);		/* ours: held until the close below */
+	free(lock);
 	close(d->lfd);
+	close(d->lockfd);
 	close(d->wake[0]);
 	close(d->wake[1]);
 	free(d->path);
@@ -334,6 +430,8 @@ daemon_run(const struct daemon_opts *o, char **cause)
 			close(d.wake[0]);
 			close(d.wake[1]);
 		}
+		if (d.lockfd != -1)
+			close(d.lockfd);
 		free(d.path);
 		return rc;
 	}

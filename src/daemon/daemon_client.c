@@ -137,6 +137,7 @@ dclient_open(struct dclient *c, const struct mux_frame *f)
 		return;
 	}
 	command = xstrndup(f->payload, f->len);
+	c->d->nchannels++;
 	(void)dchan_new(c->host, c, f->chan, command);
 	free(command);
 }

@@ -164,6 +164,7 @@ TAILQ_HEAD(dclient_list, dclient);
 
 struct daemon {
 	int			 lfd;
+	int			 lockfd;	/* PATH.lock, held (flock) */
 	char			*path;
 	int			 wake[2];	/* connector threads */
 	struct dclient_list	 clients;
@@ -184,7 +185,17 @@ struct daemon {
 	const char		*config;	/* --config for workers, or NULL */
 	struct djournal		*journal;	/* change journals, lazily */
 	TAILQ_HEAD(, dwatch)	 watches;	/* change watchers on hosts */
+	int64_t			 started;	/* monotonic ms */
+	uint64_t		 nchannels;	/* commands run for clients */
+	uint64_t		 ncalls;	/* JSON-RPC calls taken */
 };
+
+/*
+ * daemon.c: the answer to "daemon.status" (pid, socket, uptime, clients,
+ * hosts with live sessions, counts) or "daemon.stop" (the daemon ends
+ * once this turn's answers are flushed); NULL for another method.
+ */
+cJSON	*daemon_control(struct daemon *, const char *method);
 
 /* daemon_client.c */
 void	dclient_accept(struct daemon *);

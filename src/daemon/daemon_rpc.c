@@ -235,6 +235,7 @@ static void
 drpc_line(struct dclient *cl, const char *line, size_t len)
 {
 	struct jsonrpc_req	 req;
+	cJSON			*res;
 	char			*msg = NULL;
 	int			 code;
 
@@ -247,8 +248,15 @@ drpc_line(struct dclient *cl, const char *line, size_t len)
 	else if (strcmp(req.method, "rpc.methods") == 0) {
 		if (req.id != NULL)
 			drpc_send(cl, jsonrpc_result(req.id, drpc_methods()));
-	} else
+	} else if ((res = daemon_control(cl->d, req.method)) != NULL) {
+		if (req.id != NULL)
+			drpc_send(cl, jsonrpc_result(req.id, res));
+		else
+			cJSON_Delete(res);
+	} else {
+		cl->d->ncalls++;
 		drpc_run(cl, req.id, req.method, req.params, 0);
+	}
 	jsonrpc_req_clear(&req);
 }
 

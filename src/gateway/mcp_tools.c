@@ -111,6 +111,13 @@ static const struct mcp_tool mcp_tools[] = {
 	  "\"tail\":{\"type\":\"integer\",\"minimum\":1,"
 	  "\"maximum\":10000000,\"description\":\"lines\"}},"
 	  "\"required\":[\"handle\"],\"additionalProperties\":false}" },
+	{ "process_wait", "process.wait",
+	  "Wait until a background process exits (or timeout seconds "
+	  "pass: state still running); its state and exit status.",
+	  "{\"type\":\"object\",\"properties\":{" MCP_HANDLE_PROP ","
+	  "\"timeout\":{\"type\":\"integer\",\"minimum\":0,"
+	  "\"maximum\":31536000,\"description\":\"seconds\"}},"
+	  "\"required\":[\"handle\"],\"additionalProperties\":false}" },
 	{ "process_write", "process.write",
 	  "Write to a background process's standard input.",
 	  "{\"type\":\"object\",\"properties\":{" MCP_HANDLE_PROP ","

@@ -772,6 +772,20 @@ rm_process_log(struct rpc_params *rp, struct rpc_call *c)
 	return rm_proc_handle(rp);
 }
 
+/* process.wait: until it exits, or timeout seconds; its state. */
+static int
+rm_process_wait(struct rpc_params *rp, struct rpc_call *c)
+{
+	int64_t	v;
+	int	has;
+
+	if (rm_proc_start(rp, c, "wait", 1) != 0)
+		return -1;
+	if (rp_int(rp, "timeout", 0, 31536000, &v, &has) == 0 && has)
+		rp_argf(rp, "--timeout=%lld", (long long)v);
+	return rm_proc_handle(rp);
+}
+
 /* process.write: bytes to a process's stdin, maybe then EOF. */
 static int
 rm_process_write(struct rpc_params *rp, struct rpc_call *c)
@@ -833,6 +847,7 @@ static const struct rpc_method rpc_methods[] = {
 	{ "process.list", rm_process_list, RPC_RESULT_JSON, "processes", 1 },
 	{ "process.poll", rm_process_poll, RPC_RESULT_JSON, NULL, 1 },
 	{ "process.log", rm_process_log, RPC_RESULT_JSON, NULL, 1 },
+	{ "process.wait", rm_process_wait, RPC_RESULT_JSON, NULL, 1 },
 	{ "process.write", rm_process_write, RPC_RESULT_TEXT, "text", 0 },
 	{ "process.kill", rm_process_kill, RPC_RESULT_TEXT, "text", 0 },
 	{ "sync.push", rm_sync_push, RPC_RESULT_JSON, NULL, 1 },
@@ -847,6 +862,7 @@ const char *const rpc_method_names[] = {
 	"sandbox.destroy", "sandbox.recreate", "sandbox.prune", "exec",
 	"fs.read", "fs.write", "fs.edit", "fs.applyPatch", "fs.ls", "fs.stat",
 	"process.start", "process.list", "process.poll", "process.log",
+	"process.wait",
 	"process.write", "process.kill", "sync.push", "sync.pull",
 	"sync.status", "image.list", NULL
 };

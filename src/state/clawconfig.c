@@ -872,6 +872,7 @@ config_new(void)
 	cfg->prune_idle_hours = -1;
 	cfg->prune_max_age_days = -1;
 	cfg->daemon_idle_timeout = -1;
+	cfg->daemon_autostart = -1;
 	return cfg;
 }
 

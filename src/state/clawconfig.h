@@ -35,7 +35,7 @@
  *	  "sync": { "exclude": ["*.log", "node_modules/"], // gitignore syntax
  *	            "pushGit": false },     // send .git up (never pulled)
  *	  "daemon": {
- *	    "autostart": false,             // start `clawssh serve` on demand
+ *	    "autostart": true,              // start `clawssh serve` on demand
  *	    "socket": "$XDG_RUNTIME_DIR/clawssh/control.sock",
  *	    "idleTimeout": 600,             // seconds idle before exit; 0 never
  *	    "maxSessions": 10,              // channels per SSH session (sshd
@@ -123,7 +123,7 @@ struct claw_config {
 	char		**sync_exclude;		/* sync.exclude patterns */
 	size_t		 nsync_exclude;
 	int		 sync_push_git;		/* sync.pushGit: 0 or 1 */
-	int		 daemon_autostart;	/* 0 or 1 */
+	int		 daemon_autostart;	/* -1: not set (on), 0, 1 */
 	char		*daemon_socket;		/* NULL: the default */
 	int		 daemon_idle_timeout;	/* -1: not set, 0: never */
 	int		 daemon_max_sessions;	/* 0: the default */

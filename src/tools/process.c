@@ -21,6 +21,7 @@
 
 #include "compat.h"
 #include "buf.h"
+#include "clock.h"
 #include "error.h"
 #include "exec.h"
 #include "process.h"
@@ -305,8 +306,8 @@ process_plain_word(const char *word)
 	return 1;
 }
 
-/* Make argv's display form: words quoted where needed, control bytes '?'. */
-static char *
+/* Make argv's display form; see process.h. */
+char *
 process_display(int argc, char *const argv[])
 {
 	struct buf	 b = BUF_INIT;
@@ -329,7 +330,8 @@ process_display(int argc, char *const argv[])
 /* The argv of the start script, ahead of the command's own words. */
 static char **
 process_start_argv(const char *sandbox_dir, const char *h, size_t cap,
-    const char *name, int argc, char *const argv[], int *nargv)
+    const char *name, int argc, char *const argv[], const char *shown,
+    int *nargv)
 {
 	char	**v;
 	int	  i;
@@ -344,7 +346,8 @@ process_start_argv(const char *sandbox_dir, const char *h, size_t cap,
 	v[6] = xasprintf("%zu", cap);
 	v[7] = xasprintf("%zu", cap / 8);
 	v[8] = xstrdup(name != NULL ? name : "-");
-	v[9] = process_display(argc, argv);
+	v[9] = shown != NULL ? process_command(shown, strlen(shown)) :
+	    process_display(argc, argv);
 	v[10] = xstrdup(PROCESS_SCRIPT_SUPERVISOR);
 	v[11] = xstrdup(PROCESS_SCRIPT_LIB);
 	for (i = 0; i < argc; i++)
@@ -377,8 +380,8 @@ process_start_check(int argc, const char *name, size_t *log_max,
 int
 process_start(struct transport *t, const char *sandbox_dir,
     const char *workspace, const char *pre, int argc, char *const argv[],
-    const struct claw_env *env, size_t nenv, const char *name,
-    size_t log_max, char **handle, char **cause)
+    const char *shown, const struct claw_env *env, size_t nenv,
+    const char *name, size_t log_max, char **handle, char **cause)
 {
 	struct exec_opts	 eo;
 	struct buf		 out = BUF_INIT, err = BUF_INIT;
@@ -388,7 +391,8 @@ process_start(struct transport *t, const char *sandbox_dir,
 	if ((rc = process_start_check(argc, name, &log_max, cause)) != 0)
 		return rc;
 	process_handle_new(h);
-	v = process_start_argv(sandbox_dir, h, log_max, name, argc, argv, &nv);
+	v = process_start_argv(sandbox_dir, h, log_max, name, argc, argv,
+	    shown, &nv);
 	memset(&eo, 0, sizeof eo);
 	eo.argc = nv;
 	eo.argv = v;
@@ -505,6 +509,75 @@ process_log(struct transport *t, const char *sandbox_dir,
 		snprintf(lines, sizeof lines, "%d", tail_lines);
 	return process_read(t, sandbox_dir, handle, PROCESS_SCRIPT_LOG, lines,
 	    st, output, cause);
+}
+
+/* One wait call of up to ds tenths of a second: the state line. */
+static int
+process_wait_once(struct transport *t, const char *sandbox_dir,
+    const char *handle, int ds, struct process_state *st, char **cause)
+{
+	struct process_state	 new;
+	struct buf		 out = BUF_INIT;
+	const char		*args[3], *p, *end, *line;
+	char			 lim[16];
+	ssize_t			 n;
+	int			 rc;
+
+	snprintf(lim, sizeof lim, "%d", ds);
+	args[0] = sandbox_dir;
+	args[1] = handle;
+	args[2] = lim;
+	rc = process_run(t, PROCESS_SCRIPT_WAIT, args, 3, PROCESS_ERR_MAX,
+	    &out, cause);
+	p = out.data;
+	end = p != NULL ? p + out.len : NULL;
+	if (rc == 0 && (p == NULL || (n = process_line(&p, end, &line)) < 0 ||
+	    p != end || process_parse_state(line, (size_t)n, &new) != 0))
+		rc = claw_fail(cause, CLAW_ERR_PARSE, "%s: garbled state for "
+		    "process %s on the host", transport_label(t), handle);
+	else if (rc == 0 && strcmp(new.handle, handle) != 0) {
+		process_state_clear(&new);
+		rc = claw_fail(cause, CLAW_ERR_PARSE, "%s: garbled state for "
+		    "process %s on the host", transport_label(t), handle);
+	} else if (rc == 0)
+		*st = new;
+	buf_free(&out);
+	return rc;
+}
+
+/* Wait for a process to end; see process.h. */
+int
+process_wait(struct transport *t, const char *sandbox_dir,
+    const char *handle, int64_t timeout_ms, struct process_state *st,
+    char **cause)
+{
+	struct process_state	 cur;
+	int64_t			 deadline = clock_now_ms() + timeout_ms;
+	int64_t			 left;
+	int			 rc, ds;
+
+	if (!process_handle_ok(handle))
+		return claw_fail(cause, CLAW_ERR_INVAL, "'%s' is not a "
+		    "process handle", handle);
+	for (;;) {
+		ds = PROCESS_WAIT_SLICE_DS;
+		if (timeout_ms >= 0) {
+			left = deadline - clock_now_ms();
+			left = left > 0 ? (left + 99) / 100 : 0;
+			if (left < ds)
+				ds = (int)left;
+		}
+		memset(&cur, 0, sizeof cur);
+		if ((rc = process_wait_once(t, sandbox_dir, handle, ds, &cur,
+		    cause)) != 0)
+			return rc;
+		if (cur.run != PROCESS_RUNNING || (timeout_ms >= 0 &&
+		    clock_now_ms() >= deadline)) {
+			*st = cur;
+			return 0;
+		}
+		process_state_clear(&cur);
+	}
 }
 
 /* Order listing entries by start time, then handle. */

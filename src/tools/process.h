@@ -61,7 +61,10 @@ const char	*process_run_name(enum process_run run);
 char	*process_dir(const char *sandbox_dir);
 
 /*
- * Start argv[0..argc) in the background in workspace on t.  sandbox_dir is
+ * Start argv[0..argc) in the background in workspace on t.  shown (may be
+ * NULL: argv's own) is the command's display form that list, poll and
+ * log report: the user's words when argv is a wrapper around them (see
+ * process_display).  sandbox_dir is
  * <remote_root>/<id>; pre (may be NULL) is trusted sh run first (the
  * backend's exec_pre); env[0..nenv) is exported for the process, sent on
  * the channel's stdin, never in an argv or on the host's disk.  name may
@@ -71,8 +74,27 @@ char	*process_dir(const char *sandbox_dir);
  */
 int	process_start(struct transport *t, const char *sandbox_dir,
 	    const char *workspace, const char *pre, int argc,
-	    char *const argv[], const struct claw_env *env, size_t nenv,
-	    const char *name, size_t log_max, char **handle, char **cause);
+	    char *const argv[], const char *shown, const struct claw_env *env,
+	    size_t nenv, const char *name, size_t log_max, char **handle,
+	    char **cause);
+
+/*
+ * The display form of argv[0..argc) (allocated): the words, each
+ * shell-quoted unless plain, control bytes as '?', capped at
+ * PROCESS_CMD_MAX bytes.
+ */
+char	*process_display(int argc, char *const argv[]);
+
+/*
+ * Wait up to timeout_ms (-1: without limit) for the process to end, then
+ * fill *st as process_poll does (run still PROCESS_RUNNING if the time
+ * ran out), without reading its output.  Each remote call waits at most
+ * PROCESS_WAIT_SLICE_DS tenths of a second.
+ */
+#define PROCESS_WAIT_SLICE_DS	300
+int	process_wait(struct transport *t, const char *sandbox_dir,
+	    const char *handle, int64_t timeout_ms, struct process_state *st,
+	    char **cause);
 
 /*
  * Fill *st with the process's state and append to output what it wrote

@@ -206,6 +206,22 @@
 	" \"$got\"\n"							\
 	"cat -- \"$tmp\"\n"
 
+/*
+ * Wait: up to $3 tenths of a second for the process to exit (or its
+ * supervisor to vanish: lost), then its state line.  Output is not read.
+ */
+#define PROCESS_SCRIPT_WAIT						\
+	PROCESS_SCRIPT_OPEN						\
+	PROCESS_SCRIPT_STATE						\
+	"lim=$3; case $lim in ''|*[!0-9]*) lim=0 ;; esac; n=0\n"	\
+	"while [ ! -e \"$d/rc\" ] && [ $n -lt \"$lim\" ]; do\n"		\
+	"  s=$(head -c 24 -- \"$d/sup\" 2>/dev/null | tr -d '\\n')\n"	\
+	"  case $s in ''|*[!0-9]*) break ;; esac\n"			\
+	"  kill -0 \"$s\" 2>/dev/null || break\n"			\
+	"  clawnap; n=$((n + 1))\n"					\
+	"done\n"							\
+	"clawstate wait\n"
+
 /* List: one state line per process directory with a valid handle. */
 #define PROCESS_SCRIPT_LIST						\
 	"umask 077\n"							\

@@ -87,6 +87,15 @@ XDG_CONFIG_HOME="$T/xdg"
 XDG_STATE_HOME="$T/state"
 XDG_RUNTIME_DIR="$T/run"	# a daemon of the test's own, if any
 export HOME XDG_CONFIG_HOME XDG_STATE_HOME XDG_RUNTIME_DIR
+# Commands start a daemon on first use by default.  The tests mean the
+# direct path unless they start a daemon (lib_start_daemon) or ask for
+# autostart ("daemon": {"autostart": true} in their config.json, which
+# wins over this, or CLAWSSH_AUTOSTART=1): a test that counts logins,
+# kills sshd or times a connect then tests what it says, and no daemon
+# outlives a test.  This is the default a config without the key gets,
+# so every test's own config.json keeps it.
+CLAWSSH_AUTOSTART=0
+export CLAWSSH_AUTOSTART
 unset SSH_AUTH_SOCK SSH_AGENT_PID
 
 ssh-keygen -q -t ed25519 -N '' -C testhost -f "$T/hostkey" || exit 99

@@ -11,7 +11,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 
 const EXPECTED_TOOLS = [
   "exec", "read_file", "write_file", "edit_file", "apply_patch", "list_dir",
-  "stat", "process_start", "process_poll", "process_log", "process_write",
+  "stat", "process_start", "process_poll", "process_log", "process_wait",
+  "process_write",
   "process_kill", "process_list", "sync_push", "sync_pull",
 ];
 const CALL_TIMEOUT_MS = 120000;

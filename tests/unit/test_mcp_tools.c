@@ -67,7 +67,8 @@ test_tools_list(void **state)
 	static const char *const want[] = {
 		"exec", "read_file", "write_file", "edit_file", "apply_patch",
 		"list_dir", "stat", "process_start", "process_poll",
-		"process_log", "process_write", "process_kill", "process_list",
+		"process_log", "process_wait", "process_write",
+		"process_kill", "process_list",
 		"sync_push", "sync_pull", NULL
 	};
 	cJSON		*r, *tools, *t, *s, *props, *req, *v;
@@ -77,7 +78,7 @@ test_tools_list(void **state)
 	(void)state;
 	r = mcp_tools_list();
 	tools = cJSON_GetObjectItem(r, "tools");
-	assert_int_equal(cJSON_GetArraySize(tools), 15);
+	assert_int_equal(cJSON_GetArraySize(tools), 16);
 	cJSON_ArrayForEach(t, tools) {
 		assert_string_equal(cJSON_GetObjectItem(t, "name")->valuestring,
 		    want[i]);

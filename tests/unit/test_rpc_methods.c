@@ -453,7 +453,7 @@ test_method_names(void **state)
 			assert_non_null(msg);
 		free(msg);
 	}
-	assert_int_equal(i, 23);
+	assert_int_equal(i, 24);
 }
 
 static void
