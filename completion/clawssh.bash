@@ -11,7 +11,7 @@ _clawssh_commands="provision exec list status destroy recreate prune image proce
 _clawssh_subcommands() {
 	case $1 in
 	image) echo "import list rm" ;;
-	process) echo "kill list log poll start write" ;;
+	process) echo "kill list log poll start wait write" ;;
 	sync) echo "pull push status" ;;
 	esac
 }
@@ -34,7 +34,7 @@ _clawssh_options() {
 	image)
 		echo "--config --force --host --json --no-daemon --passphrase-file --remote-root --state-dir -F -l -o -p -v" ;;
 	process)
-		echo "--config --env --eof --json --log-max --name --no-daemon --passphrase-file --signal --state-dir --tail -F -l -o -p -s -v" ;;
+		echo "--config --env --eof --json --log-max --name --no-daemon --passphrase-file --signal --state-dir --tail --timeout -F -l -o -p -s -v" ;;
 	sync)
 		echo "--config --json --no-daemon --passphrase-file --state-dir -F -l -o -p -v" ;;
 	read)
@@ -50,7 +50,7 @@ _clawssh_options() {
 	stat)
 		echo "--config --json --no-daemon --passphrase-file --state-dir --timeout -F -l -o -p -s -v" ;;
 	serve)
-		echo "--agent --config --detach --host --idle-timeout --key --log --mcp --socket --stdio --workspace -F -s -v" ;;
+		echo "--agent --config --detach --host --idle-timeout --json --key --log --mcp --socket --status --stdio --stop --workspace -F -s -v" ;;
 	ssh-config)
 		echo "--config --no-daemon --passphrase-file --state-dir -F -l -o -p -v" ;;
 	esac

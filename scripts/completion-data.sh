@@ -3,10 +3,27 @@
 # Print the part of the bash and zsh completion scripts that comes from
 # the command table: the commands, the subcommands and each command's
 # options, as 'clawssh --help' and 'clawssh CMD --help' name them.
-# Usage: scripts/completion-data.sh [CLAWSSH]; paste the output between
-# the "generated" markers of completion/clawssh.bash and completion/_clawssh
-# (tests/completion.sh fails when they differ).
+# Usage: scripts/completion-data.sh [--update] [CLAWSSH]: print it, or
+# with --update put it between the "generated" markers of
+# completion/clawssh.bash and completion/_clawssh (tests/completion.sh
+# fails when they differ).
 set -eu
+if [ "${1:-}" = --update ]; then
+	shift
+	top=$(dirname "$0")/..
+	data=$(mktemp)
+	trap 'rm -f "$data" "$data.new"' EXIT
+	sh "$0" "$@" > "$data"
+	for f in "$top/completion/clawssh.bash" "$top/completion/_clawssh"; do
+		awk -v data="$data" '
+		    /^# BEGIN generated/ { while ((getline l < data) > 0)
+			print l; skip = 1; next }
+		    skip && /^# END generated/ { skip = 0; next }
+		    !skip' "$f" > "$data.new"
+		cat "$data.new" > "$f"
+	done
+	exit 0
+fi
 claw=${1:-./clawssh}
 
 # flags: the options named in stdin, sorted (as tests/integration/cli_help.sh).

@@ -31,7 +31,7 @@ for f in completion/clawssh.bash completion/_clawssh; do
 	block "$top/$f" > "$tmp/have"
 	diff "$tmp/data" "$tmp/have" > "$tmp/diff" ||
 	    bad "$f is not what scripts/completion-data.sh makes now" \
-		"(rerun it and paste):" "$(cat "$tmp/diff")"
+		"(run scripts/completion-data.sh --update ./clawssh):" "$(cat "$tmp/diff")"
 done
 
 ${MAKE:-make} -s -C "$build" install-data install-exec \
