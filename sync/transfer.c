@@ -368,20 +368,26 @@ transfer_names(struct buf *b, char *const *paths, size_t n)
 }
 
 /*
- * The host-side unpacking script for a push: in the jail (for an exact
- * list, after transfer_parents' lines on stdin: TRANSFER_FIX_PARENTS),
- * or for a seed into a stage beside the new workspace (as the SSH user:
+ * The host-side unpacking script for a push: in the jail, staged
+ * (transfer_stage_body; for an exact list, after transfer_parents' lines
+ * on stdin: TRANSFER_FIX_PARENTS), or for a seed into a stage beside the new workspace (as the SSH user:
  * nothing of the sandbox's has run yet), given to the sandbox when it
  * first runs.
  */
 static char *
 transfer_push_script(const struct hostws *hw, int stage, int exact)
 {
-	char	*q, *s;
+	struct buf	 body = BUF_INIT;
+	char		*q, *s;
 
-	if (!stage)
-		return hostws_script(hw, exact ? TRANSFER_FIX_PARENTS
-		    "exec tar -xpf -" : "exec tar -xpf -");
+	if (!stage) {
+		if (exact)
+			buf_append_str(&body, TRANSFER_FIX_PARENTS);
+		transfer_stage_body(&body, "");
+		s = hostws_script(hw, body.data);
+		buf_free(&body);
+		return s;
+	}
 	q = shquote(hw->dir);
 	s = xasprintf("d=%s; s=\"$d.stage.$$\"; o=\"$d.old.$$\"; "
 	    "rm -rf -- \"$s\" && mkdir -m 700 -- \"$s\" && "
@@ -586,9 +592,12 @@ transfer_pull_do(struct transport *t, struct pathguard *pg,
 	}
 	transfer_names(&names, paths, n);
 	/* pax carries mtimes to the nanosecond (the host's listing has
-	   them so): GNU tar needs asking; others give whole seconds */
-	body = xasprintf("f= && case $(tar --version 2>/dev/null) in "
-	    "*GNU*) f='--format=posix --sparse';; esac && exec tar $f -cf - %s",
+	   them so): GNU tar needs asking; others give whole seconds.  A
+	   push's stage and the file tools' temporaries (.clawssh-tmp-*)
+	   are half-written files: never offered back */
+	body = xasprintf("set -f; f= && case $(tar --version 2>/dev/null) in "
+	    "*GNU*) f='--format=posix --sparse';; esac && exec tar $f "
+	    "--exclude='" PATHGUARD_TMP_PREFIX "*' -cf - %s",
 	    n == 0 ? "." : ex == NULL || ex->want == NULL ?
 	    "--no-unquote -T -" : "--no-unquote --no-recursion -T -");
 	script = hostws_script(hw, body);

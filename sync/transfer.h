@@ -119,4 +119,22 @@ int	transfer_pull_list(struct transport *t, struct pathguard *pg,
 	    size_t n, const struct tarstream_limits *lim,
 	    struct tarstream_stats *st, char **cause);
 
+/*
+ * Where a push is staged on the host: a directory in the workspace's top
+ * named this and 16 hex digits (a .clawssh-tmp- name, so never synced
+ * either way), holding the tar's files (t/), a lock and a list.
+ */
+#define TRANSFER_STAGE_PREFIX	".clawssh-tmp-push."
+
+/*
+ * Append to b the sh (run in the workspace, in the step jail) that first
+ * removes the stages of pushes no longer running, then unpacks the tar
+ * stream on its stdin, through feed (sh text ending in "|", or ""), into a
+ * fresh stage and, only once the tar succeeded, renames each entry into
+ * place.  A push that fails or is cut leaves the workspace as it was
+ * (what was renamed already is whole) and removes its stage; one whose
+ * shell is killed leaves a stage that the next push removes.
+ */
+void	transfer_stage_body(struct buf *b, const char *feed);
+
 #endif /* CLAW_TRANSFER_H */

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The host side of a push, staged: the tar stream is unpacked into a
+ * directory of its own beside the files (same filesystem, same jail),
+ * and only once it is complete is each entry renamed into place.  See
+ * transfer.h.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <openssl/rand.h>
+
+#include "buf.h"
+#include "transfer.h"
+#include "xmalloc.h"
+
+/*
+ * Remove stages other pushes left: one whose lock nobody holds (flock),
+ * or without flock one untouched for an hour.  A stage with no lock file
+ * yet is a push just starting, unless it is over a minute old.
+ */
+#define TRANSFER_STAGE_CLEAN						\
+	"for d in " TRANSFER_STAGE_PREFIX "*; do"			\
+	" [ -d \"$d\" ] && [ ! -L \"$d\" ] || continue;"		\
+	" [ -e \"$d/lock\" ] || [ -n \"$(find \"$d\" -maxdepth 0"	\
+	" -mmin +1)\" ] || continue;"					\
+	" if command -v flock >/dev/null 2>&1; then"			\
+	" flock -n \"$d/lock\" true 2>/dev/null || continue;"		\
+	" elif [ -z \"$(find \"$d\" -maxdepth 0 -mmin +60)\" ]; then"	\
+	" continue; fi;"						\
+	" rm -rf -- \"$d\"; done\n"
+
+/*
+ * Rename each staged entry into place (parents first, as find lists
+ * them): a directory the workspace has already is entered, anything else
+ * replaces what is there (a directory in the way of a file is removed),
+ * a new directory moves whole.  Then the directories left in the stage
+ * give their modes and times to the workspace's (a tar of directories
+ * alone), and the stage goes.
+ */
+#define TRANSFER_STAGE_MOVE						\
+	"(cd \"$s/t\" && find . -mindepth 1) > \"$s/list\" || fail\n"	\
+	"while IFS= read -r p; do p=${p#./}; f=\"$s/t/$p\";"		\
+	" [ -e \"$f\" ] || [ -L \"$f\" ] || continue;"			\
+	" if [ -d \"$f\" ] && [ ! -L \"$f\" ]; then"			\
+	" [ -d \"./$p\" ] && [ ! -L \"./$p\" ] && continue;"		\
+	" rm -f -- \"./$p\" || fail;"					\
+	" elif [ -d \"./$p\" ] && [ ! -L \"./$p\" ]; then"		\
+	" rm -rf -- \"./$p\" || fail; fi;"				\
+	" mv -f -- \"$f\" \"./$p\" || fail;"				\
+	" done < \"$s/list\"\n"						\
+	"(cd \"$s/t\" && find . -mindepth 1 -type d |"			\
+	" tar --no-recursion -cf - -T -) | tar -xpf - || fail\n"	\
+	"rm -rf -- \"$s\"\n"
+
+/* Append the staged unpacking; see transfer.h. */
+void
+transfer_stage_body(struct buf *b, const char *feed)
+{
+	uint64_t	rnd = 0;
+
+	if (RAND_bytes((unsigned char *)&rnd, sizeof rnd) != 1)
+		rnd = (uint64_t)getpid() << 32 ^ (uint64_t)time(NULL);
+	buf_appendf(b, "s=" TRANSFER_STAGE_PREFIX "%016llx\n"
+	    "fail() { rm -rf -- \"$s\"; exit 1; }\n"
+	    TRANSFER_STAGE_CLEAN
+	    "mkdir -m 700 -- \"$s\" && mkdir -- \"$s/t\" &&"
+	    " exec 9>\"$s/lock\" || fail\n"
+	    "if command -v flock >/dev/null 2>&1; then flock -n 9; fi\n"
+	    "%s (cd \"$s/t\" && tar -xpf -) || fail\n"
+	    TRANSFER_STAGE_MOVE, (unsigned long long)rnd, feed);
+}

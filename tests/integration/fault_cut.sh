@@ -1,0 +1,247 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# Cut connections: rounds of a seeded loop (FAULT_SEED, printed; FAULT_ROUNDS)
+# cut the SSH connection (tests/helpers/cut_relay as the ProxyCommand) at a
+# random offset of a push, an exec or a pull, in remote mode (sync push /
+# sync pull) and mirror mode (exec), directly and through the daemon.
+# After each cut: no local file is torn or lost, the host's file is its old
+# or its new version (never a partial one), a pull after a cut push does
+# not bring a partial file down, and one clean sync converges.
+# shellcheck source=tests/integration/lib.sh
+. "$TESTLIB"
+
+: "${CUT_RELAY:?CUT_RELAY must name tests/helpers/cut_relay}"
+SEED=${FAULT_SEED:-20261203}
+ROUNDS=${FAULT_ROUNDS:-36}
+echo "fault_cut: seed $SEED, $ROUNDS rounds"
+
+CLAWSSH_STATE_DIR="$T/state"
+CUT_FILE="$T/cut.order"
+CUT_LOG="$T/cut.log"
+export CLAWSSH_STATE_DIR CUT_FILE CUT_LOG
+: > "$CUT_LOG"
+cat >> "$T/ssh_config" <<CONF
+Host cuthost
+    HostName 127.0.0.1
+    Port $PORT
+    User $TEST_USER
+    IdentityFile $T/id_ed25519
+    IdentitiesOnly yes
+    UserKnownHostsFile $T/known_hosts
+    GlobalKnownHostsFile none
+    StrictHostKeyChecking yes
+    ProxyCommand $CUT_RELAY 127.0.0.1 %p
+CONF
+
+R="$T/root"
+WR="$T/ws-remote"
+WM="$T/ws-mirror"
+for w in "$WR" "$WM"; do
+	mkdir -p "$w/src/sub"
+	echo small > "$w/src/a.txt"
+	echo deeper > "$w/src/sub/b.txt"
+	head -c 1048576 /dev/urandom > "$w/big"
+done
+c() {
+	timeout 60 "$CLAWSSH" "$@"
+}
+daemon=0
+# csync push|pull ARGS..., cexe ARGS...: directly, or through the daemon
+# once it runs.
+csync() {
+	_d=$1
+	shift
+	if [ "$daemon" -eq 0 ]; then
+		c sync "$_d" --no-daemon "$@"
+	else
+		c sync "$_d" "$@"
+	fi
+}
+cexe() {
+	if [ "$daemon" -eq 0 ]; then
+		c exec --no-daemon "$@"
+	else
+		c exec "$@"
+	fi
+}
+idr=$(c provision -F "$T/ssh_config" --host cuthost --key r --mode remote \
+    --remote-root "$R" --workspace "$WR") || fail "provision remote"
+idm=$(c provision -F "$T/ssh_config" --host cuthost --key m \
+    --remote-root "$R" --workspace "$WM") || fail "provision mirror"
+c exec -s "$idm" -- true 2>/dev/null || fail "first mirror exec"
+
+# A seeded generator: r holds the state, rnd N sets v to 0..N-1.
+r=$SEED
+rnd() {
+	r=$(( (r * 1103515245 + 12345) % 2147483648 ))
+	v=$(( (r / 65536) % $1 ))
+}
+# rndbig N: v to 0..N-1 for N up to 2^30 (two draws).
+rndbig() {
+	rnd 32768
+	_hi=$v
+	rnd 32768
+	v=$(( (_hi * 32768 + v) % $1 ))
+}
+
+# sums DIR: every file's checksum, clawssh's temporaries left out.
+sums() {
+	(cd "$1" && find . -type f ! -path '*/.clawssh-tmp-*' \
+	    -exec sha256sum {} + | sort)
+}
+
+# one_of FILE WHAT SUM...: FILE's checksum is one of SUM...
+one_of() {
+	_f=$1
+	_what=$2
+	shift 2
+	_s=$(sha256sum < "$_f" 2>/dev/null | cut -d' ' -f1)
+	for _ok in "$@"; do
+		[ "$_s" = "$_ok" ] && return 0
+	done
+	lib_case_fail "round $round: $_what: $_f is torn ($(wc -c < "$_f") bytes)"
+	losses=$((losses + 1))
+}
+
+sum1() {
+	sha256sum < "$1" | cut -d' ' -f1
+}
+
+# order N DIR: cut the next connection to move bytes, N bytes on.
+order() {
+	printf '%s %s close\n' "$1" "$2" > "$CUT_FILE"
+}
+
+# settle: no order left for the clean sync, the host's stages gone.
+settle() {
+	rm -f "$CUT_FILE"
+	_i=0
+	while [ $_i -lt 50 ] && ls -d "$R"/*/workspace/.clawssh-tmp-push.* \
+	    >/dev/null 2>&1; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+}
+
+# retry CMD...: a clean sync, tried three times (an order a pooled
+# session took late may still cut one).
+retry() {
+	_i=0
+	while [ $_i -lt 3 ]; do
+		"$@" >/dev/null 2>>"$T/retry.err" && return 0
+		_i=$((_i + 1))
+	done
+	lib_case_fail "round $round: clean sync failed: $*"
+	return 1
+}
+
+# A new random file of 256 KiB to 2 MiB.
+newbig() {
+	rnd 8
+	head -c $(( (v + 1) * 262144 )) /dev/urandom > "$1"
+}
+
+# The remote-mode push: cut it, check both sides, pull (must bring back
+# nothing partial), converge.
+round_push() {
+	RW="$R/$idr/workspace"
+	hold=$(sum1 "$RW/big")
+	newbig "$WR/big"
+	lnew=$(sum1 "$WR/big")
+	rndbig "$(wc -c < "$WR/big")"
+	order "$v" up
+	csync push "$idr" >/dev/null 2>&1
+	one_of "$RW/big" "host after a cut push" "$hold" "$lnew"
+	rm -f "$CUT_FILE"
+	retry csync pull "$idr"
+	# the host's whole file (old or new) or the local one, never a part
+	one_of "$WR/big" "local after the pull" "$hold" "$lnew"
+	settle
+	retry csync push "$idr"
+	[ "$(sums "$WR")" = "$(sums "$RW")" ] ||
+	    lib_case_fail "round $round: push did not converge"
+}
+
+# The remote-mode pull: the host's file changes, the pull is cut.
+round_pull() {
+	RW="$R/$idr/workspace"
+	lold=$(sum1 "$WR/big")
+	newbig "$T/new"
+	cexe -s "$idr" -- sh -c 'cat > big.new && mv big.new big' \
+	    < "$T/new" 2>/dev/null || fail "round $round: host change"
+	hnew=$(sum1 "$T/new")
+	rndbig "$(wc -c < "$T/new")"
+	order "$v" down
+	csync pull "$idr" >/dev/null 2>&1
+	one_of "$WR/big" "local after a cut pull" "$lold" "$hnew"
+	settle
+	retry csync pull "$idr"
+	[ "$(sums "$WR")" = "$(sums "$R/$idr/workspace")" ] ||
+	    lib_case_fail "round $round: pull did not converge"
+}
+
+# Mirror mode: a local change goes up (cut), or the command's change
+# comes down (cut); either way one clean exec converges.
+round_exec() {
+	RW="$R/$idm/workspace"
+	lold=$(sum1 "$WM/big")
+	hold=$(sum1 "$RW/big")
+	rnd 2
+	if [ "$v" -eq 0 ]; then
+		newbig "$WM/big"
+		lnew=$(sum1 "$WM/big")
+		rndbig "$(wc -c < "$WM/big")"
+		order "$v" up
+		cexe -s "$idm" -- true >/dev/null 2>&1
+		one_of "$RW/big" "host after a cut mirror push" "$hold" "$lnew"
+		one_of "$WM/big" "local after a cut mirror push" "$lnew"
+	else
+		newbig "$T/new"
+		cp "$T/new" "$RW/incoming"
+		hnew=$(sum1 "$T/new")
+		rndbig "$(wc -c < "$T/new")"
+		order "$v" down
+		cexe -s "$idm" -- sh -c 'mv incoming big' >/dev/null 2>&1
+		one_of "$WM/big" "local after a cut mirror pull" "$lold" "$hnew"
+	fi
+	settle
+	retry cexe -s "$idm" -- true
+	[ "$(sums "$WM")" = "$(sums "$RW")" ] ||
+	    lib_case_fail "round $round: mirror did not converge"
+}
+
+case_cuts() {
+	losses=0
+	np=0 nx=0 nl=0 dd=0 rp=0 rl=0 rx=0
+	round=0
+	while [ $round -lt "$ROUNDS" ]; do
+		round=$((round + 1))
+		if [ $daemon -eq 0 ] && [ $round -gt $((ROUNDS / 2)) ]; then
+			lib_start_daemon "$T/daemon.log"
+			daemon=1
+		fi
+		[ $daemon -eq 1 ] && dd=$((dd + 1))
+		cuts=$(grep -c '^cut' "$CUT_LOG")
+		case $((round % 3)) in
+		0) round_push; what=push; rp=$((rp + 1)) ;;
+		1) round_pull; what=pull; rl=$((rl + 1)) ;;
+		*) round_exec; what="exec"; rx=$((rx + 1)) ;;
+		esac
+		if [ "$(grep -c '^cut' "$CUT_LOG")" -gt "$cuts" ]; then
+			case $what in
+			push) np=$((np + 1)) ;;
+			pull) nl=$((nl + 1)) ;;
+			*) nx=$((nx + 1)) ;;
+			esac
+		fi
+	done
+	echo "fault_cut: seed $SEED: $round rounds ($dd through the daemon);" \
+	    "cut/rounds: push $np/$rp, pull $nl/$rl, exec $nx/$rx; losses $losses"
+	[ $((np + nl + nx)) -gt $((ROUNDS / 3)) ] ||
+	    lib_case_fail "too few rounds were cut: $((np + nl + nx))"
+	[ "$losses" -eq 0 ] || lib_case_fail "$losses losses"
+	[ -z "$(find "$WR" "$WM" -name '.clawssh-tmp-*')" ] ||
+	    lib_case_fail "temporaries left in the local workspaces"
+}
+
+lib_run_cases "cuts"
