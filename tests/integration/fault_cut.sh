@@ -244,4 +244,86 @@ case_cuts() {
 	    lib_case_fail "temporaries left in the local workspaces"
 }
 
-lib_run_cases "cuts"
+# hung PID: wait (10 s at most) until the relay holds a connection hung.
+hung() {
+	_i=0
+	while [ $_i -lt 100 ] && ! grep -q '^cut' "$CUT_LOG.hang" \
+	    2>/dev/null; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	kill -0 "$1" 2>/dev/null || lib_case_fail "the pull ended before the hang"
+}
+
+# whole DIR: every file in DIR is the host's copy (or absent), and no
+# temporary is left.
+whole() {
+	for _f in "$1"/f*; do
+		[ -e "$_f" ] || continue
+		cmp -s "$_f" "$R/$idr/workspace/${_f##*/}" ||
+		    lib_case_fail "$2: ${_f##*/} is torn"
+	done
+	[ -z "$(find "$1" -name '.clawssh-tmp-*')" ] ||
+	    lib_case_fail "$2: temporaries left: $(ls -a "$1")"
+}
+
+# A pull that hangs (the relay black-holes it) is stopped by SIGTERM or
+# SIGINT: at once, exit 143 or 130, no blaming the host, local files
+# whole, no temporary left; early (in the handshake) and in the data.
+case_interrupt() {
+	# shellcheck disable=SC2016 # the host's sh expands it
+	c exec --no-daemon -s "$idr" -- sh -c 'for i in 1 2 3 4; do
+	    head -c 8388608 /dev/urandom > f$i; done' || fail "host files"
+	for how in "TERM 143 3000" "INT 130 3000" "TERM 143 12000000" \
+	    "INT 130 20000000"; do
+		# shellcheck disable=SC2086 # three words
+		set -- $how
+		rm -f "$WR"/f* "$CUT_LOG.hang"
+		printf '%s down hang\n' "$3" > "$CUT_FILE"
+		CUT_LOG="$CUT_LOG.hang" "$CLAWSSH" sync pull --no-daemon \
+		    "$idr" 2>"$T/int.err" &
+		p=$!
+		hung "$p"
+		kill -"$1" "$p"
+		# a bound, not a measure: an interrupt that is ignored
+		# would wait for the hung connection for ever
+		_i=0
+		while [ $_i -lt 300 ] && kill -0 "$p" 2>/dev/null; do
+			sleep 0.1
+			_i=$((_i + 1))
+		done
+		kill -KILL "$p" 2>/dev/null
+		wait "$p"
+		st=$?
+		[ "$st" -eq "$2" ] ||
+		    lib_case_fail "SIG$1 at $3: exit $st, not $2: $(cat "$T/int.err")"
+		grep -q "remote tar failed" "$T/int.err" &&
+		    lib_case_fail "SIG$1 at $3 blamed the host: $(cat "$T/int.err")"
+		whole "$WR" "SIG$1 at $3"
+	done
+	rm -f "$CUT_FILE"
+}
+
+# A pull killed outright (SIGKILL, both processes) leaves a temporary
+# file; the next pull removes it.
+case_killed() {
+	rm -f "$WR"/f* "$CUT_LOG.hang"
+	printf '12000000 down hang\n' > "$CUT_FILE"
+	CUT_LOG="$CUT_LOG.hang" "$CLAWSSH" sync pull --no-daemon "$idr" \
+	    2>/dev/null &
+	p=$!
+	hung "$p"
+	kids=$(pgrep -P "$p" | tr '\n' ' ')
+	# shellcheck disable=SC2086 # the child pids
+	kill -KILL "$p" $kids
+	wait "$p"
+	[ -n "$(find "$WR" -name '.clawssh-tmp-*')" ] ||
+	    lib_case_fail "the killed pull left no temporary (test broken)"
+	sleep 3		# the sweep leaves what was touched in the last 2 s
+	rm -f "$CUT_FILE"
+	c sync pull --no-daemon "$idr" 2>/dev/null ||
+	    lib_case_fail "the pull after a killed one"
+	whole "$WR" "after a killed pull"
+}
+
+lib_run_cases "${FAULT_CASES:-cuts interrupt killed}"
