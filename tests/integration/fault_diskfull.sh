@@ -11,6 +11,7 @@
 #   local_pull: a pull onto a full local disk says so (a local error, not
 #              the host's tar), keeps every local file as it was and
 #              leaves no temporary file.
+# shellcheck source=tests/integration/lib.sh
 . "$TESTLIB"
 
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: mounting a tmpfs needs root"; exit 77; }
@@ -99,8 +100,8 @@ case_converge() {
 	id=$(c provision -F "$T/ssh_config" --host testhost --key cv \
 	    --remote-root "$R" --workspace "$W") || fail "provision"
 	RW="$R/$id/workspace"
-	c exec -s "$id" -- true 2>"$T/cv.err"
-	[ $? -ne 0 ] || lib_case_fail "the first push fitted: $(df "$R")"
+	c exec -s "$id" -- true 2>"$T/cv.err" &&
+	    lib_case_fail "the first push fitted: $(df "$R")"
 	rm "$W/huge"
 	out=$(c exec -s "$id" -- cat mid 2>"$T/cv.err" | sha256sum |
 	    cut -d' ' -f1)
