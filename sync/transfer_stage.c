@@ -40,9 +40,10 @@
  * Rename each staged entry into place (parents first, as find lists
  * them): a directory the workspace has already is entered, anything else
  * replaces what is there (a directory in the way of a file is removed),
- * a new directory moves whole.  Then the directories left in the stage
- * give their modes and times to the workspace's (a tar of directories
- * alone), and the stage goes.
+ * a new directory moves whole.  Then the directories the stream held
+ * (its members, as tar -v listed them: not the parents it made on the
+ * way) that are left in the stage give their modes and times to the
+ * workspace's (a tar of directories alone), and the stage goes.
  */
 #define TRANSFER_STAGE_MOVE						\
 	"(cd \"$s/t\" && find . -mindepth 1) > \"$s/list\" || fail\n"	\
@@ -55,8 +56,12 @@
 	" rm -rf -- \"./$p\" || fail; fi;"				\
 	" mv -f -- \"$f\" \"./$p\" || fail;"				\
 	" done < \"$s/list\"\n"						\
-	"(cd \"$s/t\" && find . -mindepth 1 -type d |"			\
-	" tar --no-recursion -cf - -T -) | tar -xpf - || fail\n"	\
+	"while IFS= read -r p; do p=${p%/}; p=${p#./};"			\
+	" [ -n \"$p\" ] && [ \"$p\" != . ] && [ -d \"$s/t/$p\" ] &&"	\
+	" [ ! -L \"$s/t/$p\" ] && printf './%s\\n' \"$p\";"		\
+	" done < \"$s/members\" > \"$s/dirs\"\n"				\
+	"[ ! -s \"$s/dirs\" ] || (cd \"$s/t\" &&"				\
+	" tar --no-recursion -cf - -T ../dirs) | tar -xpf - || fail\n"	\
 	"rm -rf -- \"$s\"\n"
 
 /* Append the staged unpacking; see transfer.h. */
@@ -67,12 +72,16 @@ transfer_stage_body(struct buf *b, const char *feed)
 
 	if (RAND_bytes((unsigned char *)&rnd, sizeof rnd) != 1)
 		rnd = (uint64_t)getpid() << 32 ^ (uint64_t)time(NULL);
-	buf_appendf(b, "s=" TRANSFER_STAGE_PREFIX "%016llx\n"
-	    "fail() { rm -rf -- \"$s\"; exit 1; }\n"
+	buf_appendf(b, "s=" TRANSFER_STAGE_PREFIX "%016llx\n",
+	    (unsigned long long)rnd);
+	buf_append_str(b, "fail() { rm -rf -- \"$s\"; exit 1; }\n"
 	    TRANSFER_STAGE_CLEAN
 	    "mkdir -m 700 -- \"$s\" && mkdir -- \"$s/t\" &&"
 	    " exec 9>\"$s/lock\" || fail\n"
 	    "if command -v flock >/dev/null 2>&1; then flock -n 9; fi\n"
-	    "%s (cd \"$s/t\" && tar -xpf -) || fail\n"
-	    TRANSFER_STAGE_MOVE, (unsigned long long)rnd, feed);
+	    "q=; case $(tar --version 2>/dev/null) in *GNU*)"
+	    " q=--quoting-style=literal;; esac\n");
+	buf_append_str(b, feed);
+	buf_append_str(b, " (cd \"$s/t\" && tar $q -xpvf - > ../members) ||"
+	    " fail\n" TRANSFER_STAGE_MOVE);
 }

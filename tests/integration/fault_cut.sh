@@ -326,4 +326,25 @@ case_killed() {
 	whole "$WR" "after a killed pull"
 }
 
-lib_run_cases "${FAULT_CASES:-cuts interrupt killed}"
+# The staged push keeps the modes of directories the stream did not hold
+# (the parents of what it sent) and sets those of the ones it held.
+case_modes() {
+	RW="$R/$idr/workspace"
+	mkdir -p "$WR/d/e"
+	chmod 750 "$WR/d"
+	echo one > "$WR/d/e/f"
+	c sync push --no-daemon "$idr" d 2>/dev/null || lib_case_fail "push d"
+	[ "$(stat -c %a "$RW/d")" = 750 ] || lib_case_fail "d not 750 on the host"
+	chmod 700 "$RW/d"
+	echo two > "$WR/d/e/f"
+	c sync push --no-daemon "$idr" d/e/f 2>/dev/null ||
+	    lib_case_fail "push d/e/f"
+	[ "$(cat "$RW/d/e/f")" = two ] || lib_case_fail "d/e/f not sent"
+	[ "$(stat -c %a "$RW/d")" = 700 ] ||
+	    lib_case_fail "a parent the push did not hold changed mode: $(stat -c %a "$RW/d")"
+	c sync push --no-daemon "$idr" d 2>/dev/null || lib_case_fail "push d"
+	[ "$(stat -c %a "$RW/d")" = 750 ] ||
+	    lib_case_fail "a directory the push held kept its old mode"
+}
+
+lib_run_cases "${FAULT_CASES:-cuts interrupt killed modes}"
