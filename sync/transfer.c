@@ -653,8 +653,8 @@ transfer_pull_do(struct transport *t, struct pathguard *pg,
 {
 	struct transfer_fd	 r;
 	struct tarstream_stats	 cst;
-	struct buf		 names = BUF_INIT;
-	char			*script, *body, *why = NULL;
+	struct buf		 names = BUF_INIT, b = BUF_INIT;
+	char			*script, *why = NULL;
 	pid_t			 pid;
 	int			 data, res, rc, status = 0;
 
@@ -676,13 +676,14 @@ transfer_pull_do(struct transport *t, struct pathguard *pg,
 	   them so): GNU tar needs asking; others give whole seconds.  A
 	   push's stage and the file tools' temporaries (.clawssh-tmp-*)
 	   are half-written files: never offered back */
-	body = xasprintf("set -f; f= && case $(tar --version 2>/dev/null) in "
+	transfer_stage_clean(&b);
+	buf_appendf(&b, "set -f; f= && case $(tar --version 2>/dev/null) in "
 	    "*GNU*) f='--format=posix --sparse';; esac && exec tar $f "
 	    "--exclude='" PATHGUARD_TMP_PREFIX "*' -cf - %s",
 	    n == 0 ? "." : ex == NULL || ex->want == NULL ?
 	    "--no-unquote -T -" : "--no-unquote --no-recursion -T -");
-	script = hostws_script(hw, body);
-	free(body);
+	script = hostws_script(hw, b.data);
+	buf_free(&b);
 	signals_forward(pid);
 	rc = transfer_run(t, script, &names, -1, data, ex != NULL &&
 	    ex->want != NULL, &status, cause);

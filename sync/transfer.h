@@ -133,8 +133,16 @@ int	transfer_pull_list(struct transport *t, struct pathguard *pg,
  * fresh stage and, only once the tar succeeded, renames each entry into
  * place.  A push that fails or is cut leaves the workspace as it was
  * (what was renamed already is whole) and removes its stage; one whose
- * shell is killed leaves a stage that the next push removes.
+ * shell is killed leaves a stage that the next push or pull removes.
  */
 void	transfer_stage_body(struct buf *b, const char *feed);
+
+/*
+ * Append to b the sh (in the workspace, in the step jail) that removes
+ * the stages of pushes no longer running (their lock is free): a push
+ * whose host shell was killed (a cut connection ends a jailed step
+ * outright) leaves its stage, which the next push or pull removes.
+ */
+void	transfer_stage_clean(struct buf *b);
 
 #endif /* CLAW_TRANSFER_H */

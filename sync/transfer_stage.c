@@ -64,6 +64,13 @@
 	" tar --no-recursion -cf - -T ../dirs) | tar -xpf - || fail\n"	\
 	"rm -rf -- \"$s\"\n"
 
+/* Append the removal of dead pushes' stages; see transfer.h. */
+void
+transfer_stage_clean(struct buf *b)
+{
+	buf_append_str(b, TRANSFER_STAGE_CLEAN);
+}
+
 /* Append the staged unpacking; see transfer.h. */
 void
 transfer_stage_body(struct buf *b, const char *feed)

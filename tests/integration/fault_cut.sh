@@ -242,6 +242,13 @@ case_cuts() {
 	[ "$losses" -eq 0 ] || lib_case_fail "$losses losses"
 	[ -z "$(find "$WR" "$WM" -name '.clawssh-tmp-*')" ] ||
 	    lib_case_fail "temporaries left in the local workspaces"
+	# a cut ends a jailed push's shell outright: its stage stays until
+	# the next push or pull
+	retry csync pull "$idr"
+	retry csync pull "$idm"
+	[ -z "$(find "$R/$idr/workspace" "$R/$idm/workspace" \
+	    -name '.clawssh-tmp-push.*')" ] ||
+	    lib_case_fail "stages left on the host after a pull"
 }
 
 # hung PID: wait (10 s at most) until the relay holds a connection hung.
