@@ -243,12 +243,19 @@ case_cuts() {
 	[ -z "$(find "$WR" "$WM" -name '.clawssh-tmp-*')" ] ||
 	    lib_case_fail "temporaries left in the local workspaces"
 	# a cut ends a jailed push's shell outright: its stage stays until
-	# the next push or pull
-	retry csync pull "$idr"
-	retry csync pull "$idm"
-	[ -z "$(find "$R/$idr/workspace" "$R/$idm/workspace" \
-	    -name '.clawssh-tmp-push.*')" ] ||
-	    lib_case_fail "stages left on the host after a pull"
+	# the next push or pull (one still ending holds its lock: again)
+	_k=0
+	while [ $_k -lt 5 ]; do
+		retry csync pull "$idr"
+		retry csync pull "$idm"
+		left=$(find "$R/$idr/workspace" "$R/$idm/workspace" \
+		    -maxdepth 1 -name '.clawssh-tmp-push.*')
+		[ -z "$left" ] && break
+		sleep 1
+		_k=$((_k + 1))
+	done
+	[ -z "$left" ] || lib_case_fail "stages left on the host after" \
+	    "pulls: $(ls -la "$R"/*/workspace/.clawssh-tmp-push.* 2>&1)"
 }
 
 # hung PID: wait (10 s at most) until the relay holds a connection hung.
