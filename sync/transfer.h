@@ -122,7 +122,8 @@ int	transfer_pull_list(struct transport *t, struct pathguard *pg,
 /*
  * Where a push is staged on the host: a directory in the workspace's top
  * named this and 16 hex digits (a .clawssh-tmp- name, so never synced
- * either way), holding the tar's files (t/), a lock and a list.
+ * either way), holding the tar's files (t/) and its lists, with its
+ * lock beside it (the same name and ".lock").
  */
 #define TRANSFER_STAGE_PREFIX	".clawssh-tmp-push."
 

@@ -21,20 +21,27 @@
 #include "xmalloc.h"
 
 /*
- * Remove stages other pushes left: one whose lock nobody holds (flock),
- * or without flock one untouched for an hour.  A stage with no lock file
- * yet is a push just starting, unless it is over a minute old.
+ * Remove stages other pushes left: a stage's lock is the file beside it
+ * (DIR.lock), taken before the stage is made, so a stage whose lock
+ * nobody holds (flock) is dead; without flock, one untouched for an
+ * hour.  A stage without its lock file, or a lock file without its
+ * stage, is dead once over a minute old.
  */
 #define TRANSFER_STAGE_CLEAN						\
 	"for d in " TRANSFER_STAGE_PREFIX "*; do"			\
+	" case $d in *.lock) [ -e \"${d%.lock}\" ] && continue;"	\
+	" [ -f \"$d\" ] && [ -n \"$(find \"$d\" -maxdepth 0 -mmin +1)\" ]"\
+	" && { ! command -v flock >/dev/null 2>&1 ||"			\
+	" flock -n \"$d\" true 2>/dev/null; } && rm -f -- \"$d\";"	\
+	" continue;; esac;"						\
 	" [ -d \"$d\" ] && [ ! -L \"$d\" ] || continue;"		\
-	" [ -e \"$d/lock\" ] || [ -n \"$(find \"$d\" -maxdepth 0"	\
-	" -mmin +1)\" ] || continue;"					\
-	" if command -v flock >/dev/null 2>&1; then"			\
-	" flock -n \"$d/lock\" true 2>/dev/null || continue;"		\
+	" if [ ! -e \"$d.lock\" ]; then"				\
+	" [ -n \"$(find \"$d\" -maxdepth 0 -mmin +1)\" ] || continue;"	\
+	" elif command -v flock >/dev/null 2>&1; then"			\
+	" flock -n \"$d.lock\" true 2>/dev/null || continue;"		\
 	" elif [ -z \"$(find \"$d\" -maxdepth 0 -mmin +60)\" ]; then"	\
 	" continue; fi;"						\
-	" rm -rf -- \"$d\"; done\n"
+	" rm -rf -- \"$d\" \"$d.lock\"; done\n"
 
 /*
  * Rename each staged entry into place (parents first, as find lists
@@ -62,7 +69,7 @@
 	" done < \"$s/members\" > \"$s/dirs\"\n"				\
 	"[ ! -s \"$s/dirs\" ] || (cd \"$s/t\" &&"				\
 	" tar --no-recursion -cf - -T ../dirs) | tar -xpf - || fail\n"	\
-	"rm -rf -- \"$s\"\n"
+	"rm -rf -- \"$s\" \"$s.lock\"\n"
 
 /* Append the removal of dead pushes' stages; see transfer.h. */
 void
@@ -81,11 +88,11 @@ transfer_stage_body(struct buf *b, const char *feed)
 		rnd = (uint64_t)getpid() << 32 ^ (uint64_t)time(NULL);
 	buf_appendf(b, "s=" TRANSFER_STAGE_PREFIX "%016llx\n",
 	    (unsigned long long)rnd);
-	buf_append_str(b, "fail() { rm -rf -- \"$s\"; exit 1; }\n"
+	buf_append_str(b, "fail() { rm -rf -- \"$s\" \"$s.lock\"; exit 1; }\n"
 	    TRANSFER_STAGE_CLEAN
-	    "mkdir -m 700 -- \"$s\" && mkdir -- \"$s/t\" &&"
-	    " exec 9>\"$s/lock\" || fail\n"
+	    "exec 9>\"$s.lock\" || fail\n"
 	    "if command -v flock >/dev/null 2>&1; then flock -n 9; fi\n"
+	    "mkdir -m 700 -- \"$s\" && mkdir -- \"$s/t\" || fail\n"
 	    "q=; case $(tar --version 2>/dev/null) in *GNU*)"
 	    " q=--quoting-style=literal;; esac\n");
 	buf_append_str(b, feed);
