@@ -321,7 +321,7 @@ mirror_inline_plan(struct mirror *m, char **send, size_t nsend,
 {
 	struct buf	 tar = BUF_INIT, pre = BUF_INIT, body = BUF_INIT;
 	struct buf	 fix = BUF_INIT;
-	char		*why = NULL, *q, *step;
+	char		*why = NULL, *q, *step, *feed;
 	const char	*p, *nl;
 
 	if (del->len > MIRROR_INLINE_DEL_MAX)
@@ -343,8 +343,12 @@ mirror_inline_plan(struct mirror *m, char **send, size_t nsend,
 		shquote_append(&body, q);
 		free(q);
 	}
-	if (tar.len != 0)
-		buf_appendf(&body, " && head -c %zu | tar -xpf -", tar.len);
+	buf_append_str(&body, " || exit 1\n");
+	if (tar.len != 0) {	/* staged: a cut stream leaves nothing */
+		feed = xasprintf("head -c %zu |", tar.len);
+		transfer_stage_body(&body, feed);
+		free(feed);
+	}
 	step = hostws_inline(&m->hw, body.data);
 	buf_appendf(&pre, "{ %s\n} || { echo 'clawssh: sync up failed on "
 	    "the host' >&2; exit 255; }; printf '\\001clawssh-synced\\n'",

@@ -6,6 +6,7 @@
 #include "config.h"
 #endif
 
+#include <sys/file.h>
 #include <sys/stat.h>
 
 #include <errno.h>
@@ -28,6 +29,7 @@
 
 #define TS_CHUNK	(64 * 1024)
 #define TS_CHANGED	1	/* ts_copy: not what was asked for */
+#define TS_SWEEP_MAX	4096	/* directories swept per stream */
 
 static const unsigned char	ts_zeros[TS_CHUNK];
 
@@ -55,6 +57,8 @@ struct ts_x {
 	const struct manifest_entry	**want;		/* ex's, sorted */
 	unsigned char			*seen;		/* per want */
 	EVP_MD_CTX			*md;		/* for hashes */
+	char				**swept;	/* directories */
+	size_t				 nswept;
 };
 
 /* libarchive's read callback: pull from the caller's source. */
@@ -328,6 +332,31 @@ ts_skip(struct ts_x *x, const char *name, int why)
 }
 
 /*
+ * Before the first file written in name's directory, remove what killed
+ * extractions left there (tarstream_sweep); the directories are
+ * remembered up to a bound, the last one first.
+ */
+static void
+ts_sweep_once(struct ts_x *x, const char *name)
+{
+	const char	*slash = strrchr(name, '/');
+	char		*dir;
+	size_t		 i, len = slash != NULL ? (size_t)(slash - name) : 0;
+
+	for (i = x->nswept; i > 0; i--) {
+		if (strlen(x->swept[i - 1]) == len &&
+		    strncmp(x->swept[i - 1], name, len) == 0)
+			return;
+	}
+	if (x->nswept >= TS_SWEEP_MAX)
+		return;
+	dir = xstrndup(name, len);
+	(void)tarstream_sweep(x->pg, dir);
+	x->swept = xreallocarray(x->swept, x->nswept + 1, sizeof *x->swept);
+	x->swept[x->nswept++] = dir;
+}
+
+/*
  * Extract a regular file through a temporary name; w, unless NULL, is
  * what was asked for.  What is at name is removed (a directory) or
  * replaced only once the content is in and as asked.
@@ -343,8 +372,10 @@ ts_file(struct ts_x *x, struct archive_entry *e, const char *name,
 
 	if ((r = ts_bytes(x, size, cause)) != 0)
 		return r;
+	ts_sweep_once(x, name);
 	if ((r = pathguard_write_begin(x->pg, name, &fd, &tmp, &why)) != 0)
 		return ts_verdict(x, name, r, why, cause);
+	(void)flock(fd, LOCK_EX | LOCK_NB);	/* live: not for a sweep */
 	if ((r = ts_copy(x, fd, size, w, &why)) == 0 &&
 	    (r = ts_clear(x, name, S_IFREG, &why)) == 0) {
 		ts.tv_sec = archive_entry_mtime(e);
@@ -663,6 +694,9 @@ tarstream_extract_expect(struct pathguard *pg, tarstream_read_fn rd,
 	EVP_MD_CTX_free(x.md);
 	free(x.want);
 	free(x.seen);
+	while (x.nswept > 0)
+		free(x.swept[--x.nswept]);
+	free(x.swept);
 	return rc;
 }
 

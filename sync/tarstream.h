@@ -134,4 +134,14 @@ int	tarstream_create(struct pathguard *pg, char *const *paths, size_t n,
 	    tarstream_write_fn wr, void *arg, struct tarstream_stats *st,
 	    char **cause);
 
+/*
+ * Remove from the directory dir of pg's workspace ("" for its top) the
+ * temporary files (PATHGUARD_TMP_PREFIX and 16 hex digits) that a killed
+ * extraction left: a file nobody holds locked (an extraction at work
+ * locks its temporary, flock) and untouched for two seconds, or a link
+ * older than a minute.  Returns how many were removed; errors are
+ * ignored (the directory may not exist yet).
+ */
+size_t	tarstream_sweep(struct pathguard *pg, const char *dir);
+
 #endif /* CLAW_TARSTREAM_H */

@@ -31,6 +31,7 @@
 #include "pathguard.h"
 #include "progress.h"
 #include "shquote.h"
+#include "signals.h"
 #include "strv.h"
 #include "tarstream.h"
 #include "transfer.h"
@@ -39,6 +40,7 @@
 
 #define TRANSFER_ERR_MAX	(64 * 1024)
 #define TRANSFER_CHUNK		(64 * 1024)
+#define TRANSFER_ERR_SHOW	300	/* of the host's stderr in a message */
 
 /* What the child reports back through its result pipe. */
 struct transfer_result {
@@ -112,13 +114,40 @@ transfer_fd_init(struct transfer_fd *f, int fd, const char *verb,
 	progress_init(&f->pr, verb, total);
 }
 
+static volatile sig_atomic_t	transfer_stopped;	/* in the child */
+
+/* In the child: note the signal, so that the stream stops. */
+static void
+transfer_child_handler(int sig)
+{
+	transfer_stopped = sig;
+}
+
+/*
+ * In the child: SIGINT, SIGTERM and SIGHUP (a terminal's, or forwarded
+ * by the parent) interrupt its reads and writes, and the stream stops
+ * there: the file being written is dropped, none is left half-written.
+ */
+static void
+transfer_child_signals(void)
+{
+	struct sigaction	sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = transfer_child_handler;
+	sigemptyset(&sa.sa_mask);
+	(void)sigaction(SIGINT, &sa, NULL);
+	(void)sigaction(SIGTERM, &sa, NULL);
+	(void)sigaction(SIGHUP, &sa, NULL);
+}
+
 /* tarstream_write_fn over a descriptor. */
 static int
 transfer_write_cb(void *arg, const void *buf, size_t len)
 {
 	struct transfer_fd	*f = arg;
 
-	if (fdio_write_all(f->fd, buf, len) != 0)
+	if (transfer_stopped || fdio_write_all(f->fd, buf, len) != 0)
 		return -1;
 	transfer_progress(f, len, 0);
 	return 0;
@@ -153,8 +182,9 @@ transfer_read_cb(void *arg, const void **buf)
 	ssize_t			 n;
 
 	do
-		n = read(f->fd, f->buf, sizeof f->buf);
-	while (n == -1 && errno == EINTR);
+		n = transfer_stopped ? -1 :
+		    read(f->fd, f->buf, sizeof f->buf);
+	while (n == -1 && errno == EINTR && !transfer_stopped);
 	*buf = f->buf;
 	if (n > 0)
 		transfer_progress(f, (size_t)n, 0);
@@ -204,20 +234,51 @@ transfer_child_wait(pid_t pid, int fd, struct tarstream_stats *st,
 }
 
 /*
+ * The host's stderr for a message: whole up to TRANSFER_ERR_SHOW bytes,
+ * else cut at the last line end (or space) before that, saying how much
+ * was left out.
+ */
+static char *
+transfer_err_text(const struct buf *err)
+{
+	const char	*s = err->data != NULL ? err->data : "";
+	size_t		 len = err->data != NULL ? err->len : 0, cut;
+
+	while (len > 0 && (s[len - 1] == '\n' || s[len - 1] == '\r'))
+		len--;
+	if (len <= TRANSFER_ERR_SHOW)
+		return xstrndup(s, len);
+	for (cut = TRANSFER_ERR_SHOW; cut > 0 && s[cut] != '\n'; cut--)
+		;
+	if (cut == 0)
+		for (cut = TRANSFER_ERR_SHOW; cut > 0 && s[cut] != ' '; cut--)
+			;
+	if (cut == 0)	/* no space: not inside a UTF-8 sequence */
+		for (cut = TRANSFER_ERR_SHOW; cut > 0 &&
+		    ((unsigned char)s[cut] & 0xc0) == 0x80; cut--)
+			;
+	return xasprintf("%.*s [cut: %zu more bytes]", (int)cut, s,
+	    len - cut);
+}
+
+/*
  * Run script on the host with in (then in_fd, unless -1) as stdin and
- * out_fd as stdout (-1: discarded).
+ * out_fd as stdout (-1: discarded); *statusp gets the exit status.  A
+ * local SIGINT, SIGTERM or SIGHUP ends it at once: CLAW_ERR_INTERRUPTED.
  */
 static int
 transfer_run(struct transport *t, const char *script, const struct buf *in,
-    int in_fd, int out_fd, int tolerant, char **cause)
+    int in_fd, int out_fd, int tolerant, int *statusp, char **cause)
 {
 	struct exec_opts	 o;
 	struct buf		 err = BUF_INIT, out = BUF_INIT;
-	int			 rc, status = 0;
+	char			*text;
+	int			 rc, status = 0, sig;
 
 	memset(&o, 0, sizeof o);
 	o.forward_stdin = in_fd != -1;
 	o.in_fd = in_fd;
+	o.quick_stop = 1;
 	if (in != NULL) {
 		o.in_data = in->data;
 		o.in_len = in->len;
@@ -229,16 +290,23 @@ transfer_run(struct transport *t, const char *script, const struct buf *in,
 	o.err.buf = &err;
 	o.err.max = TRANSFER_ERR_MAX;
 	rc = exec_sh(t, script, &o, &status, cause);
-	if (rc == 0 && status != 0 && tolerant)
-		log_info("%s: the host's tar said (status %d): %.300s",
-		    transport_label(t), status, err.data != NULL ? err.data :
-		    "");
+	*statusp = status;
+	text = transfer_err_text(&err);
+	if ((sig = signals_caught(0)) != 0) {
+		if (rc != 0)
+			free(*cause);
+		*cause = xasprintf("interrupted (SIG%s): stopped",
+		    sig == SIGINT ? "INT" : sig == SIGTERM ? "TERM" : "HUP");
+		rc = CLAW_ERR_INTERRUPTED;
+	} else if (rc == 0 && status != 0 && tolerant)
+		log_info("%s: the host's tar said (status %d): %s",
+		    transport_label(t), status, text);
 	else if (rc == 0 && status != 0) {
-		*cause = xasprintf("%s: remote tar failed (status %d): %.300s",
-		    transport_label(t), status, err.data != NULL ? err.data :
-		    "");
+		*cause = xasprintf("%s: remote tar failed (status %d): %s",
+		    transport_label(t), status, text);
 		rc = CLAW_ERR_PROTO;
 	}
+	free(text);
 	buf_free(&out);
 	buf_free(&err);
 	return rc;
@@ -362,20 +430,26 @@ transfer_names(struct buf *b, char *const *paths, size_t n)
 }
 
 /*
- * The host-side unpacking script for a push: in the jail (for an exact
- * list, after transfer_parents' lines on stdin: TRANSFER_FIX_PARENTS),
- * or for a seed into a stage beside the new workspace (as the SSH user:
+ * The host-side unpacking script for a push: in the jail, staged
+ * (transfer_stage_body; for an exact list, after transfer_parents' lines
+ * on stdin: TRANSFER_FIX_PARENTS), or for a seed into a stage beside the new workspace (as the SSH user:
  * nothing of the sandbox's has run yet), given to the sandbox when it
  * first runs.
  */
 static char *
 transfer_push_script(const struct hostws *hw, int stage, int exact)
 {
-	char	*q, *s;
+	struct buf	 body = BUF_INIT;
+	char		*q, *s;
 
-	if (!stage)
-		return hostws_script(hw, exact ? TRANSFER_FIX_PARENTS
-		    "exec tar -xpf -" : "exec tar -xpf -");
+	if (!stage) {
+		if (exact)
+			buf_append_str(&body, TRANSFER_FIX_PARENTS);
+		transfer_stage_body(&body, "");
+		s = hostws_script(hw, body.data);
+		buf_free(&body);
+		return s;
+	}
 	q = shquote(hw->dir);
 	s = xasprintf("d=%s; s=\"$d.stage.$$\"; o=\"$d.old.$$\"; "
 	    "rm -rf -- \"$s\" && mkdir -m 700 -- \"$s\" && "
@@ -435,18 +509,28 @@ transfer_spawn(int child_reads, int *data, int *res)
 	return pid;
 }
 
-/* In the parent: reap the child and merge its outcome with rc. */
+/*
+ * In the parent: reap the child and merge its outcome with rc.  The
+ * local side's error wins when the host's side ended well, or was
+ * stopped for it (status 128 + SIGPIPE: the local side stopped reading
+ * first, a full disk here); an interruption wins over both.
+ */
 static int
-transfer_finish(pid_t pid, int res, int rc, struct tarstream_stats *st,
-    char **cause)
+transfer_finish(pid_t pid, int res, int rc, int status,
+    struct tarstream_stats *st, char **cause)
 {
 	char	*why = NULL;
 	int	 crc;
 
+	signals_forward(0);
 	crc = transfer_child_wait(pid, res, st, &why);
 	close(res);
-	if (crc != 0 && rc == 0) {
-		*cause = why;
+	if (crc != 0 && rc != CLAW_ERR_INTERRUPTED && (rc == 0 ||
+	    (rc == CLAW_ERR_PROTO && status == 128 + SIGPIPE))) {
+		if (rc != 0)
+			free(*cause);
+		*cause = xasprintf("here: %s", why);
+		free(why);
 		return crc;
 	}
 	free(why);
@@ -492,13 +576,14 @@ transfer_push_do(struct transport *t, struct pathguard *pg,
 	struct buf		 parents = BUF_INIT;
 	char			*script, *why = NULL;
 	pid_t			 pid;
-	int			 data, res, rc;
+	int			 data, res, rc, status = 0;
 
 	if ((rc = transfer_check_paths(paths, n, cause)) != 0)
 		return rc;
 	if ((pid = transfer_spawn(0, &data, &res)) == -1)
 		return CLAW_ERR_IO;
 	if (pid == 0) {
+		transfer_child_signals();
 		memset(&cst, 0, sizeof cst);
 		transfer_fd_init(&w, data, "sent", &cst, exact ?
 		    transfer_expect_paths(pg, paths, n) : 0);
@@ -517,12 +602,13 @@ transfer_push_do(struct transport *t, struct pathguard *pg,
 		transfer_parents(paths, n, &parents);
 	script = transfer_push_script(hw, (flags & TRANSFER_STAGE) != 0,
 	    exact);
+	signals_forward(pid);
 	rc = transfer_run(t, script, exact ? &parents : NULL, data, -1, 0,
-	    cause);
+	    &status, cause);
 	buf_free(&parents);
 	close(data);
 	free(script);
-	return transfer_finish(pid, res, rc, st, cause);
+	return transfer_finish(pid, res, rc, status, st, cause);
 }
 
 /* Upload; see transfer.h. */
@@ -562,16 +648,17 @@ transfer_pull_do(struct transport *t, struct pathguard *pg,
 {
 	struct transfer_fd	 r;
 	struct tarstream_stats	 cst;
-	struct buf		 names = BUF_INIT;
-	char			*script, *body, *why = NULL;
+	struct buf		 names = BUF_INIT, b = BUF_INIT;
+	char			*script, *why = NULL;
 	pid_t			 pid;
-	int			 data, res, rc;
+	int			 data, res, rc, status = 0;
 
 	if ((rc = transfer_check_paths(paths, n, cause)) != 0)
 		return rc;
 	if ((pid = transfer_spawn(1, &data, &res)) == -1)
 		return CLAW_ERR_IO;
 	if (pid == 0) {
+		transfer_child_signals();
 		memset(&cst, 0, sizeof cst);
 		transfer_fd_init(&r, data, "received", &cst,
 		    transfer_expect_want(ex));
@@ -582,19 +669,24 @@ transfer_pull_do(struct transport *t, struct pathguard *pg,
 	}
 	transfer_names(&names, paths, n);
 	/* pax carries mtimes to the nanosecond (the host's listing has
-	   them so): GNU tar needs asking; others give whole seconds */
-	body = xasprintf("f= && case $(tar --version 2>/dev/null) in "
-	    "*GNU*) f='--format=posix --sparse';; esac && exec tar $f -cf - %s",
+	   them so): GNU tar needs asking; others give whole seconds.  A
+	   push's stage and the file tools' temporaries (.clawssh-tmp-*)
+	   are half-written files: never offered back */
+	transfer_stage_clean(&b);
+	buf_appendf(&b, "set -f; f= && case $(tar --version 2>/dev/null) in "
+	    "*GNU*) f='--format=posix --sparse';; esac && exec tar $f "
+	    "--exclude='" PATHGUARD_TMP_PREFIX "*' -cf - %s",
 	    n == 0 ? "." : ex == NULL || ex->want == NULL ?
 	    "--no-unquote -T -" : "--no-unquote --no-recursion -T -");
-	script = hostws_script(hw, body);
-	free(body);
+	script = hostws_script(hw, b.data);
+	buf_free(&b);
+	signals_forward(pid);
 	rc = transfer_run(t, script, &names, -1, data, ex != NULL &&
-	    ex->want != NULL, cause);
+	    ex->want != NULL, &status, cause);
 	close(data);
 	free(script);
 	buf_free(&names);
-	return transfer_finish(pid, res, rc, st, cause);
+	return transfer_finish(pid, res, rc, status, st, cause);
 }
 
 /* Download; see transfer.h. */

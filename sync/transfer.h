@@ -119,4 +119,31 @@ int	transfer_pull_list(struct transport *t, struct pathguard *pg,
 	    size_t n, const struct tarstream_limits *lim,
 	    struct tarstream_stats *st, char **cause);
 
+/*
+ * Where a push is staged on the host: a directory in the workspace's top
+ * named this and 16 hex digits (a .clawssh-tmp- name, so never synced
+ * either way), holding the tar's files (t/) and its lists, with its
+ * lock beside it (the same name and ".lock").
+ */
+#define TRANSFER_STAGE_PREFIX	".clawssh-tmp-push."
+
+/*
+ * Append to b the sh (run in the workspace, in the step jail) that first
+ * removes the stages of pushes no longer running, then unpacks the tar
+ * stream on its stdin, through feed (sh text ending in "|", or ""), into a
+ * fresh stage and, only once the tar succeeded, renames each entry into
+ * place.  A push that fails or is cut leaves the workspace as it was
+ * (what was renamed already is whole) and removes its stage; one whose
+ * shell is killed leaves a stage that the next push or pull removes.
+ */
+void	transfer_stage_body(struct buf *b, const char *feed);
+
+/*
+ * Append to b the sh (in the workspace, in the step jail) that removes
+ * the stages of pushes no longer running (their lock is free): a push
+ * whose host shell was killed (a cut connection ends a jailed step
+ * outright) leaves its stage, which the next push or pull removes.
+ */
+void	transfer_stage_clean(struct buf *b);
+
 #endif /* CLAW_TRANSFER_H */

@@ -17,6 +17,7 @@
 #include "buf.h"
 #include "clawconfig.h"
 #include "clock.h"
+#include "error.h"
 #include "cmd.h"
 #include "cmd_box.h"
 #include "cmd_conn.h"
@@ -26,6 +27,7 @@
 #include "mirror.h"
 #include "pathguard.h"
 #include "registry.h"
+#include "signals.h"
 #include "tarstream.h"
 #include "transfer.h"
 #include "xmalloc.h"
@@ -95,7 +97,7 @@ sync_move(struct cmd_box *b, int push, char **paths, size_t n, int json)
 	struct hostws		 hw;
 	char			*cause = NULL;
 	int64_t			 start = clock_now_ms();
-	int			 rc;
+	int			 rc, sig;
 
 	memset(&st, 0, sizeof st);
 	if (pathguard_open(b->rec->workspace, &pg, &cause) != 0) {
@@ -112,7 +114,10 @@ sync_move(struct cmd_box *b, int push, char **paths, size_t n, int json)
 	else
 		rc = transfer_pull(b->t, pg, &hw, paths, n, NULL, &st, &cause);
 	if (rc != 0) {
+		sig = rc == CLAW_ERR_INTERRUPTED ? signals_caught(0) : 0;
 		rc = cmd_fail("%s", cause);
+		if (sig != 0)	/* as a shell reports it */
+			rc = 128 + sig;
 		free(cause);
 	} else {
 		sync_report(push ? "pushed" : "pulled", &st,

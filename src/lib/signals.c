@@ -11,12 +11,15 @@
 #include <signal.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 #include "error.h"
 #include "signals.h"
 
-static int	signals_pipe[2] = { -1, -1 };
+static int			signals_pipe[2] = { -1, -1 };
+static volatile sig_atomic_t	signals_last;	/* the latest caught */
+static volatile pid_t		signals_child;	/* forwarded to, or 0 */
 
 static const struct {
 	const char	*name;
@@ -41,6 +44,9 @@ signals_handler(int sig)
 	unsigned char	c = (unsigned char)sig;
 	int		saved = errno;
 
+	signals_last = sig;
+	if (signals_child > 0)
+		(void)kill(signals_child, sig);
 	if (write(signals_pipe[1], &c, 1) == -1) {
 		/* The pipe is full: a signal is already pending. */
 	}
@@ -90,6 +96,24 @@ signals_take(void)
 			first = c;
 	}
 	return first;
+}
+
+/* The latest signal caught, and clear it; see signals.h. */
+int
+signals_caught(int clear)
+{
+	int	sig = signals_last;
+
+	if (clear)
+		signals_last = 0;
+	return sig;
+}
+
+/* Forward what is caught to pid as well; see signals.h. */
+void
+signals_forward(pid_t pid)
+{
+	signals_child = pid;
 }
 
 /* Map a signal name, with or without "SIG", to its number. */

@@ -7,6 +7,8 @@
 #ifndef CLAW_SIGNALS_H
 #define CLAW_SIGNALS_H
 
+#include <sys/types.h>
+
 /* Install the handlers.  Returns 0 or CLAW_ERR_IO. */
 int	signals_init(void);
 
@@ -15,6 +17,19 @@ int	signals_fd(void);
 
 /* Return the first pending signal and drain the pipe, or 0 if none. */
 int	signals_take(void);
+
+/*
+ * Return the latest SIGINT, SIGTERM or SIGHUP caught since it was last
+ * cleared (0: none), clearing it when clear is set.  signals_take leaves
+ * it: a caller learns after a run whether a signal stopped it.
+ */
+int	signals_caught(int clear);
+
+/*
+ * Forward each signal caught to pid too (a child doing the local half of
+ * the work, which must stop with its parent); 0 stops forwarding.
+ */
+void	signals_forward(pid_t pid);
 
 /*
  * Return the number of the signal named name ("TERM", "SIGKILL", ...), or

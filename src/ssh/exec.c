@@ -312,7 +312,12 @@ exec_pump(struct exec_state *st, char **cause)
 	    (rc = exec_read_stream(st, 0, cause)) != 0 ||
 	    (rc = exec_read_stream(st, 1, cause)) != 0)
 		return rc;
-	if (st->stop == EXEC_STOP_PIPE && st->grace == 0)
+	if (st->stop == EXEC_STOP_PIPE && st->grace == 0 &&
+	    st->o->quick_stop && !st->overflow) {
+		st->stop_sig = SIGPIPE;		/* closing the channel ends it */
+		st->in_eof = 1;
+		st->grace = clock_now_ms();
+	} else if (st->stop == EXEC_STOP_PIPE && st->grace == 0)
 		exec_stop(st, st->overflow ? EXEC_STOP_OVERFLOW :
 		    EXEC_STOP_PIPE, SIGPIPE);
 	if (!st->remote_eof && chan_eof(st->ch))
@@ -349,7 +354,7 @@ static int
 exec_wait(struct exec_state *st, char **cause)
 {
 	struct pollfd	pfd[3];
-	int		n = 2, ka_ms, rc, sig;
+	int		n = 2, ka_ms, rc, sig = 0;
 
 	if ((rc = transport_keepalive(st->t, st->got_data, &ka_ms,
 	    cause)) != 0)
@@ -369,7 +374,13 @@ exec_wait(struct exec_state *st, char **cause)
 	st->got_data = (pfd[0].revents & (POLLIN | POLLHUP)) != 0;
 	if (n == 3 && (pfd[2].revents & (POLLIN | POLLHUP | POLLERR)))
 		exec_read_stdin(st);
-	if (signals_fd() != -1 && (sig = signals_take()) != 0) {
+	if (signals_fd() != -1 && (sig = signals_take()) != 0 &&
+	    st->o->quick_stop) {
+		st->stop = EXEC_STOP_SIGNAL;
+		st->stop_sig = sig;
+		st->in_eof = 1;
+		st->grace = clock_now_ms();
+	} else if (sig != 0) {
 		if (st->stop == EXEC_STOP_SIGNAL)
 			st->grace = clock_now_ms();
 		exec_stop(st, EXEC_STOP_SIGNAL, sig);

@@ -38,6 +38,10 @@ struct exec_opts {
 					   once it did its work: set to 1
 					   if that line came (dropped) */
 	int			 in_fd;
+	int			 quick_stop;	/* a local signal ends the run
+					   at once: closing the channel
+					   ends the host's side (no kill,
+					   no grace) */
 	struct exec_sink	 out;
 	struct exec_sink	 err;
 };

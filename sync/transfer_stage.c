@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The host side of a push, staged: the tar stream is unpacked into a
+ * directory of its own beside the files (same filesystem, same jail),
+ * and only once it is complete is each entry renamed into place.  See
+ * transfer.h.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <openssl/rand.h>
+
+#include "buf.h"
+#include "transfer.h"
+#include "xmalloc.h"
+
+/*
+ * Remove stages other pushes left: a stage's lock is the file beside it
+ * (DIR.lock), taken before the stage is made, so a stage whose lock
+ * nobody holds (flock) is dead; without flock, one untouched for an
+ * hour.  A stage without its lock file, or a lock file without its
+ * stage, is dead once over a minute old.
+ */
+#define TRANSFER_STAGE_CLEAN						\
+	"for d in " TRANSFER_STAGE_PREFIX "*; do"			\
+	" case $d in *.lock) [ -e \"${d%.lock}\" ] && continue;"	\
+	" [ -f \"$d\" ] && [ -n \"$(find \"$d\" -maxdepth 0 -mmin +1)\" ]"\
+	" && { ! command -v flock >/dev/null 2>&1 ||"			\
+	" flock -n \"$d\" true 2>/dev/null; } && rm -f -- \"$d\";"	\
+	" continue;; esac;"						\
+	" [ -d \"$d\" ] && [ ! -L \"$d\" ] || continue;"		\
+	" if [ ! -e \"$d.lock\" ]; then"				\
+	" [ -n \"$(find \"$d\" -maxdepth 0 -mmin +1)\" ] || continue;"	\
+	" elif command -v flock >/dev/null 2>&1; then"			\
+	" flock -n \"$d.lock\" true 2>/dev/null || continue;"		\
+	" elif [ -z \"$(find \"$d\" -maxdepth 0 -mmin +60)\" ]; then"	\
+	" continue; fi;"						\
+	" rm -rf -- \"$d\" \"$d.lock\"; done\n"
+
+/*
+ * Rename each staged entry into place (parents first, as find lists
+ * them): a directory the workspace has already is entered, anything else
+ * replaces what is there (a directory in the way of a file is removed),
+ * a new directory moves whole.  Then the directories the stream held
+ * (its members, as tar -v listed them: not the parents it made on the
+ * way) that are left in the stage give their modes and times to the
+ * workspace's (a tar of directories alone), and the stage goes.
+ */
+#define TRANSFER_STAGE_MOVE						\
+	"(cd \"$s/t\" && find . -mindepth 1) > \"$s/list\" || fail\n"	\
+	"while IFS= read -r p; do p=${p#./}; f=\"$s/t/$p\";"		\
+	" [ -e \"$f\" ] || [ -L \"$f\" ] || continue;"			\
+	" if [ -d \"$f\" ] && [ ! -L \"$f\" ]; then"			\
+	" [ -d \"./$p\" ] && [ ! -L \"./$p\" ] && continue;"		\
+	" rm -f -- \"./$p\" || fail;"					\
+	" elif [ -d \"./$p\" ] && [ ! -L \"./$p\" ]; then"		\
+	" rm -rf -- \"./$p\" || fail; fi;"				\
+	" mv -f -- \"$f\" \"./$p\" || fail;"				\
+	" done < \"$s/list\"\n"						\
+	"while IFS= read -r p; do p=${p%/}; p=${p#./};"			\
+	" [ -n \"$p\" ] && [ \"$p\" != . ] && [ -d \"$s/t/$p\" ] &&"	\
+	" [ ! -L \"$s/t/$p\" ] && printf './%s\\n' \"$p\";"		\
+	" done < \"$s/members\" > \"$s/dirs\"\n"				\
+	"[ ! -s \"$s/dirs\" ] || (cd \"$s/t\" &&"				\
+	" tar --no-recursion -cf - -T ../dirs) | tar -xpf - || fail\n"	\
+	"rm -rf -- \"$s\" \"$s.lock\"\n"
+
+/* Append the removal of dead pushes' stages; see transfer.h. */
+void
+transfer_stage_clean(struct buf *b)
+{
+	buf_append_str(b, TRANSFER_STAGE_CLEAN);
+}
+
+/* Append the staged unpacking; see transfer.h. */
+void
+transfer_stage_body(struct buf *b, const char *feed)
+{
+	uint64_t	rnd = 0;
+
+	if (RAND_bytes((unsigned char *)&rnd, sizeof rnd) != 1)
+		rnd = (uint64_t)getpid() << 32 ^ (uint64_t)time(NULL);
+	buf_appendf(b, "s=" TRANSFER_STAGE_PREFIX "%016llx\n",
+	    (unsigned long long)rnd);
+	buf_append_str(b, "fail() { rm -rf -- \"$s\" \"$s.lock\"; exit 1; }\n"
+	    TRANSFER_STAGE_CLEAN
+	    "exec 9>\"$s.lock\" || fail\n"
+	    "if command -v flock >/dev/null 2>&1; then flock -n 9; fi\n"
+	    "mkdir -m 700 -- \"$s\" && mkdir -- \"$s/t\" || fail\n"
+	    "q=; case $(tar --version 2>/dev/null) in *GNU*)"
+	    " q=--quoting-style=literal;; esac\n");
+	buf_append_str(b, feed);
+	buf_append_str(b, " (cd \"$s/t\" && tar $q -xpvf - > ../members) ||"
+	    " fail\n" TRANSFER_STAGE_MOVE);
+}
