@@ -15,6 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "buf.h"
 #include "error.h"
 #include "exec.h"
@@ -538,30 +540,30 @@ out:
 	return rc;
 }
 
-/* Describe changes as "KIND PATH" lines (paths escaped). */
+/* Add each change to arr as {"change": KIND, "path": PATH}. */
 static void
-mirror_describe(const struct manifest_change *ch, size_t n, struct buf *b)
+mirror_describe(const struct manifest_change *ch, size_t n, cJSON *arr)
 {
-	static const char	*kinds = "?AMPLD";
-	const char		*path;
-	char			*esc;
-	size_t			 i;
-	int			 k;
+	const char	*path, *kind;
+	cJSON		*o;
+	size_t		 i;
 
 	for (i = 0; i < n; i++) {
 		path = ch[i].now != NULL ? ch[i].now->path : ch[i].old->path;
-		k = ch[i].kind == MANIFEST_CH_ADDED ? 1 : ch[i].kind ==
-		    MANIFEST_CH_MODIFIED ? 2 : ch[i].kind == MANIFEST_CH_MODE ?
-		    3 : ch[i].kind == MANIFEST_CH_LINK ? 4 : 5;
-		esc = pathguard_escape(path);
-		buf_appendf(b, "%c %s\n", kinds[k], esc);
-		free(esc);
+		kind = ch[i].kind == MANIFEST_CH_ADDED ? "added" :
+		    ch[i].kind == MANIFEST_CH_MODIFIED ? "modified" :
+		    ch[i].kind == MANIFEST_CH_MODE ? "mode" :
+		    ch[i].kind == MANIFEST_CH_LINK ? "link" : "deleted";
+		o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "change", kind);
+		cJSON_AddStringToObject(o, "path", path);
+		cJSON_AddItemToArray(arr, o);
 	}
 }
 
 /* What would move each way; see mirror.h. */
 int
-mirror_status(struct mirror *m, struct buf *up, struct buf *down,
+mirror_status(struct mirror *m, cJSON *up, cJSON *down, int *synced,
     char **cause)
 {
 	struct manifest		*base = NULL, *local = NULL, *remote = NULL;
@@ -572,6 +574,7 @@ mirror_status(struct mirror *m, struct buf *up, struct buf *down,
 	if ((rc = syncstate_open(m->statefd, m->name, &m->st, cause)) != 0 ||
 	    (rc = syncstate_all(m->st, &base, cause)) != 0)
 		return rc;
+	*synced = base != NULL;
 	if ((rc = mirror_scan(m, base, &local, cause)) == 0 &&
 	    (rc = manifest_diff(base, local, &ch, &n)) == 0) {
 		mirror_describe(ch, n, up);

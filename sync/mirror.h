@@ -101,14 +101,15 @@ void		 mirror_inline_done(struct mirror *m, int synced);
 int	mirror_pull(struct mirror *m, char **cause);
 
 /*
- * What the next sync would move: lines "K PATH" (K: A added, M modified,
- * P permissions, L link target, D deleted; PATH escaped) appended to up
- * for local changes and to down for the host's changes since the last
- * sync (nothing down before the first sync).  Returns 0 or negative.
+ * What the next sync would move: objects {"change": KIND, "path": PATH}
+ * (KIND: added, modified, mode, link, deleted) added to the arrays up
+ * for local changes and down for the host's changes since the last sync;
+ * *synced is 0 before the first sync (then nothing is listed down).
+ * Returns 0 or negative.
  */
-struct buf;
-int	mirror_status(struct mirror *m, struct buf *up, struct buf *down,
-	    char **cause);
+struct cJSON;
+int	mirror_status(struct mirror *m, struct cJSON *up, struct cJSON *down,
+	    int *synced, char **cause);
 
 /*
  * After an explicit transfer of v[0..n) (everything when n is 0): save

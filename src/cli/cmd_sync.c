@@ -7,12 +7,15 @@
 #include "config.h"
 #endif
 
+#include <ctype.h>
 #include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include <cjson/cJSON.h>
 
 #include "buf.h"
 #include "clawconfig.h"
@@ -43,7 +46,7 @@ static const struct option sync_longopts[] = {
 
 static const char sync_usage[] =
     "usage: clawssh sync push|pull [--json] [options] ID [PATH...]\n"
-    "       clawssh sync status [options] ID";
+    "       clawssh sync status [--json] [options] ID";
 
 /* Print what moved, as a line or as JSON. */
 static void
@@ -130,38 +133,90 @@ sync_move(struct cmd_box *b, int push, char **paths, size_t n, int json)
 	return rc;
 }
 
+/* Print the changes of arr as "K PATH" lines (paths escaped). */
+static void
+sync_status_lines(const char *title, const cJSON *arr)
+{
+	const cJSON	*o;
+	const char	*kind;
+	char		*esc;
+
+	printf("%s:\n", title);
+	cJSON_ArrayForEach(o, arr) {
+		kind = cJSON_GetStringValue(cJSON_GetObjectItem(o, "change"));
+		esc = pathguard_escape(cJSON_GetStringValue(
+		    cJSON_GetObjectItem(o, "path")));
+		/* the letters of earlier releases: P for a mode change */
+		printf("%c %s\n", strcmp(kind, "mode") == 0 ? 'P' :
+		    toupper((unsigned char)kind[0]), esc);
+		free(esc);
+	}
+}
+
+/* Print the status as one JSON object: synced, up, down, rules. */
+static void
+sync_status_json(int synced, cJSON *up, cJSON *down, const struct buf *rules)
+{
+	cJSON	*o = cJSON_CreateObject(), *lines;
+	char	*text, *line, *next;
+
+	cJSON_AddBoolToObject(o, "synced", synced);
+	cJSON_AddItemReferenceToObject(o, "up", up);
+	cJSON_AddItemReferenceToObject(o, "down", down);
+	lines = cJSON_AddArrayToObject(o, "rules");
+	text = xstrdup(rules->data != NULL ? rules->data : "");
+	for (line = text; *line != '\0'; line = next) {
+		next = strchr(line, '\n');
+		if (next != NULL)
+			*next++ = '\0';
+		else
+			next = line + strlen(line);
+		cJSON_AddItemToArray(lines, cJSON_CreateString(line));
+	}
+	free(text);
+	cmd_print_json(o);
+	cJSON_Delete(o);
+}
+
 /*
- * Show what the next mirror sync would move each way; with -v also the
- * rules that decide which paths move, and where each came from.
+ * Show what the next mirror sync would move each way; with -v (or in
+ * JSON, always) also the rules that decide which paths move, and where
+ * each came from.
  */
 static int
-sync_status(struct cmd_box *b)
+sync_status(struct cmd_box *b, int json)
 {
 	struct pathguard	*pg = NULL;
 	struct mirror		 m;
-	struct buf		 up = BUF_INIT, down = BUF_INIT, rules = BUF_INIT;
+	struct buf		 rules = BUF_INIT;
+	cJSON			*up = cJSON_CreateArray();
+	cJSON			*down = cJSON_CreateArray();
 	char			*cause = NULL;
-	int			 rc;
+	int			 rc, synced = 0;
 
 	memset(&m, 0, sizeof m);
 	m.statefd = -1;
 	if ((rc = pathguard_open(b->rec->workspace, &pg, &cause)) == 0 &&
 	    (rc = cmd_box_mirror(b, pg, &m, &cause)) == 0)
-		rc = mirror_status(&m, &up, &down, &cause);
+		rc = mirror_status(&m, up, down, &synced, &cause);
 	if (rc != 0) {
 		rc = cmd_fail("%s", cause);
 		free(cause);
 	} else {
-		if (b->cc.verbose > 0 || b->cc.cfg->verbose > 0)
+		if (json || b->cc.verbose > 0 || b->cc.cfg->verbose > 0)
 			ignore_describe(m.ig, &rules);
-		printf("up (local changes):\n%sdown (sandbox changes):\n%s%s",
-		    up.data != NULL ? up.data : "", down.data != NULL ?
-		    down.data : "", rules.data != NULL ? rules.data : "");
+		if (json)
+			sync_status_json(synced, up, down, &rules);
+		else {
+			sync_status_lines("up (local changes)", up);
+			sync_status_lines("down (sandbox changes)", down);
+			fputs(rules.data != NULL ? rules.data : "", stdout);
+		}
 	}
 	mirror_close(&m);
 	pathguard_close(pg);
-	buf_free(&up);
-	buf_free(&down);
+	cJSON_Delete(up);
+	cJSON_Delete(down);
 	buf_free(&rules);
 	return rc;
 }
@@ -223,7 +278,7 @@ cmd_sync(int argc, char **argv)
 	sync_tidy_paths(argv + optind + 1, (size_t)(argc - optind - 1));
 	if ((rc = cmd_box_load(&b, argv[optind])) == 0 &&
 	    (rc = cmd_box_connect(&b)) == 0)
-		rc = status ? sync_status(&b) : sync_move(&b, push,
+		rc = status ? sync_status(&b, json) : sync_move(&b, push,
 		    argv + optind + 1, (size_t)(argc - optind - 1), json);
 	cmd_box_free(&b);
 	return rc;

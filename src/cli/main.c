@@ -59,10 +59,12 @@ static const char prune_help[] =
     "\"pruned\"}\n";
 static const char sync_help[] =
     "usage: clawssh sync push|pull [--json] [options] ID [PATH...]\n"
-    "       clawssh sync status [options] ID\n\n"
-    "Move workspace files up (push) or down (pull), all or the PATHs.\n"
+    "       clawssh sync status [--json] [options] ID\n\n"
+    "Move workspace files up (push) or down (pull), all or the PATHs;\n"
+    "status: what the next mirror sync would move (-v: and the rules).\n"
     "  --json                push, pull: one JSON object saying what "
-    "moved\n";
+    "moved;\n"
+    "                        status: what would move, and the rules\n";
 static const char sshconfig_help[] =
     "usage: clawssh ssh-config [options] ID\n\n"
     "Print an ssh_config stanza (Host clawssh-ID) reaching the sandbox's\n"

@@ -3,7 +3,7 @@
 # --json against a real sshd: every command that prints data prints one
 # JSON value on stdout with the shape clawssh(1) documents (destroy,
 # prune, edit and apply-patch new; provision, list, status, ls, stat,
-# sync push and pull checked), errors stay on stderr with nothing on
+# sync push, pull and status checked), errors stay on stderr with nothing on
 # stdout.
 # shellcheck source=tests/integration/lib.sh
 . "${TESTLIB:-$(dirname "$0")/lib.sh}"
@@ -134,4 +134,43 @@ case_3() {
 	one_json "$T/out" "-F before destroy --json" ".id == \"$id\""
 }
 
-lib_run_cases "1 2 3"
+# sync status --json on a mirror sandbox: {synced, up, down, rules},
+# paths as they are (a quote in a name is JSON's escape, not ours too).
+case_4() {
+	mkdir -p "$T/wm"
+	echo one > "$T/wm/a.txt"
+	id=$("$CLAWSSH" provision -F "$T/ssh_config" --host testhost \
+	    --workspace "$T/wm" --key s1) || fail "provision (mirror)"
+	"$CLAWSSH" sync status --json "$id" > "$T/out" ||
+	    lib_case_fail "sync status --json before a sync: status $?"
+	one_json "$T/out" "sync status --json, first" '.synced == false and
+	    .up == [{"change": "added", "path": "a.txt"}] and .down == [] and
+	    (.rules | any(test("protected: .git")))'
+	"$CLAWSSH" exec -s "$id" -- sh -c 'echo made > "b \"c.txt"; rm a.txt' || lib_case_fail "exec"
+	echo two > "$T/wm/d.txt"
+	"$CLAWSSH" exec --no-sync -s "$id" -- sh -c 'echo x > e.txt' ||
+	    lib_case_fail "exec --no-sync"
+	"$CLAWSSH" sync status --json "$id" > "$T/out" ||
+	    lib_case_fail "sync status --json: status $?"
+	one_json "$T/out" "sync status --json" '.synced == true and
+	    .up == [{"change": "added", "path": "d.txt"}] and
+	    .down == [{"change": "added", "path": "e.txt"}]'
+	"$CLAWSSH" sync status "$id" > "$T/out" ||
+	    lib_case_fail "sync status: status $?"
+	expect_eq "$(cat "$T/out")" "up (local changes):
+A d.txt
+down (sandbox changes):
+A e.txt" "sync status text"
+	"$CLAWSSH" sync status --json nosuch > "$T/out" 2>/dev/null &&
+	    lib_case_fail "sync status --json of an unknown id succeeded"
+	[ -s "$T/out" ] && lib_case_fail "an error printed to stdout"
+	[ -f "$T/wm/b \"c.txt" ] || lib_case_fail "the odd name did not come down"
+	"$CLAWSSH" exec --no-sync -s "$id" -- sh -c 'echo y > "f \"g.txt"' ||
+	    lib_case_fail "exec --no-sync (odd name)"
+	"$CLAWSSH" sync status --json "$id" > "$T/out" ||
+	    lib_case_fail "sync status --json (odd name): status $?"
+	one_json "$T/out" "sync status --json (odd name)" \
+	    'any(.down[]; .path == "f \"g.txt")' 
+}
+
+lib_run_cases "1 2 3 4"
