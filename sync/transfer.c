@@ -377,13 +377,15 @@ transfer_rescan(struct pathguard *pg, struct ignore *ig,
 
 /*
  * Scan the workspace (ignore rules applied, no link followed), keep what
- * sel names (everything when nsel is 0), and write it as a tar stream.
+ * sel names (everything when nsel is 0), and write it as a tar stream;
+ * the scan's sizes give arg's progress line its total.
  */
 static int
 transfer_walk_create(struct pathguard *pg, char *const *sel, size_t nsel,
     int flags, char *const *exclude, size_t nexclude, tarstream_write_fn wr,
-    void *arg, struct tarstream_stats *st, char **cause)
+    struct transfer_fd *arg, struct tarstream_stats *st, char **cause)
 {
+	uint64_t	  total = 1024;
 	struct manifest	 *m = NULL;
 	struct ignore	 *ig = NULL;
 	char		**list;
@@ -409,7 +411,10 @@ transfer_walk_create(struct pathguard *pg, char *const *sel, size_t nsel,
 			continue;
 		}
 		list[k++] = m->e[i].path;
+		total += PROGRESS_TAR_BYTES(m->e[i].type == MANIFEST_FILE ?
+		    m->e[i].size : 0);
 	}
+	arg->pr.total = total;	/* the scan told us: a percentage */
 	rc = tarstream_create(pg, list, k, wr, arg, st, cause);
 	free(list);
 	manifest_free(m);

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # The transfer progress line: on a terminal (a pty from script(1)) a
-# mirror exec's upload and download show percentage, rate and time left,
+# mirror exec's upload and download and a sync push show percentage, rate
+# and time left,
 # then a 100% line; on a pipe, or with stderr a file, nothing; the
 # command's own output is unchanged either way.  CLAWSSH_PROGRESS_MS=0
 # shows the line at once, so no timing is assumed.
@@ -51,6 +52,15 @@ expect_match "$out" \
 expect_match "$out" "^clawssh: received 1 files, 2.0 MiB, 100%" \
     "download: the 100% line"
 cmp -s "$W/made" "$R/$id/workspace/made" || fail "made did not come down"
+
+# A push that walks the tree (sync push, the seed) knows its total from
+# the scan: a percentage too.
+head -c 2097152 /dev/urandom > "$W/walked"
+out=$(tty "'$CLAWSSH' sync push '$id'")
+expect_match "$out" \
+    "^clawssh: sent [0-9]* files, [0-9.]* of [0-9.]* MiB, [0-9]*%, [0-9.]* MiB/s, [0-9:]* left" \
+    "sync push: percentage, rate, time left"
+cmp -s "$W/walked" "$R/$id/workspace/walked" || fail "walked did not go up"
 
 # Not a terminal: no line at all, on a pipe or into a file.
 head -c 1048576 /dev/urandom > "$W/big"
