@@ -228,7 +228,7 @@ exec_kill_remote(struct transport *t, long pid)
 		free(script);
 		return;
 	}
-	while (!chan_eof(ch)) {
+	while (!chan_eof(ch) && clock_now_ms() < deadline) {
 		n = chan_read(ch, 0, sink, sizeof sink, &cause);
 		m = chan_read(ch, 1, sink, sizeof sink, &cause);
 		if (n < 0 || m < 0) {

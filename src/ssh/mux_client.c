@@ -212,12 +212,32 @@ mux_take_frames(struct mux *m)
 	return rc < 0 ? CLAW_ERR_CONNECT : 0;
 }
 
+/*
+ * Whether the daemon hung up.  Then the hold no longer applies: nothing
+ * more can come than the socket still has, and reading it to its end is
+ * how the death is seen.  Without that, a full hold left the hung-up
+ * socket polled (POLLHUP always wakes) but never read: a spin.
+ */
+static int
+mux_hung_up(struct mux *m)
+{
+	struct pollfd	pfd;
+
+	pfd.fd = m->fd;
+	pfd.events = POLLRDHUP;
+	pfd.revents = 0;
+	if (poll(&pfd, 1, 0) == -1)
+		return 0;
+	return (pfd.revents & (POLLRDHUP | POLLHUP | POLLERR | POLLNVAL)) != 0;
+}
+
 /* Pump the socket; see mux_client.h. */
 int
 mux_pump(struct mux *m)
 {
 	char	chunk[MUX_READ];
 	ssize_t	n;
+	int	gone;
 
 	if (m->error != NULL)
 		return CLAW_ERR_CONNECT;
@@ -231,7 +251,8 @@ mux_pump(struct mux *m)
 			break;
 		return mux_dead(m, "the clawssh daemon went away");
 	}
-	while (m->held < MUX_HOLD_MAX) {
+	gone = m->held >= MUX_HOLD_MAX && mux_hung_up(m);
+	while (m->held < MUX_HOLD_MAX || gone) {
 		n = recv(m->fd, chunk, sizeof chunk, 0);
 		if (n > 0) {
 			buf_append(&m->in, chunk, (size_t)n);

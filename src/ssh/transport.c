@@ -161,6 +161,8 @@ transport_wait(struct transport *t, int64_t deadline)
 	for (;;) {
 		n = poll(&pfd, 1, clock_poll_timeout(deadline));
 		if (n > 0) {
+			if (pfd.revents & POLLNVAL)
+				return CLAW_ERR_IO;
 			if (pfd.revents & POLLIN)
 				t->last_rx = clock_now_ms();
 			if (t->mux != NULL && mux_pump(t->mux) != 0)
