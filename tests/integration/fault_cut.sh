@@ -245,7 +245,7 @@ case_cuts() {
 	# a cut ends a jailed push's shell outright: its stage stays until
 	# the next push or pull (one still ending holds its lock: again)
 	_k=0
-	while [ $_k -lt 5 ]; do
+	while [ $_k -lt 10 ]; do
 		retry csync pull "$idr"
 		retry csync pull "$idm"
 		left=$(find "$R/$idr/workspace" "$R/$idm/workspace" \
