@@ -264,6 +264,25 @@ oci_wordf(struct buf *b, const char *fmt, ...)
 	free(s);
 }
 
+/*
+ * Append the init: docker's --init (tini) reports a failed exec as 127 or
+ * 126 itself; podman's (catatonit) as 1, so podman runs the command as
+ * the container's first process, and the engine reports 127 (not found)
+ * or 126 (cannot be run) naming the command.  That process has no
+ * default action for SIGTERM, so a stop (rm -f by the watcher, destroy)
+ * kills at once rather than after waiting 10 s for nothing.
+ */
+static void
+oci_append_init(const struct contain_policy *p, struct buf *b)
+{
+	if (p->runtime == CONTAIN_DOCKER) {
+		oci_word(b, "--init");
+		return;
+	}
+	oci_word(b, "--stop-timeout");
+	oci_word(b, "0");
+}
+
 /* Append the confinement that does not depend on the policy's values. */
 static void
 oci_append_fixed(const struct contain_policy *p, const char *name,
@@ -272,7 +291,7 @@ oci_append_fixed(const struct contain_policy *p, const char *name,
 	oci_word(b, "run");
 	oci_word(b, "--rm");
 	oci_word(b, "-i");
-	oci_word(b, "--init");
+	oci_append_init(p, b);
 	oci_word(b, "--name");
 	oci_word(b, name);
 	if (p->sandbox != NULL) {

@@ -21,7 +21,8 @@ struct contain_policy;
 /*
  * Append to b the sh command line (every word sh-quoted) that runs
  * argv[0..argc) under policy p with engine "docker" or "podman" as a fresh
- * container named name (--rm, -i, --init), removed when the command ends,
+ * container named name (--rm, -i; docker --init, podman --stop-timeout 0:
+ * the command is its first process), removed when the command ends,
  * labelled CONTAIN_OCI_LABEL=p->sandbox when p->sandbox is not NULL.
  *
  * The container has a read-only root, a private tmpfs /tmp, no

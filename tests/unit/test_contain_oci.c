@@ -29,6 +29,8 @@
 
 /* Words every container gets, between "run" and the limits. */
 #define FIXED_WORDS	"[run][--rm][-i][--init]"
+/* podman runs the command as the first process: no --init (issue 16). */
+#define PODMAN_WORDS	"[run][--rm][-i][--stop-timeout][0]"
 #define FIXED_CONFINE	"[--read-only]"
 #define FIXED_SECURITY	"[--cap-drop][ALL][--security-opt]" \
 			"[no-new-privileges][--tmpfs]" \
@@ -191,7 +193,7 @@ test_podman_scratch(void **state)
 	p.limits.memory = 1;
 	p.gpus = gpus;
 	p.ngpus = 2;
-	check_words(&p, 3, argv, "[podman]" FIXED_WORDS "[--name][c1]"
+	check_words(&p, 3, argv, "[podman]" PODMAN_WORDS "[--name][c1]"
 	    FIXED_CONFINE "[--network][none]" FIXED_SECURITY
 	    "[--memory][1][--memory-swap][1]"
 	    "[--mount][type=bind,source=/var/lib/claw/c1/scratch,"
@@ -638,7 +640,7 @@ test_wrap_user_name(void **state)
 	assert_non_null(wrap);
 	got = wrap_split(wrap, &st, NULL);
 	assert_int_equal(st, 0);
-	want = xasprintf("[podman]" FIXED_WORDS "[--name][n1]" FIXED_CONFINE
+	want = xasprintf("[podman]" PODMAN_WORDS "[--name][n1]" FIXED_CONFINE
 	    "[--network][none]" FIXED_SECURITY
 	    "[--mount][type=bind,source=/srv/ws,target=/workspace]"
 	    "[--workdir][/workspace][-e][LANG][-e][TERM][-e][TZ]"
