@@ -13,8 +13,8 @@
 #   4     a pull failing after the command: its status,     FAIL     pass
 #         both on stderr and in --sync-json
 #   5     cases 1 and 4 as the non-root user clawssh-test   FAIL     pass
-# (docker and podman are not covered: their --init reports a failed exec
-# as status 1; see the EXIT STATUS section of clawssh(1).)
+# (podman: tests/integration/exec_status_oci.sh; docker keeps --init,
+# whose tini reports 127/126 itself: see clawssh(1), EXIT STATUS.)
 # EXEC_STATUS_CASES="1 4" runs some (default: all).
 # The case_N functions are called by name, by lib_run_cases.
 # shellcheck disable=SC2317
