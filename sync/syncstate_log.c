@@ -32,6 +32,9 @@
 #define SS_HEAD_MAX	256	/* a longer first line is no header */
 #define SS_END_LEN	10	/* ". CCCCCCCC", a block's last line */
 
+/* The one "another sync raced us" reason, told apart by address. */
+static const char ss_raced[] = SS_RACED;
+
 /* The CRC-32 of p; see syncstate_int.h.  Half a byte at a time. */
 uint32_t
 syncstate_crc32(const void *p, size_t len)
@@ -179,7 +182,7 @@ ss_find_end(const char *p, const char *end, const char **endp,
 		if ((nl = memchr(q, '\n', (size_t)(end - q))) == NULL)
 			break;
 		if (q == p && nl - q == 1 && *q == 'X')
-			return SS_RACED;
+			return ss_raced;
 		if (nl - q == SS_END_LEN && q[0] == '.' && q[1] == ' ' &&
 		    ss_hex8(q + 2, crc) == 0) {
 			*endp = q;
@@ -219,7 +222,7 @@ ss_block1(struct syncstate *s, const char **pp, const char *end)
 		if ((nl = memchr(q, '\n', (size_t)(end - q))) == NULL)
 			break;
 		if (nl - q == 1 && *q == 'X')
-			return SS_RACED;
+			return ss_raced;
 		if (nl - q == 1 && *q == '.') {
 			if ((why = ss_body(s, p, q)) == NULL)
 				*pp = nl + 1;
@@ -250,7 +253,7 @@ ss_blocks(struct syncstate *s, const char *text, const char *p,
 		return;
 	}
 	s->log_fresh = 1;
-	raced = strcmp(why, SS_RACED) == 0;
+	raced = why == ss_raced;
 	if (raced || version == 1)
 		syncstate_layers_free(s);	/* the manifest alone */
 	s->nsaved = s->nl;
