@@ -6,11 +6,24 @@
 # touched (not ~/.ssh); everything is removed on exit.
 set -eu
 cd "$(dirname "$0")/.."
-sh scripts/install-deps.sh
-sh scripts/build.sh
-CLAWSSH="$PWD/clawssh"
+# CLAWSSH_DEMO_BINARY=PATH (tests/demo.sh, in make check) runs the demo
+# with that binary and skips the installing and building.
+if [ -n "${CLAWSSH_DEMO_BINARY:-}" ]; then
+	CLAWSSH=$CLAWSSH_DEMO_BINARY
+else
+	sh scripts/install-deps.sh
+	sh scripts/build.sh
+	CLAWSSH="$PWD/clawssh"
+fi
 
 D=$(mktemp -d /tmp/clawssh-demo.XXXXXX)
+# Sandboxes run as their own uid (connected as root): it must be able to
+# pass through $D to reach them.
+chmod 711 "$D"
+# The first part shows direct connections (a login per command); the
+# daemon, which a command would otherwise start by itself, comes later.
+CLAWSSH_AUTOSTART=0
+export CLAWSSH_AUTOSTART
 SSHD_PID=
 cleanup() {
 	pkill -f "clawssh serve --socket $D/" 2>/dev/null
