@@ -7,9 +7,7 @@
 #include "config.h"
 #endif
 
-#include <sys/socket.h>
 #include <sys/types.h>
-#include <sys/un.h>
 
 #include <errno.h>
 #include <poll.h>
@@ -28,37 +26,11 @@
 #include "cmd_serve.h"
 #include "error.h"
 #include "fdio.h"
+#include "mux_client.h"
 #include "xmalloc.h"
 
 #define CTL_ANSWER_MAX	(1024 * 1024)	/* bytes of one answer */
 #define CTL_WAIT_MS	10000		/* for an answer, or the stop */
-
-/* Connect to path: 0 with *fd, CLAW_ERR_NOTFOUND if nothing listens. */
-static int
-ctl_connect(const char *path, int *fd, char **cause)
-{
-	struct sockaddr_un	sun;
-	int			s, err;
-
-	memset(&sun, 0, sizeof sun);
-	sun.sun_family = AF_UNIX;
-	if (strlen(path) >= sizeof sun.sun_path)
-		return claw_fail(cause, CLAW_ERR_INVAL,
-		    "%s: socket path too long", path);
-	memcpy(sun.sun_path, path, strlen(path));
-	if ((s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
-		return claw_fail_errno(cause, path, "socket");
-	if (connect(s, (struct sockaddr *)&sun, sizeof sun) == -1) {
-		err = errno;
-		close(s);
-		if (err == ENOENT || err == ECONNREFUSED || err == ENOTDIR)
-			return CLAW_ERR_NOTFOUND;
-		errno = err;
-		return claw_fail_errno(cause, path, "connect");
-	}
-	*fd = s;
-	return 0;
-}
 
 /* Read one line (bounded, with a deadline) from fd into b. */
 static int
@@ -99,7 +71,7 @@ ctl_ask(const char *path, const char *method, cJSON **res, char **cause)
 	char		*req;
 	int		 fd, rc;
 
-	if ((rc = ctl_connect(path, &fd, cause)) != 0)
+	if ((rc = mux_dial(path, &fd, cause)) != 0)
 		return rc;
 	req = xasprintf("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"%s\"}\n",
 	    method);
@@ -203,7 +175,7 @@ ctl_alive(const char *path, pid_t pid)
 
 	if (pid > 1 && kill(pid, 0) == 0)
 		return 1;
-	if ((rc = ctl_connect(path, &fd, &cause)) == 0)
+	if ((rc = mux_dial(path, &fd, &cause)) == 0)
 		close(fd);
 	free(cause);
 	return rc == 0;

@@ -267,8 +267,8 @@ mux_pump(struct mux *m)
 	return 0;
 }
 
-/* Connect the Unix socket at path: CLAW_ERR_NOTFOUND if nobody listens. */
-static int
+/* Connect the Unix socket at path; see mux_client.h. */
+int
 mux_dial(const char *path, int *fdp, char **cause)
 {
 	struct sockaddr_un	sun;

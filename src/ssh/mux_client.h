@@ -28,6 +28,13 @@ struct transport_opts;
 char	*mux_socket_path(const char *configured);
 
 /*
+ * Connect the daemon's Unix socket at path: 0 with *fdp (close-on-exec),
+ * CLAW_ERR_NOTFOUND (no message) if nobody listens there, or another
+ * error with *cause.
+ */
+int	mux_dial(const char *path, int *fdp, char **cause);
+
+/*
  * Connect to the daemon listening on path and bind the connection to the
  * host sc describes (the daemon connects, verifies and authenticates as
  * transport_connect would, or reuses a warm session).  Nothing waits for
