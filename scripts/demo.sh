@@ -26,8 +26,9 @@ CLAWSSH_AUTOSTART=0
 export CLAWSSH_AUTOSTART
 SSHD_PID=
 cleanup() {
-	pkill -f "clawssh serve --socket $D/" 2>/dev/null
-	[ -n "$SSHD_PID" ] && kill "$SSHD_PID" 2>/dev/null
+	# (set -e holds here too: a step that finds nothing must not stop it)
+	pkill -f "clawssh serve --socket $D/" 2>/dev/null || :
+	[ -z "$SSHD_PID" ] || kill "$SSHD_PID" 2>/dev/null || :
 	rm -rf "$D"
 }
 trap cleanup EXIT
