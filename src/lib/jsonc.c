@@ -439,3 +439,35 @@ jsonc_hooks(void)
 	h.free_fn = free;
 	cJSON_InitHooks(&h);
 }
+
+/* Order object members by name, for qsort. */
+static int
+jsonc_cmp_member(const void *a, const void *b)
+{
+	const cJSON	*const *ma = a, *const *mb = b;
+
+	return strcmp((*ma)->string, (*mb)->string);
+}
+
+/* See jsonc.h; sorted, so n log n. */
+const char *
+jsonc_dup_member(const cJSON *obj)
+{
+	const cJSON	**v, *m;
+	const char	 *dup = NULL;
+	size_t		  i, n = 0;
+
+	for (m = obj->child; m != NULL; m = m->next)
+		n++;
+	if (n < 2)
+		return NULL;
+	v = xreallocarray(NULL, n, sizeof(*v));
+	for (i = 0, m = obj->child; m != NULL; m = m->next)
+		v[i++] = m;
+	qsort(v, n, sizeof(*v), jsonc_cmp_member);
+	for (i = 1; i < n && dup == NULL; i++)
+		if (strcmp(v[i - 1]->string, v[i]->string) == 0)
+			dup = v[i]->string;
+	free(v);
+	return dup;
+}

@@ -33,4 +33,11 @@ int	jsonc_parse(const char *name, const char *text, size_t len,
  */
 int	jsonc_load_file(const char *path, cJSON **out, char **cause);
 
+/*
+ * The name two members of object obj share (the first in sorted order),
+ * or NULL when every name is its own.  cJSON keeps duplicates; callers
+ * that read settings refuse them.
+ */
+const char	*jsonc_dup_member(const cJSON *obj);
+
 #endif /* CLAW_JSONC_H */

@@ -202,41 +202,20 @@ config_key_path(const char *prefix, const char *name)
 	return buf_detach(&b);
 }
 
-/* Order object members by name, for qsort. */
-static int
-config_cmp_member(const void *a, const void *b)
-{
-	const cJSON	*const *ma = a, *const *mb = b;
-
-	return strcmp((*ma)->string, (*mb)->string);
-}
-
-/* Fail if two members of object obj share a name (sorted: n log n). */
+/* Fail if two members of object obj share a name. */
 static int
 config_check_dups(const struct config_ctx *ctx, const cJSON *obj,
     const char *prefix)
 {
-	const cJSON	**v, *m;
-	char		 *key;
-	size_t		  i, n = 0;
-	int		  r = 0;
+	const char	*dup = jsonc_dup_member(obj);
+	char		*key;
+	int		 r;
 
-	for (m = obj->child; m != NULL; m = m->next)
-		n++;
-	if (n < 2)
+	if (dup == NULL)
 		return 0;
-	v = xreallocarray(NULL, n, sizeof(*v));
-	for (i = 0, m = obj->child; m != NULL; m = m->next)
-		v[i++] = m;
-	qsort(v, n, sizeof(*v), config_cmp_member);
-	for (i = 1; i < n && r == 0; i++) {
-		if (strcmp(v[i - 1]->string, v[i]->string) != 0)
-			continue;
-		key = config_key_path(prefix, v[i]->string);
-		r = config_fail(ctx, CLAW_ERR_PARSE, "duplicate key '%s'", key);
-		free(key);
-	}
-	free(v);
+	key = config_key_path(prefix, dup);
+	r = config_fail(ctx, CLAW_ERR_PARSE, "duplicate key '%s'", key);
+	free(key);
 	return r;
 }
 

@@ -18,6 +18,7 @@
 
 #include "buf.h"
 #include "error.h"
+#include "jsonc.h"
 #include "policy.h"
 #include "xmalloc.h"
 
@@ -89,38 +90,14 @@ policy_fail_key(char **cause, const char *prefix, const char *name,
 	return CLAW_ERR_PARSE;
 }
 
-/* Order object members by name, for qsort. */
-static int
-policy_cmp_member(const void *a, const void *b)
-{
-	const cJSON	*const *ma = a, *const *mb = b;
-
-	return strcmp((*ma)->string, (*mb)->string);
-}
-
 /* Fail if two members of object obj (at path) share a name. */
 static int
 policy_check_dups(const cJSON *obj, const char *path, char **cause)
 {
-	const cJSON	**v, *m;
-	size_t		  i, n = 0;
-	int		  r = 0;
+	const char	*dup = jsonc_dup_member(obj);
 
-	for (m = obj->child; m != NULL; m = m->next)
-		n++;
-	if (n < 2)
-		return 0;
-	v = xreallocarray(NULL, n, sizeof(*v));
-	for (i = 0, m = obj->child; m != NULL; m = m->next)
-		v[i++] = m;
-	qsort(v, n, sizeof(*v), policy_cmp_member);
-	for (i = 1; i < n && r == 0; i++) {
-		if (strcmp(v[i - 1]->string, v[i]->string) == 0)
-			r = policy_fail_key(cause, path, v[i]->string,
-			    "duplicate key");
-	}
-	free(v);
-	return r;
+	return dup == NULL ? 0 :
+	    policy_fail_key(cause, path, dup, "duplicate key");
 }
 
 /* Store the array of patterns item (at key) in l. */
