@@ -7,6 +7,7 @@ set -eu
 PACKAGES="build-essential autoconf automake libtool pkg-config
 libssh2-1-dev libssl-dev libcjson-dev libarchive-dev libcmocka-dev
 libinotifytools0-dev inotify-tools openssh-client openssh-server bubblewrap busybox-static procps
+musl-tools
 time hyperfine valgrind rsync git netcat-openbsd jq mandoc
 munge slurmctld slurmd slurm-client
 podman runc catatonit

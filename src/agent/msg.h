@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The agent protocol's messages, built on the frame codec: what each
+ * frame type carries, encoded and decoded in one place (docs/agent.md).
+ * Decoders read hostile frames: unknown tags are skipped, a known tag
+ * with a malformed value fails the whole message, strings are bounded,
+ * counts are capped.  They return 0 or a negative FRAME_ERR_* code and
+ * fill their output on success only.
+ */
+#ifndef CLAW_AGENT_MSG_H
+#define CLAW_AGENT_MSG_H
+
+#include <stdint.h>
+
+#include "frame.h"
+
+#define MSG_PROTO	1	/* the protocol number in HELLO */
+#define MSG_CMD_MAX	256	/* a listed process's command line */
+#define MSG_PROCS_MAX	4096	/* processes in one listing */
+
+struct msg_hello {
+	uint32_t	 proto;
+	char		*spec;		/* "" if none */
+	uint64_t	 started;	/* epoch seconds, 0 from a client */
+	int		 caps;		/* MSG_CAP_* understood */
+};
+#define MSG_CAP_EXEC	0x1
+#define MSG_CAP_PTY	0x2
+#define MSG_CAP_STATUS	0x4
+#define MSG_CAP_STOP	0x8
+
+struct msg_exec {
+	char		**argv;		/* NULL-terminated; empty: login */
+	char		**env;		/* NULL-terminated */
+	char		 *cwd;
+	uint32_t	  flags;	/* FRAME_EXEC_* */
+	uint16_t	  rows;
+	uint16_t	  cols;
+	uint32_t	  nfds;
+};
+
+struct msg_proc {
+	uint32_t	pid;
+	uint32_t	ppid;
+	char		state[2];
+	char		cmd[MSG_CMD_MAX + 1];
+	uint64_t	rss_kb;
+	uint64_t	cpu_ms;
+	uint64_t	age_s;
+	uint64_t	start_s;
+};
+
+/* HELLO: encode (spec NULL: none) and decode (free with _free). */
+void	msg_hello_put(struct frame_wr *w, uint32_t id, const char *spec,
+	    uint64_t started);
+int	msg_hello_get(const struct frame *f, struct msg_hello *m);
+void	msg_hello_free(struct msg_hello *m);
+
+/* EXEC: encode and decode; msg_exec_free(NULL-filled) is safe. */
+void	msg_exec_put(struct frame_wr *w, uint32_t id, const struct msg_exec *m);
+int	msg_exec_get(const struct frame *f, struct msg_exec *m);
+void	msg_exec_free(struct msg_exec *m);
+
+/* STARTED: the pid and the number of fds attached. */
+int	msg_started_get(const struct frame *f, uint32_t *pid, uint32_t *nfds);
+/* EXIT: one of code (0-255) or signal (1-64); the other is -1. */
+int	msg_exit_get(const struct frame *f, int *code, int *signo);
+/* SIGNAL: the signal number. */
+int	msg_signal_get(const struct frame *f, int *signo);
+/* ERROR: its message (allocated), "" if it has none. */
+int	msg_error_get(const struct frame *f, char **message);
+/* One TAG_PROC value of a PROCS frame. */
+void	msg_proc_put(struct frame_wr *w, const struct msg_proc *p);
+int	msg_proc_get(const struct frame_buf *val, struct msg_proc *p);
+
+/* Frames with one field or none. */
+void	msg_simple(struct frame_wr *w, int type, uint32_t id);
+void	msg_u32(struct frame_wr *w, int type, uint32_t id, int tag,
+	    uint32_t v);
+void	msg_error(struct frame_wr *w, uint32_t id, const char *message);
+
+#endif /* CLAW_AGENT_MSG_H */
