@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* clawssh-agent's main: one subcommand per invocation (docs/agent.md). */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <stdio.h>
+#include <string.h>
+
+#include "agent.h"
+#include "msg.h"
+
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION	"unknown"
+#endif
+
+static const struct {
+	const char	*name;
+	int		(*main)(int, char **);
+} agent_cmds[] = {
+	{ "box-exec", box_exec_main },
+	{ "box-hold", box_hold_main },
+	{ "box-init", box_init_main },
+	{ "box-status", box_status_main },
+	{ "box-stop", box_stop_main },
+};
+
+/* The usage message, on stderr; exit status 125. */
+static int
+agent_usage(void)
+{
+	fprintf(stderr, "usage: clawssh-agent version\n"
+	    "       clawssh-agent box-exec --dir RUNDIR [--cwd DIR] "
+	    "[--keep 'NAME ...'] [--spec TOKEN] [--pty] [--login] [-v] "
+	    "-- [CMD [ARG...]]\n"
+	    "       clawssh-agent box-hold --dir RUNDIR [--spec TOKEN] -- "
+	    "RUNTIME-ARGV...\n"
+	    "       clawssh-agent box-status --dir RUNDIR\n"
+	    "       clawssh-agent box-stop --dir RUNDIR\n");
+	return AGENT_EXIT_ERR;
+}
+
+/* Run the subcommand argv[1]. */
+int
+main(int argc, char **argv)
+{
+	size_t	i;
+
+	if (argc < 2)
+		return agent_usage();
+	if (strcmp(argv[1], "version") == 0 && argc == 2) {
+		printf("clawssh-agent %s %d\n", PACKAGE_VERSION, MSG_PROTO);
+		return fflush(stdout) == 0 ? 0 : AGENT_EXIT_ERR;
+	}
+	for (i = 0; i < sizeof(agent_cmds) / sizeof(agent_cmds[0]); i++)
+		if (strcmp(argv[1], agent_cmds[i].name) == 0)
+			return agent_cmds[i].main(argc - 1, argv + 1);
+	return agent_usage();
+}
