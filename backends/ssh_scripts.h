@@ -52,8 +52,10 @@
 
 /*
  * The one container clean-up: clawctrs ID removes the docker and podman
- * containers labelled clawssh.sandbox=ID, and nothing else.  An ID that
- * is not a sandbox id (c and 12 base32 letters) is refused before any
+ * containers labelled clawssh.sandbox=ID, and nothing else: the
+ * sandbox's long-lived clawssh-ID (contain_oci_create labels it so), and
+ * any left by older versions, running or not.  An ID that is not a
+ * sandbox id (c and 12 base32 letters) is refused before any
  * engine is asked: an empty label value matches every sandbox's
  * containers.  Returns 3 (with "clawssh-error: ...") when refused.
  */

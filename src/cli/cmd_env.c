@@ -158,11 +158,13 @@ cmd_env_bwrap(const struct cmd_box *b, const struct sandbox_settings *now,
 }
 
 /*
- * The docker or podman wrapper for b's sandbox under now, in a container
- * with a fresh random name; 0, or an exit status after printing why.
- * Without a user the container runs, when the host user is root, as the
- * sandbox's own uid (sandbox_default_uid), as bwrap does; user "root"
- * keeps the engine's default user (no --user).
+ * The docker or podman wrapper for b's sandbox under now: an exec into
+ * the sandbox's long-lived container clawssh-ID, started on first use;
+ * 0, or an exit status after printing why.  Without a user the container
+ * runs, when the host user is root, as the sandbox's own uid
+ * (sandbox_default_uid), as bwrap does; user "root" keeps the engine's
+ * default user (no --user).  At -v the wrapper says when it (re)starts
+ * the container.
  */
 static int
 cmd_env_oci(const struct cmd_box *b, const struct sandbox_settings *now,
@@ -170,24 +172,21 @@ cmd_env_oci(const struct cmd_box *b, const struct sandbox_settings *now,
 {
 	const struct registry_record	*r = b->rec;
 	struct contain_policy		 p;
-	unsigned char			 rnd[4];
-	char				*ws, *scratch, *gpus = NULL, *name;
+	struct contain_oci_opts		 o;
+	char				*ws, *scratch, *gpus = NULL, *dir;
 	char				*cause = NULL;
-	unsigned int			 uid = 0;
 	int				 rc = 0;
 
-	if (RAND_bytes(rnd, sizeof rnd) != 1)
-		return cmd_fail("no random bytes for a container name");
 	if (cwd != NULL && strncmp(cwd, CONTAIN_OCI_WORKSPACE "/",
 	    sizeof CONTAIN_OCI_WORKSPACE) == 0)
 		cwd += sizeof CONTAIN_OCI_WORKSPACE;
 	else if (cwd != NULL && strcmp(cwd, CONTAIN_OCI_WORKSPACE) == 0)
 		cwd = NULL;
-	name = xasprintf("clawssh-%s-%02x%02x%02x%02x", r->id, rnd[0], rnd[1],
-	    rnd[2], rnd[3]);
 	ws = b->be->workspace(r->remote_root, r->id);
-	scratch = xasprintf("%s/%s/private", r->remote_root, r->id);
+	dir = xasprintf("%s/%s", r->remote_root, r->id);
+	scratch = xasprintf("%s/private", dir);
 	memset(&p, 0, sizeof p);
+	memset(&o, 0, sizeof o);
 	p.runtime = now->runtime;
 	p.access = (enum contain_access)now->access;
 	p.network = now->network;
@@ -198,22 +197,25 @@ cmd_env_oci(const struct cmd_box *b, const struct sandbox_settings *now,
 	p.cwd = cwd;
 	p.limits = now->limits;
 	if (now->user[0] == '\0')
-		uid = sandbox_default_uid(r->id);
+		o.default_uid = sandbox_default_uid(r->id);
 	else if (strcmp(now->user, "root") != 0)
 		p.user = now->user;
 	p.env = keep;
 	p.nenv = nkeep;
 	if (now->gpus != 0)
 		gpus = xasprintf("%s/gpus", r->remote_root);
-	if ((*wrap = contain_oci_wrap(&p, name, gpus, uid, &cause)) == NULL) {
+	o.dir = dir;
+	o.gpu_file = gpus;
+	o.verbose = log_get_level() >= LOG_LEVEL_INFO;
+	if ((*wrap = contain_oci_wrap(&p, &o, &cause)) == NULL) {
 		rc = cmd_fail("runtime %s: %s", contain_runtime_name(p.runtime),
 		    cause);
 		free(cause);
 	}
 	free(gpus);
 	free(scratch);
+	free(dir);
 	free(ws);
-	free(name);
 	return rc;
 }
 

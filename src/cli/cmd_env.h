@@ -39,7 +39,7 @@ void	cmd_env_free(struct cmd_env *e);
  * starting in cwd (inside the workspace, or NULL); NULL for runtime
  * none.  bwrap: contain_bwrap_wrap (with a note on stderr at -v when the
  * sandbox's user is not switched); docker and podman: contain_oci_wrap,
- * in a container named clawssh-ID-RANDOM labelled with the sandbox id.
+ * an exec into the sandbox's long-lived container clawssh-ID.
  * 0, or an exit status after printing why.
  */
 int	cmd_env_wrap(const struct cmd_box *b,

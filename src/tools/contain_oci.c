@@ -203,35 +203,45 @@ oci_check_modes(const struct contain_policy *p, char **cause)
 	}
 }
 
-/* Check the policy and name (all but the user and the command). */
+/* Check the policy (all but the user): its sandbox names the container. */
 static int
-oci_check_policy(const struct contain_policy *p, const char *name,
-    char **cause)
+oci_check_policy(const struct contain_policy *p, char **cause)
 {
 	int	r;
 
 	if ((r = oci_check_modes(p, cause)) != 0 ||
 	    (r = contain_image_ref_check(p->image, cause)) != 0 ||
-	    (r = oci_check_name(name, cause)) != 0 ||
 	    (r = oci_check_env(p->env, p->nenv, cause)) != 0 ||
 	    (r = oci_check_cwd(p->cwd, cause)) != 0 ||
 	    (r = oci_check_numbers(p, cause)) != 0)
 		return r;
-	if (p->sandbox != NULL && oci_check_name(p->sandbox, NULL) != 0)
-		return claw_fail(cause, CLAW_ERR_INVAL, "bad sandbox label");
+	if (oci_check_name(p->sandbox, NULL) != 0 ||
+	    strlen(p->sandbox) > OCI_NAME_MAX - strlen(CONTAIN_OCI_PREFIX))
+		return claw_fail(cause, CLAW_ERR_INVAL, "bad sandbox id "
+		    "(allowed: [a-z0-9][a-z0-9_.-]*)");
 	return 0;
 }
 
-/* Check everything contain_oci_run is given. */
+/* Check everything contain_oci_create is given. */
 static int
-oci_check(const struct contain_policy *p, const char *name, int argc,
-    char *const argv[], char **cause)
+oci_check(const struct contain_policy *p, char **cause)
 {
-	int	r, i;
+	int	r;
 
-	if ((r = oci_check_policy(p, name, cause)) != 0 ||
+	if (p == NULL)
+		return claw_fail(cause, CLAW_ERR_INVAL, "no policy");
+	if ((r = oci_check_policy(p, cause)) != 0 ||
 	    (r = oci_check_user(p->user, cause)) != 0)
 		return r;
+	return 0;
+}
+
+/* Check a command line: argc >= 1, no argument missing. */
+static int
+oci_check_argv(int argc, char *const argv[], char **cause)
+{
+	int	i;
+
 	if (argc < 1 || argv == NULL)
 		return claw_fail(cause, CLAW_ERR_INVAL, "no command to run");
 	for (i = 0; i < argc; i++) {
@@ -265,39 +275,25 @@ oci_wordf(struct buf *b, const char *fmt, ...)
 }
 
 /*
- * Append the init: docker's --init (tini) reports a failed exec as 127 or
- * 126 itself; podman's (catatonit) as 1, so podman runs the command as
- * the container's first process, and the engine reports 127 (not found)
- * or 126 (cannot be run) naming the command.  That process has no
- * default action for SIGTERM, so a stop (rm -f by the watcher, destroy)
- * kills at once rather than after waiting 10 s for nothing.
+ * Append the container's confinement that does not depend on the
+ * policy's values: detached, the engine's init as pid 1 (it reaps and
+ * forwards the stop signal to the holder), the deterministic name, no
+ * restart, a short stop timeout, the sandbox label.
  */
 static void
-oci_append_init(const struct contain_policy *p, struct buf *b)
-{
-	if (p->runtime == CONTAIN_DOCKER) {
-		oci_word(b, "--init");
-		return;
-	}
-	oci_word(b, "--stop-timeout");
-	oci_word(b, "0");
-}
-
-/* Append the confinement that does not depend on the policy's values. */
-static void
-oci_append_fixed(const struct contain_policy *p, const char *name,
-    struct buf *b)
+oci_append_fixed(const struct contain_policy *p, struct buf *b)
 {
 	oci_word(b, "run");
-	oci_word(b, "--rm");
-	oci_word(b, "-i");
-	oci_append_init(p, b);
+	oci_word(b, "-d");
+	oci_word(b, "--init");
 	oci_word(b, "--name");
-	oci_word(b, name);
-	if (p->sandbox != NULL) {
-		oci_word(b, "--label");
-		oci_wordf(b, "%s=%s", CONTAIN_OCI_LABEL, p->sandbox);
-	}
+	oci_wordf(b, CONTAIN_OCI_PREFIX "%s", p->sandbox);
+	oci_word(b, "--restart");
+	oci_word(b, "no");
+	oci_word(b, "--stop-timeout");
+	oci_word(b, "1");
+	oci_word(b, "--label");
+	oci_wordf(b, "%s=%s", CONTAIN_OCI_LABEL, p->sandbox);
 	oci_word(b, "--read-only");
 	oci_word(b, "--network");
 	oci_word(b, contain_network_name(p->network));
@@ -338,13 +334,10 @@ oci_append_limits(const struct contain_limits *l, struct buf *b)
 	}
 }
 
-/* Append the workspace mount, working directory, user and environment. */
+/* Append the workspace mount (the scratch directory for access none). */
 static void
-oci_append_workspace(const struct contain_policy *p, int user,
-    struct buf *b)
+oci_append_mount(const struct contain_policy *p, struct buf *b)
 {
-	size_t	i;
-
 	oci_word(b, "--mount");
 	if (p->access == CONTAIN_WS_NONE)
 		oci_wordf(b, "type=bind,source=%s,target=%s", p->scratch,
@@ -353,18 +346,15 @@ oci_append_workspace(const struct contain_policy *p, int user,
 		oci_wordf(b, "type=bind,source=%s,target=%s%s", p->workspace,
 		    CONTAIN_OCI_WORKSPACE,
 		    p->access == CONTAIN_WS_RO ? ",readonly" : "");
-	oci_word(b, "--workdir");
-	if (p->cwd == NULL || *p->cwd == '\0')
-		oci_word(b, CONTAIN_OCI_WORKSPACE);
-	else
-		oci_wordf(b, "%s/%s", CONTAIN_OCI_WORKSPACE, p->cwd);
-	if (user && p->user != NULL) {
+}
+
+/* Append the user, when given as numbers. */
+static void
+oci_append_user(const struct contain_policy *p, struct buf *b)
+{
+	if (p->user != NULL && !oci_user_is_name(p->user)) {
 		oci_word(b, "--user");
 		oci_word(b, p->user);
-	}
-	for (i = 0; i < p->nenv; i++) {
-		oci_word(b, "-e");
-		oci_word(b, p->env[i]);
 	}
 }
 
@@ -397,24 +387,96 @@ oci_append_gpus(const struct contain_policy *p, struct buf *b)
 	buf_free(&v);
 }
 
-/* Build the docker or podman command line; see contain_oci.h. */
+/* Append the image and its holder: /bin/sh running CONTAIN_OCI_HOLDER. */
+static void
+oci_append_holder(const struct contain_policy *p, struct buf *b)
+{
+	oci_word(b, "--entrypoint");
+	oci_word(b, "/bin/sh");
+	oci_word(b, p->image);
+	oci_word(b, "-c");
+	oci_word(b, CONTAIN_OCI_HOLDER);
+}
+
+/* Append an exec's working directory. */
+static void
+oci_append_workdir(const struct contain_policy *p, struct buf *b)
+{
+	oci_word(b, "--workdir");
+	if (p->cwd == NULL || *p->cwd == '\0')
+		oci_word(b, CONTAIN_OCI_WORKSPACE);
+	else
+		oci_wordf(b, "%s/%s", CONTAIN_OCI_WORKSPACE, p->cwd);
+}
+
+/* Append an exec's environment names (values come from the client's). */
+static void
+oci_append_env(const struct contain_policy *p, struct buf *b)
+{
+	size_t	i;
+
+	for (i = 0; i < p->nenv; i++) {
+		oci_word(b, "-e");
+		oci_word(b, p->env[i]);
+	}
+}
+
+/* Append the exec's container and in-container wrapper, up to TOKEN. */
+static void
+oci_append_exec_sh(const struct contain_policy *p, struct buf *b)
+{
+	oci_wordf(b, CONTAIN_OCI_PREFIX "%s", p->sandbox);
+	oci_word(b, "/bin/sh");
+	oci_word(b, "-c");
+	oci_word(b, CONTAIN_OCI_EXEC_SH);
+	oci_word(b, "sh");
+}
+
+/* Build the line creating the sandbox's container; see contain_oci.h. */
 int
-contain_oci_run(const struct contain_policy *p, const char *name, int argc,
-    char *const argv[], struct buf *b, char **cause)
+contain_oci_create(const struct contain_policy *p, struct buf *b,
+    char **cause)
 {
 	struct buf	line = BUF_INIT;
 	int		r;
 
-	if (p == NULL)
-		return claw_fail(cause, CLAW_ERR_INVAL, "no policy");
-	if ((r = oci_check(p, name, argc, argv, cause)) != 0)
+	if ((r = oci_check(p, cause)) != 0)
 		return r;
 	shquote_append(&line, contain_runtime_name(p->runtime));
-	oci_append_fixed(p, name, &line);
+	oci_append_fixed(p, &line);
 	oci_append_limits(&p->limits, &line);
-	oci_append_workspace(p, 1, &line);
+	oci_append_mount(p, &line);
+	oci_append_user(p, &line);
 	oci_append_gpus(p, &line);
-	oci_word(&line, p->image);
+	oci_append_holder(p, &line);
+	buf_append(b, line.data, line.len);
+	buf_free(&line);
+	return 0;
+}
+
+/* Build the line running argv in the container; see contain_oci.h. */
+int
+contain_oci_exec(const struct contain_policy *p, const char *token,
+    int argc, char *const argv[], struct buf *b, char **cause)
+{
+	struct buf	line = BUF_INIT;
+	size_t		n;
+	int		r;
+
+	if ((r = oci_check(p, cause)) != 0 ||
+	    (r = oci_check_argv(argc, argv, cause)) != 0)
+		return r;
+	n = token == NULL ? 0 : strnlen(token, 21);
+	if (n < 1 || n > 20 || strspn(token, OCI_DIGITS) != n)
+		return claw_fail(cause, CLAW_ERR_INVAL, "bad exec token");
+	shquote_append(&line, contain_runtime_name(p->runtime));
+	oci_word(&line, "exec");
+	oci_word(&line, "-i");
+	oci_append_workdir(p, &line);
+	oci_append_user(p, &line);
+	oci_append_env(p, &line);
+	oci_append_exec_sh(p, &line);
+	oci_word(&line, token);
 	buf_append(&line, " ", 1);
 	shquote_append_argv(&line, argc, argv);
 	buf_append(b, line.data, line.len);
@@ -422,23 +484,15 @@ contain_oci_run(const struct contain_policy *p, const char *name, int argc,
 	return 0;
 }
 
-/*
- * Append the wrap's preamble: the engine must be installed; a watcher in
- * its own session removes the container once this shell (soon the engine
- * client, by exec) is gone, however it ended.
- */
+/* Append the wrap's first line: the engine must be installed. */
 static void
-oci_wrap_start(const struct contain_policy *p, const char *name,
-    struct buf *b)
+oci_wrap_start(const struct contain_policy *p, struct buf *b)
 {
 	const char	*e = contain_runtime_name(p->runtime);
 
 	buf_appendf(b, "command -v %s >/dev/null 2>&1 || { echo \"clawssh: "
 	    "runtime %s: %s is not installed on this host\" >&2; "
 	    "exit 125; }\n", e, e, e);
-	buf_appendf(b, "(setsid sh -c 'while kill -0 \"$1\" 2>/dev/null; "
-	    "do sleep 1; done; %s rm -f \"$2\" >/dev/null 2>&1' sh $$ %s "
-	    "</dev/null >/dev/null 2>&1 &)\n", e, name);
 }
 
 /*
@@ -479,11 +533,11 @@ oci_wrap_chown(const struct contain_policy *p, const char *owner,
 }
 
 /*
- * Append sh code choosing the identity: a user name resolved on the host
- * ($__claw_ug, always used), a numeric user (always used), or, without
- * one and only when the host user is root, default_uid:default_uid in
- * $__claw_du (none: the engine's default).  Each is given the bound
- * directory first when the host user is root.
+ * Append sh code choosing the identity in $__claw_u (empty: the engine's
+ * default): a user name resolved on the host ($__claw_ug), a numeric
+ * user, or, without one and only when the host user is root,
+ * default_uid:default_uid.  Each is given the bound directory first when
+ * the host user is root.
  */
 static void
 oci_wrap_ids(const struct contain_policy *p, int named,
@@ -492,17 +546,19 @@ oci_wrap_ids(const struct contain_policy *p, int named,
 	struct buf	 q = BUF_INIT;
 	char		*ug, *then;
 
+	buf_append_str(b, "__claw_u=\n");
 	if (named) {
 		oci_wrap_user(p->user, b);
 		oci_wrap_chown(p, "\"$__claw_ug\"", NULL, b);
+		buf_append_str(b, "__claw_u=$__claw_ug\n");
 	} else if (p->user != NULL) {
 		shquote_append(&q, p->user);
 		oci_wrap_chown(p, q.data, NULL, b);
+		buf_appendf(b, "__claw_u=%s\n", q.data);
 		buf_free(&q);
 	} else if (default_uid != 0) {
 		ug = xasprintf("%u:%u", default_uid, default_uid);
-		then = xasprintf("__claw_du=%s", ug);
-		buf_append_str(b, "__claw_du=\n");
+		then = xasprintf("__claw_u=%s", ug);
 		oci_wrap_chown(p, ug, then, b);
 		free(then);
 		free(ug);
@@ -510,8 +566,9 @@ oci_wrap_ids(const struct contain_policy *p, int named,
 }
 
 /*
- * Append sh code adding the GPUs assigned to p->sandbox in the host's
- * allocation file gpu_file (exit 125 when there are none).
+ * Append sh code adding to the run words in "$@" the GPUs assigned to
+ * p->sandbox in the host's allocation file gpu_file, kept in $__claw_g
+ * for the exec's environment (exit 125 when there are none).
  */
 static void
 oci_wrap_gpus(const struct contain_policy *p, const char *gpu_file,
@@ -530,57 +587,229 @@ oci_wrap_gpus(const struct contain_policy *p, const char *gpu_file,
 	else
 		buf_append_str(b, "set -- \"$@\" --gpus "
 		    "\"\\\"device=$__claw_g\\\"\"\n");
-	buf_append_str(b, "set -- \"$@\" -e CUDA_VISIBLE_DEVICES="
-	    "\"$__claw_g\" -e NVIDIA_VISIBLE_DEVICES=\"$__claw_g\"\n");
+}
+
+/*
+ * Append sh code leaving the contain_oci_create words in "$@", with the
+ * identity and the GPUs of the day and the digest of it all as the spec
+ * label ($__claw_spec).
+ */
+static void
+oci_wrap_create(const struct contain_policy *p, const char *gpu_file,
+    struct buf *b)
+{
+	struct buf	holder = BUF_INIT;
+
+	buf_append_str(b, "set --");
+	buf_append(b, " ", 1);
+	shquote_append(b, contain_runtime_name(p->runtime));
+	oci_append_fixed(p, b);
+	oci_append_limits(&p->limits, b);
+	oci_append_mount(p, b);
+	oci_append_gpus(p, b);
+	buf_append_str(b, "\n[ -z \"$__claw_u\" ] || set -- \"$@\" --user "
+	    "\"$__claw_u\"\n");
+	if (gpu_file != NULL)
+		oci_wrap_gpus(p, gpu_file, b);
+	oci_append_holder(p, &holder);
+	buf_appendf(b, "__claw_spec=$(printf '%%s\\n' \"$@\"%s | cksum | "
+	    "tr ' ' -)\n", holder.data);
+	buf_appendf(b, "set -- \"$@\" --label \"%s=$__claw_spec\"%s\n",
+	    CONTAIN_OCI_SPEC_LABEL, holder.data);
+	buf_free(&holder);
+}
+
+/*
+ * Append __claw_old, which warns once per digest (remembered in the
+ * sandbox directory dir, sh text) that the container runs with older
+ * settings.
+ */
+static void
+oci_wrap_old(const struct contain_policy *p, const char *dir, struct buf *b)
+{
+	buf_appendf(b, "__claw_old() {\n"
+	    "  [ \"$(cat %s/oci-warned 2>/dev/null)\" = \"$__claw_spec\" ] && "
+	    "return 0\n"
+	    "  echo \"clawssh: warning: the sandbox environment runs with "
+	    "older settings; 'clawssh stop %s' then the next command applies "
+	    "the new ones\" >&2\n"
+	    "  { echo \"$__claw_spec\" > %s/oci-warned; } 2>/dev/null\n"
+	    "}\n", dir, p->sandbox, dir);
+}
+
+/*
+ * Append __claw_box, which makes sure the container named n (sh-safe)
+ * runs, given the creation words as its arguments: a running one is
+ * kept (with a warning when its digest differs); otherwise, under the
+ * lock in the sandbox directory dir (sh text), asked again, a stopped one
+ * is removed and a new one started (a note on stderr when verbose).
+ * The lock's descriptor is closed for the engine, whose monitor
+ * outlives us.
+ */
+static void
+oci_wrap_box(const char *e, const char *n, const char *dir, int verbose,
+    struct buf *b)
+{
+	buf_appendf(b, "__claw_box() {\n"
+	    "  __claw_s=$(%s container inspect -f '{{.State.Running}} "
+	    "{{index .Config.Labels \"%s\"}}' %s 2>/dev/null)\n"
+	    "  case $__claw_s in \"true $__claw_spec\") return 0 ;; "
+	    "\"true \"*) __claw_old; return 0 ;; esac\n"
+	    "  {\n"
+	    "    if command -v flock >/dev/null 2>&1; then flock -w 120 9 || "
+	    "{ echo \"clawssh: the start lock of %s is held too long\" >&2; "
+	    "return 125; }; fi\n"
+	    "    __claw_s=$(%s container inspect -f '{{.State.Running}}' %s "
+	    "2>/dev/null)\n"
+	    "    [ \"$__claw_s\" = true ] && return 0\n"
+	    "    %s rm -f %s >/dev/null 2>&1\n"
+	    "    __claw_s=$(\"$@\" </dev/null 2>&1 9>&-) || { echo \"clawssh: "
+	    "cannot start the sandbox's container %s (the image needs /bin/sh "
+	    "and sleep): $(printf '%%s\\n' \"$__claw_s\" | tail -n 1)\" >&2; "
+	    "return 125; }\n",
+	    e, CONTAIN_OCI_SPEC_LABEL, n, n, e, n, e, n, n);
+	if (verbose)
+		buf_appendf(b, "    echo \"clawssh: started the sandbox's "
+		    "container %s (%s)\" >&2\n", n, e);
+	buf_appendf(b, "  } 9>>%s/oci.lock\n}\n", dir);
+}
+
+/*
+ * Append sh code leaving the exec words in "$@" (up to the command),
+ * after starting the watcher that kills the exec's processes in the
+ * container once the engine client (this shell, by exec) is gone.
+ */
+static void
+oci_wrap_exec(const struct contain_policy *p, const char *n, int gpus,
+    struct buf *b)
+{
+	const char	*e = contain_runtime_name(p->runtime);
+	size_t		 i;
+
+	buf_appendf(b, "set -- %s exec -i\n[ -t 0 ] && [ -t 1 ] && "
+	    "set -- \"$@\" -t\nset -- \"$@\"", e);
+	oci_append_workdir(p, b);
+	buf_append_str(b, "\n[ -z \"$__claw_u\" ] || set -- \"$@\" --user "
+	    "\"$__claw_u\"\nset -- \"$@\"");
+	oci_append_env(p, b);
+	for (i = 0; i < sizeof(oci_env_base) / sizeof(oci_env_base[0]); i++) {
+		oci_word(b, "-e");
+		oci_word(b, oci_env_base[i]);
+	}
+	buf_append_str(b, "\nfor __claw_v in $(env | sed -n "
+	    "'s/^\\(LC_[A-Za-z0-9_]*\\)=.*/\\1/p'); do set -- \"$@\" -e "
+	    "\"$__claw_v\"; done\n");
+	if (gpus)
+		buf_append_str(b, "set -- \"$@\" -e CUDA_VISIBLE_DEVICES="
+		    "\"$__claw_g\" -e NVIDIA_VISIBLE_DEVICES=\"$__claw_g\"\n");
+	buf_appendf(b, "(setsid sh -c 'while kill -0 \"$1\" 2>/dev/null; "
+	    "do sleep 1; done; shift; exec \"$@\"' sh $$ %s exec "
+	    "${__claw_u:+--user \"$__claw_u\"} %s /bin/sh -c", e, n);
+	oci_word(b, CONTAIN_OCI_KILL_SH);
+	buf_append_str(b, " sh $$ </dev/null >/dev/null 2>&1 &)\nset -- \"$@\"");
+	oci_append_exec_sh(p, b);
+	buf_append_str(b, " \"$$\"");
 }
 
 /* Build the wrap for docker or podman; see contain_oci.h. */
 char *
-contain_oci_wrap(const struct contain_policy *p, const char *name,
-    const char *gpu_file, unsigned int default_uid, char **cause)
+contain_oci_wrap(const struct contain_policy *p,
+    const struct contain_oci_opts *o, char **cause)
 {
-	struct buf	b = BUF_INIT;
-	size_t		i;
-	int		named;
+	struct buf	 b = BUF_INIT, dir = BUF_INIT;
+	char		*n;
+	int		 named;
 
-	if (p == NULL) {
-		claw_fail(cause, CLAW_ERR_INVAL, "no policy");
+	if (p == NULL || o == NULL || o->dir == NULL || *o->dir == '\0') {
+		claw_fail(cause, CLAW_ERR_INVAL, "no policy or directory");
 		return NULL;
 	}
 	named = p->user != NULL && oci_user_is_name(p->user);
-	if (oci_check_policy(p, name, cause) != 0 ||
+	if (oci_check_policy(p, cause) != 0 ||
 	    (!named && oci_check_user(p->user, cause) != 0))
 		return NULL;
-	if (gpu_file != NULL && (p->sandbox == NULL || p->ngpus != 0)) {
+	if (o->gpu_file != NULL && p->ngpus != 0) {
 		claw_fail(cause, CLAW_ERR_INVAL, "GPUs from the allocation "
-		    "file need the sandbox label and no GPU indexes");
+		    "file need no GPU indexes");
 		return NULL;
 	}
-	oci_wrap_start(p, name, &b);
-	oci_wrap_ids(p, named, default_uid, &b);
-	buf_append_str(&b, "set --");
-	buf_append(&b, " ", 1);
-	shquote_append(&b, contain_runtime_name(p->runtime));
-	oci_append_fixed(p, name, &b);
-	oci_append_limits(&p->limits, &b);
-	oci_append_workspace(p, !named, &b);
-	for (i = 0; i < sizeof(oci_env_base) / sizeof(oci_env_base[0]); i++) {
-		oci_word(&b, "-e");
-		oci_word(&b, oci_env_base[i]);
-	}
-	oci_append_gpus(p, &b);
-	buf_append_str(&b, "\n");
-	if (named)
-		buf_append_str(&b, "set -- \"$@\" --user \"$__claw_ug\"\n");
-	else if (p->user == NULL && default_uid != 0)
-		buf_append_str(&b, "[ -z \"$__claw_du\" ] || set -- \"$@\" "
-		    "--user \"$__claw_du\"\n");
-	buf_append_str(&b, "for __claw_v in $(env | sed -n "
-	    "'s/^\\(LC_[A-Za-z0-9_]*\\)=.*/\\1/p'); do set -- \"$@\" -e "
-	    "\"$__claw_v\"; done\n");
-	if (gpu_file != NULL)
-		oci_wrap_gpus(p, gpu_file, &b);
-	buf_append_str(&b, "set -- \"$@\"");
-	oci_word(&b, p->image);
+	n = xasprintf(CONTAIN_OCI_PREFIX "%s", p->sandbox);
+	shquote_append(&dir, o->dir);
+	oci_wrap_start(p, &b);
+	oci_wrap_ids(p, named, o->default_uid, &b);
+	oci_wrap_create(p, o->gpu_file, &b);
+	oci_wrap_old(p, dir.data, &b);
+	oci_wrap_box(contain_runtime_name(p->runtime), n, dir.data,
+	    o->verbose, &b);
+	buf_append_str(&b, "__claw_box \"$@\" || exit 125\n");
+	oci_wrap_exec(p, n, o->gpu_file != NULL, &b);
+	buf_free(&dir);
+	free(n);
+	return buf_detach(&b);
+}
+
+/* Check a runtime and sandbox id for stop and status. */
+static int
+oci_check_box(enum contain_runtime runtime, const char *sandbox,
+    char **cause)
+{
+	if (runtime != CONTAIN_DOCKER && runtime != CONTAIN_PODMAN)
+		return claw_fail(cause, CLAW_ERR_INVAL, "runtime %s is not "
+		    "docker or podman", contain_runtime_name(runtime));
+	if (oci_check_name(sandbox, NULL) != 0 ||
+	    strlen(sandbox) > OCI_NAME_MAX - strlen(CONTAIN_OCI_PREFIX))
+		return claw_fail(cause, CLAW_ERR_INVAL, "bad sandbox id "
+		    "(allowed: [a-z0-9][a-z0-9_.-]*)");
+	return 0;
+}
+
+/* Build the stop code; see contain_oci.h. */
+char *
+contain_oci_stop(enum contain_runtime runtime, const char *sandbox,
+    char **cause)
+{
+	struct buf	 b = BUF_INIT;
+	const char	*e = contain_runtime_name(runtime);
+
+	if (oci_check_box(runtime, sandbox, cause) != 0)
+		return NULL;
+	buf_appendf(&b, "command -v %s >/dev/null 2>&1 || { echo \"clawssh: "
+	    "runtime %s: %s is not installed on this host\" >&2; "
+	    "exit 125; }\n", e, e, e);
+	buf_appendf(&b, "if ! %s container inspect " CONTAIN_OCI_PREFIX
+	    "%s >/dev/null 2>&1; then echo 'not running'; exit 0; fi\n"
+	    "%s rm -f " CONTAIN_OCI_PREFIX "%s >/dev/null || exit 1\n"
+	    "echo stopped\n", e, sandbox, e, sandbox);
+	return buf_detach(&b);
+}
+
+/* Build the status code; see contain_oci.h. */
+char *
+contain_oci_status(enum contain_runtime runtime, const char *sandbox,
+    char **cause)
+{
+	struct buf	 b = BUF_INIT;
+	const char	*e = contain_runtime_name(runtime);
+	char		*n;
+
+	if (oci_check_box(runtime, sandbox, cause) != 0)
+		return NULL;
+	n = xasprintf(CONTAIN_OCI_PREFIX "%s", sandbox);
+	buf_appendf(&b, "command -v %s >/dev/null 2>&1 || { echo \"clawssh: "
+	    "runtime %s: %s is not installed on this host\" >&2; "
+	    "exit 125; }\n", e, e, e);
+	buf_appendf(&b, "__claw_s=$(%s container inspect -f "
+	    "'{{.State.Running}}' %s 2>/dev/null) || { echo 'state: absent'; "
+	    "exit 0; }\n[ \"$__claw_s\" = true ] || { echo 'state: stopped'; "
+	    "exit 0; }\necho 'state: running'\n", e, n);
+	buf_appendf(&b, "__claw_s=$(%s stats --no-stream --format "
+	    "'{{.MemUsage}}' %s 2>/dev/null | head -n 1)\n"
+	    "echo \"memory: ${__claw_s:-unknown}\"\necho 'processes:'\n", e, n);
+	if (runtime == CONTAIN_PODMAN)
+		buf_appendf(&b, "%s top %s pid user etime args", e, n);
+	else
+		buf_appendf(&b, "%s top %s -o pid,user,etime,args", e, n);
+	buf_append_str(&b, " 2>/dev/null | sed 's/^/  /'\nexit 0\n");
+	free(n);
 	return buf_detach(&b);
 }

@@ -2,9 +2,12 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # The podman runtime, live, where rootful podman works on this machine
 # (skipped, with the reason, where it does not): provisioning checks,
-# the confinement inside, env by name only, a timeout and destroy ending
-# the container's processes (also when the engine client is SIGKILLed),
-# the sandbox's own uid by default, --user and mirror mode.  The image is built
+# the confinement inside, env by name only, the sandbox's own uid by
+# default, --user and mirror mode; one long-lived container per sandbox
+# (issue 17): /tmp, processes and loopback shared by its commands and
+# background processes, a timeout or a SIGKILLed engine client ending the
+# command but not the container, a container removed by hand started
+# again by the next command, destroy leaving none.  The image is built
 # here from busybox with 'podman import' (no registry is reached).
 #
 # Podman may need this machine's quirks (hybrid cgroups, low rlimits):
@@ -12,11 +15,18 @@
 # the sessions of the test's sshd; by default one selecting runc and
 # cgroupfs without default ulimits is written when plain podman fails.
 CONF="${TMPDIR:-/tmp}/clawssh-oci-$$.conf"
+# shellcheck disable=SC2034 # read by lib.sh
 SSHD_EXTRA="SetEnv CONTAINERS_CONF=$CONF API_TOKEN=hostleak43"
+# shellcheck source=tests/integration/lib.sh
 . "$TESTLIB"
 
 IMG="localhost/clawssh-test-$$:1"
+# shellcheck disable=SC2317 # called by the EXIT trap
 oci_cleanup() {
+	# the sandboxes' long-lived containers outlive a failed run
+	for d in "${R:-/nonexistent}"/c*; do
+		[ -d "$d" ] && podman rm -f "clawssh-${d##*/}" >/dev/null 2>&1
+	done
 	podman rmi -f "$IMG" >/dev/null 2>&1
 	rm -f "$CONF"
 	lib_cleanup
@@ -33,7 +43,7 @@ ldd "$BB" 2>&1 | grep -q "not a dynamic executable" ||
 mkdir -p "$T/img/bin" "$T/img/etc" "$T/img/workspace" "$T/img/tmp"
 cp "$BB" "$T/img/bin/busybox"
 for a in sh id ls cat echo touch sleep mkdir grep env tail cut tr wc \
-    true pwd; do
+    true pwd ps httpd wget; do
 	ln -s busybox "$T/img/bin/$a"
 done
 chmod 1777 "$T/img/tmp"	# podman's tmpfs takes the image's mode
@@ -136,48 +146,93 @@ grep -q "$canary" "$T/ps.out" && fail "canary in the host's process list"
 grep -q "^API_TOKEN=$canary$" "$T/env.out" || fail "--env not delivered"
 grep -q hostleak43 "$T/env.out" && fail "host session variable leaked"
 
-# A timeout ends the container's processes and the container.
+# One container per sandbox, named for it, kept between commands: a file
+# written to /tmp by one exec is read by the next.
+ctr() {	# the sandbox's running container's id, or nothing
+	podman ps -q --filter "name=^clawssh-$id\$" --filter status=running
+}
+c0=$(ctr)
+[ -n "$c0" ] || fail "no running container clawssh-$id"
+expect_eq "$(podman ps -aq --filter "label=clawssh.sandbox=$id" | wc -l)" 1 \
+    "one container for the sandbox"
+x -- sh -c 'echo kept > /tmp/shared' || fail "write /tmp"
+expect_eq "$(x -- cat /tmp/shared)" "kept" "/tmp shared between execs"
+expect_eq "$(ctr)" "$c0" "the same container throughout"
+
+# A background process runs in the same container: ps from a later exec
+# sees it, and its server on 127.0.0.1 (network none) answers.
+secs="296.$$"
+"$CLAWSSH" process start -s "$id" -- sh -c "mkdir -p /tmp/www; \
+    echo bg-up > /tmp/www/i; httpd -f -p 127.0.0.1:8123 -h /tmp/www & \
+    sleep $secs" >/dev/null || fail "process start"
+i=0
+while ! x -- sh -c 'ps | grep -q "[s]leep '"$secs"'"' 2>/dev/null &&
+    [ $i -lt 50 ]; do
+	sleep 0.2
+	i=$((i + 1))
+done
+x -- ps > "$T/ps.in" || fail "ps inside"
+grep -q "sleep $secs" "$T/ps.in" ||
+    fail "background process not seen from a later exec: $(cat "$T/ps.in")"
+i=0
+until out=$(x -- wget -q -O - http://127.0.0.1:8123/i 2>&1) ||
+    [ $i -ge 30 ]; do
+	sleep 0.2
+	i=$((i + 1))
+done
+expect_eq "$out" "bg-up" "loopback server of a background process"
+
+# A timeout kills the command (its background children too), not the
+# container.
 secs="295.$$"
 x --timeout 2 -- sh -c "sleep $secs & sleep $secs; wait" >/dev/null 2>&1
 expect_status $? 124 "timeout status"
 i=0
-while { pgrep -f "sleep $secs" >/dev/null ||
-    [ -n "$(podman ps -aq --filter label=clawssh.sandbox=$id)" ]; } &&
-    [ $i -lt 100 ]; do
+while pgrep -f "sleep $secs" >/dev/null && [ $i -lt 50 ]; do
 	sleep 0.2
 	i=$((i + 1))
 done
 pgrep -f "sleep $secs" >/dev/null && fail "sleepers survived the timeout"
-[ -n "$(podman ps -aq --filter label=clawssh.sandbox=$id)" ] &&
-    fail "container survived the timeout"
+expect_eq "$(ctr)" "$c0" "container survived the timeout"
+expect_eq "$(x -- cat /tmp/shared)" "kept" "/tmp survived the timeout"
 
-# The engine client killed hard (SIGKILL: no signal reaches the
-# container through it): the watcher still removes the container.
+# The engine client killed hard (SIGKILL: nothing reaches the container
+# through it): the watcher still kills the command inside; the container
+# and the background process stay.
 secs="297.$$"
 x -- sh -c "sleep $secs" >/dev/null 2>&1 &
 kpid=$!
 i=0
-while ! pgrep -f "podman run .*clawssh-$id-" >/dev/null && [ $i -lt 100 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
-i=0
-while ! pgrep -f "sleep $secs" >/dev/null && [ $i -lt 100 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
-pkill -KILL -f "podman run .*clawssh-$id-" || fail "no engine client"
-i=0
-while { pgrep -f "sleep $secs" >/dev/null ||
-    [ -n "$(podman ps -aq --filter label=clawssh.sandbox=$id)" ]; } &&
+while ! pgrep -f "podman exec .*clawssh-$id .*sleep $secs" >/dev/null &&
     [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+i=0
+while ! pgrep -x -f "sleep $secs" >/dev/null && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+pkill -KILL -f "podman exec .*clawssh-$id .*sleep $secs" ||
+    fail "no engine client"
+i=0
+while pgrep -x -f "sleep $secs" >/dev/null && [ $i -lt 50 ]; do
 	sleep 0.2
 	i=$((i + 1))
 done
-pgrep -f "sleep $secs" >/dev/null && fail "container outlived its client"
-[ -n "$(podman ps -aq --filter label=clawssh.sandbox=$id)" ] &&
-    fail "container left after its client was killed"
+pgrep -x -f "sleep $secs" >/dev/null && fail "command outlived its client"
 wait $kpid
+expect_eq "$(ctr)" "$c0" "container survived the client's SIGKILL"
+pgrep -f "sleep 296.$$" >/dev/null || fail "background process was killed"
+
+# Removed by hand: the next command starts it again (and says so at -v).
+podman rm -f "clawssh-$id" >/dev/null 2>&1 || fail "podman rm -f"
+out=$("$CLAWSSH" -v exec -s "$id" -- cat /tmp/shared 2>&1)
+expect_match "$out" "started the sandbox's container clawssh-$id" \
+    "restart noted at -v"
+[ -n "$(ctr)" ] || fail "container not started again"
+[ "$(ctr)" = "$c0" ] && fail "still the old container"
+x -- cat /tmp/shared >/dev/null 2>&1 && fail "/tmp kept across a restart"
 
 # --user (numeric and by name, resolved on the host); mirror mode brings
 # the user's files back.
@@ -194,28 +249,25 @@ id3=$(provision p3 --mode remote --from "$IMG" --user root) ||
 expect_eq "$("$CLAWSSH" exec -s "$id3" -- id -u)" 0 "--user root"
 "$CLAWSSH" destroy "$id3" >/dev/null 2>&1
 
-# A background process runs in a container; destroy removes it.
-secs="296.$$"
-h=$(x --background -- sh -c "echo bg-up; sleep $secs") ||
+# destroy removes the container, and with it every process in it.
+secs="298.$$"
+x --background -- sh -c "echo bg-up; sleep $secs" >/dev/null ||
     fail "background start"
 i=0
-while [ -z "$(podman ps -q --filter label=clawssh.sandbox=$id)" ] &&
-    [ $i -lt 100 ]; do
+while ! pgrep -x -f "sleep $secs" >/dev/null && [ $i -lt 100 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
-[ -n "$(podman ps -q --filter label=clawssh.sandbox=$id)" ] ||
-    fail "no container for the background process"
 "$CLAWSSH" destroy "$id" >/dev/null 2>&1 || fail "destroy"
 i=0
-while { pgrep -f "sleep $secs" >/dev/null ||
-    [ -n "$(podman ps -aq --filter label=clawssh.sandbox=$id)" ]; } &&
+while { pgrep -f "sleep 29[68].$$" >/dev/null ||
+    [ -n "$(podman ps -aq --filter "label=clawssh.sandbox=$id")" ]; } &&
     [ $i -lt 100 ]; do
 	sleep 0.2
 	i=$((i + 1))
 done
-pgrep -f "sleep $secs" >/dev/null && fail "background survived destroy"
-[ -n "$(podman ps -aq --filter label=clawssh.sandbox=$id)" ] &&
+pgrep -f "sleep 29[68].$$" >/dev/null && fail "background survived destroy"
+[ -n "$(podman ps -aq --filter "label=clawssh.sandbox=$id")" ] &&
     fail "container survived destroy"
 "$CLAWSSH" destroy "$id2" >/dev/null 2>&1
 exit 0

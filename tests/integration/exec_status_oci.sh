@@ -6,7 +6,9 @@
 # with a message naming the command, and a command's own status (3)
 # unchanged, through exec and process start.  Old code: 1 for both, from
 # podman's --init (catatonit), which reports a failed exec as status 1
-# (FAIL).  The image is busybox without any shell use by clawssh.
+# (FAIL).  Since issue 17 each command is exec'd into the sandbox's
+# long-lived container through the image's /bin/sh (busybox here), which
+# reports 127 and 126 with its own message.
 # Setup as in contain_oci.sh (CLAWSSH_TEST_CONTAINERS_CONF likewise).
 CONF="${TMPDIR:-/tmp}/clawssh-ocist-$$.conf"
 SSHD_EXTRA="SetEnv CONTAINERS_CONF=$CONF"
@@ -17,6 +19,10 @@ IMG="localhost/clawssh-test-st-$$:1"
 # shellcheck disable=SC2317 # called by the EXIT trap
 oci_cleanup() {
 	[ -n "${DPID:-}" ] && kill "$DPID" 2>/dev/null
+	# the sandboxes' long-lived containers outlive a failed run
+	for d in "${R:-/nonexistent}"/c*; do
+		[ -d "$d" ] && podman rm -f "clawssh-${d##*/}" >/dev/null 2>&1
+	done
 	podman rmi -f "$IMG" >/dev/null 2>&1
 	rm -f "$CONF"
 	lib_cleanup
