@@ -137,8 +137,26 @@
 	"done\n"
 
 /*
- * Slots: root, id.  The sandbox's background processes are killed (their
- * sessions, from the pid files: numbers only), its docker and podman
+ * clawboxkill FILE: end the persistent environment whose holder FILE
+ * (run/box.pid: "PID STARTTIME") names, if that process is still the one
+ * that wrote it: SIGKILL to its children (bwrap's init of the sandbox's
+ * pid namespace, whose end kills every process of the sandbox), then to
+ * it.  Not %-formatted: usable in any script.
+ */
+#define SSH_SCRIPT_BOXKILL						\
+	"clawboxkill() { read -r p st < \"$1\" 2>/dev/null || return 0;"	\
+	" case $p:$st in *[!0-9:]*|:*|*:) return 0 ;; esac;"		\
+	" [ \"$p\" -gt 1 ] || return 0;"					\
+	" set -- $(sed 's/.*) //' \"/proc/$p/stat\" 2>/dev/null);"	\
+	" [ \"${20:-}\" = \"$st\" ] || return 0;"				\
+	" pkill -KILL -P \"$p\" 2>/dev/null; kill -KILL \"$p\" 2>/dev/null;"	\
+	" return 0; }\n"
+
+/*
+ * Slots: root, id.  The sandbox's background processes and the holder of
+ * its persistent environment are killed (their sessions, from the pid
+ * files: numbers only; killing the holder's bwrap session ends its pid
+ * namespace, and with it every process of the sandbox), its docker and podman
  * containers removed (clawctrs: label clawssh.sandbox=ID), and its empty
  * pids cgroup goes too.  prune removes each sandbox with this script.
  */
@@ -154,6 +172,8 @@
 	"t=\"$root/.trash-$id-$$\"\n"					\
 	"mv -- \"$d\" \"$t\" || clawfail \"cannot remove $d\"\n"	\
 	"echo clawssh-destroyed\n"					\
+	SSH_SCRIPT_BOXKILL						\
+	"clawboxkill \"$t/run/box.pid\"\n"				\
 	"for f in \"$t\"/procs/p*/pid \"$t\"/procs/p*/sup; do\n"	\
 	"  p=$(head -c 16 -- \"$f\" 2>/dev/null) || continue\n"		\
 	"  case $p in ''|*[!0-9]*) continue ;; esac\n"			\
@@ -163,8 +183,13 @@
 	"done\n"							\
 	"clawctrs \"$id\"\n"						\
 	"chmod -R u+rwx -- \"$t\" 2>/dev/null; rm -rf -- \"$t\"\n"	\
-	"rmdir /sys/fs/cgroup/pids/clawssh-$id /sys/fs/cgroup/clawssh-$id" \
-	" 2>/dev/null; exit 0\n"
+	"for c in /sys/fs/cgroup/pids/clawssh-$id"			\
+	" /sys/fs/cgroup/memory/clawssh-$id"				\
+	" /sys/fs/cgroup/clawssh-$id; do n=0\n"			\
+	"  while [ -d \"$c\" ] && ! rmdir \"$c\" 2>/dev/null &&"	\
+	" [ $n -lt 30 ]; do sleep 0.1 2>/dev/null || sleep 1;"	\
+	" n=$((n + 1)); done\n"						\
+	"done; exit 0\n"
 
 /* Slots: the sandbox directory (quoted), the id (checked). */
 #define SSH_SCRIPT_EXEC_PRE						\

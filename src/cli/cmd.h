@@ -24,9 +24,11 @@ int	cmd_prune(int argc, char **argv);
 int	cmd_read(int argc, char **argv);
 int	cmd_recreate(int argc, char **argv);
 int	cmd_serve(int argc, char **argv);
+int	cmd_start(int argc, char **argv);
 int	cmd_sshconfig(int argc, char **argv);
 int	cmd_stat(int argc, char **argv);
 int	cmd_status(int argc, char **argv);
+int	cmd_stop(int argc, char **argv);
 int	cmd_sync(int argc, char **argv);
 int	cmd_write(int argc, char **argv);
 

@@ -14,6 +14,7 @@
 #include <openssl/rand.h>
 
 #include "compat.h"
+#include "agent_deploy.h"
 #include "buf.h"
 #include "clawconfig.h"
 #include "cmd.h"
@@ -27,6 +28,7 @@
 #include "remote_cmd.h"
 #include "sandbox.h"
 #include "shquote.h"
+#include "transport.h"
 #include "xmalloc.h"
 
 /* Add one variable; see cmd_env.h. */
@@ -138,13 +140,55 @@ cmd_env_exec_wrap(const struct cmd_box *b, char *inner, const char *cwd)
 	return buf_detach(&t);
 }
 
-/* The bwrap wrapper for b's sandbox under now; keep lists e's names. */
-static char *
-cmd_env_bwrap(const struct cmd_box *b, const struct sandbox_settings *now,
-    const char **keep, size_t nkeep, const char *cwd)
+/* The host agent of b's host; see cmd_env.h. */
+int
+cmd_env_agent(const struct cmd_box *b, char **path)
 {
-	struct contain_spec	spec;
+	struct agent_host	 ah;
+	const char		*off = getenv("CLAWSSH_NO_AGENT");
+	char			*dir, *cause = NULL;
+	int			 rc;
 
+	*path = NULL;
+	if (off != NULL && strcmp(off, "1") == 0) {
+		log_info("the host agent is off (CLAWSSH_NO_AGENT=1): each "
+		    "command runs in a sandbox of its own");
+		return 0;
+	}
+	dir = xasprintf("%s/agents", registry_dir(b->reg));
+	rc = agent_deploy_ensure(b->t, dir, &ah, &cause);
+	free(dir);
+	if (rc != 0) {
+		rc = cmd_fail("host agent: %s", cause);
+		free(cause);
+		return rc;
+	}
+	if (ah.path == NULL)
+		log_info("no host agent on %s (%s): each command runs in a "
+		    "sandbox of its own", transport_label(b->t), ah.why);
+	else
+		log_debug("host agent %s", ah.path);
+	*path = ah.path;
+	ah.path = NULL;
+	agent_host_clear(&ah);
+	return 0;
+}
+
+/*
+ * The bwrap wrapper for b's sandbox under now; keep lists e's names.
+ * With the host agent, the command joins the sandbox's persistent
+ * environment (contain_bwrap_box).  0, or an exit status.
+ */
+static int
+cmd_env_bwrap(const struct cmd_box *b, const struct sandbox_settings *now,
+    const char **keep, size_t nkeep, const char *cwd, char **wrap)
+{
+	struct contain_spec	 spec;
+	char			*agent;
+	int			 rc;
+
+	if ((rc = cmd_env_agent(b, &agent)) != 0)
+		return rc;
 	memset(&spec, 0, sizeof spec);
 	spec.settings = now;
 	spec.root = b->rec->remote_root;
@@ -154,7 +198,11 @@ cmd_env_bwrap(const struct cmd_box *b, const struct sandbox_settings *now,
 	spec.nkeep = nkeep;
 	spec.limits = &now->limits;
 	spec.note_user = log_get_level() >= LOG_LEVEL_INFO;
-	return contain_bwrap_wrap(&spec);
+	spec.agent = agent;
+	*wrap = agent != NULL ? contain_bwrap_box(&spec) :
+	    contain_bwrap_wrap(&spec);
+	free(agent);
+	return 0;
 }
 
 /*
@@ -237,7 +285,7 @@ cmd_env_wrap(const struct cmd_box *b, const struct sandbox_settings *now,
 	for (i = 0; i < e->n; i++)
 		keep[i] = e->v[i].name;
 	if (now->runtime == CONTAIN_BWRAP)
-		*wrap = cmd_env_bwrap(b, now, keep, e->n, cwd);
+		rc = cmd_env_bwrap(b, now, keep, e->n, cwd, wrap);
 	else
 		rc = cmd_env_oci(b, now, keep, e->n, cwd, wrap);
 	free(keep);

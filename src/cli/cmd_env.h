@@ -34,6 +34,14 @@ int	cmd_env_config(struct cmd_env *e, const struct claw_config *c);
 void	cmd_env_free(struct cmd_env *e);
 
 /*
+ * Set *path (allocated) to the host agent of b's connected host, or NULL
+ * when the host cannot run it (said at -v) or CLAWSSH_NO_AGENT=1: it is
+ * uploaded on first use and remembered in the state directory.  0, or an
+ * exit status after printing why.
+ */
+int	cmd_env_agent(const struct cmd_box *b, char **path);
+
+/*
  * Set *wrap to the runtime wrapper (remote_cmd's wrap slot, allocated)
  * for b's loaded sandbox under the settings now, keeping e's names,
  * starting in cwd (inside the workspace, or NULL); NULL for runtime

@@ -53,6 +53,7 @@ struct exec_args {
 	int		 argc;
 	char		**argv;
 	struct contain_limits limits;	/* in force when contained */
+	struct sandbox_settings now;	/* -s: the settings in force */
 };
 
 static const char exec_usage[] =
@@ -211,31 +212,22 @@ exec_apply_config(struct exec_args *a, const struct claw_config *c)
 
 /*
  * With -s (the record loaded): the workspace as cwd, the check-and-touch,
- * the runtime's wrapper, the stale check.
+ * the stale check.
  */
 static int
-exec_sandbox(struct exec_args *a, char **pre, char **cwd, char **wrap)
+exec_sandbox(struct exec_args *a, char **pre, char **cwd)
 {
 	struct registry_record	*rec;
-	struct sandbox_settings	 now;
 	char			*ws;
 	int			 rc;
 
 	rec = a->box.rec;
-	cmd_box_settings(&a->box, &rec->settings, &now);
+	cmd_box_settings(&a->box, &rec->settings, &a->now);
 	if ((rc = cmd_box_stale(&a->box, rec->id, rec->config_hash,
-	    &now)) != 0)
+	    &a->now)) != 0)
 		return rc;
 	ws = a->box.be->workspace(rec->remote_root, rec->id);
 	*pre = a->box.be->exec_pre(rec->remote_root, rec->id);
-	if ((rc = cmd_env_wrap(&a->box, &now, &a->env, a->cwd, wrap)) != 0) {
-		free(*pre);
-		*pre = NULL;
-		free(ws);
-		return rc;
-	}
-	if (*wrap != NULL)
-		a->limits = now.limits;
 	if (a->cwd == NULL)
 		*cwd = ws;
 	else {
@@ -243,6 +235,24 @@ exec_sandbox(struct exec_args *a, char **pre, char **cwd, char **wrap)
 		    xasprintf("%s/%s", ws, a->cwd);
 		free(ws);
 	}
+	return 0;
+}
+
+/*
+ * With -s, once connected (the runtime may ask the host for its agent):
+ * the runtime's wrapper, and the limits it applies.
+ */
+static int
+exec_wrap(struct exec_args *a, char **wrap)
+{
+	int	rc;
+
+	if (a->sandbox == NULL)
+		return 0;
+	if ((rc = cmd_env_wrap(&a->box, &a->now, &a->env, a->cwd, wrap)) != 0)
+		return rc;
+	if (*wrap != NULL)
+		a->limits = a->now.limits;
 	return 0;
 }
 
@@ -451,26 +461,27 @@ exec_sync_json(const struct mirror *m, int64_t up_ms, int64_t down_ms,
 
 /* Connect and run the command; returns the exit status. */
 static int
-exec_connect_run(struct exec_args *a, const char *pre, const char *cwd,
-    const char *wrap)
+exec_connect_run(struct exec_args *a, const char *pre, const char *cwd)
 {
 	struct mirror		 m;
 	struct pathguard	*pg = NULL;
 	int64_t			 t0, up_ms = 0, down_ms = 0;
-	char			*err = NULL;
+	char			*err = NULL, *wrap = NULL;
 	int			 rc, status = CMD_EXIT_FAILURE, mirroring = 0;
 	int			 pulled = 0, ran, own;
 
 	memset(&m, 0, sizeof m);
 	m.statefd = -1;
 	if ((rc = cmd_conn_resolve(&a->box.cc, &a->box.sc)) != 0 ||
-	    (rc = cmd_conn_connect(&a->box.cc, a->box.sc, &a->box.t)) != 0)
+	    (rc = cmd_conn_connect(&a->box.cc, a->box.sc, &a->box.t)) != 0 ||
+	    (rc = exec_wrap(a, &wrap)) != 0)
 		return rc;
 	if (exec_mirrors(a)) {
 		t0 = clock_now_ms();
 		if ((rc = exec_sync_up(a, &m, &pg)) != 0) {
 			mirror_close(&m);
 			pathguard_close(pg);
+			free(wrap);
 			return rc;
 		}
 		up_ms = clock_now_ms() - t0;
@@ -493,6 +504,7 @@ exec_connect_run(struct exec_args *a, const char *pre, const char *cwd,
 	if (a->sync_json && exec_mirrors(a))
 		exec_sync_json(&m, up_ms, down_ms, pulled, ran, own, err);
 	free(err);
+	free(wrap);
 	mirror_close(&m);
 	pathguard_close(pg);
 	return status;
@@ -511,7 +523,7 @@ int
 cmd_exec(int argc, char **argv)
 {
 	struct exec_args	 a;
-	char			*pre = NULL, *cwd = NULL, *wrap = NULL;
+	char			*pre = NULL, *cwd = NULL;
 	int			 rc;
 
 	memset(&a, 0, sizeof a);
@@ -528,11 +540,9 @@ cmd_exec(int argc, char **argv)
 	if (rc == 0)
 		rc = exec_apply_config(&a, a.box.cc.cfg);
 	if (rc == 0 && a.sandbox != NULL)
-		rc = exec_sandbox(&a, &pre, &cwd, &wrap);
+		rc = exec_sandbox(&a, &pre, &cwd);
 	if (rc == 0)
-		rc = exec_connect_run(&a, pre, cwd != NULL ? cwd : a.cwd,
-		    wrap);
-	free(wrap);
+		rc = exec_connect_run(&a, pre, cwd != NULL ? cwd : a.cwd);
 	free(pre);
 	free(cwd);
 	exec_args_free(&a);

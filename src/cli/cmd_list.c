@@ -18,6 +18,7 @@
 #include "clawconfig.h"
 #include "cmd.h"
 #include "cmd_box.h"
+#include "cmd_boxenv.h"
 #include "cmd_conn.h"
 #include "error.h"
 #include "log.h"
@@ -36,6 +37,7 @@ struct list_row {
 	const char		*state;	/* ok stale missing unreachable */
 	int			 have_times;
 	int64_t			 age, idle;
+	struct cJSON		*env;	/* status: the environment */
 };
 
 /* The state of a visit to one host. */
@@ -156,8 +158,11 @@ static void
 list_detail_json(const struct list_row *row)
 {
 	cJSON	*o = list_row_json(row);
-	char	*text = cJSON_Print(o);
+	char	*text;
 
+	if (row->env != NULL)
+		cJSON_AddItemReferenceToObject(o, "environment", row->env);
+	text = cJSON_Print(o);
 	printf("%s\n", text);
 	free(text);
 	cJSON_Delete(o);
@@ -224,6 +229,9 @@ list_detail_print(const struct list_row *row)
 	printf("workspace:  %s\nremote:     %s/%s/workspace\n"
 	    "age:        %s\nidle:       %s\nstate:      %s\n", r->workspace,
 	    r->remote_root, r->id, age, idle, row->state);
+	if (r->settings.runtime != CONTAIN_NONE &&
+	    (strcmp(row->state, "ok") == 0 || strcmp(row->state, "stale") == 0))
+		cmd_boxenv_print(row->env);
 }
 
 /* Print rows as a table or a JSON array. */
@@ -307,12 +315,15 @@ list_show(struct cmd_box *b, const char *cli_ssh_config,
 	if (detail && strcmp(rows[0].state, "ok") != 0 &&
 	    strcmp(rows[0].state, "stale") != 0)
 		rc = 1;
+	if (detail && rc == 0)
+		rows[0].env = cmd_boxenv_status(b);
 	if (detail && !json)
 		list_detail_print(&rows[0]);
 	else if (detail)
 		list_detail_json(&rows[0]);
 	else
 		list_print(rows, n, json);
+	cJSON_Delete(rows[0].env);
 	backend_list_clear(&h.l);
 	free(rows);
 	return rc;

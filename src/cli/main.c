@@ -32,8 +32,18 @@ static const char list_help[] =
     "  --provider NAME       the sandboxes that provider has instead\n";
 static const char status_help[] =
     "usage: clawssh status [--json] [options] ID\n\n"
-    "Show one sandbox: its record, its host's view, its provider's.\n"
+    "Show one sandbox: its record, its host's view, its provider's, and\n"
+    "its environment (running or not, its processes).\n"
     "  --json                one JSON object\n";
+static const char stop_help[] =
+    "usage: clawssh stop [--json] [options] ID\n\n"
+    "End every process of a sandbox (its environment and its background\n"
+    "processes); the workspace stays.  The next command starts it again.\n"
+    "  --json                one JSON object: {\"id\", \"state\"}\n";
+static const char start_help[] =
+    "usage: clawssh start [--json] [options] ID\n\n"
+    "Start a sandbox's environment now rather than at its next command.\n"
+    "  --json                one JSON object: {\"id\", \"state\"}\n";
 static const char destroy_help[] =
     "usage: clawssh destroy [--json] [options] ID\n\n"
     "Remove a sandbox from its host (and its provider) and the registry.\n"
@@ -86,6 +96,10 @@ static const struct cmd_entry {
 	    0 },
 	{ "list", cmd_list, "list sandboxes and their state", list_help, 0 },
 	{ "status", cmd_status, "show one sandbox", status_help, 0 },
+	{ "stop", cmd_stop, "end a sandbox's processes, keep its workspace",
+	    stop_help, 0 },
+	{ "start", cmd_start, "start a sandbox's environment", start_help,
+	    0 },
 	{ "destroy", cmd_destroy, "remove a sandbox", destroy_help, 0 },
 	{ "recreate", cmd_recreate, "remake a sandbox with current settings",
 	    recreate_help, 0 },

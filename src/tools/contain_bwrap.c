@@ -8,6 +8,7 @@
 #endif
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -222,31 +223,40 @@ bw_workspace(struct buf *b, const struct contain_spec *spec,
 }
 
 /*
- * Bind the GPUs the host's allocation file gives this sandbox, with the
- * driver's control nodes, and name them in CUDA_VISIBLE_DEVICES and
- * NVIDIA_VISIBLE_DEVICES.  No assignment is an error, not a silent
- * GPU-less run.
+ * Name the GPUs the host's allocation file gives this sandbox in
+ * $__claw_g, CUDA_VISIBLE_DEVICES and NVIDIA_VISIBLE_DEVICES.  No
+ * assignment is an error, not a silent GPU-less run.
  */
 static void
-bw_gpus(struct buf *b, const struct contain_spec *spec, const char *qroot)
+bw_gpu_env(struct buf *b, const struct contain_spec *spec, const char *qroot)
 {
-	if (spec->settings->gpus == 0)
-		return;
 	buf_appendf(b, "__claw_g=$(awk -v id=%s '$2 == id { printf \"%%s%%s\", s, $1; "
 	    "s = \",\" }' %s/gpus 2>/dev/null)\n"
 	    "[ -n \"$__claw_g\" ] || { echo \"clawssh: sandbox %s has no "
 	    "GPUs assigned on this host; provision it again\" >&2; "
 	    "exit 125; }\n"
 	    "CUDA_VISIBLE_DEVICES=$__claw_g; NVIDIA_VISIBLE_DEVICES=$__claw_g\n"
-	    "export CUDA_VISIBLE_DEVICES NVIDIA_VISIBLE_DEVICES\n"
-	    "for __claw_n in $(echo \"$__claw_g\" | tr , ' '); do\n"
+	    "export CUDA_VISIBLE_DEVICES NVIDIA_VISIBLE_DEVICES\n",
+	    spec->id, qroot, spec->id);
+}
+
+/*
+ * Bind the GPUs the host's allocation file gives this sandbox, with the
+ * driver's control nodes, and name them (bw_gpu_env).
+ */
+static void
+bw_gpus(struct buf *b, const struct contain_spec *spec, const char *qroot)
+{
+	if (spec->settings->gpus == 0)
+		return;
+	bw_gpu_env(b, spec, qroot);
+	buf_append_str(b, "for __claw_n in $(echo \"$__claw_g\" | tr , ' '); do\n"
 	    "\tset -- \"$@\" --dev-bind \"$__claw_dd/nvidia$__claw_n\" "
 	    "\"/dev/nvidia$__claw_n\"\ndone\n"
 	    "for __claw_x in nvidiactl nvidia-uvm nvidia-uvm-tools "
 	    "nvidia-modeset; do\n"
 	    "\t[ -e \"$__claw_dd/$__claw_x\" ] && set -- \"$@\" --dev-bind "
-	    "\"$__claw_dd/$__claw_x\" \"/dev/$__claw_x\"\ndone\n",
-	    spec->id, qroot, spec->id);
+	    "\"$__claw_dd/$__claw_x\" \"/dev/$__claw_x\"\ndone\n");
 }
 
 /* Put the sandbox in its pids cgroup, where one is writable. */
@@ -265,9 +275,42 @@ bw_cgroup(struct buf *b, const struct contain_spec *spec)
 	    spec->limits->nproc);
 }
 
-/* Wrap "$@" in prlimit for the limits in force. */
+/*
+ * Put the holder of a persistent environment in a memory cgroup of its
+ * own with the memory limit, where one is writable (cgroup v2 with the
+ * memory controller, or v1's memory hierarchy): the sandbox's processes
+ * then share the limit and the kernel's OOM killer picks the biggest of
+ * them, not a process of the host.  $__claw_mc is set when it worked;
+ * RLIMIT_AS is the fallback.
+ */
 static void
-bw_limits(struct buf *b, const struct contain_spec *spec)
+bw_memcg(struct buf *b, const struct contain_spec *spec)
+{
+	buf_appendf(b, "__claw_mc=\nfor __claw_b in /sys/fs/cgroup/memory "
+	    "/sys/fs/cgroup; do\n\t[ -w \"$__claw_b\" ] && [ -f "
+	    "\"$__claw_b/cgroup.procs\" ] || continue\n"
+	    "\t__claw_c=$__claw_b/clawssh-%s; mkdir -p \"$__claw_c\" "
+	    "2>/dev/null || continue\n"
+	    "\tif [ -f \"$__claw_c/memory.max\" ]; then echo %" PRId64
+	    " > \"$__claw_c/memory.max\" && { echo 0 > "
+	    "\"$__claw_c/memory.swap.max\"; :; } 2>/dev/null\n"
+	    "\telif [ -f \"$__claw_c/memory.limit_in_bytes\" ]; then echo %"
+	    PRId64 " > \"$__claw_c/memory.limit_in_bytes\" && { echo %" PRId64
+	    " > \"$__claw_c/memory.memsw.limit_in_bytes\"; :; } 2>/dev/null\n"
+	    "\telse rmdir \"$__claw_c\" 2>/dev/null; false; fi 2>/dev/null && "
+	    "echo $$ > \"$__claw_c/cgroup.procs\" 2>/dev/null && "
+	    "{ __claw_mc=$__claw_c; break; }\ndone\n",
+	    spec->id, spec->limits->memory, spec->limits->memory,
+	    spec->limits->memory);
+}
+
+/*
+ * Wrap "$@" in prlimit for the limits in force; for the holder of a
+ * persistent environment (hold), the memory limit is a memory cgroup's
+ * where the host allows one.
+ */
+static void
+bw_limits(struct buf *b, const struct contain_spec *spec, int hold)
 {
 	const struct contain_limits	*l = spec->limits;
 
@@ -276,8 +319,15 @@ bw_limits(struct buf *b, const struct contain_spec *spec)
 		return;
 	if (l->nproc != 0)
 		bw_cgroup(b, spec);
+	if (hold && l->memory != 0) {
+		bw_memcg(b, spec);
+		buf_appendf(b, "__claw_as=--as=%" PRId64 "; [ -z \"$__claw_mc\" ]"
+		    " || __claw_as=\n", l->memory);
+	}
 	buf_append_str(b, "set -- prlimit");
-	if (l->memory != 0)
+	if (l->memory != 0 && hold)
+		buf_append_str(b, " $__claw_as");
+	else if (l->memory != 0)
 		buf_appendf(b, " --as=%" PRId64, l->memory);
 	if (l->cpu != 0)	/* SIGXCPU at the limit, SIGKILL 2 s on */
 		buf_appendf(b, " --cpu=%" PRId64 ":%" PRId64, l->cpu,
@@ -311,6 +361,25 @@ bw_exec_sh(struct buf *b, const struct contain_spec *spec)
 	    "\"$__claw_img\"" : "");
 }
 
+/*
+ * Set "$@" to the sandbox's bwrap command line, ending in "--": for one
+ * command (dying with its parent), or for the holder of a persistent
+ * environment (hold: it outlives the shell that starts it).
+ */
+static void
+bw_bwrap(struct buf *b, const struct contain_spec *spec, const char *qroot,
+    const char *qdir, int hold)
+{
+	buf_appendf(b, "set -- bwrap --unshare-all%s%s "
+	    "--new-session --cap-drop ALL\n",
+	    spec->settings->network == CONTAIN_NET_HOST ? " --share-net" : "",
+	    hold ? "" : " --die-with-parent");
+	bw_root(b, spec, qroot);
+	bw_workspace(b, spec, qdir);
+	bw_gpus(b, spec, qroot);
+	buf_append_str(b, "set -- \"$@\" --remount-ro / --\n");
+}
+
 /* Build the wrap code; see contain_bwrap.h. */
 char *
 contain_bwrap_wrap(const struct contain_spec *spec)
@@ -322,17 +391,10 @@ contain_bwrap_wrap(const struct contain_spec *spec)
 	qdir = shquote(dir);
 	bw_env(&b, spec);
 	bw_user(&b, spec, qroot, qdir, bw_sub(spec));
-	buf_appendf(&b, "set -- bwrap --unshare-all%s --die-with-parent "
-	    "--new-session --cap-drop ALL\n",
-	    spec->settings->network == CONTAIN_NET_HOST ?
-	    " --share-net" : "");
-	bw_root(&b, spec, qroot);
-	bw_workspace(&b, spec, qdir);
-	bw_gpus(&b, spec, qroot);
-	buf_append_str(&b, "set -- \"$@\" --remount-ro / --\n");
+	bw_bwrap(&b, spec, qroot, qdir, 0);
 	bw_exec_sh(&b, spec);
 	bw_setpriv(&b);
-	bw_limits(&b, spec);
+	bw_limits(&b, spec, 0);
 	free(qdir);
 	free(dir);
 	free(qroot);
@@ -386,5 +448,138 @@ contain_bwrap_step(const struct contain_spec *spec, const char *sub)
 	free(qdir);
 	free(dir);
 	free(qroot);
+	return buf_detach(&b);
+}
+
+/* The holder's run directory; see contain_bwrap.h. */
+char *
+contain_bwrap_rundir(const char *root, const char *id)
+{
+	return xasprintf("%s/%s/run", root, id);
+}
+
+/* FNV-1a over s, as 16 hex digits in out: which start script it was. */
+static void
+bw_token(const char *s, char out[17])
+{
+	uint64_t	h = 0xcbf29ce484222325ULL;
+
+	for (; *s != '\0'; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	snprintf(out, 17, "%016" PRIx64, h);
+}
+
+/*
+ * The start script box-exec runs (as the host user) when the sandbox has
+ * no holder: the environment cleared, the identity resolved and given
+ * the workspace and the run directory, the bwrap command line, the
+ * agent opened as fd 7 (the sandbox's uid may not reach its directory;
+ * exec through /proc/self/fd needs only the file's x bit), then
+ * prlimit [+ setpriv] + box-hold + bwrap.  token gets the script's
+ * identity, which box-exec compares with the running holder's.
+ */
+static char *
+bw_start(const struct contain_spec *spec, const char *qagent,
+    const char *qrun, char token[17])
+{
+	struct contain_spec	 s = *spec;
+	struct buf		 b = BUF_INIT;
+	char			*qroot = shquote(spec->root), *dir, *qdir;
+
+	s.cwd = NULL;
+	s.keep = NULL;
+	s.nkeep = 0;
+	dir = xasprintf("%s/%s", spec->root, spec->id);
+	qdir = shquote(dir);
+	bw_env(&b, &s);
+	bw_user(&b, &s, qroot, qdir, bw_sub(&s));
+	buf_appendf(&b, "[ -z \"$__claw_su\" ] || chown \"$__claw_uid:"
+	    "$__claw_gid\" %s || exit 125\n", qrun);
+	bw_bwrap(&b, &s, qroot, qdir, 1);
+	bw_token(b.data, token);
+	buf_appendf(&b, "exec 7<%s || exit 125\nset -- /proc/self/fd/7 "
+	    "box-hold --dir %s --spec %s -- \"$@\"\n", qagent, qrun, token);
+	bw_setpriv(&b);
+	bw_limits(&b, &s, 1);
+	buf_append_str(&b, "exec \"$@\"\n");
+	free(qdir);
+	free(dir);
+	free(qroot);
+	return buf_detach(&b);
+}
+
+/* The names box-exec passes on: the --env names, and the GPUs'. */
+static void
+bw_keep(struct buf *b, const struct contain_spec *spec)
+{
+	struct buf	names = BUF_INIT;
+	size_t		i;
+
+	for (i = 0; i < spec->nkeep; i++)
+		buf_appendf(&names, "%s%s", i > 0 ? " " : "", spec->keep[i]);
+	if (spec->settings->gpus != 0)
+		buf_appendf(&names, "%sCUDA_VISIBLE_DEVICES "
+		    "NVIDIA_VISIBLE_DEVICES", names.len > 0 ? " " : "");
+	if (names.len == 0) {
+		buf_free(&names);
+		return;
+	}
+	buf_append_str(b, " --keep ");
+	buf_append(&names, "", 1);
+	shquote_append(b, names.data);
+	buf_free(&names);
+}
+
+/* The working directory inside: /workspace[/CWD], or CWD if absolute. */
+static void
+bw_box_cwd(struct buf *b, const struct contain_spec *spec)
+{
+	char	*dir;
+
+	if (spec->cwd == NULL)
+		return;
+	dir = spec->cwd[0] == '/' ? xstrdup(spec->cwd) :
+	    xasprintf("/workspace/%s", spec->cwd);
+	buf_append_str(b, " --cwd ");
+	shquote_append(b, dir);
+	free(dir);
+}
+
+/* Build the persistent environment's wrap code; see contain_bwrap.h. */
+char *
+contain_bwrap_box(const struct contain_spec *spec)
+{
+	struct buf	 b = BUF_INIT;
+	char		*qagent = shquote(spec->agent), *qroot;
+	char		*run = contain_bwrap_rundir(spec->root, spec->id);
+	char		*qrun = shquote(run), *start, *fallback, token[17];
+
+	start = bw_start(spec, qagent, qrun, token);
+	buf_appendf(&b, "__claw_a=%s\nif [ -f \"$__claw_a\" ]; then\n"
+	    "__claw_box_start=", qagent);
+	shquote_append(&b, start);
+	buf_append_str(&b, "; export __claw_box_start\n");
+	if (spec->settings->gpus != 0) {
+		qroot = shquote(spec->root);
+		bw_gpu_env(&b, spec, qroot);
+		free(qroot);
+	}
+	buf_appendf(&b, "set -- \"$__claw_a\" box-exec --dir %s --spec %s",
+	    qrun, token);
+	bw_keep(&b, spec);
+	bw_box_cwd(&b, spec);
+	buf_appendf(&b, "%s%s%s --\nelse\n", spec->pty ? " --pty" : "",
+	    spec->login ? " --login" : "", spec->note_user ? " -v" : "");
+	if (spec->note_user)
+		buf_append_str(&b, "echo \"clawssh: note: the host agent is "
+		    "gone ($__claw_a); this command runs in a sandbox of its "
+		    "own\" >&2\n");
+	fallback = contain_bwrap_wrap(spec);
+	buf_appendf(&b, "%sfi\n", fallback);
+	free(fallback);
+	free(start);
+	free(qrun);
+	free(run);
+	free(qagent);
 	return buf_detach(&b);
 }

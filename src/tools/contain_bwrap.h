@@ -27,6 +27,10 @@ struct contain_spec {
 	int				 note_user;	/* say when the
 							   user is not
 							   switched */
+	const char			*agent;	/* the host agent's
+						   path, or NULL */
+	int				 pty;	/* on a terminal */
+	int				 login;	/* a login shell */
 };
 
 /*
@@ -52,6 +56,27 @@ struct contain_spec {
  * user nothing changes (with note_user, a note says so on stderr).
  */
 char	*contain_bwrap_wrap(const struct contain_spec *spec);
+
+/*
+ * Return (allocated) sh code for remote_cmd's wrap slot that runs the
+ * command in the sandbox's persistent environment: when the host agent
+ * (spec->agent) is there, `clawssh-agent box-exec' joins the holder of
+ * <root>/<id>/run (starting it first, under a lock, with the start script
+ * it gets in __claw_box_start: the bwrap of contain_bwrap_wrap without
+ * --die-with-parent, run by `box-hold' as the sandbox's identity under
+ * the limits in force); the command then shares /tmp, HOME, loopback,
+ * processes and limits with every other command of the sandbox.  When
+ * the agent is gone, the code of contain_bwrap_wrap runs instead (a fresh
+ * sandbox for this command, said on stderr with note_user).  spec->pty
+ * runs the command on a terminal in the sandbox, spec->login (with no
+ * ARGV after "$@") its login shell.  See docs/agent.md.
+ */
+char	*contain_bwrap_box(const struct contain_spec *spec);
+
+/*
+ * The holder's run directory of a sandbox, <root>/<id>/run (allocated).
+ */
+char	*contain_bwrap_rundir(const char *root, const char *id);
 
 /*
  * Return (allocated) sh code that sets the positional parameters to the

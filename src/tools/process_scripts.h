@@ -65,13 +65,14 @@
 
 /*
  * clawstate WAIT prints "clawssh-proc HANDLE NAME STATE RC START CMD";
- * with WAIT set, an exited process gets a second to finish its output.
+ * with WAIT set, an exited process gets up to 5 s to finish its output
+ * (the log's split and its filters run after the command ends).
  * Values are passed on raw (bounded): the client judges them.
  */
 #define PROCESS_SCRIPT_STATE						\
 	"clawstate() { st=running; rc=-;"				\
 	" if [ -e \"$d/rc\" ]; then n=0;"				\
-	" while [ -n \"$1\" ] && [ ! -e \"$d/done\" ] && [ $n -lt 10 ];"\
+	" while [ -n \"$1\" ] && [ ! -e \"$d/done\" ] && [ $n -lt 50 ];"\
 	" do clawnap; n=$((n + 1)); done;"				\
 	" rc=$(head -c 24 -- \"$d/rc\" | tr -d '\\n'); st=exited;"	\
 	" [ -e \"$d/killed\" ] && st=killed;"				\

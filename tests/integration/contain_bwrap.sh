@@ -135,6 +135,21 @@ out=$("$CLAWSSH" exec -s "$lim" -- awk 'BEGIN { s = "x";
     while (1) s = s s }' 2>&1)
 [ $? -ne 0 ] || fail "memory limit did not stop awk"
 out=$("$CLAWSSH" exec -s "$lim" -- sh -c 'ulimit -v; ulimit -n')
-expect_eq "$(echo "$out" | head -n 1)" "262144" "RLIMIT_AS in KiB"
-rm -rf /sys/fs/cgroup/pids/clawssh-"$lim" 2>/dev/null
+# The memory limit is the sandbox's memory cgroup where the host lets us
+# make one (all its processes together), else RLIMIT_AS per process.
+mcg=/sys/fs/cgroup/memory/clawssh-$lim
+if [ -f "$mcg/memory.limit_in_bytes" ]; then
+	expect_eq "$(cat "$mcg/memory.limit_in_bytes")" "268435456" \
+	    "the memory cgroup's limit"
+	expect_eq "$(echo "$out" | head -n 1)" "unlimited" "no RLIMIT_AS"
+elif [ -f /sys/fs/cgroup/clawssh-"$lim"/memory.max ]; then
+	expect_eq "$(cat /sys/fs/cgroup/clawssh-"$lim"/memory.max)" \
+	    "268435456" "the memory cgroup's limit"
+else
+	expect_eq "$(echo "$out" | head -n 1)" "262144" "RLIMIT_AS in KiB"
+fi
+"$CLAWSSH" destroy "$lim" >/dev/null || fail "destroy the limited one"
+for c in /sys/fs/cgroup/pids/clawssh-"$lim" "$mcg"; do
+	[ -d "$c" ] && fail "destroy left cgroup $c"
+done
 exit 0

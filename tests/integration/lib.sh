@@ -28,6 +28,16 @@ SSHD_PID=
 lib_cleanup() {
 	# A daemon a test started (or autostarted) listens under $T/run.
 	pkill -f -- "clawssh serve.*$T/run/" 2>/dev/null || :
+	# The persistent environments of the test's sandboxes (a remote
+	# root under $T), whatever the test left: their holders' bwrap and
+	# its init (whose end ends the sandbox's pid namespace).
+	for _f in "$T"/*/c*/run/box.pid "$T"/*/*/c*/run/box.pid; do
+		[ -f "$_f" ] || continue
+		read -r _p _ < "$_f" 2>/dev/null || continue
+		case $_p in ''|*[!0-9]*) continue ;; esac
+		pkill -KILL -P "$_p" 2>/dev/null
+		kill -KILL "$_p" 2>/dev/null || :
+	done
 	if [ -n "$SSHD_PID" ]; then
 		kill "$SSHD_PID" 2>/dev/null
 		wait "$SSHD_PID" 2>/dev/null

@@ -1,0 +1,466 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * A sandbox's persistent environment from the command line: clawssh stop
+ * ID (end its processes, keep the workspace), clawssh start ID, and what
+ * clawssh status shows of it.  See cmd_boxenv.h and docs/agent.md.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "buf.h"
+#include "cmd.h"
+#include "cmd_box.h"
+#include "cmd_boxenv.h"
+#include "cmd_conn.h"
+#include "cmd_env.h"
+#include "contain_bwrap.h"
+#include "contain_oci.h"
+#include "error.h"
+#include "exec.h"
+#include "log.h"
+#include "registry.h"
+#include "remote_err.h"
+#include "shquote.h"
+#include "ssh_scripts.h"
+#include "transport.h"
+#include "xmalloc.h"
+
+#define BOXENV_OUT_MAX	(1024 * 1024)	/* box-status's JSON */
+#define BOXENV_ERR_MAX	(64 * 1024)
+
+enum { OPT_JSON = CMD_OPT_FIRST_FREE };
+
+static const struct option boxenv_longopts[] = {
+	CMD_CONN_LONGOPTS,
+	{ "help", no_argument, NULL, 'h' },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ NULL, 0, NULL, 0 }
+};
+
+/*
+ * Slot: the sandbox directory.  Ends the sandbox's background processes
+ * (TERM, up to 2 s, KILL); $id is the sandbox's id after it.
+ */
+#define BOXENV_SH_PROCS							\
+	"d=%s; id=${d##*/}\n"						\
+	"[ -d \"$d\" ] && [ ! -L \"$d\" ] || { echo \"clawssh-error:"	\
+	" sandbox $id no longer exists on this host\" >&2; exit 3; }\n"	\
+	"pids=\nfor f in \"$d\"/procs/p*/pid; do\n"			\
+	"  p=$(head -c 16 -- \"$f\" 2>/dev/null) || continue\n"		\
+	"  case $p in ''|*[!0-9]*) continue ;; esac\n"			\
+	"  [ \"$p\" -gt 1 ] && kill -s 0 -- \"-$p\" 2>/dev/null || continue\n"\
+	"  pids=\"$pids $p\"; kill -s TERM -- \"-$p\" 2>/dev/null\n"	\
+	"done\n"							\
+	"n=0; while [ -n \"$pids\" ] && [ $n -lt 20 ]; do left=\n"	\
+	"  for p in $pids; do kill -s 0 -- \"-$p\" 2>/dev/null &&"	\
+	" left=\"$left $p\"; done\n"					\
+	"  pids=$left; [ -z \"$pids\" ] || sleep 0.1 2>/dev/null ||"	\
+	" sleep 1; n=$((n + 1))\ndone\n"				\
+	"for p in $pids; do kill -s KILL -- \"-$p\" 2>/dev/null;"	\
+	" pkill -KILL -s \"$p\" 2>/dev/null; done\n"
+
+/*
+ * Slots: the run directory, the agent ('' when none).  Ends the bwrap
+ * holder (box-stop; without the agent, the holder's session from
+ * box.pid) and removes the sandbox's cgroups; prints "stopped" or "not
+ * running".
+ */
+#define BOXENV_SH_STOP_BWRAP						\
+	SSH_SCRIPT_BOXKILL						\
+	"r=%s; a=%s\n"							\
+	"if [ -n \"$a\" ] && [ -f \"$a\" ]; then \"$a\" box-stop --dir"	\
+	" \"$r\" || exit 3\n"						\
+	"elif [ -f \"$r/box.pid\" ]; then\n"				\
+	"  clawboxkill \"$r/box.pid\"; rm -f -- \"$r/box.sock\" \"$r/box.pid\";"\
+	" echo stopped\n"						\
+	"else echo 'not running'\nfi\n"					\
+	"for c in /sys/fs/cgroup/pids/clawssh-$id"			\
+	" /sys/fs/cgroup/memory/clawssh-$id"				\
+	" /sys/fs/cgroup/clawssh-$id; do n=0\n"				\
+	"  while [ -d \"$c\" ] && ! rmdir \"$c\" 2>/dev/null &&"	\
+	" [ $n -lt 30 ]; do sleep 0.1 2>/dev/null || sleep 1;"	\
+	" n=$((n + 1)); done\ndone; exit 0\n"
+
+/* Slots: the agent, the run directory. */
+#define BOXENV_SH_STATUS						\
+	"a=%s; [ -f \"$a\" ] || { echo '{\"running\":false,"		\
+	"\"agent\":false}'; exit 0; }\n"				\
+	"exec \"$a\" box-status --dir %s\n"
+
+/* Parse the options of stop/start; 0, or an exit status. */
+static int
+boxenv_parse(int argc, char **argv, struct cmd_box *b, int *json,
+    const char *name)
+{
+	int	ch, rc;
+
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, CMD_CONN_SHORTOPTS "h",
+	    boxenv_longopts, NULL)) != -1) {
+		if (ch == 'h')
+			return cmd_help(name);
+		if (ch == OPT_JSON)
+			*json = 1;
+		else if ((rc = cmd_conn_option(&b->cc, ch, optarg)) != 1)
+			return rc > 1 ? rc : cmd_fail("usage: clawssh %s "
+			    "[--json] [options] ID", name);
+	}
+	if (optind + 1 != argc)
+		return cmd_fail("usage: clawssh %s [--json] [options] ID",
+		    name);
+	if ((rc = cmd_box_load(b, argv[optind])) != 0 ||
+	    (rc = cmd_box_connect(b)) != 0)
+		return rc;
+	return 0;
+}
+
+/* Run script on b's host; its stdout in out.  0, or an exit status. */
+static int
+boxenv_run(struct cmd_box *b, const char *script, struct buf *out)
+{
+	struct buf	 err = BUF_INIT;
+	char		*cause = NULL;
+	int		 rc, status = 0;
+
+	rc = exec_script(b->t, script, NULL, 0, BOXENV_OUT_MAX, out, &err,
+	    &status, &cause);
+	if (rc == 0 && status != 0) {
+		cause = remote_err_explain(b->t, &err, status);
+		rc = CLAW_ERR_PROTO;
+	}
+	buf_free(&err);
+	if (rc != 0) {
+		rc = cmd_fail("%s", cause);
+		free(cause);
+	}
+	return rc;
+}
+
+/* The sandbox directory, its run directory and the agent, quoted. */
+static int
+boxenv_paths(struct cmd_box *b, char **qdir, char **qrun, char **qagent)
+{
+	const struct registry_record	*r = b->rec;
+	char				*dir, *run, *agent = NULL;
+	int				 rc;
+
+	if (r->settings.runtime == CONTAIN_BWRAP &&
+	    (rc = cmd_env_agent(b, &agent)) != 0)
+		return rc;
+	dir = xasprintf("%s/%s", r->remote_root, r->id);
+	run = contain_bwrap_rundir(r->remote_root, r->id);
+	*qdir = shquote(dir);
+	*qrun = shquote(run);
+	*qagent = shquote(agent != NULL ? agent : "");
+	free(agent);
+	free(run);
+	free(dir);
+	return 0;
+}
+
+/* Print the outcome of stop or start. */
+static void
+boxenv_said(const char *id, const char *state, int json)
+{
+	cJSON	*o;
+
+	if (!json) {
+		printf("%s %s\n", state, id);
+		return;
+	}
+	o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "id", id);
+	cJSON_AddStringToObject(o, "state", state);
+	cmd_print_json(o);
+	cJSON_Delete(o);
+}
+
+/*
+ * The stop script of b's sandbox: its background processes, then its
+ * environment (the bwrap holder, or the docker/podman container).  NULL
+ * after printing why.
+ */
+static char *
+boxenv_stop_script(struct cmd_box *b)
+{
+	const struct registry_record	*r = b->rec;
+	struct buf			 s = BUF_INIT;
+	char				*qdir = NULL, *qrun = NULL, *qagent = NULL;
+	char				*oci, *cause = NULL;
+
+	if (boxenv_paths(b, &qdir, &qrun, &qagent) != 0)
+		return NULL;
+	buf_appendf(&s, BOXENV_SH_PROCS, qdir);
+	if (r->settings.runtime == CONTAIN_BWRAP)
+		buf_appendf(&s, BOXENV_SH_STOP_BWRAP, qrun, qagent);
+	else if (r->settings.runtime == CONTAIN_NONE)
+		buf_append_str(&s, "echo stopped\n");
+	else if ((oci = contain_oci_stop(r->settings.runtime, r->id,
+	    &cause)) != NULL) {
+		buf_append_str(&s, oci);
+		free(oci);
+	} else {
+		cmd_fail("%s", cause);
+		free(cause);
+		buf_free(&s);
+	}
+	free(qagent);
+	free(qrun);
+	free(qdir);
+	return s.data != NULL ? buf_detach(&s) : NULL;
+}
+
+/* The stop command; see clawssh(1). */
+int
+cmd_stop(int argc, char **argv)
+{
+	struct cmd_box	 b;
+	struct buf	 out = BUF_INIT;
+	char		*script;
+	int		 rc, json = 0;
+
+	memset(&b, 0, sizeof b);
+	if ((rc = boxenv_parse(argc, argv, &b, &json, "stop")) != 0)
+		goto out;
+	if ((script = boxenv_stop_script(&b)) == NULL) {
+		rc = CMD_EXIT_FAILURE;
+		goto out;
+	}
+	rc = boxenv_run(&b, script, &out);
+	free(script);
+	if (rc == 0 && (out.len == 0 || out.data[out.len - 1] != '\n' ||
+	    (strcmp(out.data, "stopped\n") != 0 &&
+	    strcmp(out.data, "not running\n") != 0)))
+		rc = cmd_fail("%s: malformed answer to stop",
+		    transport_label(b.t));
+	else if (rc == 0)
+		boxenv_said(b.rec->id, out.data[0] == 's' ? "stopped" :
+		    "not running", json);
+out:
+	buf_free(&out);
+	cmd_box_free(&b);
+	return rc;
+}
+
+/* Whether env (box-status's answer) says the holder runs. */
+static int
+boxenv_running(const cJSON *env)
+{
+	return env != NULL && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
+	    env, "running"));
+}
+
+/* The start command; see clawssh(1). */
+int
+cmd_start(int argc, char **argv)
+{
+	struct cmd_box		 b;
+	struct sandbox_settings	 now;
+	struct cmd_env		 e = { NULL, 0 };
+	struct exec_opts	 eo;
+	cJSON			*env = NULL;
+	char			*wrap = NULL, *pre = NULL, *cause = NULL;
+	char			*argv1[] = { (char *)(uintptr_t)"true", NULL };
+	int			 rc, json = 0, status = 0, was;
+
+	memset(&b, 0, sizeof b);
+	if ((rc = boxenv_parse(argc, argv, &b, &json, "start")) != 0)
+		goto out;
+	if (b.rec->settings.runtime == CONTAIN_NONE) {
+		rc = cmd_fail("sandbox %s: runtime none keeps no environment "
+		    "to start", b.rec->id);
+		goto out;
+	}
+	was = boxenv_running(env = cmd_boxenv_status(&b));
+	cJSON_Delete(env);
+	cmd_box_settings(&b, &b.rec->settings, &now);
+	if ((rc = cmd_env_wrap(&b, &now, &e, NULL, &wrap)) != 0)
+		goto out;
+	pre = b.be->exec_pre(b.rec->remote_root, b.rec->id);
+	memset(&eo, 0, sizeof eo);
+	eo.argc = 1;
+	eo.argv = argv1;
+	eo.pre = pre;
+	eo.wrap = wrap;
+	eo.out.fd = STDERR_FILENO;
+	eo.err.fd = STDERR_FILENO;
+	if (exec_run(b.t, &eo, &status, &cause) != 0) {
+		rc = cmd_fail("%s", cause);
+		free(cause);
+	} else if (status != 0)
+		rc = cmd_fail("sandbox %s: its environment did not start "
+		    "(status %d)", b.rec->id, status);
+	else if (!boxenv_running(env = cmd_boxenv_status(&b)))
+		rc = cmd_fail("sandbox %s: no persistent environment on %s "
+		    "(clawssh -v exec says why)", b.rec->id,
+		    transport_label(b.t));
+	else
+		boxenv_said(b.rec->id, was ? "running" : "started", json);
+	cJSON_Delete(env);
+out:
+	free(pre);
+	free(wrap);
+	cmd_box_free(&b);
+	return rc;
+}
+
+/*
+ * The docker/podman status lines (contain_oci_status) as the JSON of
+ * cmd_boxenv_status: {"running", "state", "memory", "processes":
+ * [LINE...]}.
+ */
+static cJSON *
+boxenv_oci_json(const char *text)
+{
+	cJSON		*o = cJSON_CreateObject(), *procs;
+	const char	*p = text, *nl;
+	char		*line;
+
+	procs = cJSON_AddArrayToObject(o, "processes");
+	for (; *p != '\0'; p = *nl != '\0' ? nl + 1 : nl) {
+		if ((nl = strchr(p, '\n')) == NULL)
+			nl = p + strlen(p);
+		line = xstrndup(p, (size_t)(nl - p));
+		if (strncmp(line, "state: ", 7) == 0)
+			cJSON_AddStringToObject(o, "state", line + 7);
+		else if (strncmp(line, "memory: ", 8) == 0)
+			cJSON_AddStringToObject(o, "memory", line + 8);
+		else if (strncmp(line, "  ", 2) == 0 &&
+		    cJSON_GetArraySize(procs) < 4096)
+			cJSON_AddItemToArray(procs, cJSON_CreateString(line +
+			    2));
+		free(line);
+	}
+	cJSON_AddBoolToObject(o, "running", cJSON_GetObjectItemCaseSensitive(
+	    o, "state") != NULL && strcmp(cJSON_GetObjectItemCaseSensitive(o,
+	    "state")->valuestring, "running") == 0);
+	return o;
+}
+
+/* The status script of b's sandbox, or NULL (none, or after a warning). */
+static char *
+boxenv_status_script(struct cmd_box *b)
+{
+	const struct registry_record	*r = b->rec;
+	char				*qdir = NULL, *qrun = NULL, *qagent = NULL;
+	char				*script, *cause = NULL;
+
+	if (r->settings.runtime == CONTAIN_NONE)
+		return NULL;
+	if (r->settings.runtime != CONTAIN_BWRAP) {
+		if ((script = contain_oci_status(r->settings.runtime, r->id,
+		    &cause)) == NULL) {
+			log_warn("%s", cause);
+			free(cause);
+		}
+		return script;
+	}
+	if (boxenv_paths(b, &qdir, &qrun, &qagent) != 0)
+		return NULL;
+	script = xasprintf(BOXENV_SH_STATUS, qagent, qrun);
+	free(qagent);
+	free(qrun);
+	free(qdir);
+	return script;
+}
+
+/* What the environment does now; see cmd_boxenv.h. */
+cJSON *
+cmd_boxenv_status(struct cmd_box *b)
+{
+	struct buf	 out = BUF_INIT;
+	char		*script;
+	cJSON		*o = NULL;
+
+	if ((script = boxenv_status_script(b)) == NULL)
+		return NULL;
+	if (boxenv_run(b, script, &out) == 0) {
+		buf_append(&out, "", 1);
+		if (b->rec->settings.runtime != CONTAIN_BWRAP)
+			o = boxenv_oci_json(out.data);
+		else if ((o = cJSON_Parse(out.data)) != NULL &&
+		    !cJSON_IsObject(o)) {
+			cJSON_Delete(o);
+			o = NULL;
+		}
+		if (o == NULL)
+			log_warn("%s: malformed status of the sandbox "
+			    "environment", transport_label(b->t));
+	}
+	free(script);
+	buf_free(&out);
+	return o;
+}
+
+/* A number member of o, or -1. */
+static double
+boxenv_num(const cJSON *o, const char *name)
+{
+	const cJSON	*v = cJSON_GetObjectItemCaseSensitive(o, name);
+
+	return cJSON_IsNumber(v) && v->valuedouble >= 0 ? v->valuedouble : -1;
+}
+
+/* Print at most max bytes of s, each unprintable one as '?'. */
+static void
+boxenv_print_safe(const char *s, size_t max)
+{
+	for (; *s != '\0' && max > 0; s++, max--)
+		putchar((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f ?
+		    '?' : *s);
+}
+
+/* Print what status shows of env; see cmd_boxenv.h. */
+void
+cmd_boxenv_print(const cJSON *env)
+{
+	const cJSON	*procs, *p, *cmd, *mem;
+	double		 rss = 0;
+	int		 n = 0;
+
+	if (!boxenv_running(env)) {
+		printf("environment: not running\n");
+		return;
+	}
+	procs = cJSON_GetObjectItemCaseSensitive(env, "processes");
+	cJSON_ArrayForEach(p, procs) {
+		n++;
+		rss += boxenv_num(p, "rss_kb") > 0 ? boxenv_num(p, "rss_kb") : 0;
+	}
+	mem = cJSON_GetObjectItemCaseSensitive(env, "memory");
+	if (cJSON_IsString(mem)) {
+		printf("environment: running (container), memory ");
+		boxenv_print_safe(mem->valuestring, 80);
+		printf("\n");
+		cJSON_ArrayForEach(p, procs) {
+			printf("  ");
+			boxenv_print_safe(cJSON_IsString(p) ? p->valuestring :
+			    "?", 160);
+			putchar('\n');
+		}
+		return;
+	}
+	printf("environment: running, %d processes, %.0f kB resident\n", n,
+	    rss);
+	printf("  %7s %7s %10s %8s  %s\n", "PID", "RSS_KB", "CPU_MS", "AGE_S",
+	    "COMMAND");
+	cJSON_ArrayForEach(p, procs) {
+		cmd = cJSON_GetObjectItemCaseSensitive(p, "cmd");
+		printf("  %7.0f %7.0f %10.0f %8.0f  ", boxenv_num(p, "pid"),
+		    boxenv_num(p, "rss_kb"), boxenv_num(p, "cpu_ms"),
+		    boxenv_num(p, "age_s"));
+		boxenv_print_safe(cJSON_IsString(cmd) ? cmd->valuestring : "?",
+		    80);
+		putchar('\n');
+	}
+}

@@ -1,0 +1,155 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# A sandbox is one machine (issue 17): with the host agent, every exec
+# and background process of a bwrap sandbox joins one persistent
+# contained environment -- /tmp, HOME, loopback and processes shared --
+# that survives the client, restarts when its holder is gone, stops with
+# `clawssh stop`, and leaves nothing behind on destroy.  Sandboxes do not
+# share with each other.  Runs as the test's SSH user (root, or
+# LIB_SSH_USER=clawssh-test for a non-root one).
+. "$TESTLIB"
+
+command -v bwrap >/dev/null 2>&1 || { echo "SKIP: no bwrap"; exit 77; }
+bwrap --ro-bind / / --unshare-all true 2>/dev/null ||
+    { echo "SKIP: bwrap cannot create namespaces here"; exit 77; }
+
+CLAWSSH_STATE_DIR="$T/state"
+export CLAWSSH_STATE_DIR
+R="$T/root"
+W="$T/ws"
+mkdir -p "$W"
+chmod 777 "$W"	# the non-root SSH user's mirror pulls write here
+
+# provision KEY [FLAGS...]: print the id of a bwrap sandbox.
+provision() {
+	_k=$1
+	shift
+	"$CLAWSSH" provision -F "$T/ssh_config" --host testhost --key "$_k" \
+	    --remote-root "$R" --workspace "$W" --mode remote "$@"
+}
+id=$(provision e1) || fail "provision"
+other=$(provision e2) || fail "provision a second sandbox"
+x() {
+	"$CLAWSSH" exec -s "$id" "$@"
+}
+
+# 1. /tmp and HOME persist from one exec to the next; not to another
+# sandbox.
+x -- sh -c 'echo persisted > /tmp/note; echo home > "$HOME/h"' ||
+    fail "write /tmp"
+expect_eq "$(x -- cat /tmp/note)" "persisted" "/tmp kept between execs"
+expect_eq "$(x -- sh -c 'cat "$HOME/h"')" "home" "HOME kept between execs"
+out=$("$CLAWSSH" exec -s "$other" -- sh -c 'cat /tmp/note 2>&1' 2>&1)
+expect_match "$out" "No such file" "another sandbox has its own /tmp"
+
+# 2. A server started with `process start` on 127.0.0.1 answers a later
+# exec, with the network off (loopback shared by the sandbox's commands).
+command -v nc >/dev/null 2>&1 || fail "nc (netcat-openbsd) missing"
+"$CLAWSSH" process start -s "$id" -- sh -c \
+    'while :; do echo pong-$$ | nc -l -N 127.0.0.1 7077 || exit 1; done' >/dev/null ||
+    fail "process start"
+i=0
+while ! out=$(x -- sh -c 'nc -N 127.0.0.1 7077 </dev/null' 2>&1) ||
+    [ -z "$out" ]; do
+	i=$((i + 1))
+	[ $i -lt 50 ] || fail "the server did not answer a later exec: $out"
+	sleep 0.1
+done
+expect_match "$out" "^pong-" "a later exec reached the background server"
+out=$("$CLAWSSH" exec -s "$other" -- sh -c \
+    'nc -N -w 1 127.0.0.1 7077 </dev/null 2>&1; echo rc=$?' 2>&1)
+expect_match "$out" "rc=1" "another sandbox cannot reach that server"
+
+# 3. ps in one exec sees the background process of the sandbox.
+out=$(x -- ps -eo pid,args)
+expect_match "$out" "nc -l -N 127.0.0.1 7077" "ps sees the background server"
+out=$("$CLAWSSH" exec -s "$other" -- ps -eo args)
+echo "$out" | grep -q "nc -l" && fail "another sandbox sees the server"
+
+# 4. status shows the environment and its processes.
+out=$("$CLAWSSH" status "$id")
+expect_match "$out" "^environment: running" "status: running"
+expect_match "$out" "nc -l -N" "status lists the sandbox's processes"
+out=$("$CLAWSSH" status --json "$id")
+expect_match "$out" '"running":[[:space:]]*true' "status --json"
+
+# 5. Stop ends every process (the background server too) and keeps the
+# workspace; the next command starts it again.
+x -- sh -c 'echo kept > /workspace/kept'
+sentinel="sleep 3131.$$"
+x -- sh -c "setsid $sentinel >/dev/null 2>&1 < /dev/null &" ||
+    fail "start a sentinel"
+pgrep -f "$sentinel" >/dev/null || fail "the sentinel is not running"
+expect_eq "$("$CLAWSSH" stop "$id")" "stopped $id" "stop"
+i=0
+while { pgrep -f "$sentinel" || pgrep -f "^nc -l -N 127.0.0.1 7077"; } \
+    >/dev/null && [ $i -lt 30 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+pgrep -f "$sentinel" >/dev/null && fail "a process survived stop"
+pgrep -f "^nc -l -N 127.0.0.1 7077" >/dev/null &&
+    fail "the background server survived stop"
+expect_eq "$("$CLAWSSH" stop "$id")" "not running $id" "stop again"
+expect_eq "$(x -- cat /workspace/kept)" "kept" "the workspace stays"
+out=$(x -- sh -c 'cat /tmp/note 2>&1')
+expect_match "$out" "No such file" "a stop ends the environment's /tmp"
+expect_eq "$("$CLAWSSH" start "$id")" "running $id" "start: already running"
+"$CLAWSSH" stop "$id" >/dev/null || fail "stop before start"
+expect_eq "$("$CLAWSSH" start "$id")" "started $id" "start"
+
+# 6. The holder killed (a host restart, simulated): the next command
+# starts a new environment, and says so with -v.
+read -r hp _ < "$R/$id/run/box.pid" || fail "no box.pid"
+pkill -KILL -P "$hp" || fail "kill the holder"	# bwrap's init: all of it
+out=$("$CLAWSSH" -v exec -s "$id" -- echo back 2>&1)
+expect_match "$out" "^back$" "the command ran after the holder died"
+expect_match "$out" "environment was gone" "-v says it was restarted"
+
+# 7. Without the agent, commands still run (each in a sandbox of its
+# own), and -v says why.
+out=$(CLAWSSH_NO_AGENT=1 "$CLAWSSH" -v exec -s "$id" -- sh -c \
+    'cat /tmp/note 2>&1; echo ran' 2>&1)
+expect_match "$out" "^ran$" "the sh path runs the command"
+expect_match "$out" "host agent is off" "-v names the sh path"
+
+# 8. A memory limit: the kernel ends the sandbox's biggest process, not
+# the host's, nor the sandbox's other processes (a memory cgroup where the
+# host lets us make one; else RLIMIT_AS makes the allocation fail).
+mem=$(provision e3 --memory 64M) || fail "provision with a memory limit"
+"$CLAWSSH" exec -s "$mem" -- sh -c \
+    "setsid sleep 3132.$$ >/dev/null 2>&1 </dev/null &" || fail "sleeper"
+"$CLAWSSH" exec -s "$mem" -- tail /dev/zero >/dev/null 2>&1
+st=$?
+[ $st -ne 0 ] || fail "the memory hog was not stopped"
+pgrep -f "sleep 3132.$$" >/dev/null || fail "the sandbox's other process died"
+if [ -d /sys/fs/cgroup/memory/clawssh-"$mem" ] ||
+    [ -f /sys/fs/cgroup/clawssh-"$mem"/memory.max ]; then
+	expect_status $st 137 "the OOM killer ended the hog"
+fi
+"$CLAWSSH" destroy "$mem" >/dev/null || fail "destroy the limited one"
+pgrep -f "sleep 3132.$$" >/dev/null && fail "destroy left the sleeper"
+for c in /sys/fs/cgroup/memory/clawssh-"$mem" /sys/fs/cgroup/clawssh-"$mem"; do
+	[ -d "$c" ] && fail "cgroup $c left"
+done
+
+# 9. Destroy leaves no process, mount or cgroup of the sandbox.
+x -- sh -c "setsid $sentinel >/dev/null 2>&1 < /dev/null &" ||
+    fail "start a sentinel again"
+hp=$(cut -d' ' -f1 "$R/$id/run/box.pid")
+"$CLAWSSH" destroy "$id" >/dev/null || fail "destroy"
+i=0
+while { pgrep -f "$sentinel" >/dev/null || kill -0 "$hp" 2>/dev/null; } &&
+    [ $i -lt 30 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+pgrep -f "$sentinel" >/dev/null && fail "a process survived destroy"
+kill -0 "$hp" 2>/dev/null && fail "the holder survived destroy"
+grep -q "$R/$id" /proc/mounts && fail "a mount of the sandbox is left"
+for c in /sys/fs/cgroup/pids/clawssh-"$id" /sys/fs/cgroup/clawssh-"$id" \
+    /sys/fs/cgroup/memory/clawssh-"$id"; do
+	[ -d "$c" ] && fail "cgroup $c left"
+done
+"$CLAWSSH" destroy "$other" >/dev/null || fail "destroy the other"
+exit 0
