@@ -166,7 +166,7 @@ cmd_env_bwrap(const struct cmd_box *b, const struct sandbox_settings *now,
  */
 static int
 cmd_env_oci(const struct cmd_box *b, const struct sandbox_settings *now,
-    const char **keep, size_t nkeep, const char *cwd, char **wrap)
+    const char **keep, size_t nkeep, const char *cwd, int tty, char **wrap)
 {
 	const struct registry_record	*r = b->rec;
 	struct contain_policy		 p;
@@ -203,6 +203,7 @@ cmd_env_oci(const struct cmd_box *b, const struct sandbox_settings *now,
 		p.user = now->user;
 	p.env = keep;
 	p.nenv = nkeep;
+	p.tty = tty;
 	if (now->gpus != 0)
 		gpus = xasprintf("%s/gpus", r->remote_root);
 	if ((*wrap = contain_oci_wrap(&p, name, gpus, uid, &cause)) == NULL) {
@@ -220,7 +221,8 @@ cmd_env_oci(const struct cmd_box *b, const struct sandbox_settings *now,
 /* Build the runtime wrapper; see cmd_env.h. */
 int
 cmd_env_wrap(const struct cmd_box *b, const struct sandbox_settings *now,
-    const struct cmd_env *e, const char *cwd, char **wrap)
+    const struct cmd_env *e, const char *cwd, const struct cmd_env_tty *tty,
+    char **wrap)
 {
 	const char	**keep;
 	size_t		  i;
@@ -237,11 +239,22 @@ cmd_env_wrap(const struct cmd_box *b, const struct sandbox_settings *now,
 	if (now->runtime == CONTAIN_BWRAP)
 		*wrap = cmd_env_bwrap(b, now, keep, e->n, cwd);
 	else
-		rc = cmd_env_oci(b, now, keep, e->n, cwd, wrap);
+		rc = cmd_env_oci(b, now, keep, e->n, cwd, tty != NULL &&
+		    tty->pty, wrap);
 	free(keep);
 	if (rc == 0)
 		*wrap = cmd_env_exec_wrap(b, *wrap, cwd);
 	return rc;
+}
+
+/* The login shell's sh text; see cmd_env.h. */
+const char *
+cmd_env_login(const struct sandbox_settings *now)
+{
+	if (now->runtime == CONTAIN_NONE)
+		return "exec \"${SHELL:-/bin/sh}\" -l";
+	return "if command -v bash >/dev/null 2>&1; then exec bash -l; fi; "
+	    "exec /bin/sh -l";
 }
 
 /* Make wv run argv in the runtime wrap describes. */

@@ -67,6 +67,8 @@ struct contain_policy {
 	/* GPU indexes to expose */
 	const int		*gpus;
 	size_t			 ngpus;
+	/* docker/podman run -t: the command's terminal passes on */
+	int			 tty;
 };
 
 /*

@@ -291,6 +291,8 @@ oci_append_fixed(const struct contain_policy *p, const char *name,
 	oci_word(b, "run");
 	oci_word(b, "--rm");
 	oci_word(b, "-i");
+	if (p->tty)
+		oci_word(b, "-t");
 	oci_append_init(p, b);
 	oci_word(b, "--name");
 	oci_word(b, name);
