@@ -6,8 +6,8 @@
 # (status 130), the local modes restored, ssh's note when stdin is not
 # a terminal, environment values never echoed; directly and through the
 # daemon (and an older daemon refused with a message); shell lands in a
-# runtime-none sandbox's workspace.  LIB_SSH_USER=clawssh-test runs it
-# as a non-root SSH user.
+# runtime-none sandbox's workspace; JSON-RPC exec with pty: true.
+# LIB_SSH_USER=clawssh-test runs it as a non-root SSH user.
 # shellcheck source=tests/integration/lib.sh
 . "$TESTLIB"
 
@@ -139,18 +139,22 @@ PY
 	    "$T/old.err" || lib_case_fail "older daemon: $(cat "$T/old.err")"
 }
 
-# shell ID: a login shell in a runtime-none sandbox's workspace.
-case_4() {
-	R="$T/root"
-	W="$T/ws"
-	mkdir -p "$W"
-	if [ -n "${LIB_SSH_USER:-}" ]; then
+# mkbox KEY: provision a runtime-none, remote-mode sandbox; print its id.
+R="$T/root"
+mkbox() {
+	mkdir -p "$T/ws-$1"
+	if [ -n "${LIB_SSH_USER:-}" ] && [ ! -d "$R" ]; then
 		mkdir -m 700 "$R"
 		chown "$TEST_USER:" "$R"
 	fi
-	id=$("$CLAWSSH" provision -F "$T/ssh_config" --host testhost --key sh \
-	    --remote-root "$R" --workspace "$W" --runtime none --mode remote) ||
-	    { lib_case_fail "provision"; return; }
+	"$CLAWSSH" provision -F "$T/ssh_config" --host testhost --key "$1" \
+	    --remote-root "$R" --workspace "$T/ws-$1" --runtime none \
+	    --mode remote
+}
+
+# shell ID: a login shell in a runtime-none sandbox's workspace.
+case_4() {
+	id=$(mkbox sh) || { lib_case_fail "provision"; return; }
 	ptyrun shell --size 100x30 --sleep 1 --send 'pwd; stty size; exit 3\n' \
 	    --expect '^30 100' -- "$CLAWSSH" shell "$id"
 	st=$?
@@ -160,4 +164,22 @@ case_4() {
 	modes_kept shell
 }
 
-lib_run_cases "1 2 3 4"
+# JSON-RPC exec with pty: a terminal of the size asked for, one stream.
+case_5() {
+	id=$(mkbox rpc) || { lib_case_fail "provision"; return; }
+	printf '{"jsonrpc":"2.0","id":1,"method":"exec","params":{"sandbox":"%s","argv":["sh","-c","tty; stty size; echo err >&2; exit 5"],"pty":true,"cols":90,"rows":20}}\n' \
+	    "$id" | "$CLAWSSH" serve --stdio > "$T/rpc.out" 2>"$T/rpc.err" ||
+	    lib_case_fail "serve --stdio: $(cat "$T/rpc.err")"
+	out=$(jq -j 'select(.method == "exec.output" and
+	    .params.stream == "stdout") | .params.data' "$T/rpc.out" |
+	    tr -d '\r')
+	expect_match "$out" '^/dev/pts/' "JSON-RPC pty: tty"
+	expect_match "$out" '^20 90$' "JSON-RPC pty: size"
+	expect_match "$out" '^err$' "JSON-RPC pty: stderr on the terminal"
+	[ -z "$(jq -r 'select(.params.stream == "stderr")' "$T/rpc.out")" ] ||
+	    lib_case_fail "JSON-RPC pty: a stderr stream: $(cat "$T/rpc.out")"
+	expect_eq "$(jq -r 'select(.id == 1) | .result.exit_status' \
+	    "$T/rpc.out")" 5 "JSON-RPC pty: exit status"
+}
+
+lib_run_cases "1 2 3 4 5"
