@@ -12,7 +12,7 @@
 . "$TESTLIB"
 
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
-PTY_RUN="$top_srcdir/tests/helpers/pty_run.py"
+PTY_RUN="${top_srcdir:-$(dirname "$0")/../..}/tests/helpers/pty_run.py"
 CLAWSSH_STATE_DIR="$T/state"
 export CLAWSSH_STATE_DIR
 
