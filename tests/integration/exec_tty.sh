@@ -110,8 +110,8 @@ case_2() {
 	"$CLAWSSH" serve --socket "$D" --stop >/dev/null 2>&1
 }
 
-# An older daemon (no "pty" in READY) is refused with a message; a plain
-# exec through it is not affected.
+# An older daemon (no "pty" in READY) is refused with a message, before
+# any frame it would not know is sent.
 case_3() {
 	sock="$T/old.sock"
 	python3 - "$sock" > "$T/old.log" 2>&1 <<'PY' &
