@@ -24,6 +24,7 @@ int	cmd_prune(int argc, char **argv);
 int	cmd_read(int argc, char **argv);
 int	cmd_recreate(int argc, char **argv);
 int	cmd_serve(int argc, char **argv);
+int	cmd_shell(int argc, char **argv);
 int	cmd_start(int argc, char **argv);
 int	cmd_sshconfig(int argc, char **argv);
 int	cmd_stat(int argc, char **argv);

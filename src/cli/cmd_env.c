@@ -181,7 +181,7 @@ cmd_env_agent(const struct cmd_box *b, char **path)
  */
 static int
 cmd_env_bwrap(const struct cmd_box *b, const struct sandbox_settings *now,
-    const char **keep, size_t nkeep, const char *cwd, char **wrap)
+    const char **keep, size_t nkeep, const char *cwd, int pty, char **wrap)
 {
 	struct contain_spec	 spec;
 	char			*agent;
@@ -199,6 +199,7 @@ cmd_env_bwrap(const struct cmd_box *b, const struct sandbox_settings *now,
 	spec.limits = &now->limits;
 	spec.note_user = log_get_level() >= LOG_LEVEL_INFO;
 	spec.agent = agent;
+	spec.pty = pty;
 	*wrap = agent != NULL ? contain_bwrap_box(&spec) :
 	    contain_bwrap_wrap(&spec);
 	free(agent);
@@ -270,7 +271,8 @@ cmd_env_oci(const struct cmd_box *b, const struct sandbox_settings *now,
 /* Build the runtime wrapper; see cmd_env.h. */
 int
 cmd_env_wrap(const struct cmd_box *b, const struct sandbox_settings *now,
-    const struct cmd_env *e, const char *cwd, char **wrap)
+    const struct cmd_env *e, const char *cwd, const struct cmd_env_tty *tty,
+    char **wrap)
 {
 	const char	**keep;
 	size_t		  i;
@@ -285,13 +287,24 @@ cmd_env_wrap(const struct cmd_box *b, const struct sandbox_settings *now,
 	for (i = 0; i < e->n; i++)
 		keep[i] = e->v[i].name;
 	if (now->runtime == CONTAIN_BWRAP)
-		rc = cmd_env_bwrap(b, now, keep, e->n, cwd, wrap);
+		rc = cmd_env_bwrap(b, now, keep, e->n, cwd, tty != NULL &&
+		    tty->pty, wrap);
 	else
 		rc = cmd_env_oci(b, now, keep, e->n, cwd, wrap);
 	free(keep);
 	if (rc == 0)
 		*wrap = cmd_env_exec_wrap(b, *wrap, cwd);
 	return rc;
+}
+
+/* The login shell's sh text; see cmd_env.h. */
+const char *
+cmd_env_login(const struct sandbox_settings *now)
+{
+	if (now->runtime == CONTAIN_NONE)
+		return "exec \"${SHELL:-/bin/sh}\" -l";
+	return "if command -v bash >/dev/null 2>&1; then exec bash -l; fi; "
+	    "exec /bin/sh -l";
 }
 
 /* Make wv run argv in the runtime wrap describes. */

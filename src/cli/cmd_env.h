@@ -14,6 +14,18 @@ struct claw_env;
 struct cmd_box;
 struct sandbox_settings;
 
+/*
+ * How a command meets a terminal: what exec -t/-tt and shell hand the
+ * runtime a sandbox's command runs in (the hook for a sandbox's exec
+ * path).  Today's runtimes: none and bwrap take the remote
+ * pseudo-terminal as it is (bwrap keeps --new-session, so a shell there
+ * has no job control); docker and podman run with -t.
+ */
+struct cmd_env_tty {
+	int	pty;	/* stdin, stdout, stderr: a pseudo-terminal */
+	int	login;	/* an interactive login shell (cmd_env_login) */
+};
+
 /* An environment list being built. */
 struct cmd_env {
 	struct claw_env	*v;
@@ -48,11 +60,20 @@ int	cmd_env_agent(const struct cmd_box *b, char **path);
  * none.  bwrap: contain_bwrap_wrap (with a note on stderr at -v when the
  * sandbox's user is not switched); docker and podman: contain_oci_wrap,
  * an exec into the sandbox's long-lived container clawssh-ID.
- * 0, or an exit status after printing why.
+ * tty (NULL: none) says how the command meets a terminal.  0, or an exit
+ * status after printing why.
  */
 int	cmd_env_wrap(const struct cmd_box *b,
 	    const struct sandbox_settings *now, const struct cmd_env *e,
-	    const char *cwd, char **wrap);
+	    const char *cwd, const struct cmd_env_tty *tty, char **wrap);
+
+/*
+ * The sh text (static) that runs an interactive login shell for the
+ * runtime of the settings now: none, the user's own ("${SHELL:-/bin/sh}"
+ * -l) in the working directory; bwrap, docker and podman, bash -l where
+ * the sandbox has bash, else /bin/sh -l.
+ */
+const char	*cmd_env_login(const struct sandbox_settings *now);
 
 /*
  * Start argv as a background process of b's loaded, connected sandbox

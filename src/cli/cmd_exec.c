@@ -4,6 +4,7 @@
  *
  *	clawssh exec [--host] TARGET [options] -- CMD [ARG...]
  *	clawssh exec -s ID [options] -- CMD [ARG...]
+ *	clawssh shell [options] ID
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -32,9 +33,11 @@
 #include "log.h"
 #include "mirror.h"
 #include "pathguard.h"
+#include "pty.h"
 #include "registry.h"
 #include "remote_cmd.h"
 #include "transport.h"
+#include "tty.h"
 #include "xmalloc.h"
 
 struct exec_args {
@@ -44,6 +47,11 @@ struct exec_args {
 	const char	*cwd;
 	int		 timeout;	/* -1: not given */
 	int		 interactive;	/* -i */
+	int		 tty;		/* -t given this many times */
+	int		 no_tty;	/* -T */
+	unsigned	 cols, rows;	/* --size, or 0 */
+	struct cmd_env_tty term;	/* decided: a pty, a login shell */
+	char		*login_argv[4];	/* shell: sh -c LOGIN */
 	int		 no_sync;	/* --no-sync */
 	int		 mass_delete;	/* --allow-mass-delete */
 	int		 background;	/* --background */
@@ -70,6 +78,12 @@ static const char exec_usage[] =
     "  --cwd DIR             remote working directory (relative to the\n"
     "                        sandbox workspace with -s)\n"
     "  -i                    forward stdin even when it is a terminal\n"
+    "  -t                    a pseudo-terminal for the command when stdin\n"
+    "                        is a terminal (raw here; output one stream)\n"
+    "  -tt                   a pseudo-terminal even when stdin is not one\n"
+    "  -T                    no pseudo-terminal\n"
+    "  --size COLSxROWS      the pseudo-terminal's size when there is no\n"
+    "                        terminal here to take it from\n"
     "  --strict-config       refuse a sandbox made with other settings\n"
     "  --no-sync             mirror mode: skip the sync before and after\n"
     "  --allow-mass-delete   mirror mode: take the sandbox's deletion of\n"
@@ -86,7 +100,7 @@ static const char exec_usage[] =
 enum {
 	OPT_TIMEOUT = CMD_OPT_FIRST_FREE, OPT_ENV, OPT_CWD, OPT_HOST,
 	OPT_STRICT, OPT_NOSYNC, OPT_BACKGROUND, OPT_YIELD, OPT_JSON,
-	OPT_SYNC_JSON, OPT_MASS_DELETE
+	OPT_SYNC_JSON, OPT_MASS_DELETE, OPT_SIZE
 };
 
 static const struct option exec_longopts[] = {
@@ -101,11 +115,34 @@ static const struct option exec_longopts[] = {
 	{ "no-sync", no_argument, NULL, OPT_NOSYNC },
 	{ "sync-json", no_argument, NULL, OPT_SYNC_JSON },
 	{ "sandbox", required_argument, NULL, 's' },
+	{ "size", required_argument, NULL, OPT_SIZE },
 	{ "strict-config", no_argument, NULL, OPT_STRICT },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "yield-ms", required_argument, NULL, OPT_YIELD },
 	{ NULL, 0, NULL, 0 }
 };
+
+/* --size COLSxROWS: 0, or the exit status on error. */
+static int
+exec_parse_size(struct exec_args *a, const char *arg)
+{
+	const char	*x = strchr(arg, 'x');
+	char		*cols;
+	int		 c, r, rc;
+
+	if (x == NULL)
+		return cmd_fail("bad --size '%s': want COLSxROWS", arg);
+	cols = xstrndup(arg, (size_t)(x - arg));
+	rc = cmd_parse_int(cols, 1, PTY_SIZE_MAX, &c) != 0 ||
+	    cmd_parse_int(x + 1, 1, PTY_SIZE_MAX, &r) != 0;
+	free(cols);
+	if (rc != 0)
+		return cmd_fail("bad --size '%s': want COLSxROWS, each from 1 "
+		    "to %d", arg, PTY_SIZE_MAX);
+	a->cols = (unsigned)c;
+	a->rows = (unsigned)r;
+	return 0;
+}
 
 /* Handle one exec option; returns 0, or the exit status on error. */
 static int
@@ -119,6 +156,14 @@ exec_option(struct exec_args *a, int ch, const char *arg)
 	case 'i':
 		a->interactive = 1;
 		return 0;
+	case 't':
+		a->tty++;
+		return 0;
+	case 'T':
+		a->no_tty = 1;
+		return 0;
+	case OPT_SIZE:
+		return exec_parse_size(a, arg);
 	case 's':
 		a->sandbox = arg;
 		return 0;
@@ -163,6 +208,33 @@ exec_option(struct exec_args *a, int ch, const char *arg)
 	return cmd_fail("bad option (see 'clawssh exec --help')");
 }
 
+/*
+ * Decide on a pseudo-terminal as ssh does: -t when stdin is a terminal
+ * (else ssh's note), -tt always, -T never (it wins); a foreground
+ * command only.  0, or the exit status on error.
+ */
+static int
+exec_check_tty(struct exec_args *a)
+{
+	if (a->no_tty)
+		a->tty = 0;
+	if (a->tty == 0) {
+		if (a->cols != 0)
+			return cmd_fail("--size goes with -t or -tt");
+		return 0;
+	}
+	if (a->background || a->yield_ms >= 0)
+		return cmd_fail("-t goes with a foreground command, not "
+		    "--background or --yield-ms");
+	if (a->tty == 1 && !isatty(STDIN_FILENO)) {
+		fputs("Pseudo-terminal will not be allocated because stdin "
+		    "is not a terminal.\n", stderr);
+		return 0;
+	}
+	a->term.pty = 1;
+	return 0;
+}
+
 /* Parse the command line into a; returns 0, -1 for --help, or a status. */
 static int
 exec_parse_args(int argc, char **argv, struct exec_args *a)
@@ -170,7 +242,7 @@ exec_parse_args(int argc, char **argv, struct exec_args *a)
 	int	ch, rc, dashdash = cmd_dashdash(argc, argv);
 
 	optind = 1;
-	while ((ch = getopt_long(dashdash, argv, CMD_CONN_SHORTOPTS "his:",
+	while ((ch = getopt_long(dashdash, argv, CMD_CONN_SHORTOPTS "his:tT",
 	    exec_longopts, NULL)) != -1) {
 		if (ch == 'h') {
 			fputs(exec_usage, stdout);
@@ -198,7 +270,7 @@ exec_parse_args(int argc, char **argv, struct exec_args *a)
 		return cmd_fail("give --background or --yield-ms, not both");
 	if (a->json && !a->background && a->yield_ms < 0)
 		return cmd_fail("--json goes with --background or --yield-ms");
-	return 0;
+	return exec_check_tty(a);
 }
 
 /* Fold the config file's exec settings in, after the command line's. */
@@ -228,6 +300,13 @@ exec_sandbox(struct exec_args *a, char **pre, char **cwd)
 		return rc;
 	ws = a->box.be->workspace(rec->remote_root, rec->id);
 	*pre = a->box.be->exec_pre(rec->remote_root, rec->id);
+	if (a->term.login) {
+		a->login_argv[0] = (char *)(uintptr_t)"sh";
+		a->login_argv[1] = (char *)(uintptr_t)"-c";
+		a->login_argv[2] = (char *)(uintptr_t)cmd_env_login(&a->now);
+		a->argc = 3;
+		a->argv = a->login_argv;
+	}
 	if (a->cwd == NULL)
 		*cwd = ws;
 	else {
@@ -249,7 +328,8 @@ exec_wrap(struct exec_args *a, char **wrap)
 
 	if (a->sandbox == NULL)
 		return 0;
-	if ((rc = cmd_env_wrap(&a->box, &a->now, &a->env, a->cwd, wrap)) != 0)
+	if ((rc = cmd_env_wrap(&a->box, &a->now, &a->env, a->cwd, &a->term,
+	    wrap)) != 0)
 		return rc;
 	if (*wrap != NULL)
 		a->limits = a->now.limits;
@@ -284,7 +364,8 @@ exec_sync_up(struct exec_args *a, struct mirror *m, struct pathguard **pg)
 		return rc;
 	}
 	if ((rc = cmd_box_mirror(&a->box, *pg, m, &cause)) == 0) {
-		m->allow_inline = !a->background && a->yield_ms < 0;
+		m->allow_inline = !a->background && a->yield_ms < 0 &&
+		    !a->term.pty;	/* a terminal would mangle a tar */
 		m->allow_mass_delete = a->mass_delete;
 		rc = mirror_push(m, &cause);
 	}
@@ -341,6 +422,22 @@ exec_limit_note(const struct contain_limits *l, int status)
 }
 
 /*
+ * The pseudo-terminal to ask for: $TERM, the size from --size, else this
+ * terminal's, the erase key this terminal has.
+ */
+static void
+exec_pty(const struct exec_args *a, struct pty_req *pty)
+{
+	unsigned	cols = a->cols, rows = a->rows;
+
+	if (cols == 0 && tty_size(STDIN_FILENO, &cols, &rows) != 0 &&
+	    tty_size(STDOUT_FILENO, &cols, &rows) != 0)
+		cols = rows = 0;
+	pty_req_init(pty, getenv("TERM"), cols, rows,
+	    tty_erase_char(STDIN_FILENO));
+}
+
+/*
  * Run the command in the foreground; clears *mirroring on failure.  A
  * small push of m goes along with it (see mirror_inline).
  */
@@ -349,6 +446,7 @@ exec_fg(struct exec_args *a, const char *pre, const char *cwd,
     const char *wrap, int *mirroring, struct mirror *m)
 {
 	struct exec_opts	 eo;
+	struct pty_req		 pty;
 	const char		*inl = NULL;
 	char			*cause = NULL, *both = NULL;
 	int			 status = CMD_EXIT_FAILURE, synced = 0;
@@ -372,6 +470,12 @@ exec_fg(struct exec_args *a, const char *pre, const char *cwd,
 	eo.in_fd = STDIN_FILENO;
 	eo.out.fd = STDOUT_FILENO;
 	eo.err.fd = STDERR_FILENO;
+	if (a->term.pty) {
+		exec_pty(a, &pty);
+		eo.pty = &pty;
+		eo.tty_fd = isatty(STDIN_FILENO) ? STDIN_FILENO : -1;
+		eo.forward_stdin = 1;
+	}
 	if (exec_run(a->box.t, &eo, &status, &cause) != 0) {
 		status = cmd_fail("%s", cause);
 		free(cause);
@@ -543,6 +647,88 @@ cmd_exec(int argc, char **argv)
 		rc = exec_sandbox(&a, &pre, &cwd);
 	if (rc == 0)
 		rc = exec_connect_run(&a, pre, cwd != NULL ? cwd : a.cwd);
+	free(pre);
+	free(cwd);
+	exec_args_free(&a);
+	return rc;
+}
+
+static const char shell_usage[] =
+    "usage: clawssh shell [options] ID\n"
+    "\n"
+    "An interactive login shell in the workspace of sandbox ID, on a\n"
+    "pseudo-terminal (as exec -tt -s ID of a login shell).\n"
+    "\n"
+    "  --env NAME=VALUE      set a variable (never in a remote argv)\n"
+    "  --env NAME            pass NAME's value from here\n"
+    "  --cwd DIR             start there (relative to the workspace)\n"
+    "  --size COLSxROWS      the terminal's size when there is no\n"
+    "                        terminal here to take it from\n"
+    "  --strict-config       refuse a sandbox made with other settings\n"
+    "  --no-sync             mirror mode: skip the sync before and after\n"
+    CMD_CONN_USAGE;
+
+static const struct option shell_longopts[] = {
+	CMD_CONN_LONGOPTS,
+	{ "cwd", required_argument, NULL, OPT_CWD },
+	{ "env", required_argument, NULL, OPT_ENV },
+	{ "help", no_argument, NULL, 'h' },
+	{ "no-sync", no_argument, NULL, OPT_NOSYNC },
+	{ "size", required_argument, NULL, OPT_SIZE },
+	{ "strict-config", no_argument, NULL, OPT_STRICT },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* Parse shell's command line; 0, -1 for --help, or an exit status. */
+static int
+shell_parse_args(int argc, char **argv, struct exec_args *a)
+{
+	int	ch, rc;
+
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, CMD_CONN_SHORTOPTS "h",
+	    shell_longopts, NULL)) != -1) {
+		if (ch == 'h') {
+			fputs(shell_usage, stdout);
+			return -1;
+		}
+		if (ch == '?')
+			return cmd_fail("bad option (see 'clawssh shell "
+			    "--help')");
+		if ((rc = exec_option(a, ch, optarg)) != 0)
+			return rc;
+	}
+	if (optind + 1 != argc)
+		return cmd_fail("give one sandbox ID (see 'clawssh shell "
+		    "--help')");
+	a->sandbox = argv[optind];
+	a->tty = 2;		/* -tt */
+	a->term.login = 1;
+	return exec_check_tty(a);
+}
+
+/* The shell command: exec -tt -s ID of a login shell; see clawssh(1). */
+int
+cmd_shell(int argc, char **argv)
+{
+	struct exec_args	 a;
+	char			*pre = NULL, *cwd = NULL;
+	int			 rc;
+
+	memset(&a, 0, sizeof a);
+	a.timeout = -1;
+	a.yield_ms = -1;
+	if ((rc = shell_parse_args(argc, argv, &a)) != 0) {
+		exec_args_free(&a);
+		return rc < 0 ? 0 : rc;
+	}
+	if ((rc = cmd_box_load(&a.box, a.sandbox)) == 0)
+		rc = exec_apply_config(&a, a.box.cc.cfg);
+	a.timeout = 0;		/* an interactive shell: no exec.timeout */
+	if (rc == 0)
+		rc = exec_sandbox(&a, &pre, &cwd);
+	if (rc == 0)
+		rc = exec_connect_run(&a, pre, cwd);
 	free(pre);
 	free(cwd);
 	exec_args_free(&a);

@@ -94,6 +94,8 @@ static const struct cmd_entry {
 	    NULL, 0 },
 	{ "exec", cmd_exec, "run a command on a host or in a sandbox", NULL,
 	    0 },
+	{ "shell", cmd_shell, "an interactive login shell in a sandbox", NULL,
+	    0 },
 	{ "list", cmd_list, "list sandboxes and their state", list_help, 0 },
 	{ "status", cmd_status, "show one sandbox", status_help, 0 },
 	{ "stop", cmd_stop, "end a sandbox's processes, keep its workspace",

@@ -28,6 +28,7 @@
 #include "error.h"
 #include "log.h"
 #include "mux_proto.h"
+#include "pty.h"
 #include "sshconfig.h"
 #include "sshconfig_json.h"
 #include "xmalloc.h"
@@ -118,11 +119,15 @@ dclient_hello(struct dclient *c, const struct mux_frame *f)
 	cJSON_Delete(o);
 }
 
-/* OPEN: a new channel with the command in the payload. */
+/*
+ * OPEN: a new channel with the command in the payload; OPEN_PTY: one
+ * with a terminal request first.
+ */
 static void
 dclient_open(struct dclient *c, const struct mux_frame *f)
 {
-	char	*command;
+	struct pty_req	 pty;
+	char		*command, *cause = NULL;
 
 	if (c->host == NULL) {
 		dclient_fail(c, "OPEN before HELLO");
@@ -132,14 +137,34 @@ dclient_open(struct dclient *c, const struct mux_frame *f)
 		dclient_fail(c, "OPEN: channel number 0 or in use");
 		return;
 	}
-	if (f->len == 0 || memchr(f->payload, '\0', f->len) != NULL) {
+	if (f->type == MUX_OPEN_PTY) {
+		if (mux_frame_get_pty(f, &pty, &command, &cause) != 0) {
+			dclient_fail(c, cause);
+			free(cause);
+			return;
+		}
+	} else if (f->len == 0 || memchr(f->payload, '\0', f->len) != NULL) {
 		dclient_fail(c, "OPEN: empty command or NUL in it");
 		return;
-	}
-	command = xstrndup(f->payload, f->len);
+	} else
+		command = xstrndup(f->payload, f->len);
 	c->d->nchannels++;
-	(void)dchan_new(c->host, c, f->chan, command);
+	(void)dchan_new(c->host, c, f->chan, command, f->type == MUX_OPEN_PTY ?
+	    &pty : NULL);
 	free(command);
+}
+
+/* RESIZE: the new window size of a channel's terminal. */
+static void
+dclient_resize(struct dclient *c, struct dchan *ch, const struct mux_frame *f)
+{
+	if (ch->pty == NULL || mux_frame_get_size(f, &ch->win_cols,
+	    &ch->win_rows) != 0) {
+		dclient_fail(c, "RESIZE: malformed, or no terminal");
+		return;
+	}
+	ch->win_pending = 1;
+	c->d->again = 1;
 }
 
 /* PGID: remember the remote process group to kill if we are left. */
@@ -170,7 +195,7 @@ dclient_frame(struct dclient *c, const struct mux_frame *f)
 		dclient_hello(c, f);
 		return;
 	}
-	if (f->type == MUX_OPEN) {
+	if (f->type == MUX_OPEN || f->type == MUX_OPEN_PTY) {
 		dclient_open(c, f);
 		return;
 	}
@@ -188,7 +213,7 @@ dclient_frame(struct dclient *c, const struct mux_frame *f)
 	}
 	if (f->type != MUX_DATA && f->type != MUX_EOF &&
 	    f->type != MUX_PGID && f->type != MUX_MARKER &&
-	    f->type != MUX_CLOSE) {
+	    f->type != MUX_CLOSE && f->type != MUX_RESIZE) {
 		dclient_fail(c, "unexpected frame type");
 		return;
 	}
@@ -204,6 +229,9 @@ dclient_frame(struct dclient *c, const struct mux_frame *f)
 		break;
 	case MUX_PGID:
 		dclient_pgid(ch, f);
+		break;
+	case MUX_RESIZE:
+		dclient_resize(c, ch, f);
 		break;
 	case MUX_MARKER:
 		if (f->len == REMOTE_CMD_NONCE_LEN && ch->head.len == 0 &&

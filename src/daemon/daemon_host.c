@@ -30,6 +30,7 @@
 #include "error.h"
 #include "log.h"
 #include "mux_proto.h"
+#include "pty.h"
 #include "remote_cmd.h"
 #include "sshconfig.h"
 #include "transport.h"
@@ -273,10 +274,14 @@ dhost_detach(struct dhost *h, struct dclient *c)
 /* A new channel for client c (NULL: the daemon's own), queued on h. */
 struct dchan *
 dchan_new(struct dhost *h, struct dclient *c, uint32_t id,
-    const char *command)
+    const char *command, const struct pty_req *pty)
 {
 	struct dchan	*ch = xcalloc(1, sizeof *ch);
 
+	if (pty != NULL) {
+		ch->pty = xmalloc(sizeof *ch->pty);
+		*ch->pty = *pty;
+	}
 	ch->client = c;
 	ch->host = h;
 	ch->id = id;
@@ -300,7 +305,7 @@ dhost_kill(struct dhost *h, long pgid, const char *why)
 
 	log_info("%s: stopping remote process group %ld %s", h->label, pgid,
 	    why);
-	k = dchan_new(h, NULL, 0, script);
+	k = dchan_new(h, NULL, 0, script, NULL);
 	k->in_eof = 1;
 	free(script);
 }
@@ -368,6 +373,7 @@ dchan_release(struct dchan *ch)
 	if (ch->watch != NULL)
 		dwatch_chan_gone(ch->watch);
 	free(ch->command);
+	free(ch->pty);
 	buf_free(&ch->in);
 	buf_free(&ch->head);
 	free(ch);
@@ -535,13 +541,34 @@ dchan_exit(struct dchan *ch)
 		libssh2_free(transport_session(ch->conn->t), sig);
 }
 
-/* Step a running channel: stdin, output, end. */
+/* Send a new window size the client asked for; 0 or -1 if ended. */
+static int
+dchan_resize(struct dchan *ch)
+{
+	int	rc;
+
+	if (!ch->win_pending)
+		return 0;
+	rc = libssh2_channel_request_pty_size_ex(ch->ch, (int)ch->win_cols,
+	    (int)ch->win_rows, 0, 0);
+	if (rc == LIBSSH2_ERROR_EAGAIN)
+		return 0;
+	if (rc != 0) {
+		dchan_error(ch, "resizing the terminal", rc);
+		return -1;
+	}
+	ch->win_pending = 0;
+	return 0;
+}
+
+/* Step a running channel: size, stdin, output, end. */
 static void
 dchan_run(struct dchan *ch)
 {
 	int	rc;
 
-	if (dchan_stdin(ch) != 0 || dchan_output(ch) != 0)
+	if (dchan_resize(ch) != 0 || dchan_stdin(ch) != 0 ||
+	    dchan_output(ch) != 0)
 		return;
 	if (ch->abandoned) {
 		dchan_abandon_running(ch);
@@ -587,7 +614,7 @@ dchan_open(struct dchan *ch)
 	    DCHAN_WINDOW, DCHAN_PACKET, NULL, 0);
 	if (ch->ch != NULL) {
 		k->opening = NULL;
-		ch->state = DCHAN_STARTING;
+		ch->state = ch->pty != NULL ? DCHAN_PTY : DCHAN_STARTING;
 		return;
 	}
 	rc = libssh2_session_last_errno(s);
@@ -634,8 +661,22 @@ dchan_step1(struct dchan *ch)
 
 	if (ch->state == DCHAN_OPENING) {
 		dchan_open(ch);
-		if (ch->state != DCHAN_STARTING)
+		if (ch->state != DCHAN_STARTING && ch->state != DCHAN_PTY)
 			return ch->state != before;
+	}
+	if (ch->state == DCHAN_PTY) {
+		rc = libssh2_channel_request_pty_ex(ch->ch, ch->pty->term,
+		    (unsigned)strlen(ch->pty->term),
+		    (const char *)ch->pty->modes, (unsigned)ch->pty->modes_len,
+		    (int)ch->pty->cols, (int)ch->pty->rows, 0, 0);
+		if (rc == LIBSSH2_ERROR_EAGAIN)
+			return ch->state != before;
+		if (rc != 0) {
+			dchan_error(ch, "the server refused a pseudo-terminal",
+			    rc);
+			return 1;
+		}
+		ch->state = DCHAN_STARTING;
 	}
 	if (ch->state == DCHAN_STARTING) {
 		rc = libssh2_channel_exec(ch->ch, ch->command);

@@ -32,6 +32,7 @@ struct djournal;
 struct dwatch;
 struct jsonrpc_framer;
 struct mux_frame;
+struct pty_req;
 struct sshconfig;
 struct transport;
 
@@ -41,6 +42,7 @@ struct transport;
 enum dchan_state {
 	DCHAN_QUEUED = 0,	/* waiting for a session with room */
 	DCHAN_OPENING,		/* channel open in progress */
+	DCHAN_PTY,		/* pseudo-terminal request in progress */
 	DCHAN_STARTING,		/* exec request in progress */
 	DCHAN_RUNNING,
 	DCHAN_FREEING,		/* libssh2_channel_free in progress */
@@ -68,6 +70,10 @@ struct dchan {
 	int			 abandoned;	/* nobody reads it any more */
 	int64_t			 kill_by;	/* abandoned: marker deadline */
 	struct dwatch		*watch;		/* a change watcher's channel */
+	struct pty_req		*pty;		/* asked for a terminal */
+	unsigned		 win_cols;	/* a new size to send */
+	unsigned		 win_rows;
+	int			 win_pending;
 };
 TAILQ_HEAD(dchan_list, dchan);
 
@@ -273,7 +279,7 @@ void	dhost_attach(struct dhost *, struct dclient *);
 void	dhost_detach(struct dhost *, struct dclient *);
 void	dhost_free(struct dhost *);
 struct dchan	*dchan_new(struct dhost *, struct dclient *, uint32_t id,
-		    const char *command);
+		    const char *command, const struct pty_req *pty);
 void	dchan_abandon(struct dchan *);
 void	dchan_release(struct dchan *);
 void	dhost_schedule(struct dhost *);

@@ -191,7 +191,7 @@ dwatch_start(struct dwatch *w)
 	hostws_init(&hw, w->ws, w->jail);
 	cmd = hostws_script(&hw, body);
 	hostws_clear(&hw);
-	w->ch = dchan_new(w->host, NULL, 0, cmd);
+	w->ch = dchan_new(w->host, NULL, 0, cmd, NULL);
 	w->ch->watch = w;
 	w->ready = 0;
 	free(w->broken);

@@ -56,7 +56,14 @@ static const struct mcp_tool mcp_tools[] = {
 	  "\"maximum\":31536000,\"description\":\"seconds; 0 or absent: "
 	  "none\"},"
 	  "\"stdin\":{\"type\":\"string\",\"description\":\"standard "
-	  "input\"}},\"additionalProperties\":false}" },
+	  "input\"},"
+	  "\"pty\":{\"type\":\"boolean\",\"description\":\"run it on a "
+	  "pseudo-terminal (stdout and stderr become one stream)\"},"
+	  "\"cols\":{\"type\":\"integer\",\"minimum\":1,"
+	  "\"maximum\":10000,\"description\":\"with pty: columns (80)\"},"
+	  "\"rows\":{\"type\":\"integer\",\"minimum\":1,"
+	  "\"maximum\":10000,\"description\":\"with pty: rows (24)\"}},"
+	  "\"additionalProperties\":false}" },
 	{ "read_file", "fs.read",
 	  "Read a file of the workspace, or a byte or line range of it.",
 	  "{\"type\":\"object\",\"properties\":{" MCP_PATH_PROP ","

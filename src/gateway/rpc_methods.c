@@ -18,6 +18,7 @@
 #include "contain.h"
 #include "jsonrpc.h"
 #include "process.h"
+#include "pty.h"
 #include "rpc_methods.h"
 #include "rpc_params.h"
 #include "sandbox.h"
@@ -275,6 +276,31 @@ rm_env(struct rpc_params *rp, struct rpc_call *c)
 	return 0;
 }
 
+/*
+ * exec's pty, cols and rows: -tt (the worker has no terminal of its own)
+ * and --size COLSxROWS (80x24 when absent).
+ */
+static int
+rm_exec_pty(struct rpc_params *rp)
+{
+	int64_t	cols = 80, rows = 24;
+	int	pty, hasc, hasr;
+
+	if (rp_bool(rp, "pty", &pty) != 0 ||
+	    rp_int(rp, "cols", 1, PTY_SIZE_MAX, &cols, &hasc) != 0 ||
+	    rp_int(rp, "rows", 1, PTY_SIZE_MAX, &rows, &hasr) != 0)
+		return -1;
+	if (!pty) {
+		if (hasc || hasr)
+			return rp_fail(rp, "params.%s: only with pty: true",
+			    hasc ? "cols" : "rows");
+		return 0;
+	}
+	rp_arg(rp, "-tt");
+	return rp_argf(rp, "--size=%lldx%lld", (long long)cols,
+	    (long long)rows);
+}
+
 /* exec: a command on a host or in a sandbox, streamed. */
 static int
 rm_exec(struct rpc_params *rp, struct rpc_call *c)
@@ -310,7 +336,7 @@ rm_exec(struct rpc_params *rp, struct rpc_call *c)
 	}
 	if (rp_bool(rp, "strict_config", &strict) == 0 && strict)
 		rp_arg(rp, "--strict-config");
-	if (rm_env(rp, c) != 0 || rm_conn(rp) != 0 ||
+	if (rm_exec_pty(rp) != 0 || rm_env(rp, c) != 0 || rm_conn(rp) != 0 ||
 	    rp_data(rp, "stdin", "stdin_base64", &c->in, &c->inlen) != 0)
 		return -1;
 	c->stream = 1;

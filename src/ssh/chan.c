@@ -18,6 +18,7 @@
 #include "error.h"
 #include "log.h"
 #include "mux_client.h"
+#include "pty.h"
 #include "transport.h"
 #include "xmalloc.h"
 
@@ -51,17 +52,43 @@ chan_mux_fail(struct chan *c, char **cause)
 	return CLAW_ERR_CONNECT;
 }
 
+/* Ask for the pseudo-terminal pty on c's new channel. */
+static int
+chan_request_pty(struct chan *c, const struct pty_req *pty,
+    int64_t deadline, char **cause)
+{
+	int	rc;
+
+	while ((rc = libssh2_channel_request_pty_ex(c->ch, pty->term,
+	    (unsigned)strlen(pty->term), (const char *)pty->modes,
+	    (unsigned)pty->modes_len, (int)pty->cols, (int)pty->rows, 0, 0)) ==
+	    LIBSSH2_ERROR_EAGAIN && transport_wait(c->t, deadline) == 0)
+		;
+	if (rc != 0)
+		return chan_fail(c, "the server refused a pseudo-terminal", rc,
+		    cause);
+	return 0;
+}
+
 /* Open and start; see chan.h. */
 struct chan *
 chan_exec(struct transport *t, const char *command, const char *nonce,
     int64_t deadline, char **cause)
+{
+	return chan_exec_pty(t, command, nonce, NULL, deadline, cause);
+}
+
+/* Open, maybe with a terminal, and start; see chan.h. */
+struct chan *
+chan_exec_pty(struct transport *t, const char *command, const char *nonce,
+    const struct pty_req *pty, int64_t deadline, char **cause)
 {
 	struct chan	*c = xcalloc(1, sizeof *c);
 	int		 rc;
 
 	c->t = t;
 	if (transport_mux(t) != NULL) {
-		c->mc = mux_chan_open(transport_mux(t), command, nonce,
+		c->mc = mux_chan_open(transport_mux(t), command, nonce, pty,
 		    cause);
 		if (c->mc == NULL) {
 			free(c);
@@ -71,6 +98,10 @@ chan_exec(struct transport *t, const char *command, const char *nonce,
 	}
 	if ((c->ch = transport_channel_open(t, deadline, cause)) == NULL) {
 		free(c);
+		return NULL;
+	}
+	if (pty != NULL && chan_request_pty(c, pty, deadline, cause) != 0) {
+		chan_free(c);
 		return NULL;
 	}
 	while ((rc = libssh2_channel_exec(c->ch, command)) ==
@@ -83,6 +114,24 @@ chan_exec(struct transport *t, const char *command, const char *nonce,
 		return NULL;
 	}
 	return c;
+}
+
+/* New window size; see chan.h. */
+int
+chan_resize(struct chan *c, unsigned cols, unsigned rows, char **cause)
+{
+	int	rc;
+
+	if (c->mc != NULL)
+		return mux_chan_resize(c->mc, cols, rows) == 0 ? 0 :
+		    chan_mux_fail(c, cause);
+	rc = libssh2_channel_request_pty_size_ex(c->ch, (int)cols, (int)rows,
+	    0, 0);
+	if (rc == LIBSSH2_ERROR_EAGAIN)
+		return 1;
+	if (rc != 0)
+		return chan_fail(c, "resizing the terminal", rc, cause);
+	return 0;
 }
 
 /* Read output; see chan.h. */

@@ -13,6 +13,7 @@
 #include <sys/types.h>
 
 struct chan;
+struct pty_req;
 struct transport;
 
 /*
@@ -22,6 +23,23 @@ struct transport;
  */
 struct chan	*chan_exec(struct transport *t, const char *command,
 		    const char *nonce, int64_t deadline, char **cause);
+
+/*
+ * As chan_exec, with a pseudo-terminal (pty.h) requested first when pty
+ * is not NULL: the command's stdin, stdout and stderr are then that
+ * terminal, and its output comes as stream 0.  Through the daemon, one
+ * that does not offer terminals fails it with a message saying to
+ * restart the daemon.
+ */
+struct chan	*chan_exec_pty(struct transport *t, const char *command,
+		    const char *nonce, const struct pty_req *pty,
+		    int64_t deadline, char **cause);
+
+/*
+ * Tell the remote pseudo-terminal its new window size: 0 sent, 1 not now
+ * (call again with the same size), negative with *cause.
+ */
+int	chan_resize(struct chan *, unsigned cols, unsigned rows, char **cause);
 
 /*
  * Read stream 0 (stdout) or 1 (stderr): bytes read, 0 when nothing is

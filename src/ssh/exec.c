@@ -24,9 +24,11 @@
 #include "exec.h"
 #include "fdio.h"
 #include "log.h"
+#include "pty.h"
 #include "remote_cmd.h"
 #include "signals.h"
 #include "transport.h"
+#include "tty.h"
 #include "xmalloc.h"
 
 #define EXEC_CHUNK	(64 * 1024)	/* one read or write */
@@ -66,6 +68,10 @@ struct exec_state {
 	int			 closed;
 	int			 got_data;	/* socket was readable */
 	int			 overflow;	/* a buffer sink overflowed */
+	int			 raw;		/* the local terminal is raw */
+	int			 win_pending;	/* a new size to send */
+	unsigned		 win_cols;
+	unsigned		 win_rows;
 };
 
 /* Deliver output to a sink; -1 if it cannot take it. */
@@ -280,6 +286,25 @@ exec_kill_late(struct exec_state *st)
 	st->grace = clock_now_ms() + EXEC_GRACE_MS;
 }
 
+/*
+ * With a terminal here: raw mode while the command runs (its keys, ^C
+ * included, are bytes for the remote terminal) and SIGWINCH caught.
+ */
+static void
+exec_tty_start(struct exec_state *st)
+{
+	int	fd = st->o->tty_fd;
+
+	if (st->o->pty == NULL || fd < 0)
+		return;
+	if (tty_raw(fd) != 0)
+		log_warn("cannot put the terminal in raw mode");
+	else
+		st->raw = 1;
+	if (tty_winch_init() != 0)
+		log_warn("cannot follow the terminal's size (SIGWINCH)");
+}
+
 /* Open the channel and start the command. */
 static int
 exec_start(struct exec_state *st, char **cause)
@@ -288,12 +313,13 @@ exec_start(struct exec_state *st, char **cause)
 
 	if ((rc = remote_cmd_build_wrapped(&st->rc, st->o->argc, st->o->argv,
 	    st->o->pre, st->o->wrap, st->o->cwd, st->o->env, st->o->nenv,
-	    cause)) != 0)
+	    st->o->pty != NULL ? REMOTE_CMD_PTY : 0, cause)) != 0)
 		return rc;
 	log_trace("remote command: %s", st->rc.command);
-	if ((st->ch = chan_exec(st->t, st->rc.command, st->rc.nonce,
-	    CLOCK_NEVER, cause)) == NULL)
+	if ((st->ch = chan_exec_pty(st->t, st->rc.command, st->rc.nonce,
+	    st->o->pty, CLOCK_NEVER, cause)) == NULL)
 		return CLAW_ERR_CONNECT;
+	exec_tty_start(st);
 	buf_append(&st->in, st->rc.preamble, st->rc.preamble_len);
 	if (st->o->in_len != 0)
 		buf_append(&st->in, st->o->in_data, st->o->in_len);
@@ -302,13 +328,45 @@ exec_start(struct exec_state *st, char **cause)
 	return 0;
 }
 
+/* Send the local terminal's new size, once SIGWINCH said it changed. */
+static int
+exec_resize(struct exec_state *st, char **cause)
+{
+	int	rc;
+
+	if (!st->win_pending)
+		return 0;
+	if ((rc = chan_resize(st->ch, st->win_cols, st->win_rows,
+	    cause)) < 0)
+		return rc;
+	if (rc == 0) {
+		log_debug("terminal size %ux%u", st->win_cols, st->win_rows);
+		st->win_pending = 0;
+	}
+	return 0;
+}
+
+/* A SIGWINCH came: note the terminal's size to send if it is new. */
+static void
+exec_winch(struct exec_state *st)
+{
+	unsigned	cols, rows;
+
+	if (!tty_winch_take() || tty_size(st->o->tty_fd, &cols, &rows) != 0)
+		return;
+	st->win_cols = cols;
+	st->win_rows = rows;
+	st->win_pending = 1;
+}
+
 /* Do all the channel work possible without waiting. */
 static int
 exec_pump(struct exec_state *st, char **cause)
 {
 	int	rc;
 
-	if ((rc = exec_flush_stdin(st, cause)) != 0 ||
+	if ((rc = exec_resize(st, cause)) != 0 ||
+	    (rc = exec_flush_stdin(st, cause)) != 0 ||
 	    (rc = exec_read_stream(st, 0, cause)) != 0 ||
 	    (rc = exec_read_stream(st, 1, cause)) != 0)
 		return rc;
@@ -349,31 +407,12 @@ exec_timeout_ms(struct exec_state *st, int keepalive_ms)
 	return ms;
 }
 
-/* Wait for the socket, stdin or a signal; act on timeouts and signals. */
-static int
-exec_wait(struct exec_state *st, char **cause)
+/* Act on a signal caught while waiting (or none). */
+static void
+exec_signal(struct exec_state *st)
 {
-	struct pollfd	pfd[3];
-	int		n = 2, ka_ms, rc, sig = 0;
+	int	sig = 0;
 
-	if ((rc = transport_keepalive(st->t, st->got_data, &ka_ms,
-	    cause)) != 0)
-		return rc;
-	pfd[0].fd = transport_fd(st->t);
-	pfd[0].events = transport_poll_events(st->t) | POLLIN;
-	pfd[1].fd = signals_fd();
-	pfd[1].events = POLLIN;
-	if (!st->in_eof && st->in.len == 0) {
-		pfd[n].fd = st->o->in_fd;
-		pfd[n++].events = POLLIN;
-	}
-	/* output a pump read for the other stream does not wake poll */
-	if (poll(pfd, (nfds_t)n, chan_pending(st->ch) ? 0 :
-	    exec_timeout_ms(st, ka_ms)) == -1 && errno != EINTR)
-		return CLAW_ERR_IO;
-	st->got_data = (pfd[0].revents & (POLLIN | POLLHUP)) != 0;
-	if (n == 3 && (pfd[2].revents & (POLLIN | POLLHUP | POLLERR)))
-		exec_read_stdin(st);
 	if (signals_fd() != -1 && (sig = signals_take()) != 0 &&
 	    st->o->quick_stop) {
 		st->stop = EXEC_STOP_SIGNAL;
@@ -385,6 +424,41 @@ exec_wait(struct exec_state *st, char **cause)
 			st->grace = clock_now_ms();
 		exec_stop(st, EXEC_STOP_SIGNAL, sig);
 	}
+}
+
+/* Wait for the socket, stdin or a signal; act on timeouts and signals. */
+static int
+exec_wait(struct exec_state *st, char **cause)
+{
+	struct pollfd	pfd[4];
+	int		n = 2, ka_ms, rc, in = -1;
+
+	if ((rc = transport_keepalive(st->t, st->got_data, &ka_ms,
+	    cause)) != 0)
+		return rc;
+	pfd[0].fd = transport_fd(st->t);
+	pfd[0].events = transport_poll_events(st->t) | POLLIN;
+	pfd[1].fd = signals_fd();
+	pfd[1].events = POLLIN;
+	if (st->raw && tty_winch_fd() != -1) {
+		pfd[n].fd = tty_winch_fd();
+		pfd[n++].events = POLLIN;
+	}
+	if (!st->in_eof && st->in.len == 0) {
+		in = n;
+		pfd[n].fd = st->o->in_fd;
+		pfd[n++].events = POLLIN;
+	}
+	/* output a pump read for the other stream does not wake poll */
+	if (poll(pfd, (nfds_t)n, chan_pending(st->ch) || st->win_pending ?
+	    0 : exec_timeout_ms(st, ka_ms)) == -1 && errno != EINTR)
+		return CLAW_ERR_IO;
+	st->got_data = (pfd[0].revents & (POLLIN | POLLHUP)) != 0;
+	if (in != -1 && (pfd[in].revents & (POLLIN | POLLHUP | POLLERR)))
+		exec_read_stdin(st);
+	if (st->raw)
+		exec_winch(st);
+	exec_signal(st);
 	if (st->stop == EXEC_RUNNING && st->deadline != CLOCK_NEVER &&
 	    clock_now_ms() >= st->deadline)
 		exec_stop(st, EXEC_STOP_TIMEOUT, 0);
@@ -416,6 +490,8 @@ exec_status(struct exec_state *st)
 static void
 exec_cleanup(struct exec_state *st)
 {
+	if (st->raw)
+		tty_restore();
 	chan_free(st->ch);
 	remote_cmd_clear(&st->rc);
 	buf_free_secret(&st->in);

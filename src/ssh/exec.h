@@ -10,6 +10,7 @@
 
 struct buf;
 struct claw_env;
+struct pty_req;
 struct transport;
 
 #define EXEC_STATUS_TIMEOUT	124	/* as timeout(1) */
@@ -44,6 +45,12 @@ struct exec_opts {
 					   no grace) */
 	struct exec_sink	 out;
 	struct exec_sink	 err;
+	const struct pty_req	*pty;		/* ask for a pseudo-terminal
+					   (the output is one stream, on
+					   out), or NULL */
+	int			 tty_fd;	/* with pty: the local terminal,
+					   raw while the command runs, its
+					   size sent on SIGWINCH; or -1 */
 };
 
 /*

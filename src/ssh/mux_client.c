@@ -32,6 +32,7 @@
 #include "log.h"
 #include "mux_client.h"
 #include "mux_proto.h"
+#include "pty.h"
 #include "signals.h"
 #include "sshconfig.h"
 #include "sshconfig_json.h"
@@ -41,6 +42,8 @@
 #define MUX_HOLD_MAX	(4 * 1024 * 1024)	/* stop reading above this */
 #define MUX_QUEUE_MAX	(1024 * 1024)		/* stdin queued to send */
 #define MUX_READ	(64 * 1024)
+#define MUX_READY_MS	(10 * 60 * 1000)	/* the connect's own deadline
+						   comes first */
 
 struct mux_chan {
 	TAILQ_ENTRY(mux_chan)	 entry;
@@ -471,25 +474,49 @@ mux_error(struct mux *m)
 	return m->error;
 }
 
+/*
+ * Whether the daemon can give a channel a terminal: 0, or an error with
+ * *cause (its connect failed, or it is older than this clawssh).
+ */
+static int
+mux_pty_ok(struct mux *m, char **cause)
+{
+	if (mux_has(m, "pty", MUX_READY_MS))
+		return 0;
+	if (m->error != NULL)
+		*cause = xstrdup(m->error);
+	else if (!m->ready)
+		*cause = xstrdup("the clawssh daemon did not answer");
+	else
+		*cause = xstrdup("the daemon does not support terminals; "
+		    "restart it (clawssh serve --stop)");
+	return CLAW_ERR_UNSUPPORTED;
+}
+
 /* Open a channel and start command; see mux_client.h. */
 struct mux_chan *
 mux_chan_open(struct mux *m, const char *command, const char *nonce,
-    char **cause)
+    const struct pty_req *pty, char **cause)
 {
 	struct mux_chan	*c;
 	size_t		 len = strlen(command);
 	int		 rc = 0;
 
-	if (len > MUX_PAYLOAD_MAX) {
+	if (len > MUX_PAYLOAD_MAX - 512) {
 		*cause = xstrdup("remote command too long for the daemon");
 		return NULL;
 	}
+	if (pty != NULL && mux_pty_ok(m, cause) != 0)
+		return NULL;
 	c = xcalloc(1, sizeof *c);
 	c->m = m;
 	c->id = m->next_id++;
 	c->status = -1;
 	TAILQ_INSERT_TAIL(&m->chans, c, entry);
-	mux_frame_put(&m->out, MUX_OPEN, c->id, command, len);
+	if (pty != NULL)
+		mux_frame_put_pty(&m->out, c->id, pty, command);
+	else
+		mux_frame_put(&m->out, MUX_OPEN, c->id, command, len);
 	if (nonce != NULL)
 		mux_frame_put(&m->out, MUX_MARKER, c->id, nonce,
 		    strlen(nonce));
@@ -505,6 +532,17 @@ mux_chan_open(struct mux *m, const char *command, const char *nonce,
 	    m->error : claw_strerror(rc));
 	mux_chan_free(c);
 	return NULL;
+}
+
+/* Send a new window size; see mux_client.h. */
+int
+mux_chan_resize(struct mux_chan *c, unsigned cols, unsigned rows)
+{
+	if (c->failed || c->m->error != NULL)
+		return CLAW_ERR_CONNECT;
+	mux_frame_put_size(&c->m->out, c->id, cols, rows);
+	(void)mux_pump(c->m);
+	return 0;
 }
 
 /* Read buffered output; see mux_client.h. */

@@ -14,6 +14,7 @@
 struct buf;
 struct mux;
 struct mux_chan;
+struct pty_req;
 struct sshconfig;
 struct transport;
 struct transport_opts;
@@ -69,10 +70,16 @@ const char	*mux_error(struct mux *);
  * already gone.  nonce,
  * when not NULL, is that of the pid marker the command prints first (see
  * remote_cmd.h): the daemon watches for it too, so it can stop the command
- * even if this process dies before the marker arrives.
+ * even if this process dies before the marker arrives.  pty, when not
+ * NULL, asks for a pseudo-terminal first; that waits for the daemon's
+ * READY, and a daemon without "pty" is refused here ("restart it").
  */
 struct mux_chan	*mux_chan_open(struct mux *, const char *command,
-		    const char *nonce, char **cause);
+		    const char *nonce, const struct pty_req *pty,
+		    char **cause);
+
+/* Send the new window size of c's terminal: 0, or <0 if gone. */
+int	mux_chan_resize(struct mux_chan *c, unsigned cols, unsigned rows);
 
 /* Bytes of stream 0 (stdout) or 1 (stderr): >0, 0 none now, <0 error. */
 ssize_t	mux_chan_read(struct mux_chan *, int stream, char *p, size_t n);

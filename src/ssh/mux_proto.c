@@ -14,6 +14,7 @@
 #include "buf.h"
 #include "error.h"
 #include "mux_proto.h"
+#include "pty.h"
 #include "xmalloc.h"
 
 /* Store v big-endian at p. */
@@ -117,5 +118,101 @@ mux_frame_num(const struct mux_frame *f, int32_t *num, char **text)
 	}
 	*num = (int32_t)mux_get32(f->payload);
 	*text = s;
+	return 0;
+}
+
+/* Append an OPEN_PTY frame; see mux_proto.h. */
+void
+mux_frame_put_pty(struct buf *out, uint32_t chan, const struct pty_req *pty,
+    const char *command)
+{
+	struct buf	p = BUF_INIT;
+	unsigned char	hdr[8], len;
+
+	mux_put32(hdr, pty->cols);
+	mux_put32(hdr + 4, pty->rows);
+	buf_append(&p, hdr, sizeof hdr);
+	len = (unsigned char)strlen(pty->term);
+	buf_append(&p, &len, 1);
+	buf_append(&p, pty->term, len);
+	len = (unsigned char)pty->modes_len;
+	buf_append(&p, &len, 1);
+	buf_append(&p, pty->modes, pty->modes_len);
+	buf_append_str(&p, command);
+	mux_frame_put(out, MUX_OPEN_PTY, chan, p.data, p.len);
+	buf_free(&p);
+}
+
+/* Whether a window size is in range. */
+static int
+mux_size_ok(uint32_t cols, uint32_t rows)
+{
+	return cols >= 1 && rows >= 1 && cols <= PTY_SIZE_MAX &&
+	    rows <= PTY_SIZE_MAX;
+}
+
+/* Split an OPEN_PTY payload; see mux_proto.h. */
+int
+mux_frame_get_pty(const struct mux_frame *f, struct pty_req *pty,
+    char **command, char **cause)
+{
+	const char	*p = f->payload, *end = f->payload + f->len;
+	size_t		 tlen, mlen;
+
+	memset(pty, 0, sizeof *pty);
+	if (f->len < 10)
+		goto bad;
+	pty->cols = mux_get32(p);
+	pty->rows = mux_get32(p + 4);
+	tlen = (unsigned char)p[8];
+	p += 9;
+	if (!mux_size_ok(pty->cols, pty->rows) || tlen > PTY_TERM_MAX ||
+	    (size_t)(end - p) < tlen + 1)
+		goto bad;
+	memcpy(pty->term, p, tlen);
+	p += tlen;
+	mlen = (unsigned char)*p++;
+	if (!pty_term_ok(pty->term) || mlen > PTY_MODES_MAX ||
+	    (size_t)(end - p) < mlen + 1)
+		goto bad;
+	memcpy(pty->modes, p, mlen);
+	pty->modes_len = mlen;
+	p += mlen;
+	if (memchr(p, '\0', (size_t)(end - p)) != NULL)
+		goto bad;
+	*command = xstrndup(p, (size_t)(end - p));
+	return 0;
+bad:
+	return claw_fail(cause, CLAW_ERR_PROTO, "OPEN_PTY: malformed "
+	    "terminal request");
+}
+
+/* Append a RESIZE frame; see mux_proto.h. */
+void
+mux_frame_put_size(struct buf *out, uint32_t chan, unsigned cols,
+    unsigned rows)
+{
+	unsigned char	p[8];
+
+	mux_put32(p, cols);
+	mux_put32(p + 4, rows);
+	mux_frame_put(out, MUX_RESIZE, chan, p, sizeof p);
+}
+
+/* Split a RESIZE payload; see mux_proto.h. */
+int
+mux_frame_get_size(const struct mux_frame *f, unsigned *cols,
+    unsigned *rows)
+{
+	uint32_t	c, r;
+
+	if (f->len != 8)
+		return CLAW_ERR_PROTO;
+	c = mux_get32(f->payload);
+	r = mux_get32(f->payload + 4);
+	if (!mux_size_ok(c, r))
+		return CLAW_ERR_PROTO;
+	*cols = c;
+	*rows = r;
 	return 0;
 }

@@ -13,7 +13,9 @@
  *					READY (label, NUL, capabilities)
  *					| ERROR (code, text)
  *	OPEN   c (command line)
+ *	| OPEN_PTY c (terminal request, command line)
  *					OPENED c | ERROR c
+ *	RESIZE c (new window size of its terminal)
  *	DATA c, EOF c (stdin)		STDOUT c, STDERR c, EOF c
  *	MARKER c (nonce of the pid marker line the command prints first)
  *	PGID c (remote process group: killed if the client goes away)
@@ -35,6 +37,11 @@
  * sync/hostws.h) asks for what changed there, answered as JPATHS is, once every change
  * made before it has been seen (see daemon_watch.c).
  *
+ * OPEN_PTY's payload: the columns and rows (4 bytes each, big-endian),
+ * the terminal type's length (1 byte) and the type, the modes' length (1
+ * byte) and the encoded modes (see pty.h), then the command line.
+ * RESIZE's: the columns and rows.  Only to a daemon offering "pty".
+ *
  * ERROR on channel 0 is about the connection: every channel is gone.
  */
 #ifndef CLAW_MUX_PROTO_H
@@ -44,16 +51,18 @@
 #include <stdint.h>
 
 struct buf;
+struct pty_req;
 
 #define MUX_MAGIC	"CLAWMUX1\n"
 /*
  * What this daemon understands beyond the frames every version has, as
  * space-separated words after the label in READY (older daemons send the
  * label alone): "journal" JTAKE/JACK, "jwatch" RTAKE with the jail (an
- * older daemon's "watch" ran the watcher outside it: not used).  A command asks only
- * what its daemon has (see mux_has).
+ * older daemon's "watch" ran the watcher outside it: not used), "pty"
+ * OPEN_PTY and RESIZE.  A command asks only what its daemon has (see
+ * mux_has).
  */
-#define MUX_CAPS	"journal jwatch"
+#define MUX_CAPS	"journal jwatch pty"
 #define MUX_MAGIC_LEN	(sizeof MUX_MAGIC - 1)
 #define MUX_HEADER	9		/* length, type, channel */
 #define MUX_PAYLOAD_MAX	(256 * 1024)	/* one frame's payload */
@@ -77,6 +86,8 @@ enum mux_type {
 	MUX_JACK,
 	MUX_RTAKE,
 	MUX_RPATHS,
+	MUX_OPEN_PTY,
+	MUX_RESIZE,
 	MUX_TYPE_LAST
 };
 
@@ -110,5 +121,26 @@ int	mux_frame_get(const char *p, size_t n, struct mux_frame *f,
  * CLAW_ERR_PROTO if it is shorter than the number.
  */
 int	mux_frame_num(const struct mux_frame *f, int32_t *num, char **text);
+
+/* Append an OPEN_PTY frame for command on chan. */
+void	mux_frame_put_pty(struct buf *out, uint32_t chan,
+	    const struct pty_req *pty, const char *command);
+
+/*
+ * Split an OPEN_PTY payload: 0 with *pty filled and *command allocated,
+ * or CLAW_ERR_PROTO with *cause when any part is malformed or out of
+ * range (a type pty_term_ok refuses, a size of 0 or over PTY_SIZE_MAX,
+ * modes over PTY_MODES_MAX, an empty command or a NUL in it).
+ */
+int	mux_frame_get_pty(const struct mux_frame *f, struct pty_req *pty,
+	    char **command, char **cause);
+
+/* Append a RESIZE frame. */
+void	mux_frame_put_size(struct buf *out, uint32_t chan, unsigned cols,
+	    unsigned rows);
+
+/* Split a RESIZE payload: 0, or CLAW_ERR_PROTO (bad length or size). */
+int	mux_frame_get_size(const struct mux_frame *f, unsigned *cols,
+	    unsigned *rows);
 
 #endif /* CLAW_MUX_PROTO_H */

@@ -15,6 +15,7 @@
 #include "compat.h"
 #include "buf.h"
 #include "error.h"
+#include "pty.h"
 #include "remote_cmd.h"
 #include "shquote.h"
 #include "xmalloc.h"
@@ -88,7 +89,7 @@ remote_cmd_build(struct remote_cmd *rc, int argc, char *const argv[],
     size_t nenv, char **cause)
 {
 	return remote_cmd_build_wrapped(rc, argc, argv, pre, NULL, cwd, env,
-	    nenv, cause);
+	    nenv, 0, cause);
 }
 
 /*
@@ -128,7 +129,7 @@ remote_cmd_watchdog(struct buf *b)
 int
 remote_cmd_build_wrapped(struct remote_cmd *rc, int argc, char *const argv[],
     const char *pre, const char *wrap, const char *cwd,
-    const struct claw_env *env, size_t nenv, char **cause)
+    const struct claw_env *env, size_t nenv, int flags, char **cause)
 {
 	struct buf	b = BUF_INIT;
 	int		r;
@@ -149,6 +150,8 @@ remote_cmd_build_wrapped(struct remote_cmd *rc, int argc, char *const argv[],
 	    "__claw_e=\"$__claw_e$__claw_l\n\"; done; "
 	    "[ -n \"$__claw_ok\" ] || exit 255; eval \"$__claw_e\"; "
 	    "unset __claw_l __claw_e __claw_ok; ", rc->nonce, rc->nonce);
+	if (flags & REMOTE_CMD_PTY)
+		buf_append_str(&b, "stty " PTY_STTY_ON " 2>/dev/null; ");
 	remote_cmd_watchdog(&b);
 	if (pre != NULL)
 		buf_appendf(&b, "%s; ", pre);
@@ -181,18 +184,23 @@ int
 remote_cmd_parse_pid(const struct remote_cmd *rc, const char *line,
     size_t len, long *pid)
 {
-	size_t	mlen = sizeof REMOTE_CMD_MARKER - 1, i;
+	size_t	mlen = sizeof REMOTE_CMD_MARKER - 1, i, end;
 	long	v = 0;
 
-	if (len < mlen + REMOTE_CMD_NONCE_LEN + 3 || line[len - 1] != '\n' ||
+	if (len == 0 || line[len - 1] != '\n')
+		return 0;
+	end = len - 1;		/* the digits end here, before "\n"... */
+	if (end > 0 && line[end - 1] == '\r')
+		end--;		/* ...or "\r\n" */
+	if (end < mlen + REMOTE_CMD_NONCE_LEN + 2 ||
 	    memcmp(line, REMOTE_CMD_MARKER, mlen) != 0 ||
 	    memcmp(line + mlen, rc->nonce, REMOTE_CMD_NONCE_LEN) != 0 ||
 	    line[mlen + REMOTE_CMD_NONCE_LEN] != ' ')
 		return 0;
 	i = mlen + REMOTE_CMD_NONCE_LEN + 1;
-	if (line[i] == '0' || i + 8 < len - 1)
+	if (line[i] == '0' || i + 8 < end)
 		return 0;
-	for (; i < len - 1; i++) {
+	for (; i < end; i++) {
 		if (line[i] < '0' || line[i] > '9')
 			return 0;
 		v = v * 10 + (line[i] - '0');

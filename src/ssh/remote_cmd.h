@@ -49,15 +49,23 @@ int	remote_cmd_build(struct remote_cmd *rc, int argc, char *const argv[],
 	    size_t nenv, char **cause);
 
 /*
+ * The command's stdin is a pseudo-terminal asked for with pty.h's modes:
+ * once the preamble is read, "stty PTY_STTY_ON" gives it echo, line
+ * editing and signal keys.
+ */
+#define REMOTE_CMD_PTY	0x1
+
+/*
  * As remote_cmd_build, with wrap (trusted sh text, or NULL) run after pre:
  * it sets the positional parameters to a command prefix (a runtime such
  * as bwrap, which takes care of the working directory), and the command
  * line ends in 'exec "$@" ARGV'.  cwd is ignored when wrap is given.
+ * flags: REMOTE_CMD_PTY or 0.
  */
 int	remote_cmd_build_wrapped(struct remote_cmd *rc, int argc,
 	    char *const argv[], const char *pre, const char *wrap,
 	    const char *cwd, const struct claw_env *env, size_t nenv,
-	    char **cause);
+	    int flags, char **cause);
 
 /* Wipe the preamble (it holds environment values) and free everything. */
 void	remote_cmd_clear(struct remote_cmd *rc);
@@ -66,7 +74,8 @@ void	remote_cmd_clear(struct remote_cmd *rc);
  * Look at one complete stdout line (with its newline) for the pid marker.
  * Returns 1 and sets *pid if line is exactly the marker for this nonce with
  * a plausible pid (2 .. 4194304), 0 otherwise.  Remote output is hostile:
- * anything else is not the marker.
+ * anything else is not the marker.  The line may end in "\r\n" (a
+ * pseudo-terminal's output).
  */
 int	remote_cmd_parse_pid(const struct remote_cmd *rc, const char *line,
 	    size_t len, long *pid);

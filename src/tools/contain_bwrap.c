@@ -568,8 +568,8 @@ contain_bwrap_box(const struct contain_spec *spec)
 	    qrun, token);
 	bw_keep(&b, spec);
 	bw_box_cwd(&b, spec);
-	buf_appendf(&b, "%s%s%s --\nelse\n", spec->pty ? " --pty" : "",
-	    spec->login ? " --login" : "", spec->note_user ? " -v" : "");
+	buf_appendf(&b, "%s%s --\nelse\n", spec->pty ? " --pty" : "",
+	    spec->note_user ? " -v" : "");
 	if (spec->note_user)
 		buf_append_str(&b, "echo \"clawssh: note: the host agent is "
 		    "gone ($__claw_a); this command runs in a sandbox of its "

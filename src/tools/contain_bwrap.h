@@ -30,7 +30,6 @@ struct contain_spec {
 	const char			*agent;	/* the host agent's
 						   path, or NULL */
 	int				 pty;	/* on a terminal */
-	int				 login;	/* a login shell */
 };
 
 /*
@@ -68,8 +67,8 @@ char	*contain_bwrap_wrap(const struct contain_spec *spec);
  * processes and limits with every other command of the sandbox.  When
  * the agent is gone, the code of contain_bwrap_wrap runs instead (a fresh
  * sandbox for this command, said on stderr with note_user).  spec->pty
- * runs the command on a terminal in the sandbox, spec->login (with no
- * ARGV after "$@") its login shell.  See docs/agent.md.
+ * runs the command on a terminal of the sandbox's own, relayed to the
+ * one the wrapper has (sshd's).  See docs/agent.md.
  */
 char	*contain_bwrap_box(const struct contain_spec *spec);
 

@@ -152,6 +152,17 @@ lib_sshd_extra() {
 	esac
 }
 
+# lib_sshd_run ARGS: exec sshd with SIGINT and SIGQUIT at their default.
+# Started in the background of a non-interactive sh it would inherit
+# them ignored and hand that on to every remote command, unlike a real
+# sshd: a remote terminal's ^C would then stop nothing.
+lib_sshd_run() {
+	if env --default-signal=INT true 2>/dev/null; then
+		exec env --default-signal=INT,QUIT "$SSHD" "$@"
+	fi
+	exec "$SSHD" "$@"
+}
+
 # start_sshd: pick a free-looking port, start sshd, retry if taken.
 start_sshd() {
 	tries=0
@@ -176,7 +187,7 @@ start_sshd() {
 		$(lib_sshd_extra)
 		CONF
 		: > "$T/sshd.log"
-		"$SSHD" -D -e -f "$T/sshd_config" 2>>"$T/sshd.log" &
+		lib_sshd_run -D -e -f "$T/sshd_config" 2>>"$T/sshd.log" &
 		SSHD_PID=$!
 		i=0
 		while [ $i -lt 100 ]; do

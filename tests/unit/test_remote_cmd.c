@@ -199,6 +199,12 @@ test_parse_pid(void **state)
 	assert_false(TRY(REMOTE_CMD_MARKER "%s %s\n", "12a"));
 	assert_false(TRY(REMOTE_CMD_MARKER "%s %s\n", ""));
 	assert_false(TRY(REMOTE_CMD_MARKER "%s %s", "1234"));
+	/* a pseudo-terminal's CRLF, but no other stray byte */
+	assert_true(TRY(REMOTE_CMD_MARKER "%s %s\r\n", "4321"));
+	assert_int_equal(pid, 4321);
+	assert_false(TRY(REMOTE_CMD_MARKER "%s %s\r", "1234"));
+	assert_false(TRY(REMOTE_CMD_MARKER "%s %s\r\r\n", "1234"));
+	assert_false(TRY(REMOTE_CMD_MARKER "%s %s\n\n", "1234"));
 	assert_false(TRY("x" REMOTE_CMD_MARKER "%s %s\n", "1234"));
 	memset(line, 0, sizeof line);
 	assert_false(remote_cmd_parse_pid(&rc, line, 3, &pid));

@@ -237,6 +237,14 @@ test_exec(void **state)
 	assert_int_equal(c.inlen, 2);
 	assert_memory_equal(c.in, "\0\1", 2);
 	rpc_call_clear(&c);
+	/* pty: -tt (a worker has no terminal) and the size, 80x24 unless */
+	builds("exec", "{" BOX ",\"argv\":[\"tty\"],\"pty\":true}",
+	    "exec|--sandbox=" ID "|-tt|--size=80x24|--|tty", NULL);
+	builds("exec", "{" BOX ",\"argv\":[\"tty\"],\"pty\":true,"
+	    "\"cols\":132,\"rows\":50}",
+	    "exec|--sandbox=" ID "|-tt|--size=132x50|--|tty", NULL);
+	builds("exec", "{" BOX ",\"argv\":[\"tty\"],\"pty\":false}",
+	    "exec|--sandbox=" ID "|--|tty", NULL);
 }
 
 static void
@@ -284,6 +292,14 @@ test_exec_refused(void **state)
 	    "params.stdin_base64: expected base64");
 	BAD("exec", "{" BOX ",\"argv\":[\"x\"],\"extra\":1}",
 	    "params.extra: unknown parameter");
+	BAD("exec", "{" BOX ",\"argv\":[\"x\"],\"cols\":80}",
+	    "params.cols: only with pty: true");
+	BAD("exec", "{" BOX ",\"argv\":[\"x\"],\"pty\":true,\"rows\":0}",
+	    "params.rows");
+	BAD("exec", "{" BOX ",\"argv\":[\"x\"],\"pty\":true,"
+	    "\"cols\":10001}", "params.cols");
+	BAD("exec", "{" BOX ",\"argv\":[\"x\"],\"pty\":\"yes\"}",
+	    "params.pty");
 	/* An argument over the per-argument limit. */
 	big = xmalloc(RPC_ARG_MAX + 2);
 	memset(big, 'a', RPC_ARG_MAX + 1);
