@@ -73,6 +73,27 @@ expect_match "$out" "nc -l -N" "status lists the sandbox's processes"
 out=$("$CLAWSSH" status --json "$id")
 expect_match "$out" '"running":[[:space:]]*true' "status --json"
 
+# 4b. A terminal: exec -t runs the command on a terminal of the
+# sandbox's own (its devpts), of the size of ours; a resize reaches it;
+# ^C interrupts it; `shell` lands in the workspace.
+PTY_RUN="${top_srcdir:-$(dirname "$0")/../..}/tests/helpers/pty_run.py"
+python3 "$PTY_RUN" --out "$T/tty.out" --size 100x30 --expect 'ready' \
+    --resize 90x20 --sleep 0.5 --send 'go\n' -- "$CLAWSSH" exec -s "$id" \
+    -t -- sh -c 'tty; stty size; echo ready; read x; stty size; exit 7'
+st=$?
+expect_status $st 7 "exec -t: the command's status"
+expect_match "$(cat "$T/tty.out")" '^/dev/pts/[0-9]*$' "exec -t: a tty"
+expect_match "$(cat "$T/tty.out")" '^30 100$' "exec -t: the window size"
+expect_match "$(cat "$T/tty.out")" '^20 90$' "exec -t: a resize reached it"
+python3 "$PTY_RUN" --out "$T/int.out" --expect 'ready' --sleep 1 \
+    --send '\x03' -- "$CLAWSSH" exec -s "$id" -t -- sh -c \
+    'echo ready; exec sleep 100'
+expect_status $? 130 "exec -t: ^C interrupts the command"
+python3 "$PTY_RUN" --out "$T/sh.out" --expect '[$#] $' --send 'pwd; exit 3\n' \
+    -- "$CLAWSSH" shell "$id"
+expect_status $? 3 "shell: the shell's status"
+expect_match "$(cat "$T/sh.out")" '/workspace$' "shell: in the workspace"
+
 # 5. Stop ends every process (the background server too) and keeps the
 # workspace; the next command starts it again.
 x -- sh -c 'echo kept > /workspace/kept'
