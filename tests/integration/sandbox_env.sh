@@ -17,8 +17,9 @@ CLAWSSH_STATE_DIR="$T/state"
 export CLAWSSH_STATE_DIR
 R="$T/root"
 W="$T/ws"
-mkdir -p "$W"
-chmod 777 "$W"	# the non-root SSH user's mirror pulls write here
+mkdir -p "$W" "$R"
+# A non-root SSH user (LIB_SSH_USER) owns its remote root.
+[ "$(id -u)" -ne 0 ] || chown "$TEST_USER:" "$R"
 
 # provision KEY [FLAGS...]: print the id of a bwrap sandbox.
 provision() {
