@@ -60,7 +60,7 @@ expect_match "$out" "^$name  *ready  *$id  *Ready" "list --provider os"
 expect_status $? 0 "ssh-config"
 grep -q "ProxyCommand .*sshd -i -f $T/sshd_config" "$T/client_config" ||
 	fail "ssh-config has no ProxyCommand"
-out=$(ssh -F "$T/client_config" "clawssh-$id" cat "$R/$id/workspace/f")
+out=$(ssh -F "$T/client_config" "clawssh-$id-host" cat "$R/$id/workspace/f")
 expect_eq "$out" "data" "OpenSSH over the generated ProxyCommand"
 
 # Found again without a second create.

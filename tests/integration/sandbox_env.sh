@@ -95,6 +95,21 @@ python3 "$PTY_RUN" --out "$T/sh.out" --expect '[$#] $' --send 'pwd; exit 3\n' \
 expect_status $? 3 "shell: the shell's status"
 expect_match "$(cat "$T/sh.out")" '/workspace$' "shell: in the workspace"
 
+# 4c. ssh-config: OpenSSH's ssh lands in the same environment (the
+# /tmp of the earlier execs), in the workspace, on a terminal; the host
+# stanza still reaches the host.
+"$CLAWSSH" ssh-config "$id" > "$T/stanza" || fail "ssh-config"
+python3 "$PTY_RUN" --out "$T/ssh.out" --expect '[$#] $' \
+    --send 'cat /tmp/note; pwd; tty; exit 5\n' -- \
+    ssh -F "$T/stanza" -o BatchMode=yes "clawssh-$id"
+expect_status $? 5 "ssh clawssh-ID: the shell's status"
+expect_match "$(cat "$T/ssh.out")" 'persisted$' "ssh: the sandbox's /tmp"
+expect_match "$(cat "$T/ssh.out")" '/workspace$' "ssh: in the workspace"
+expect_match "$(cat "$T/ssh.out")" '/dev/pts/[0-9]*$' "ssh: a terminal"
+out=$(ssh -F "$T/stanza" -o BatchMode=yes "clawssh-$id-host" cat /tmp/note \
+    2>&1)
+expect_match "$out" "No such file" "clawssh-ID-host is the host"
+
 # 5. Stop ends every process (the background server too) and keeps the
 # workspace; the next command starts it again.
 x -- sh -c 'echo kept > /workspace/kept'

@@ -122,7 +122,7 @@ c list | grep -q "$old" && fail "pruned sandbox still listed"
 c ssh-config "$id" > "$T/stanza"
 expect_status $? 0 "ssh-config"
 grep -q "^Host clawssh-$id\$" "$T/stanza" || fail "stanza Host line"
-out=$(ssh -F "$T/stanza" -o BatchMode=yes "clawssh-$id" echo via-ssh)
+out=$(ssh -F "$T/stanza" -o BatchMode=yes "clawssh-$id-host" echo via-ssh)
 expect_eq "$out" "via-ssh" "ssh with the generated stanza"
 
 # destroy removes the remote directory and the record.
