@@ -155,7 +155,14 @@ case_loopback() {
 case_ps() {
 	use ps
 	x -- sh -c 'sleep 4242 > /dev/null 2>&1 &' || fail "background sleep"
-	st=$("$AGENT" box-status --dir "$R") || fail "box-status"
+	i=0	# (until the sleep has finished its exec)
+	while st=$("$AGENT" box-status --dir "$R") &&
+	    ! printf '%s' "$st" | grep -q '"cmd":"sleep 4242"' &&
+	    [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ -n "$st" ] || fail "box-status"
 	expect_match "$st" '^{"running":true,"started":[0-9]*,"spec":"T1",' \
 	    "box-status's head"
 	expect_match "$st" '"cmd":"sleep 4242"' "box-status lists the sleep"
@@ -272,9 +279,14 @@ case_stop() {
 	x -- sh -c 'sleep 4545 > /dev/null 2>&1 &'
 	b=$(cut -d' ' -f1 "$R/box.pid")
 	s=
-	for p in /proc/[0-9]*; do
-		{ tr '\0' ' ' < "$p/cmdline"; } 2> /dev/null |
-		    grep -q '^sleep 4545 $' && s=${p#/proc/}
+	i=0
+	while [ -z "$s" ] && [ $i -lt 50 ]; do
+		for p in /proc/[0-9]*; do
+			{ tr '\0' ' ' < "$p/cmdline"; } 2> /dev/null |
+			    grep -q '^sleep 4545 $' && s=${p#/proc/}
+		done
+		[ -n "$s" ] || sleep 0.1
+		i=$((i + 1))
 	done
 	[ -n "$s" ] || fail "no sentinel sleep on the host"
 	expect_eq "$("$AGENT" box-stop --dir "$R")" "stopped" "box-stop"
@@ -314,10 +326,18 @@ case_concurrent() {
 case_hostile() {
 	use hostile
 	out=$(x -- sh -c 'for p in /proc/[0-9]*; do
-	    grep -q box-init $p/cmdline 2>/dev/null && echo ${p#/proc/}; done')
-	[ -n "$out" ] || fail "no holder inside"
-	x -- ls "/proc/$out/fd" > /dev/null 2>&1 &&
+	    { tr "\0" " " < $p/cmdline; } 2>/dev/null |
+	    grep -q "^/proc/self/fd/[0-9]* box-init " && echo ${p#/proc/}
+	    done')
+	expect_match "$out" "^[0-9][0-9]*$" "one holder inside"
+	# (uid 0 may list the directory, owned by root for an undumpable
+	# process, but not follow or open its entries)
+	expect_match "$(x -- sh -c 'sleep 5 & readlink /proc/$!/fd/1')" \
+	    "." "a control: a command reads its own processes' fds"
+	x -- sh -c "readlink /proc/$out/fd/[0-9]*" 2> /dev/null | grep . &&
 	    fail "a command read the holder's fds"
+	x -- sh -c "cat /proc/$out/fd/0" > /dev/null 2>&1 &&
+	    fail "a command opened the holder's fds"
 	x -- cat "/proc/$out/environ" > /dev/null 2>&1 &&
 	    fail "a command read the holder's environ"
 	expect_eq "$(x -- sh -c 'ls /proc/self/fd | wc -l')" "4" \
