@@ -98,7 +98,7 @@ gone() {
 	_i=0
 	while [ $_i -lt 50 ]; do
 		[ -e "/proc/$1" ] || return 0
-		awk '{ s = $0; sub(/.*\) /, "", s); exit s ~ /^[ZX]/ ? 0 : 1 }' \
+		awk '{ sub(/.*\) /, ""); exit $0 ~ /^[ZX]/ ? 0 : 1 }' \
 		    "/proc/$1/stat" 2> /dev/null && return 0
 		sleep 0.1
 		_i=$((_i + 1))
@@ -171,7 +171,8 @@ case_ps() {
 	    "a later command's ps sees the sleep"
 	expect_eq "$(x --spec T1 -- true 2>&1)" "" "same spec: no warning"
 	out=$(x --spec T2 -- true 2>&1)
-	expect_match "$out" "warning: the sandbox environment runs with older settings; 'clawssh stop ps' then" \
+	w="warning: the sandbox environment runs with older settings;"
+	expect_match "$out" "$w 'clawssh stop ps' then the next" \
 	    "another spec: a warning"
 	echo ok: ps
 }
@@ -233,7 +234,8 @@ case_signals() {
 
 case_pty() {
 	use pty
-	command -v script > /dev/null 2>&1 || { echo "skip: no script"; return; }
+	command -v script > /dev/null 2>&1 ||
+	    { echo "skip: no script"; return; }
 	script -qc "stty rows 30 cols 100; $AGENT box-exec --dir $R --pty \
 	    -- sh -c 'tty; stty size; test -t 0 && echo stdin-tty'" \
 	    /dev/null < /dev/null > "$T/pty.out" 2>&1
@@ -268,7 +270,8 @@ case_restart() {
 	kill -KILL "$h"
 	gone "$h" || fail "the holder did not die"
 	out=$(x -v -- sh -c 'cat /tmp/f 2>/dev/null || echo fresh' 2>&1)
-	expect_match "$out" "the sandbox environment was gone (its holder ended or the host restarted); started a new one" \
+	w="the sandbox environment was gone (its holder ended or the host"
+	expect_match "$out" "$w restarted); started a new one" \
 	    "-v says it started a new one"
 	expect_match "$out" "^fresh$" "a new environment"
 	echo ok: restart
