@@ -349,7 +349,25 @@ case_hostile() {
 	echo ok: hostile
 }
 
+case_start_fails() {
+	use bad
+	out=$(__claw_box_start=''; x -- true 2>&1)
+	expect_eq "$?" "125" "no start script"
+	expect_eq "$out" "clawssh: no holder for $R and no start script" \
+	    "no start script's message"
+	out=$(__claw_box_start="exec '$AGENT' box-hold --dir '$R' -- \
+	    bwrap --bogus-option --"; x -- true 2>&1)
+	expect_eq "$?" "125" "a runtime that fails"
+	w="^clawssh: the sandbox environment did not start: "
+	expect_match "$out" "$w.*bogus-option" \
+	    "the runtime's failure, from box.log"
+	out=$(__claw_box_start="exit 3"; x -- true 2>&1)
+	expect_eq "$?" "125" "a start script that fails"
+	echo ok: start failures
+}
+
 cases() {
+	case_start_fails
 	case_shared_tmp
 	case_loopback
 	case_ps
