@@ -74,6 +74,8 @@ exec_parse(int argc, char **argv, struct exec_opts *o)
 	}
 	if (o->dir == NULL || o->dir[0] != '/')
 		agent_die("box-exec: --dir needs an absolute path");
+	if (o->cwd[0] != '/')
+		agent_die("box-exec: --cwd needs an absolute path");
 	o->argv = argv + (i < argc ? i + 1 : i);
 }
 
@@ -296,6 +298,22 @@ exec_loop(struct exec_run *x)
 		pty_drain(x);
 }
 
+/* Closed stdio fds (which cannot be passed) become /dev/null. */
+static void
+exec_stdio(void)
+{
+	int	fd, i;
+
+	for (i = 0; i < 3; i++) {
+		if (fcntl(i, F_GETFD) != -1 || errno != EBADF)
+			continue;
+		if ((fd = open("/dev/null", O_RDWR)) == -1)
+			agent_die("/dev/null: %s", strerror(errno));
+		if (fd != i && fd_move(fd, i) != 0)
+			agent_die("dup2: %s", strerror(errno));
+	}
+}
+
 /* box-exec --dir RUNDIR [...] -- [CMD [ARG...]] */
 int
 box_exec_main(int argc, char **argv)
@@ -305,6 +323,7 @@ box_exec_main(int argc, char **argv)
 	char			*id;
 	int			 status;
 
+	exec_stdio();
 	exec_parse(argc, argv, &o);
 	x = xcalloc(1, sizeof(*x));
 	x->status = -1;

@@ -80,7 +80,7 @@ hold_listen(const char *dir)
 		agent_die("%s: %s", sun.sun_path, strerror(errno));
 	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
 		agent_die("socket: %s", strerror(errno));
-	old = umask(077);
+	old = umask(0177);		/* the socket is 0600 */
 	r = bind(fd, (struct sockaddr *)&sun, sizeof(sun));
 	umask(old);
 	if (r == -1 || listen(fd, 128) == -1)
