@@ -29,6 +29,7 @@
 #define HOLD_LISTEN_FD	3
 #define HOLD_READY_FD	4
 #define HOLD_EXE_FD	5
+#define HOLD_DIR_FD	6	/* RUNDIR, for box-init to watch */
 #define HOLD_READY_MS	10000
 #define HOLD_TAIL	2048	/* bytes of box.log shown on failure */
 
@@ -125,28 +126,28 @@ hold_stdio(const char *dir)
 		_exit(AGENT_EXIT_ERR);
 }
 
-/* Put fds[0..3) at 3, 4, 5 without CLOEXEC; close every other fd. */
+/* Put fds[0..4) at 3, 4, 5, 6 without CLOEXEC; close every other fd. */
 static void
 hold_place_fds(int *fds)
 {
 	static const int	keep[] = { HOLD_LISTEN_FD, HOLD_READY_FD,
-				    HOLD_EXE_FD };
+				    HOLD_EXE_FD, HOLD_DIR_FD };
 	int			i;
 
-	for (i = 0; i < 3; i++)		/* out of the way of 3..5 first */
+	for (i = 0; i < 4; i++)		/* out of the way of 3..6 first */
 		if ((fds[i] = fcntl(fds[i], F_DUPFD_CLOEXEC, 10)) == -1)
 			_exit(AGENT_EXIT_ERR);
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < 4; i++)
 		if (fd_move(fds[i], keep[i]) != 0)
 			_exit(AGENT_EXIT_ERR);
-	fd_close_from(3, keep, 3);
+	fd_close_from(3, keep, 4);
 }
 
 /* The child: detach, then exec RUNTIME-ARGV on box-init. */
 static void
 hold_child(const struct hold_opts *o, int *fds)
 {
-	char	**argv, exe[32], lfd[16], rfd[16];
+	char	**argv, exe[32], lfd[16], rfd[16], dfd[16];
 	int	  n = 0, i;
 
 	(void)setsid();
@@ -156,7 +157,8 @@ hold_child(const struct hold_opts *o, int *fds)
 	xsnprintf(exe, sizeof(exe), "/proc/self/fd/%d", HOLD_EXE_FD);
 	xsnprintf(lfd, sizeof(lfd), "%d", HOLD_LISTEN_FD);
 	xsnprintf(rfd, sizeof(rfd), "%d", HOLD_READY_FD);
-	argv = xcalloc((size_t)o->nruntime + 10, sizeof(*argv));
+	xsnprintf(dfd, sizeof(dfd), "%d", HOLD_DIR_FD);
+	argv = xcalloc((size_t)o->nruntime + 12, sizeof(*argv));
 	for (i = 0; i < o->nruntime; i++)
 		argv[n++] = o->runtime[i];
 	argv[n++] = exe;
@@ -165,6 +167,8 @@ hold_child(const struct hold_opts *o, int *fds)
 	argv[n++] = lfd;
 	argv[n++] = (char *)(uintptr_t)"--ready-fd";
 	argv[n++] = rfd;
+	argv[n++] = (char *)(uintptr_t)"--dir-fd";
+	argv[n++] = dfd;
 	if (o->spec != NULL) {
 		argv[n++] = (char *)(uintptr_t)"--spec";
 		argv[n++] = (char *)(uintptr_t)o->spec;
@@ -229,13 +233,16 @@ box_hold_main(int argc, char **argv)
 {
 	struct hold_opts	o;
 	char			why[400];
-	int			fds[3], ready[2];
+	int			fds[4], ready[2];
 	pid_t			pid;
 
 	hold_parse(argc, argv, &o);
 	fds[0] = hold_listen(o.dir);
 	if ((fds[2] = open("/proc/self/exe", O_RDONLY | O_CLOEXEC)) == -1)
 		agent_die("/proc/self/exe: %s", strerror(errno));
+	if ((fds[3] = open(o.dir, O_PATH | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC)) == -1)
+		agent_die("%s: %s", o.dir, strerror(errno));
 	if (pipe(ready) == -1)
 		agent_die("pipe: %s", strerror(errno));
 	(void)fd_set_cloexec(ready[0], 1);
@@ -247,6 +254,7 @@ box_hold_main(int argc, char **argv)
 		hold_child(&o, fds);
 	close(fds[0]);
 	close(fds[2]);
+	close(fds[3]);
 	close(ready[1]);
 	if (hold_wait_ready(ready[0]))
 		return 0;

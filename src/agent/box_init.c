@@ -14,6 +14,7 @@
 #include <sys/types.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <errno.h>
@@ -33,6 +34,7 @@
 #include "wire.h"
 
 #define INIT_CONNS_MAX	1000	/* connections at once */
+#define INIT_WATCH_MS	10000	/* how often an idle holder looks at RUNDIR */
 #define INIT_STOP_MS	2000	/* SIGTERM to SIGKILL on STOP */
 
 struct init_conn {
@@ -46,6 +48,8 @@ struct init_conn {
 
 struct init {
 	int			 lfd;
+	int			 dirfd;		/* RUNDIR on the host */
+	ino_t			 sock_ino;	/* RUNDIR/box.sock's */
 	int			 sig[2];
 	char			*spec;
 	time_t			 started;
@@ -70,25 +74,58 @@ init_on_signal(int sig)
 
 /* Parse box-init's options. */
 static void
-init_parse(int argc, char **argv, int *lfd, int *rfd, char **spec)
+init_parse(int argc, char **argv, int *lfd, int *rfd, int *dfd, char **spec)
 {
 	int	i;
 
-	*lfd = *rfd = -1;
+	*lfd = *rfd = *dfd = -1;
 	*spec = xstrdup("");
 	for (i = 1; i + 1 < argc; i += 2) {
 		if (strcmp(argv[i], "--listen-fd") == 0)
 			*lfd = atoi(argv[i + 1]);
 		else if (strcmp(argv[i], "--ready-fd") == 0)
 			*rfd = atoi(argv[i + 1]);
+		else if (strcmp(argv[i], "--dir-fd") == 0)
+			*dfd = atoi(argv[i + 1]);
 		else if (strcmp(argv[i], "--spec") == 0) {
 			free(*spec);
 			*spec = xstrdup(argv[i + 1]);
 		} else
 			break;
 	}
-	if (i != argc || *lfd < 3 || *rfd < 3 || *lfd == *rfd)
+	if (i != argc || *lfd < 3 || *rfd < 3 || *lfd == *rfd ||
+	    (*dfd != -1 && (*dfd < 3 || *dfd == *lfd || *dfd == *rfd)))
 		agent_die("box-init: bad options");
+}
+
+/* The inode of RUNDIR/box.sock, seen through dirfd; 0 if none. */
+static ino_t
+init_sock_ino(int dirfd)
+{
+	struct stat	st;
+
+	if (fstatat(dirfd, AGENT_SOCK, &st, AT_SYMLINK_NOFOLLOW) == -1 ||
+	    !S_ISSOCK(st.st_mode))
+		return 0;
+	return st.st_ino;
+}
+
+/*
+ * Whether this holder lost its place on the host: its run directory was
+ * removed (the sandbox destroyed behind our back, /tmp cleaned) or its
+ * socket removed or replaced (box-stop, a new holder).  Such a holder
+ * can never be reached again, so it ends rather than linger.
+ */
+static int
+init_orphaned(const struct init *in)
+{
+	struct stat	st;
+
+	if (in->dirfd == -1)
+		return 0;
+	if (fstat(in->dirfd, &st) == -1 || st.st_nlink == 0)
+		return 1;
+	return init_sock_ino(in->dirfd) != in->sock_ino;
 }
 
 /* Become the holder: undumpable, a subreaper, signals to the pipe. */
@@ -96,14 +133,25 @@ static void
 init_setup(struct init *in, int rfd)
 {
 	struct sigaction	sa;
-	int			keep[2];
+	int			keep[3], n = 0, i, t;
 
 	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == -1 ||
 	    prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == -1)
 		agent_die("prctl: %s", strerror(errno));
-	keep[0] = in->lfd < rfd ? in->lfd : rfd;
-	keep[1] = in->lfd < rfd ? rfd : in->lfd;
-	fd_close_from(3, keep, 2);	/* the exe fd, anything else */
+	keep[n++] = in->lfd;
+	keep[n++] = rfd;
+	if (in->dirfd != -1)
+		keep[n++] = in->dirfd;
+	for (i = 1; i < n; i++)		/* fd_close_from wants them sorted */
+		for (t = i; t > 0 && keep[t - 1] > keep[t]; t--) {
+			keep[t] ^= keep[t - 1];
+			keep[t - 1] ^= keep[t];
+			keep[t] ^= keep[t - 1];
+		}
+	fd_close_from(3, keep, n);	/* the exe fd, anything else */
+	if (in->dirfd != -1 && (fd_set_cloexec(in->dirfd, 1) != 0 ||
+	    (in->sock_ino = init_sock_ino(in->dirfd)) == 0))
+		agent_die("box-init: the run directory: %s", strerror(errno));
 	if (fd_set_cloexec(in->lfd, 1) != 0 || fd_set_nonblock(in->lfd, 1))
 		agent_die("listening socket: %s", strerror(errno));
 	if (pipe(in->sig) == -1)
@@ -411,21 +459,24 @@ int
 box_init_main(int argc, char **argv)
 {
 	struct init	in;
-	int		rfd;
+	int		rfd, r;
 
 	memset(&in, 0, sizeof(in));
-	init_parse(argc, argv, &in.lfd, &rfd, &in.spec);
+	init_parse(argc, argv, &in.lfd, &rfd, &in.dirfd, &in.spec);
 	init_setup(&in, rfd);
 	if (write_all(rfd, "1", 1) != 0)
 		agent_die("ready fd: %s", strerror(errno));
 	close(rfd);
 	for (;;) {
 		init_pollfds(&in);
-		if (poll(in.pfd, (nfds_t)in.nconns + 2, -1) == -1) {
+		if ((r = poll(in.pfd, (nfds_t)in.nconns + 2,
+		    INIT_WATCH_MS)) == -1) {
 			if (errno == EINTR)
 				continue;
 			agent_die("poll: %s", strerror(errno));
 		}
+		if (r == 0 && init_orphaned(&in))
+			init_stop(&in, NULL, 0);
 		if (in.pfd[0].revents != 0)
 			init_signals(&in);
 		init_step(&in);		/* before accept adds to the list */

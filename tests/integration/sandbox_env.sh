@@ -189,4 +189,19 @@ for c in /sys/fs/cgroup/pids/clawssh-"$id" /sys/fs/cgroup/clawssh-"$id" \
 	[ -d "$c" ] && fail "cgroup $c left"
 done
 "$CLAWSSH" destroy "$other" >/dev/null || fail "destroy the other"
+
+# 10. A sandbox removed behind clawssh's back (its remote root cleaned):
+# its holder, unreachable from then on, ends itself within 10 s or so.
+gone=$(provision e4) || fail "provision e4"
+"$CLAWSSH" exec -s "$gone" -- sh -c \
+    "setsid sleep 3133.$$ >/dev/null 2>&1 </dev/null &" || fail "sleeper"
+read -r hp _ < "$R/$gone/run/box.pid" || fail "no box.pid"
+rm -rf "${R:?}/$gone"
+i=0
+while { kill -0 "$hp" 2>/dev/null || pgrep -f "sleep 3133.$$"; } \
+    >/dev/null && [ $i -lt 200 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+pgrep -f "sleep 3133.$$" >/dev/null && fail "an orphaned environment stayed"
 exit 0
