@@ -622,35 +622,47 @@ exec_args_free(struct exec_args *a)
 	cmd_box_free(&a->box);
 }
 
+/*
+ * Run what the parsed arguments a say (exec's and shell's common part):
+ * load, the config, the sandbox, connect and run.  a is freed.
+ */
+static int
+exec_main(struct exec_args *a, int rc)
+{
+	char	*pre = NULL, *cwd = NULL;
+
+	if (rc != 0) {
+		exec_args_free(a);
+		return rc < 0 ? 0 : rc;
+	}
+	if (a->sandbox != NULL)
+		rc = cmd_box_load(&a->box, a->sandbox);
+	else
+		rc = cmd_conn_load(&a->box.cc);
+	if (rc == 0)
+		rc = exec_apply_config(a, a->box.cc.cfg);
+	if (a->term.login)
+		a->timeout = 0;	/* an interactive shell: no exec.timeout */
+	if (rc == 0 && a->sandbox != NULL)
+		rc = exec_sandbox(a, &pre, &cwd);
+	if (rc == 0)
+		rc = exec_connect_run(a, pre, cwd != NULL ? cwd : a->cwd);
+	free(pre);
+	free(cwd);
+	exec_args_free(a);
+	return rc;
+}
+
 /* The exec command; see clawssh(1). */
 int
 cmd_exec(int argc, char **argv)
 {
 	struct exec_args	 a;
-	char			*pre = NULL, *cwd = NULL;
-	int			 rc;
 
 	memset(&a, 0, sizeof a);
 	a.timeout = -1;
 	a.yield_ms = -1;
-	if ((rc = exec_parse_args(argc, argv, &a)) != 0) {
-		exec_args_free(&a);
-		return rc < 0 ? 0 : rc;
-	}
-	if (a.sandbox != NULL)
-		rc = cmd_box_load(&a.box, a.sandbox);
-	else
-		rc = cmd_conn_load(&a.box.cc);
-	if (rc == 0)
-		rc = exec_apply_config(&a, a.box.cc.cfg);
-	if (rc == 0 && a.sandbox != NULL)
-		rc = exec_sandbox(&a, &pre, &cwd);
-	if (rc == 0)
-		rc = exec_connect_run(&a, pre, cwd != NULL ? cwd : a.cwd);
-	free(pre);
-	free(cwd);
-	exec_args_free(&a);
-	return rc;
+	return exec_main(&a, exec_parse_args(argc, argv, &a));
 }
 
 static const char shell_usage[] =
@@ -712,25 +724,9 @@ int
 cmd_shell(int argc, char **argv)
 {
 	struct exec_args	 a;
-	char			*pre = NULL, *cwd = NULL;
-	int			 rc;
 
 	memset(&a, 0, sizeof a);
 	a.timeout = -1;
 	a.yield_ms = -1;
-	if ((rc = shell_parse_args(argc, argv, &a)) != 0) {
-		exec_args_free(&a);
-		return rc < 0 ? 0 : rc;
-	}
-	if ((rc = cmd_box_load(&a.box, a.sandbox)) == 0)
-		rc = exec_apply_config(&a, a.box.cc.cfg);
-	a.timeout = 0;		/* an interactive shell: no exec.timeout */
-	if (rc == 0)
-		rc = exec_sandbox(&a, &pre, &cwd);
-	if (rc == 0)
-		rc = exec_connect_run(&a, pre, cwd);
-	free(pre);
-	free(cwd);
-	exec_args_free(&a);
-	return rc;
+	return exec_main(&a, shell_parse_args(argc, argv, &a));
 }
