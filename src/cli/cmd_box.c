@@ -142,6 +142,8 @@ cmd_box_settings(const struct cmd_box *b,
 		    c->sandbox_image);
 	if (c->sandbox_user != NULL)
 		snprintf(out->user, sizeof out->user, "%s", c->sandbox_user);
+	if (c->sandbox_workdir >= 0)
+		out->workdir = (enum sandbox_workdir)c->sandbox_workdir;
 }
 
 /* Whether strict config checking is on. */
@@ -240,6 +242,9 @@ cmd_box_json(const struct registry_record *r)
 	    contain_network_name(r->settings.network));
 	if (r->settings.user[0] != '\0')
 		cJSON_AddStringToObject(o, "runAs", r->settings.user);
+	if (r->settings.workdir != SANDBOX_WORKDIR_WORKSPACE)
+		cJSON_AddStringToObject(o, "workdir",
+		    sandbox_workdir_name(r->settings.workdir));
 	cJSON_AddItemToObject(o, "limits",
 	    contain_limits_json(&r->settings.limits));
 	cJSON_AddStringToObject(o, "configHash", r->config_hash);

@@ -175,6 +175,32 @@ cmd_env_agent(const struct cmd_box *b, char **path)
 }
 
 /*
+ * The workspace's path inside b's sandbox under now besides /workspace
+ * (*dir; NULL for none): its local workspace for workdir local, from the
+ * local record, checked.  0, or an exit status.
+ */
+static int
+cmd_env_workdir(const struct cmd_box *b, const struct sandbox_settings *now,
+    const char **dir)
+{
+	const char	*ws = b->rec->workspace;
+	char		*cause = NULL;
+	int		 rc;
+
+	*dir = NULL;
+	if (now->workdir != SANDBOX_WORKDIR_LOCAL)
+		return 0;
+	if (sandbox_workdir_check(now->runtime, ws, &cause) != 0) {
+		rc = cmd_fail("sandbox %s: %s", b->rec->id, cause);
+		free(cause);
+		return rc;
+	}
+	if (strcmp(ws, SANDBOX_WORKSPACE) != 0)
+		*dir = ws;
+	return 0;
+}
+
+/*
  * The bwrap wrapper for b's sandbox under now; keep lists e's names.
  * With the host agent, the command joins the sandbox's persistent
  * environment (contain_bwrap_box).  0, or an exit status.
@@ -184,12 +210,15 @@ cmd_env_bwrap(const struct cmd_box *b, const struct sandbox_settings *now,
     const char **keep, size_t nkeep, const char *cwd, int pty, char **wrap)
 {
 	struct contain_spec	 spec;
+	const char		*workdir;
 	char			*agent;
 	int			 rc;
 
-	if ((rc = cmd_env_agent(b, &agent)) != 0)
+	if ((rc = cmd_env_workdir(b, now, &workdir)) != 0 ||
+	    (rc = cmd_env_agent(b, &agent)) != 0)
 		return rc;
 	memset(&spec, 0, sizeof spec);
+	spec.workdir = workdir;
 	spec.settings = now;
 	spec.root = b->rec->remote_root;
 	spec.id = b->rec->id;
@@ -204,6 +233,22 @@ cmd_env_bwrap(const struct cmd_box *b, const struct sandbox_settings *now,
 	    contain_bwrap_wrap(&spec);
 	free(agent);
 	return 0;
+}
+
+/*
+ * An absolute cwd at or under dir as the engine's exec takes it: relative
+ * to dir (NULL for dir itself); any other cwd as it is.
+ */
+static const char *
+cmd_env_oci_cwd(const char *cwd, const char *dir)
+{
+	size_t	n = strlen(dir);
+
+	if (cwd == NULL || strncmp(cwd, dir, n) != 0)
+		return cwd;
+	if (cwd[n] == '\0')
+		return NULL;
+	return cwd[n] == '/' ? cwd + n + 1 : cwd;
 }
 
 /*
@@ -223,14 +268,15 @@ cmd_env_oci(const struct cmd_box *b, const struct sandbox_settings *now,
 	struct contain_policy		 p;
 	struct contain_oci_opts		 o;
 	char				*ws, *scratch, *gpus = NULL, *dir;
+	const char			*workdir;
 	char				*cause = NULL;
 	int				 rc = 0;
 
-	if (cwd != NULL && strncmp(cwd, CONTAIN_OCI_WORKSPACE "/",
-	    sizeof CONTAIN_OCI_WORKSPACE) == 0)
-		cwd += sizeof CONTAIN_OCI_WORKSPACE;
-	else if (cwd != NULL && strcmp(cwd, CONTAIN_OCI_WORKSPACE) == 0)
-		cwd = NULL;
+	if ((rc = cmd_env_workdir(b, now, &workdir)) != 0)
+		return rc;
+	cwd = cmd_env_oci_cwd(cwd, CONTAIN_OCI_WORKSPACE);
+	if (workdir != NULL)
+		cwd = cmd_env_oci_cwd(cwd, workdir);
 	ws = b->be->workspace(r->remote_root, r->id);
 	dir = xasprintf("%s/%s", r->remote_root, r->id);
 	scratch = xasprintf("%s/private", dir);
@@ -244,6 +290,7 @@ cmd_env_oci(const struct cmd_box *b, const struct sandbox_settings *now,
 	p.workspace = ws;
 	p.scratch = scratch;
 	p.cwd = cwd;
+	p.workdir = workdir;
 	p.limits = now->limits;
 	if (now->user[0] == '\0')
 		o.default_uid = sandbox_default_uid(r->id);

@@ -225,6 +225,9 @@ list_detail_print(const struct list_row *row)
 	    contain_network_name(r->settings.network));
 	if (r->settings.user[0] != '\0')
 		printf("user:       %s\n", r->settings.user);
+	if (r->settings.workdir != SANDBOX_WORKDIR_WORKSPACE)
+		printf("workdir:    %s\n", sandbox_workdir_path(&r->settings,
+		    r->workspace));
 	list_limits_print(&r->settings.limits);
 	printf("workspace:  %s\nremote:     %s/%s/workspace\n"
 	    "age:        %s\nidle:       %s\nstate:      %s\n", r->workspace,

@@ -29,14 +29,17 @@
 #include "cmd_conn.h"
 #include "cmd_provision.h"
 #include "contain.h"
+#include "contain_bwrap.h"
 #include "gpu_alloc.h"
 #include "error.h"
+#include "exec.h"
 #include "hostws.h"
 #include "log.h"
 #include "managed.h"
 #include "pathguard.h"
 #include "provider.h"
 #include "registry.h"
+#include "remote_err.h"
 #include "shquote.h"
 #include "signals.h"
 #include "sshconfig.h"
@@ -52,7 +55,7 @@ static const char provision_usage[] =
     "           [--key KEY] [--workspace DIR] [--access none|ro|rw]\n"
     "           [--mode mirror|remote] [--from IMAGE] [--json]\n"
     "           [--runtime bwrap|docker|podman|none] [--network none|host]\n"
-    "           [--user nobody|NAME|UID:GID]\n"
+    "           [--user nobody|NAME|UID:GID] [--workdir /workspace|local]\n"
     "           [--memory SIZE] [--processes N] [--cpu-seconds N]\n"
     "           [--file-size SIZE] [--open-files N] [--gpu N|all]\n"
     "\n"
@@ -68,13 +71,16 @@ static const char provision_usage[] =
     "                        image reference the engine has\n"
     "  --user USER           run commands as USER when the host user is\n"
     "                        root (docker and podman: always)\n"
+    "  --workdir local       the workspace also at its local path inside,\n"
+    "                        where commands start (default /workspace)\n"
     CMD_CONN_USAGE;
 
 enum {
 	OPT_SCOPE = CMD_OPT_FIRST_FREE, OPT_KEY, OPT_WORKSPACE, OPT_MODE,
 	OPT_ACCESS, OPT_FROM, OPT_ROOT, OPT_JSON, OPT_HOST, OPT_STRICT,
 	OPT_RUNTIME, OPT_NETWORK, OPT_MEMORY, OPT_PROCESSES, OPT_CPU,
-	OPT_FSIZE, OPT_NOFILE, OPT_GPU, OPT_PROVIDER, OPT_POLICY, OPT_USER
+	OPT_FSIZE, OPT_NOFILE, OPT_GPU, OPT_PROVIDER, OPT_POLICY, OPT_USER,
+	OPT_WORKDIR
 };
 
 const struct option provision_longopts[] = {
@@ -100,6 +106,7 @@ const struct option provision_longopts[] = {
 	{ "scope", required_argument, NULL, OPT_SCOPE },
 	{ "strict-config", no_argument, NULL, OPT_STRICT },
 	{ "user", required_argument, NULL, OPT_USER },
+	{ "workdir", required_argument, NULL, OPT_WORKDIR },
 	{ "workspace", required_argument, NULL, OPT_WORKSPACE },
 	{ NULL, 0, NULL, 0 }
 };
@@ -122,6 +129,7 @@ provision_option(struct provision_args *a, int ch, const char *arg)
 	case OPT_RUNTIME: a->runtime = arg; return 0;
 	case OPT_GPU: a->gpu = arg; return 0;
 	case OPT_USER: a->user = arg; return 0;
+	case OPT_WORKDIR: a->workdir = arg; return 0;
 	case OPT_NETWORK: a->network = arg; return 0;
 	case OPT_MEMORY:
 	case OPT_PROCESSES:
@@ -145,11 +153,11 @@ char *
 provision_flags(const struct provision_args *a)
 {
 	static const char *const names[] = { "mode", "access", "from",
-	    "runtime", "network", "gpu", "user", "memory", "processes",
-	    "cpu-seconds", "file-size", "open-files" };
+	    "runtime", "network", "gpu", "user", "workdir", "memory",
+	    "processes", "cpu-seconds", "file-size", "open-files" };
 	const char	*v[] = { a->mode, a->access, a->image, a->runtime,
-	    a->network, a->gpu, a->user, a->limit[0], a->limit[1],
-	    a->limit[2], a->limit[3], a->limit[4] };
+	    a->network, a->gpu, a->user, a->workdir, a->limit[0],
+	    a->limit[1], a->limit[2], a->limit[3], a->limit[4] };
 	struct buf	 b = BUF_INIT;
 	size_t		 i;
 
@@ -213,6 +221,17 @@ parse_network(const char *s, int *v)
 	enum contain_network	x;
 
 	if (contain_network_parse(s, &x) != 0)
+		return -1;
+	*v = (int)x;
+	return 0;
+}
+
+static int
+parse_workdir(const char *s, int *v)
+{
+	enum sandbox_workdir	x;
+
+	if (sandbox_workdir_parse(s, &x) != 0)
 		return -1;
 	*v = (int)x;
 	return 0;
@@ -283,24 +302,27 @@ int
 provision_settings(struct provision_args *a,
     const struct sandbox_settings *base, struct sandbox_settings *s)
 {
-	int			 mode, access, runtime, network, rc;
+	int			 mode, access, runtime, network, workdir, rc;
 
 	cmd_box_settings(&a->box, base, s);
 	mode = (int)s->mode;
 	access = (int)s->access;
 	runtime = (int)s->runtime;
 	network = (int)s->network;
+	workdir = (int)s->workdir;
 	if ((rc = provision_setting("mode", a->mode, parse_mode,
 	    &mode)) != 0 || (rc = provision_setting("access", a->access,
 	    parse_access, &access)) != 0 || (rc = provision_setting("runtime",
 	    a->runtime, parse_runtime, &runtime)) != 0 ||
 	    (rc = provision_setting("network", a->network, parse_network,
-	    &network)) != 0)
+	    &network)) != 0 || (rc = provision_setting("workdir",
+	    a->workdir, parse_workdir, &workdir)) != 0)
 		return rc;
 	s->mode = (enum sandbox_mode)mode;
 	s->access = (enum sandbox_access)access;
 	s->runtime = (enum contain_runtime)runtime;
 	s->network = (enum contain_network)network;
+	s->workdir = (enum sandbox_workdir)workdir;
 	if ((rc = provision_limits(a, &s->limits)) != 0)
 		return rc;
 	if (a->gpu != NULL && strcmp(a->gpu, "all") == 0)
@@ -479,6 +501,67 @@ provision_forget_old(struct cmd_box *b, const struct backend_entry *got,
 }
 
 /*
+ * Ask b's connected host whether bwrap can make the mount point of m's
+ * workdir there (contain_bwrap_workdir); 0 or an exit status.
+ */
+static int
+provision_workdir_host(struct cmd_box *b, const char *root,
+    const struct sandbox_meta *m)
+{
+	struct contain_spec	 spec;
+	struct buf		 out = BUF_INIT, err = BUF_INIT;
+	char			*script, *cause = NULL, *msg;
+	int			 rc, status = 0;
+
+	memset(&spec, 0, sizeof spec);
+	spec.settings = &m->settings;
+	spec.root = root;
+	spec.id = m->id;
+	spec.workdir = m->workspace;
+	script = contain_bwrap_workdir(&spec);
+	rc = exec_script(b->t, script, NULL, 0, 4096, &out, &err, &status,
+	    &cause);
+	free(script);
+	if (rc != 0) {
+		rc = cmd_fail("%s", cause);
+		free(cause);
+	} else if (status != 0) {
+		msg = remote_err_clean(err.data, err.len);
+		rc = cmd_fail("%s: %s", transport_label(b->t),
+		    strncmp(msg, "clawssh: ", 9) == 0 ? msg + 9 : msg);
+		free(msg);
+	}
+	buf_free(&out);
+	buf_free(&err);
+	return rc;
+}
+
+/* Check the workdir of the sandbox m describes; see cmd_provision.h. */
+int
+provision_workdir(struct cmd_box *b, const char *root,
+    const struct sandbox_meta *m)
+{
+	const struct sandbox_settings	*s = &m->settings;
+	char				*cause = NULL;
+	int				 rc;
+
+	if (s->workdir != SANDBOX_WORKDIR_LOCAL)
+		return 0;
+	if (sandbox_workdir_check(s->runtime, m->workspace, &cause) != 0) {
+		rc = cmd_fail("%s", cause);
+		free(cause);
+		return rc;
+	}
+	if (s->runtime == CONTAIN_NONE)
+		log_info("workdir local: runtime none runs commands in the "
+		    "host's directory; nothing changes");
+	if (s->runtime != CONTAIN_BWRAP || b->t == NULL ||
+	    strcmp(m->workspace, SANDBOX_WORKSPACE) == 0)
+		return 0;
+	return provision_workdir_host(b, root, m);
+}
+
+/*
  * On the connected host, get or create the sandbox want describes, check
  * it is the one asked for (scope, key, local workspace), and record it.
  * The caller holds the id lock.
@@ -493,6 +576,8 @@ provision_do(struct cmd_box *b, struct provision_args *a, const char *root,
 	char			*cause = NULL;
 	int			 rc;
 
+	if ((rc = provision_workdir(b, root, want)) != 0)
+		return rc;
 	if (b->be->get_or_create(b->t, root, want, &got, created,
 	    &cause) != 0) {
 		rc = cmd_fail("%s", cause);

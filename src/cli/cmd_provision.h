@@ -26,6 +26,7 @@ struct provision_args {
 	const char		*limit[5];	/* --memory ... --open-files */
 	const char		*gpu;		/* --gpu N|all */
 	const char		*user;		/* --user */
+	const char		*workdir;	/* --workdir */
 	const char		*root;		/* --remote-root */
 	const char		*provider;	/* --provider */
 	const char		*policy;	/* --policy */
@@ -53,6 +54,15 @@ char	*provision_flags(const struct provision_args *a);
  */
 int	provision_settings(struct provision_args *a,
 	    const struct sandbox_settings *base, struct sandbox_settings *s);
+
+/*
+ * Check the workdir of the sandbox m describes (workdir local): its
+ * local workspace by sandbox_workdir_check, and, for bwrap, on b's
+ * connected host (when b->t is set), that bwrap can bind the workspace
+ * there (contain_bwrap_workdir).  0 or an exit status.
+ */
+int	provision_workdir(struct cmd_box *b, const char *root,
+	    const struct sandbox_meta *m);
 
 /*
  * On b's connected host, get or create the sandbox want describes, check

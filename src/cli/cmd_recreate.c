@@ -117,7 +117,8 @@ recreate_do(struct provision_args *a, const char *id)
 	char			*cause = NULL, *root;
 	int			 rc, existed = 0, created = 0;
 
-	if ((rc = recreate_meta(a, id, &m)) != 0)
+	if ((rc = recreate_meta(a, id, &m)) != 0 ||
+	    (rc = provision_workdir(b, b->rec->remote_root, &m)) != 0)
 		return rc;
 	sandbox_config_hash(&m.settings, m.config_hash);
 	if (b->rec->provider == NULL && b->be->destroy(b->t,

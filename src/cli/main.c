@@ -52,6 +52,7 @@ static const char recreate_help[] =
     "usage: clawssh recreate [--access none|ro|rw] [--mode mirror|remote]\n"
     "           [--from IMAGE] [--runtime bwrap|docker|podman|none]\n"
     "           [--network none|host] [--user nobody|NAME|UID:GID]\n"
+    "           [--workdir /workspace|local]\n"
     "           [--memory SIZE] [--processes N] [--cpu-seconds N]\n"
     "           [--file-size SIZE] [--open-files N] [--gpu N|all]\n"
     "           [options] ID\n\n"

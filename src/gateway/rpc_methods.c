@@ -348,6 +348,7 @@ static const char *const rm_access[] = { "none", "ro", "rw", NULL };
 static const char *const rm_modes[] = { "mirror", "remote", NULL };
 static const char *const rm_runtimes[] = { "bwrap", "none", NULL };
 static const char *const rm_networks[] = { "none", "host", NULL };
+static const char *const rm_workdirs[] = { "/workspace", "local", NULL };
 
 /* One resource limit: an integer, or a size string ("512M") for sizes. */
 static int
@@ -431,6 +432,8 @@ rm_provision(struct rpc_params *rp, struct rpc_call *c)
 		rp_argf(rp, "--runtime=%s", s);
 	if (rp_enum(rp, "network", rm_networks, &s) == 0 && s != NULL)
 		rp_argf(rp, "--network=%s", s);
+	if (rp_enum(rp, "workdir", rm_workdirs, &s) == 0 && s != NULL)
+		rp_argf(rp, "--workdir=%s", s);
 	for (i = 0; i < sizeof lim / sizeof *lim; i++)
 		rm_limit(rp, lim[i].key, lim[i].opt, lim[i].size);
 	rm_gpu(rp);

@@ -43,6 +43,7 @@ enum config_type {
 	CONFIG_ACCESS,		/* enum sandbox_access by name */
 	CONFIG_RUNTIME,		/* enum contain_runtime by name */
 	CONFIG_NETWORK,		/* enum contain_network by name */
+	CONFIG_WORKDIR,		/* enum sandbox_workdir by name */
 	CONFIG_EXCLUDE,		/* array of pattern strings */
 	CONFIG_SIZE,		/* int64: a number, or "512M" and the like */
 	CONFIG_POLICY,		/* policy_parse */
@@ -121,6 +122,7 @@ static const struct config_key config_sandbox_keys[] = {
 	CONFIG_KEY("runtime", CONFIG_RUNTIME, sandbox_runtime, 0),
 	CONFIG_KEY("network", CONFIG_NETWORK, sandbox_network, 0),
 	CONFIG_KEY("user", CONFIG_USER, sandbox_user, 0),
+	CONFIG_KEY("workdir", CONFIG_WORKDIR, sandbox_workdir, 0),
 	CONFIG_KEY("strictConfig", CONFIG_BOOL, strict_config, 0),
 	CONFIG_SUB("prune", config_prune_keys),
 	CONFIG_SUB("limits", config_limits_keys),
@@ -423,6 +425,8 @@ config_enum_names(enum config_type type)
 		return "\"bwrap\", \"docker\", \"podman\" or \"none\"";
 	case CONFIG_NETWORK:
 		return "\"none\" or \"host\"";
+	case CONFIG_WORKDIR:
+		return "\"" SANDBOX_WORKSPACE "\" or \"local\"";
 	default:
 		return "\"rw\", \"ro\" or \"none\"";
 	}
@@ -439,6 +443,7 @@ config_set_enum(const struct config_ctx *ctx, const cJSON *item,
 	enum sandbox_access	 access;
 	enum contain_runtime	 runtime;
 	enum contain_network	 network;
+	enum sandbox_workdir	 workdir;
 
 	if (type == CONFIG_SCOPE && sandbox_scope_parse(s, &scope) == 0)
 		*dst = (int)scope;
@@ -453,6 +458,9 @@ config_set_enum(const struct config_ctx *ctx, const cJSON *item,
 	else if (type == CONFIG_NETWORK &&
 	    contain_network_parse(s, &network) == 0)
 		*dst = (int)network;
+	else if (type == CONFIG_WORKDIR &&
+	    sandbox_workdir_parse(s, &workdir) == 0)
+		*dst = (int)workdir;
 	else
 		return config_fail(ctx, CLAW_ERR_PARSE, "%s: expected %s",
 		    key, config_enum_names(type));
@@ -729,6 +737,7 @@ config_set(const struct config_ctx *ctx, const struct config_key *k,
 	case CONFIG_ACCESS:
 	case CONFIG_RUNTIME:
 	case CONFIG_NETWORK:
+	case CONFIG_WORKDIR:
 		return config_set_enum(ctx, item, key, k->type,
 		    (int *)(void *)field);
 	case CONFIG_EXCLUDE:
@@ -848,6 +857,7 @@ config_new(void)
 	cfg->limits.memory = cfg->limits.nproc = cfg->limits.cpu = -1;
 	cfg->limits.fsize = cfg->limits.nofile = -1;
 	cfg->sandbox_network = -1;
+	cfg->sandbox_workdir = -1;
 	cfg->prune_idle_hours = -1;
 	cfg->prune_max_age_days = -1;
 	cfg->daemon_idle_timeout = -1;

@@ -27,6 +27,7 @@
  *	    "runtime": "bwrap",             // bwrap | docker | podman | none
  *	    "user": "nobody",               // or "uid:gid"; when root
  *	    "network": "none",              // none | host
+ *	    "workdir": "/workspace",        // or "local": the local path
  *	    "strictConfig": false,          // true or false only
  *	    "prune": { "idleHours": 24, "maxAgeDays": 7 }, // 0: rule off
  *	    "limits": { "memory": "2G", "processes": 256, "cpuSeconds": 600,
@@ -116,6 +117,7 @@ struct claw_config {
 	int		 sandbox_runtime;	/* -1, enum contain_runtime */
 	int		 sandbox_network;	/* -1, enum contain_network */
 	char		*sandbox_user;		/* NULL: not set */
+	int		 sandbox_workdir;	/* -1, enum sandbox_workdir */
 	struct contain_limits	 limits;	/* each -1: not set */
 	int		 strict_config;		/* 0 or 1 */
 	int		 prune_idle_hours;	/* -1: not set, 0: off */

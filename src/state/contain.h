@@ -56,8 +56,13 @@ struct contain_policy {
 	const char		*workspace;
 	/* host path of the private empty workspace (access none) */
 	const char		*scratch;
-	/* relative to /workspace, or NULL */
+	/* relative to the workdir, or NULL */
 	const char		*cwd;
+	/*
+	 * where the workspace is also bound and execs start (docker,
+	 * podman), or NULL: /workspace only
+	 */
+	const char		*workdir;
 	struct contain_limits	 limits;
 	/* "uid[:gid]" or NULL: engine default */
 	const char		*user;

@@ -583,6 +583,11 @@ reg_get_enums(const struct reg_ctx *ctx, const cJSON *obj,
 	if (s != NULL && strlcpy(rec->settings.user, s,
 	    sizeof rec->settings.user) >= sizeof rec->settings.user)
 		return reg_field_fail(ctx, "runAs", "too long");
+	s = NULL;
+	if ((r = reg_get_string(ctx, obj, "workdir", 1, &s)) != 0)
+		return r;
+	if (s != NULL && sandbox_workdir_parse(s, &rec->settings.workdir) != 0)
+		return reg_field_fail(ctx, "workdir", "not a known workdir");
 	return 0;
 }
 
@@ -769,7 +774,10 @@ reg_encode(const struct registry_record *rec)
 	    contain_limits_json(&rec->settings.limits)) &&
 	    cJSON_AddNumberToObject(o, "gpus", rec->settings.gpus) != NULL &&
 	    (rec->settings.user[0] == '\0' || cJSON_AddStringToObject(o,
-	    "runAs", rec->settings.user) != NULL);
+	    "runAs", rec->settings.user) != NULL) &&
+	    (rec->settings.workdir == SANDBOX_WORKDIR_WORKSPACE ||
+	    cJSON_AddStringToObject(o, "workdir",
+	    sandbox_workdir_name(rec->settings.workdir)) != NULL);
 	if (!ok) {
 		cJSON_Delete(o);
 		return NULL;

@@ -471,24 +471,25 @@ sandbox_config_hash(const struct sandbox_settings *s,
     char hex[SANDBOX_HASH_LEN + 1])
 {
 	unsigned char	 md[EVP_MAX_MD_SIZE];
-	char		*text, *gpus, *user;
+	char		*text, *gpus, *tail;
 	size_t		 i;
 
 	gpus = s->gpus == 0 ? xstrdup("") : xasprintf("gpus=%d\n", s->gpus);
-	user = s->user[0] == '\0' ? xstrdup("") :
-	    xasprintf("user=%.*s\n", SANDBOX_USER_MAX, s->user);
+	tail = xasprintf("%s%.*s%s%s", s->user[0] == '\0' ? "" : "user=",
+	    SANDBOX_USER_MAX, s->user, s->user[0] == '\0' ? "" : "\n",
+	    s->workdir == SANDBOX_WORKDIR_LOCAL ? "workdir=local\n" : "");
 	if (s->runtime == CONTAIN_NONE && s->network == CONTAIN_NET_NONE)
 		text = xasprintf("access=%s\n%simage=%.*s\nmode=%s\n%s",
 		    sandbox_access_name(s->access), gpus, SANDBOX_REF_MAX,
-		    s->image, sandbox_mode_name(s->mode), user);
+		    s->image, sandbox_mode_name(s->mode), tail);
 	else
 		text = xasprintf("access=%s\n%simage=%.*s\nmode=%s\n"
 		    "network=%s\nruntime=%s\n%s",
 		    sandbox_access_name(s->access), gpus, SANDBOX_REF_MAX,
 		    s->image, sandbox_mode_name(s->mode),
 		    contain_network_name(s->network),
-		    contain_runtime_name(s->runtime), user);
-	free(user);
+		    contain_runtime_name(s->runtime), tail);
+	free(tail);
 	free(gpus);
 	sandbox_sha256(text, strlen(text), md);
 	free(text);
@@ -552,6 +553,9 @@ sandbox_meta_encode(const struct sandbox_meta *meta)
 		sandbox_json_int(o, "gpus", s->gpus);
 	if (s->user[0] != '\0')
 		sandbox_json_add(o, "runAs", s->user, sizeof(s->user));
+	if (s->workdir != SANDBOX_WORKDIR_WORKSPACE)
+		sandbox_json_add(o, "workdir", sandbox_workdir_name(s->workdir),
+		    SIZE_MAX);
 	sandbox_json_add(o, "configHash", meta->config_hash,
 	    sizeof(meta->config_hash));
 	sandbox_json_int(o, "created", meta->created);
@@ -792,6 +796,22 @@ meta_user(const cJSON *item, struct meta_ctx *c, char **why)
 	return 0;
 }
 
+/* Check "workdir": "/workspace" or "local". */
+static int
+meta_workdir(const cJSON *item, struct meta_ctx *c, char **why)
+{
+	const char	*s;
+
+	if ((s = meta_string(item, why)) == NULL)
+		return -1;
+	if (sandbox_workdir_parse(s, &c->m->settings.workdir) != 0) {
+		*why = xstrdup("expected \"" SANDBOX_WORKSPACE "\" or "
+		    "\"local\"");
+		return -1;
+	}
+	return 0;
+}
+
 /* Check "configHash": 64 lower-case hex digits. */
 static int
 meta_hash(const cJSON *item, struct meta_ctx *c, char **why)
@@ -867,6 +887,7 @@ static const struct meta_field meta_fields[] = {
 	{ "image", meta_image, 0 },
 	{ "gpus", meta_gpus, 1 },
 	{ "runAs", meta_user, 1 },
+	{ "workdir", meta_workdir, 1 },
 	{ "configHash", meta_hash, 0 },
 	{ "created", meta_created, 0 },
 	{ "workspace", meta_workspace, 0 }

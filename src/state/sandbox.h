@@ -32,6 +32,14 @@ enum sandbox_access {
 	SANDBOX_ACCESS_NONE		/* empty private workspace */
 };
 
+/* Where a contained command sees the workspace (and starts). */
+enum sandbox_workdir {
+	SANDBOX_WORKDIR_WORKSPACE = 0,	/* /workspace */
+	SANDBOX_WORKDIR_LOCAL		/* the local workspace's path too */
+};
+
+#define SANDBOX_WORKSPACE	"/workspace"	/* the default workdir */
+
 /*
  * The runtime and network mode are contain.h's enum contain_runtime and
  * enum contain_network (one definition, parsed and named there).
@@ -60,6 +68,7 @@ struct sandbox_settings {
 	enum contain_network	network;
 	int			gpus;		/* 0 none, -1 all, else N */
 	char			user[SANDBOX_USER_MAX + 1]; /* "": none */
+	enum sandbox_workdir	workdir;
 	struct contain_limits	limits;		/* not hashed */
 };
 
@@ -88,6 +97,9 @@ int		 sandbox_mode_parse(const char *s, enum sandbox_mode *out);
 const char	*sandbox_mode_name(enum sandbox_mode mode);
 int		 sandbox_access_parse(const char *s, enum sandbox_access *out);
 const char	*sandbox_access_name(enum sandbox_access access);
+int		 sandbox_workdir_parse(const char *s,
+		    enum sandbox_workdir *out);	/* "/workspace", "local" */
+const char	*sandbox_workdir_name(enum sandbox_workdir workdir);
 
 /*
  * Set settings to the defaults: mirror, rw, image "host", runtime bwrap,
@@ -142,6 +154,28 @@ int	sandbox_user_check(const char *user, char **cause);
 unsigned int	sandbox_default_uid(const char *id);
 
 /*
+ * Check a local workspace path for use as the workdir inside a sandbox
+ * of runtime rt (workdir "local"): absolute, at most SANDBOX_ROOT_MAX
+ * bytes, normalised (no empty, "." or ".." component, no trailing '/'),
+ * not "/", printable (no control characters), not /proc, /dev, /sys,
+ * /tmp or /run or under them (the sandbox's own), not under /workspace
+ * (inside the workspace itself); for docker and podman also no ',' or
+ * '"' (--mount is CSV).  Whether the host can make the mount point is
+ * the host's to say (contain_bwrap_workdir).  Returns 0 or
+ * CLAW_ERR_INVAL with *cause set.
+ */
+int	sandbox_workdir_check(enum contain_runtime rt, const char *path,
+	    char **cause);
+
+/*
+ * The path a sandbox of settings s sees its workspace at, given the
+ * local workspace of its record: SANDBOX_WORKSPACE, or local for
+ * workdir "local".  Borrowed; never NULL.
+ */
+const char	*sandbox_workdir_path(const struct sandbox_settings *s,
+		    const char *local);
+
+/*
  * Check a remoteRoot: absolute, at most SANDBOX_ROOT_MAX bytes, no "."
  * or ".." component, no empty component ("//"), not "/" itself, only
  * characters [A-Za-z0-9._/+-@].  Returns 0 or CLAW_ERR_INVAL.
@@ -165,9 +199,10 @@ int	sandbox_id_ok(const char *id);
  * The config hash: lower-case hex SHA-256 of the normalised settings
  * ("access=rw\nimage=host\nmode=mirror\nnetwork=none\nruntime=bwrap\n",
  * keys sorted; "gpus=N" after access when GPUs are asked for, "user=U"
- * last when a user is set).  network and runtime are left out when both
- * are "none", gpus when 0 and user when empty, so that sandboxes made
- * before these existed keep their hash.
+ * when a user is set, "workdir=local" last for workdir local).  network
+ * and runtime are left out when both are "none", gpus when 0, user when
+ * empty and workdir when /workspace, so that sandboxes made before these
+ * existed keep their hash.
  */
 void	sandbox_config_hash(const struct sandbox_settings *s,
 	    char hex[SANDBOX_HASH_LEN + 1]);

@@ -199,27 +199,52 @@ bw_setpriv(struct buf *b)
 	    "--clear-groups --no-new-privs -- \"$@\"\n");
 }
 
-/* The workspace per access, the working directory, the end of options. */
+/* The workspace's path inside: spec's workdir, or /workspace. */
+static const char *
+bw_workdir(const struct contain_spec *spec)
+{
+	return spec->workdir != NULL ? spec->workdir : SANDBOX_WORKSPACE;
+}
+
+/* Return 1 if the workspace is bound at another path than /workspace. */
+static int
+bw_workdir_other(const struct contain_spec *spec)
+{
+	return strcmp(bw_workdir(spec), SANDBOX_WORKSPACE) != 0;
+}
+
+/*
+ * The workspace per access (at /workspace, and at the workdir too), the
+ * working directory, the end of options.
+ */
 static void
 bw_workspace(struct buf *b, const struct contain_spec *spec,
     const char *qdir)
 {
 	const char	*how = "--bind";
+	char		*src;
 
 	if (spec->settings->access == SANDBOX_ACCESS_RO)
 		how = "--ro-bind";
+	src = xasprintf("%s/%s", qdir, bw_sub(spec));
 	buf_appendf(b, "set -- \"$@\" --proc /proc --dev /dev --tmpfs /tmp "
-	    "--dir /workspace %s %s/%s /workspace --chdir ", how, qdir,
-	    bw_sub(spec));
-	if (spec->cwd == NULL)
-		buf_append_str(b, "/workspace");
-	else if (spec->cwd[0] == '/')
+	    "--dir /workspace %s %s /workspace", how, src);
+	if (bw_workdir_other(spec)) {
+		buf_appendf(b, " %s %s ", how, src);
+		shquote_append(b, spec->workdir);
+	}
+	buf_append_str(b, " --chdir ");
+	if (spec->cwd != NULL && spec->cwd[0] == '/')
 		shquote_append(b, spec->cwd);
 	else {
-		buf_append_str(b, "/workspace/");
-		shquote_append(b, spec->cwd);
+		shquote_append(b, bw_workdir(spec));
+		if (spec->cwd != NULL) {
+			buf_append_str(b, "/");
+			shquote_append(b, spec->cwd);
+		}
 	}
 	buf_append_str(b, "\n");
+	free(src);
 }
 
 /*
@@ -362,6 +387,58 @@ bw_exec_sh(struct buf *b, const struct contain_spec *spec)
 }
 
 /*
+ * Refuse (exit 125) a workdir bwrap cannot make a mount point for: one
+ * under a top-level directory of the host bound read-only (not one of
+ * BW_SKIP, which live on bwrap's own tmpfs root) that the host lacks,
+ * or, for an image, one the read-only image lacks.
+ */
+static void
+bw_workdir_guard(struct buf *b, const struct contain_spec *spec,
+    const char *qroot)
+{
+	const char	*img = spec->settings->image;
+
+	buf_append_str(b, "__claw_w=");
+	shquote_append(b, spec->workdir);
+	buf_append_str(b, "\n");
+	if (strcmp(img, "host") != 0) {
+		buf_appendf(b, "__claw_i=%s/images/", qroot);
+		shquote_append(b, img);
+		buf_append_str(b, "/rootfs\n[ ! -d \"$__claw_i\" ] || "
+		    "[ -d \"$__claw_i$__claw_w\" ] || { printf 'clawssh: "
+		    "workdir local: image %s has no directory %s to bind the "
+		    "workspace at (bwrap cannot make one in the read-only "
+		    "image): make it in the image, or use --workdir "
+		    "/workspace\\n' ");
+		shquote_append(b, img);
+		buf_append_str(b, " \"$__claw_w\" >&2; exit 125; }\n");
+		return;
+	}
+	buf_append_str(b, "__claw_t=${__claw_w#/}; __claw_t=${__claw_t%%/*}\n"
+	    "case $__claw_t in " BW_SKIP ") ;; *) [ ! -d \"/$__claw_t\" ] || "
+	    "[ -d \"$__claw_w\" ] || { printf 'clawssh: workdir local: "
+	    "%s cannot hold the workspace: /%s is the host'\\''s, bound "
+	    "read-only inside, and the host has no such directory to bind "
+	    "at: make it on the host, or use --workdir /workspace\\n' "
+	    "\"$__claw_w\" \"$__claw_t\" >&2; exit 125; } ;;\nesac\n");
+}
+
+/* The guard of a workdir; see contain_bwrap.h. */
+char *
+contain_bwrap_workdir(const struct contain_spec *spec)
+{
+	struct buf	 b = BUF_INIT;
+	char		*qroot;
+
+	if (!bw_workdir_other(spec))
+		return xstrdup(":\n");
+	qroot = shquote(spec->root);
+	bw_workdir_guard(&b, spec, qroot);
+	free(qroot);
+	return buf_detach(&b);
+}
+
+/*
  * Set "$@" to the sandbox's bwrap command line, ending in "--": for one
  * command (dying with its parent), or for the holder of a persistent
  * environment (hold: it outlives the shell that starts it).
@@ -374,6 +451,8 @@ bw_bwrap(struct buf *b, const struct contain_spec *spec, const char *qroot,
 	    "--new-session --cap-drop ALL\n",
 	    spec->settings->network == CONTAIN_NET_HOST ? " --share-net" : "",
 	    hold ? "" : " --die-with-parent");
+	if (bw_workdir_other(spec))
+		bw_workdir_guard(b, spec, qroot);
 	bw_root(b, spec, qroot);
 	bw_workspace(b, spec, qdir);
 	bw_gpus(b, spec, qroot);
@@ -530,16 +609,22 @@ bw_keep(struct buf *b, const struct contain_spec *spec)
 	buf_free(&names);
 }
 
-/* The working directory inside: /workspace[/CWD], or CWD if absolute. */
+/*
+ * The working directory inside: WORKDIR[/CWD], or CWD if absolute;
+ * nothing for /workspace itself (box-exec's default).
+ */
 static void
 bw_box_cwd(struct buf *b, const struct contain_spec *spec)
 {
 	char	*dir;
 
-	if (spec->cwd == NULL)
+	if (spec->cwd == NULL && !bw_workdir_other(spec))
 		return;
-	dir = spec->cwd[0] == '/' ? xstrdup(spec->cwd) :
-	    xasprintf("/workspace/%s", spec->cwd);
+	if (spec->cwd == NULL)
+		dir = xstrdup(spec->workdir);
+	else
+		dir = spec->cwd[0] == '/' ? xstrdup(spec->cwd) :
+		    xasprintf("%s/%s", bw_workdir(spec), spec->cwd);
 	buf_append_str(b, " --cwd ");
 	shquote_append(b, dir);
 	free(dir);

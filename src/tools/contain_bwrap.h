@@ -20,7 +20,14 @@ struct contain_spec {
 	const struct sandbox_settings	*settings;
 	const char			*root;	/* remoteRoot */
 	const char			*id;	/* sandbox id (checked) */
-	const char			*cwd;	/* inside, or NULL */
+	const char			*cwd;	/* inside (relative:
+						   to the workdir), or
+						   NULL */
+	const char			*workdir; /* the workspace's
+						   path inside besides
+						   /workspace (checked,
+						   sandbox_workdir_check),
+						   or NULL */
 	const char *const		*keep;	/* variable names kept */
 	size_t				 nkeep;
 	const struct contain_limits	*limits;	/* or NULL */
@@ -57,13 +64,28 @@ struct contain_spec {
 char	*contain_bwrap_wrap(const struct contain_spec *spec);
 
 /*
+ * With spec->workdir (another path than /workspace), the workspace is
+ * bound at both paths and commands start at the workdir.  Return
+ * (allocated) the sh code that refuses, with a message on stderr and
+ * exit status 125, a workdir bwrap could not make a mount point for in
+ * the sandbox's view: with the host's root, one under a top-level
+ * directory of the host that is bound read-only (not /home, /root, the
+ * sandbox's own /proc, /dev, /tmp, /run, /workspace: those are bwrap's
+ * tmpfs) when the host has no such directory; with an image, one the
+ * image (bound read-only) lacks.  The wraps run it before bwrap;
+ * provision runs it alone.  ":" when there is nothing to check.
+ */
+char	*contain_bwrap_workdir(const struct contain_spec *spec);
+
+/*
  * Return (allocated) sh code for remote_cmd's wrap slot that runs the
  * command in the sandbox's persistent environment: when the host agent
  * (spec->agent) is there, `clawssh-agent box-exec' joins the holder of
  * <root>/<id>/run (starting it first, under a lock, with the start script
  * it gets in __claw_box_start: the bwrap of contain_bwrap_wrap without
  * --die-with-parent, run by `box-hold' as the sandbox's identity under
- * the limits in force); the command then shares /tmp, HOME, loopback,
+ * the limits in force; the workdir is part of it, and box-exec's working
+ * directory is the workdir[/cwd]); the command then shares /tmp, HOME, loopback,
  * processes and limits with every other command of the sandbox.  When
  * the agent is gone, the code of contain_bwrap_wrap runs instead (a fresh
  * sandbox for this command, said on stderr with note_user).  spec->pty

@@ -130,6 +130,36 @@ oci_check_hostpath(const char *what, const char *path, char **cause)
 	return 0;
 }
 
+/*
+ * Check the workdir: NULL (CONTAIN_OCI_WORKSPACE), or an absolute path
+ * --mount takes (oci_check_hostpath) that is not "/" and has no "."  or
+ * ".." component.
+ */
+static int
+oci_check_workdir(const char *dir, char **cause)
+{
+	const char	*p;
+	size_t		 n;
+	int		 r;
+
+	if (dir == NULL)
+		return 0;
+	if ((r = oci_check_hostpath("workdir", dir, cause)) != 0)
+		return r;
+	if (dir[1] == '\0')
+		return claw_fail(cause, CLAW_ERR_INVAL, "workdir is '/'");
+	for (p = dir + 1; *p != '\0'; p += n) {
+		n = strcspn(p, "/");
+		if ((n == 1 && p[0] == '.') ||
+		    (n == 2 && p[0] == '.' && p[1] == '.'))
+			return claw_fail(cause, CLAW_ERR_INVAL,
+			    "workdir may not contain \".\" or \"..\"");
+		if (p[n] == '/')
+			n++;
+	}
+	return 0;
+}
+
 /* Return 1 if user is a user name: [a-z_][a-z0-9_-]*, 1..32 bytes. */
 static int
 oci_user_is_name(const char *user)
@@ -213,6 +243,7 @@ oci_check_policy(const struct contain_policy *p, char **cause)
 	    (r = contain_image_ref_check(p->image, cause)) != 0 ||
 	    (r = oci_check_env(p->env, p->nenv, cause)) != 0 ||
 	    (r = oci_check_cwd(p->cwd, cause)) != 0 ||
+	    (r = oci_check_workdir(p->workdir, cause)) != 0 ||
 	    (r = oci_check_numbers(p, cause)) != 0)
 		return r;
 	if (oci_check_name(p->sandbox, NULL) != 0 ||
@@ -334,18 +365,37 @@ oci_append_limits(const struct contain_limits *l, struct buf *b)
 	}
 }
 
-/* Append the workspace mount (the scratch directory for access none). */
+/* The workspace's path inside: the workdir, or CONTAIN_OCI_WORKSPACE. */
+static const char *
+oci_workdir(const struct contain_policy *p)
+{
+	return p->workdir != NULL ? p->workdir : CONTAIN_OCI_WORKSPACE;
+}
+
+/* Append one mount of the workspace (scratch for access none) at target. */
 static void
-oci_append_mount(const struct contain_policy *p, struct buf *b)
+oci_append_bind(const struct contain_policy *p, const char *target,
+    struct buf *b)
 {
 	oci_word(b, "--mount");
 	if (p->access == CONTAIN_WS_NONE)
 		oci_wordf(b, "type=bind,source=%s,target=%s", p->scratch,
-		    CONTAIN_OCI_WORKSPACE);
+		    target);
 	else
 		oci_wordf(b, "type=bind,source=%s,target=%s%s", p->workspace,
-		    CONTAIN_OCI_WORKSPACE,
-		    p->access == CONTAIN_WS_RO ? ",readonly" : "");
+		    target, p->access == CONTAIN_WS_RO ? ",readonly" : "");
+}
+
+/*
+ * Append the workspace mount at /workspace and, for another workdir,
+ * there too (the same directory at both paths).
+ */
+static void
+oci_append_mount(const struct contain_policy *p, struct buf *b)
+{
+	oci_append_bind(p, CONTAIN_OCI_WORKSPACE, b);
+	if (strcmp(oci_workdir(p), CONTAIN_OCI_WORKSPACE) != 0)
+		oci_append_bind(p, p->workdir, b);
 }
 
 /* Append the user, when given as numbers. */
@@ -404,9 +454,9 @@ oci_append_workdir(const struct contain_policy *p, struct buf *b)
 {
 	oci_word(b, "--workdir");
 	if (p->cwd == NULL || *p->cwd == '\0')
-		oci_word(b, CONTAIN_OCI_WORKSPACE);
+		oci_word(b, oci_workdir(p));
 	else
-		oci_wordf(b, "%s/%s", CONTAIN_OCI_WORKSPACE, p->cwd);
+		oci_wordf(b, "%s/%s", oci_workdir(p), p->cwd);
 }
 
 /* Append an exec's environment names (values come from the client's). */

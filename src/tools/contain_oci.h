@@ -80,7 +80,8 @@ struct contain_oci_opts {
  *
  * Limits: memory with equal memory-swap, pids, and ulimits cpu, fsize in
  * bytes, nofile (0 means no limit).  The workspace (or, for access none,
- * the scratch directory) is bound at /workspace; GPUs are docker --gpus,
+ * the scratch directory) is bound at /workspace and, with p->workdir,
+ * a second time at p->workdir (the same directory); GPUs are docker --gpus,
  * podman CDI devices nvidia.com/gpu=N.  No environment: values would stay
  * in the engine's record of the container; each exec passes its own.
  * p->cwd and p->env are not used.
@@ -89,7 +90,8 @@ struct contain_oci_opts {
  * podman, an unknown access or network, an image outside
  * [A-Za-z0-9._/:@-] or starting with '-', no sandbox or one outside
  * [a-z0-9][a-z0-9_.-]*, an environment name outside [A-Za-z_][A-Za-z0-9_]*,
- * a cwd that is absolute or has a ".." component, a host path that is not
+ * a cwd that is absolute or has a ".." component, a workdir that is "/",
+ * has a "." or ".." component or fails the host path rule, a host path that is not
  * absolute or holds ',', '"' or control characters (--mount is CSV), a user
  * other than "uid[:gid]", a negative limit, a GPU index outside 0..1023.
  * On failure b is unchanged.
@@ -101,9 +103,10 @@ int	contain_oci_create(const struct contain_policy *p, struct buf *b,
  * Append to b the sh command line that runs argv[0..argc) in the
  * sandbox's container, the exec being known as token (digits):
  *
- *	ENGINE exec -i --workdir /workspace[/CWD] [--user U] -e NAME...
+ *	ENGINE exec -i --workdir WORKDIR[/CWD] [--user U] -e NAME...
  *	    clawssh-SANDBOX /bin/sh -c CONTAIN_OCI_EXEC_SH sh TOKEN ARGV...
  *
+ * WORKDIR is p->workdir, or /workspace without one.
  * Environment values are never in argv: `-e NAME' takes the value from
  * the engine client's environment.  Refuses what contain_oci_create
  * refuses, a token that is not 1..20 digits, and argc < 1.

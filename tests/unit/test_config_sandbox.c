@@ -373,6 +373,28 @@ test_sandbox_user(void **state)
 	    "sandbox.user: expected a string");
 }
 
+/* workdir takes "/workspace" or "local"; unset is -1. */
+static void
+test_sandbox_workdir(void **state)
+{
+	struct fixture		*f = *state;
+	struct claw_config	*cfg;
+
+	cfg = load_sandbox(f, "\"workdir\": \"local\"");
+	assert_int_equal(cfg->sandbox_workdir, SANDBOX_WORKDIR_LOCAL);
+	config_free(cfg);
+	cfg = load_sandbox(f, "\"workdir\": \"/workspace\"");
+	assert_int_equal(cfg->sandbox_workdir, SANDBOX_WORKDIR_WORKSPACE);
+	config_free(cfg);
+	cfg = load_sandbox(f, "\"mode\": \"remote\"");
+	assert_int_equal(cfg->sandbox_workdir, -1);
+	config_free(cfg);
+	expect_sandbox_error(f, "\"workdir\": \"/home/me\"",
+	    "sandbox.workdir: expected \"/workspace\" or \"local\"");
+	expect_sandbox_error(f, "\"workdir\": true",
+	    "sandbox.workdir: expected \"/workspace\" or \"local\"");
+}
+
 /* strictConfig is a JSON boolean and nothing else. */
 static void
 test_sandbox_strict_config(void **state)
@@ -608,6 +630,7 @@ main(void)
 		T(test_sandbox_prune_bad),
 		T(test_sandbox_runtime_limits),
 		T(test_sandbox_user),
+		T(test_sandbox_workdir),
 		T(test_sandbox_strict_schema),
 		T(test_sandbox_error_after_strings),
 		T(test_providers),

@@ -65,6 +65,8 @@ slurp(FILE *f)
 
 static int	owner;		/* of the workspace, for the stat stub */
 static int	step;		/* run contain_bwrap_step instead */
+static const char *workdir;	/* the spec's workdir */
+static const char *cwd;		/* the spec's cwd */
 
 /*
  * Run the wrap (or the step jail) for settings s as uid uid_now, then
@@ -87,6 +89,8 @@ run_wrap(const struct sandbox_settings *s, int uid_now, int note,
 	spec.root = ROOT;
 	spec.id = ID;
 	spec.note_user = note;
+	spec.workdir = workdir;
+	spec.cwd = cwd;
 	wrap = step ? contain_bwrap_step(&spec, "workspace") :
 	    contain_bwrap_wrap(&spec);
 	assert_true((fd = mkstemp(tmpl)) >= 0);
@@ -313,6 +317,186 @@ test_step_jail(void **state)
 	free(err);
 }
 
+/*
+ * A workdir: the workspace bound at /workspace and at the workdir (the
+ * same directory per access), the command starting there (or under it,
+ * for a relative cwd); the steps keep /workspace.
+ */
+static void
+test_workdir_binds(void **state)
+{
+	struct sandbox_settings	 s;
+	char			*out, *err;
+	int			 st;
+
+	(void)state;
+	sandbox_settings_default(&s);
+	workdir = "/home/alice/my proj";
+	out = run_wrap(&s, 1000, 0, &err, &st);
+	assert_int_equal(st, 0);
+	assert_string_equal(err, "");
+	assert_non_null(strstr(out, "[--dir][/workspace][--bind][" ROOT "/"
+	    ID "/workspace][/workspace][--bind][" ROOT "/" ID "/workspace]"
+	    "[/home/alice/my proj][--chdir][/home/alice/my proj]"));
+	free(out);
+	free(err);
+	cwd = "build";
+	s.access = SANDBOX_ACCESS_RO;
+	out = run_wrap(&s, 1000, 0, &err, &st);
+	assert_non_null(strstr(out, "[--ro-bind][" ROOT "/" ID "/workspace]"
+	    "[/home/alice/my proj][--chdir][/home/alice/my proj/build]"));
+	free(out);
+	free(err);
+	cwd = "/opt";
+	s.access = SANDBOX_ACCESS_NONE;
+	out = run_wrap(&s, 1000, 0, &err, &st);
+	assert_non_null(strstr(out, "[--bind][" ROOT "/" ID "/private]"
+	    "[/home/alice/my proj][--chdir][/opt]"));
+	free(out);
+	free(err);
+	cwd = NULL;
+	step = 1;
+	out = run_wrap(&s, 1000, 0, &err, &st);
+	step = 0;
+	assert_null(strstr(out, "alice"));
+	free(out);
+	free(err);
+	workdir = NULL;
+}
+
+/*
+ * A workdir bwrap could not make a mount point for stops the command
+ * (125): under a top-level directory of the host bound read-only that
+ * lacks it, or missing from an image; under bwrap's own tmpfs (/home) or
+ * a top-level name the host lacks, or existing on the host, it runs.
+ */
+static void
+test_workdir_guard(void **state)
+{
+	struct sandbox_settings	 s;
+	char			*out, *err;
+	int			 st;
+
+	(void)state;
+	sandbox_settings_default(&s);
+	workdir = "/usr/no-such-dir-clawssh/p";
+	out = run_wrap(&s, 1000, 0, &err, &st);
+	assert_int_equal(st, 125);
+	assert_string_equal(out, "");
+	assert_string_equal(err, "clawssh: workdir local: "
+	    "/usr/no-such-dir-clawssh/p cannot hold the workspace: /usr is "
+	    "the host's, bound read-only inside, and the host has no such "
+	    "directory to bind at: make it on the host, or use --workdir "
+	    "/workspace\n");
+	free(out);
+	free(err);
+	workdir = "/usr";		/* there: bound over */
+	out = run_wrap(&s, 1000, 0, &err, &st);
+	assert_int_equal(st, 0);
+	free(out);
+	free(err);
+	workdir = "/home/nobody-clawssh/p";	/* bwrap's tmpfs */
+	out = run_wrap(&s, 1000, 0, &err, &st);
+	assert_int_equal(st, 0);
+	free(out);
+	free(err);
+	workdir = "/no-such-top-clawssh/p";	/* on bwrap's tmpfs root */
+	out = run_wrap(&s, 1000, 0, &err, &st);
+	assert_int_equal(st, 0);
+	free(out);
+	free(err);
+	strlcpy(s.image, "noimg", sizeof s.image);	/* not in the store */
+	workdir = "/usr/no-such-dir-clawssh/p";
+	out = run_wrap(&s, 1000, 0, &err, &st);
+	assert_int_equal(st, 125);
+	assert_non_null(strstr(err, "has no /workspace"));
+	free(out);
+	free(err);
+	workdir = NULL;
+}
+
+/* The image check: a workdir the image lacks is refused (125). */
+static void
+test_workdir_guard_image(void **state)
+{
+	struct sandbox_settings	 s;
+	struct contain_spec	 spec;
+	struct buf		 in = BUF_INIT;
+	char			 tmpl[] = "/tmp/test_bwrap_imgXXXXXX";
+	char			*guard, *rootfs, *dir;
+	int			 st;
+
+	(void)state;
+	assert_non_null(mkdtemp(tmpl));
+	rootfs = xasprintf("%s/images/img1/rootfs", tmpl);
+	dir = xasprintf("mkdir -p '%s/home/a'", rootfs);
+	assert_int_equal(system(dir), 0);
+	sandbox_settings_default(&s);
+	strlcpy(s.image, "img1", sizeof s.image);
+	memset(&spec, 0, sizeof spec);
+	spec.settings = &s;
+	spec.root = tmpl;
+	spec.id = ID;
+	spec.workdir = "/home/a";
+	guard = contain_bwrap_workdir(&spec);
+	buf_append_str(&in, guard);
+	free(guard);
+	buf_append(&in, "", 1);
+	st = system(in.data);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	spec.workdir = "/home/b";
+	guard = contain_bwrap_workdir(&spec);
+	buf_reset(&in);
+	buf_appendf(&in, "(%s) 2>/dev/null", guard);
+	free(guard);
+	st = system(in.data);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 125);
+	spec.workdir = NULL;		/* nothing to check */
+	guard = contain_bwrap_workdir(&spec);
+	assert_string_equal(guard, ":\n");
+	free(guard);
+	free(dir);
+	dir = xasprintf("rm -rf '%s'", tmpl);
+	assert_int_equal(system(dir), 0);
+	free(dir);
+	free(rootfs);
+	buf_free(&in);
+}
+
+/*
+ * The persistent environment: box-exec starts commands at the workdir
+ * (or under it), and the start script binds it.
+ */
+static void
+test_workdir_box(void **state)
+{
+	struct sandbox_settings	 s;
+	struct contain_spec	 spec;
+	char			*text, *plain;
+
+	(void)state;
+	sandbox_settings_default(&s);
+	memset(&spec, 0, sizeof spec);
+	spec.settings = &s;
+	spec.root = ROOT;
+	spec.id = ID;
+	spec.agent = "/opt/agent";
+	plain = contain_bwrap_box(&spec);
+	assert_null(strstr(plain, "--cwd"));
+	spec.workdir = "/home/alice/proj";
+	text = contain_bwrap_box(&spec);
+	assert_non_null(strstr(text, " --cwd '/home/alice/proj' --"));
+	/* the start script (quoted in the text) binds it and starts there */
+	assert_non_null(strstr(text, "/home/alice/proj'\\'' --chdir "));
+	assert_string_not_equal(text, plain);
+	free(text);
+	spec.cwd = "src";
+	text = contain_bwrap_box(&spec);
+	assert_non_null(strstr(text, " --cwd '/home/alice/proj/src' --"));
+	free(text);
+	free(plain);
+}
+
 /* A missing user, uid 0 or a bad setting stop the command (125). */
 static void
 test_refusals(void **state)
@@ -358,6 +542,10 @@ main(void)
 		cmocka_unit_test(test_root_default),
 		cmocka_unit_test(test_root_view),
 		cmocka_unit_test(test_step_jail),
+		cmocka_unit_test(test_workdir_binds),
+		cmocka_unit_test(test_workdir_guard),
+		cmocka_unit_test(test_workdir_guard_image),
+		cmocka_unit_test(test_workdir_box),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -410,6 +410,86 @@ refusal_apply(const struct refusal *r, struct contain_policy *p,
 	}
 }
 
+/*
+ * A workdir: the workspace bound at /workspace and at the workdir (the
+ * same directory, read-only for ro, the scratch one for none), execs
+ * starting there or under it.
+ */
+static void
+test_workdir(void **state)
+{
+	struct contain_policy	 p;
+	char			 a0[] = "pwd";
+	char *const		 argv[] = { a0 };
+
+	(void)state;
+	policy_init(&p);
+	p.workdir = "/home/alice/my proj";
+	check_words(&p, "[docker]" FIXED_WORDS
+	    FIXED_CONFINE "[--network][none]" FIXED_SECURITY
+	    "[--mount][type=bind,source=/srv/ws,target=/workspace]"
+	    "[--mount][type=bind,source=/srv/ws,target=/home/alice/my proj]"
+	    HOLDER("alpine:3"));
+	check_exec(&p, 1, argv, "[docker][exec][-i][--workdir]"
+	    "[/home/alice/my proj]" EXEC_SH "[42][pwd]");
+	p.cwd = "build";
+	check_exec(&p, 1, argv, "[docker][exec][-i][--workdir]"
+	    "[/home/alice/my proj/build]" EXEC_SH "[42][pwd]");
+	p.access = CONTAIN_WS_RO;
+	check_words(&p, "[docker]" FIXED_WORDS
+	    FIXED_CONFINE "[--network][none]" FIXED_SECURITY
+	    "[--mount][type=bind,source=/srv/ws,target=/workspace,readonly]"
+	    "[--mount][type=bind,source=/srv/ws,target=/home/alice/my proj,"
+	    "readonly]" HOLDER("alpine:3"));
+	p.runtime = CONTAIN_PODMAN;
+	p.access = CONTAIN_WS_NONE;
+	p.scratch = "/srv/c1/private";
+	check_words(&p, "[podman]" FIXED_WORDS
+	    FIXED_CONFINE "[--network][none]" FIXED_SECURITY
+	    "[--mount][type=bind,source=/srv/c1/private,target=/workspace]"
+	    "[--mount][type=bind,source=/srv/c1/private,"
+	    "target=/home/alice/my proj]" HOLDER("alpine:3"));
+	/* /workspace itself is bound once. */
+	policy_init(&p);
+	p.workdir = "/workspace";
+	check_words(&p, "[docker]" FIXED_WORDS
+	    FIXED_CONFINE "[--network][none]" FIXED_SECURITY
+	    "[--mount][type=bind,source=/srv/ws,target=/workspace]"
+	    HOLDER("alpine:3"));
+}
+
+/* A workdir --mount could not take, or "/", "." or "..", is refused. */
+static void
+test_workdir_refusals(void **state)
+{
+	static const char *const bad[] = { "relative", "", "/",
+	    "/home/a,b", "/home/a\"b", "/home/a\nb", "/home/../etc",
+	    "/home/./a", "/home/a/.." };
+	struct contain_policy	 p;
+	struct buf		 b = BUF_INIT;
+	char			 a0[] = "true";
+	char *const		 argv[] = { a0 };
+	char			*cause = NULL;
+	size_t			 i;
+
+	(void)state;
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		policy_init(&p);
+		p.workdir = bad[i];
+		if (contain_oci_create(&p, &b, &cause) != CLAW_ERR_INVAL)
+			fail_msg("create: not refused: '%s'", bad[i]);
+		assert_non_null(strstr(cause, "workdir"));
+		free(cause);
+		cause = NULL;
+		if (contain_oci_exec(&p, "1", 1, argv, &b, &cause) !=
+		    CLAW_ERR_INVAL)
+			fail_msg("exec: not refused: '%s'", bad[i]);
+		free(cause);
+		cause = NULL;
+		assert_null(b.data);
+	}
+}
+
 /* Each bad input is refused with a cause and leaves b untouched. */
 static void
 test_refusals(void **state)
@@ -1255,6 +1335,8 @@ main(void)
 		cmocka_unit_test(test_docker_one_gpu),
 		cmocka_unit_test(test_podman_scratch),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_workdir),
+		cmocka_unit_test(test_workdir_refusals),
 		cmocka_unit_test(test_accepts),
 		cmocka_unit_test(test_refusal_causes),
 		cmocka_unit_test(test_names),

@@ -121,6 +121,13 @@ test_sandbox_methods(void **state)
 	rpc_call_clear(&c);
 	builds("sandbox.provision", "{\"host\":\"h\",\"gpu\":2}",
 	    "provision|--host=h|--gpu=2|--json", NULL);
+	builds("sandbox.provision", "{\"host\":\"h\",\"workdir\":\"local\"}",
+	    "provision|--host=h|--workdir=local|--json", NULL);
+	builds("sandbox.provision", "{\"host\":\"h\","
+	    "\"workdir\":\"/workspace\"}",
+	    "provision|--host=h|--workdir=/workspace|--json", NULL);
+	BAD("sandbox.provision", "{\"host\":\"h\",\"workdir\":\"/srv\"}",
+	    "workdir");
 	builds("sandbox.list", NULL, "list|--json", NULL);
 	builds("sandbox.list", "{\"state_dir\":\"/s\",\"config\":\"/c.json\","
 	    "\"ssh_config\":\"/sc\",\"ssh_options\":[\"Port=22\"],"
