@@ -8,6 +8,8 @@
 #include "config.h"
 #endif
 
+#include <sys/prctl.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -36,8 +38,17 @@ struct exec_opts {
 	const char	 *spec;
 	int		  pty;
 	int		  verbose;
+	int		  watch_parent;
 	char		**argv;		/* after "--" */
 };
+
+/*
+ * --watch-parent: the signal the kernel sends when our parent (the
+ * sshd that runs us) ends, and how long the command then has between
+ * SIGTERM and SIGKILL, as the remote wrapper's watchdog gave it.
+ */
+#define EXEC_PDEATH_SIG	SIGPWR
+#define EXEC_PDEATH_MS	2000
 
 static const int exec_forwarded[] = {
 	SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2
@@ -59,6 +70,8 @@ exec_parse(int argc, char **argv, struct exec_opts *o)
 			continue;	/* no command means a login shell */
 		else if (strcmp(argv[i], "-v") == 0)
 			o->verbose = 1;
+		else if (strcmp(argv[i], "--watch-parent") == 0)
+			o->watch_parent = 1;
 		else if (i + 1 >= argc)
 			agent_die("box-exec: %s: bad option", argv[i]);
 		else if (strcmp(argv[i], "--dir") == 0)
@@ -144,7 +157,7 @@ exec_on_signal(int sig)
 
 /* Catch the forwarded signals (and SIGWINCH for a pty). */
 static void
-exec_signals(struct exec_run *x)
+exec_signals(struct exec_run *x, int watch_parent)
 {
 	struct sigaction	sa;
 	size_t			i;
@@ -163,6 +176,8 @@ exec_signals(struct exec_run *x)
 		sigaction(exec_forwarded[i], &sa, NULL);
 	if (x->pty)
 		sigaction(SIGWINCH, &sa, NULL);
+	if (watch_parent)
+		sigaction(EXEC_PDEATH_SIG, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 }
 
@@ -258,11 +273,55 @@ exec_forward(struct exec_run *x)
 			pty_resize(x);
 			continue;
 		}
+		if (c == EXEC_PDEATH_SIG) {	/* our sshd went */
+			c = SIGTERM;
+			x->kill_at = mono_ms() + EXEC_PDEATH_MS;
+		}
 		msg_u32(&fw, FRAME_SIGNAL, x->id, TAG_SIGNO, c);
 	}
 	if (fw.len > 0 && wire_queue(&x->c.w, &fw, NULL, 0) != 0)
 		exec_gone();
 	frame_wr_free(&fw);
+}
+
+/* The poll timeout: until kill_at, or none. */
+static int
+exec_timeout(const struct exec_run *x)
+{
+	uint64_t	now = mono_ms();
+
+	if (x->kill_at == 0)
+		return -1;
+	return x->kill_at > now ? (int)(x->kill_at - now) : 0;
+}
+
+/* The grace after our parent went is over: SIGKILL the command. */
+static void
+exec_kill(struct exec_run *x)
+{
+	struct frame_wr	fw = FRAME_WR_INIT;
+
+	x->kill_at = 0;
+	msg_u32(&fw, FRAME_SIGNAL, x->id, TAG_SIGNO, SIGKILL);
+	if (wire_queue(&x->c.w, &fw, NULL, 0) != 0)
+		exec_gone();
+	frame_wr_free(&fw);
+}
+
+/*
+ * --watch-parent: when the process that started us ends (the sshd of
+ * a connection that went away), end the command: SIGTERM, then SIGKILL
+ * EXEC_PDEATH_MS later, as the remote wrapper's watchdog did.
+ */
+static void
+exec_watch_parent(void)
+{
+	pid_t	parent = getppid();
+
+	if (prctl(PR_SET_PDEATHSIG, EXEC_PDEATH_SIG, 0, 0, 0) == -1)
+		agent_die("prctl: %s", strerror(errno));
+	if (getppid() != parent || parent == 1)
+		(void)raise(EXEC_PDEATH_SIG);
 }
 
 /* Poll until the command's result (and a pty's last output). */
@@ -282,11 +341,13 @@ exec_loop(struct exec_run *x)
 		n = 2;
 		if (x->started && x->pty)
 			pty_pollfds(x, p, &n);
-		if (poll(p, (nfds_t)n, -1) == -1) {
+		if (poll(p, (nfds_t)n, exec_timeout(x)) == -1) {
 			if (errno == EINTR)
 				continue;
 			agent_die("poll: %s", strerror(errno));
 		}
+		if (x->kill_at != 0 && mono_ms() >= x->kill_at)
+			exec_kill(x);
 		if (p[0].revents != 0)
 			exec_read(x);
 		if (p[1].revents != 0)
@@ -339,7 +400,9 @@ box_exec_main(int argc, char **argv)
 		    "applies the new ones", id);
 		free(id);
 	}
-	exec_signals(x);
+	exec_signals(x, o.watch_parent);
+	if (o.watch_parent)
+		exec_watch_parent();
 	exec_request(x, &o);
 	exec_loop(x);
 	status = x->status;

@@ -28,6 +28,7 @@ struct exec_run {
 	size_t		  in_off;
 	uint16_t	  rows;
 	uint16_t	  cols;
+	uint64_t	  kill_at;	/* parent gone: SIGKILL then; 0 */
 };
 
 /* The window size to ask for: stdin's, else 80x24. */

@@ -207,7 +207,8 @@ cmd_env_workdir(const struct cmd_box *b, const struct sandbox_settings *now,
  */
 static int
 cmd_env_bwrap(const struct cmd_box *b, const struct sandbox_settings *now,
-    const char **keep, size_t nkeep, const char *cwd, int pty, char **wrap)
+    const char **keep, size_t nkeep, const char *cwd, int pty, int *watches,
+    char **wrap)
 {
 	struct contain_spec	 spec;
 	const char		*workdir;
@@ -231,6 +232,8 @@ cmd_env_bwrap(const struct cmd_box *b, const struct sandbox_settings *now,
 	spec.pty = pty;
 	*wrap = agent != NULL ? contain_bwrap_box(&spec) :
 	    contain_bwrap_wrap(&spec);
+	if (watches != NULL)	/* box-exec, or bwrap --die-with-parent */
+		*watches = agent != NULL;
 	free(agent);
 	return 0;
 }
@@ -319,13 +322,15 @@ cmd_env_oci(const struct cmd_box *b, const struct sandbox_settings *now,
 int
 cmd_env_wrap(const struct cmd_box *b, const struct sandbox_settings *now,
     const struct cmd_env *e, const char *cwd, const struct cmd_env_tty *tty,
-    char **wrap)
+    int *watches, char **wrap)
 {
 	const char	**keep;
 	size_t		  i;
 	int		  rc = 0;
 
 	*wrap = NULL;
+	if (watches != NULL)
+		*watches = 0;
 	if (now->runtime == CONTAIN_NONE) {
 		*wrap = cmd_env_exec_wrap(b, NULL, cwd);
 		return 0;
@@ -335,10 +340,12 @@ cmd_env_wrap(const struct cmd_box *b, const struct sandbox_settings *now,
 		keep[i] = e->v[i].name;
 	if (now->runtime == CONTAIN_BWRAP)
 		rc = cmd_env_bwrap(b, now, keep, e->n, cwd, tty != NULL &&
-		    tty->pty, wrap);
+		    tty->pty, watches, wrap);
 	else
 		rc = cmd_env_oci(b, now, keep, e->n, cwd, wrap);
 	free(keep);
+	if (watches != NULL && b->rec != NULL && b->rec->exec_wrap != NULL)
+		*watches = 0;	/* a provider's wrapper runs in between */
 	if (rc == 0)
 		*wrap = cmd_env_exec_wrap(b, *wrap, cwd);
 	return rc;

@@ -57,15 +57,20 @@ int	cmd_env_agent(const struct cmd_box *b, char **path);
  * Set *wrap to the runtime wrapper (remote_cmd's wrap slot, allocated)
  * for b's loaded sandbox under the settings now, keeping e's names,
  * starting in cwd (inside the workspace, or NULL); NULL for runtime
- * none.  bwrap: contain_bwrap_wrap (with a note on stderr at -v when the
- * sandbox's user is not switched); docker and podman: contain_oci_wrap,
- * an exec into the sandbox's long-lived container clawssh-ID.
- * tty (NULL: none) says how the command meets a terminal.  0, or an exit
- * status after printing why.
+ * none.  bwrap: with the host agent, contain_bwrap_box (the sandbox's
+ * persistent environment), else contain_bwrap_wrap (with a note on
+ * stderr at -v when the sandbox's user is not switched); docker and
+ * podman: contain_oci_wrap, an exec into the sandbox's long-lived
+ * container clawssh-ID.  tty (NULL: none) says how the command meets a
+ * terminal.  *watches (unless NULL) is set when the wrapper itself ends
+ * the command once its sshd goes (the remote wrapper then needs no
+ * watchdog: exec_opts.wrap_watches).  0, or an exit status after
+ * printing why.
  */
 int	cmd_env_wrap(const struct cmd_box *b,
 	    const struct sandbox_settings *now, const struct cmd_env *e,
-	    const char *cwd, const struct cmd_env_tty *tty, char **wrap);
+	    const char *cwd, const struct cmd_env_tty *tty, int *watches,
+	    char **wrap);
 
 /*
  * The sh text (static) that runs an interactive login shell for the

@@ -62,6 +62,8 @@ struct exec_args {
 	char		**argv;
 	struct contain_limits limits;	/* in force when contained */
 	struct sandbox_settings now;	/* -s: the settings in force */
+	int		 watches;	/* the runtime's wrapper watches
+					   the connection itself */
 };
 
 static const char exec_usage[] =
@@ -329,7 +331,7 @@ exec_wrap(struct exec_args *a, char **wrap)
 	if (a->sandbox == NULL)
 		return 0;
 	if ((rc = cmd_env_wrap(&a->box, &a->now, &a->env, a->cwd, &a->term,
-	    wrap)) != 0)
+	    &a->watches, wrap)) != 0)
 		return rc;
 	if (*wrap != NULL)
 		a->limits = a->now.limits;
@@ -463,6 +465,7 @@ exec_fg(struct exec_args *a, const char *pre, const char *cwd,
 	eo.pre = pre;
 	eo.cwd = cwd;
 	eo.wrap = wrap;
+	eo.wrap_watches = a->watches;
 	eo.env = a->env.v;
 	eo.nenv = a->env.n;
 	eo.timeout = a->timeout > 0 ? a->timeout : 0;

@@ -291,7 +291,8 @@ proc_start(struct proc_args *a)
 		free(cause);
 		return rc;
 	}
-	if ((rc = cmd_env_wrap(&a->box, &now, &a->env, NULL, NULL, &wrap)) != 0)
+	if ((rc = cmd_env_wrap(&a->box, &now, &a->env, NULL, NULL, NULL,
+	    &wrap)) != 0)
 		return rc;
 	rc = cmd_env_process(&a->box, &a->env, wrap, a->argc, a->argv,
 	    a->name, (size_t)a->log_max, &h);

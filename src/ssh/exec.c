@@ -313,7 +313,8 @@ exec_start(struct exec_state *st, char **cause)
 
 	if ((rc = remote_cmd_build_wrapped(&st->rc, st->o->argc, st->o->argv,
 	    st->o->pre, st->o->wrap, st->o->cwd, st->o->env, st->o->nenv,
-	    st->o->pty != NULL ? REMOTE_CMD_PTY : 0, cause)) != 0)
+	    (st->o->pty != NULL ? REMOTE_CMD_PTY : 0) |
+	    (st->o->wrap_watches ? REMOTE_CMD_NO_WATCHDOG : 0), cause)) != 0)
 		return rc;
 	log_trace("remote command: %s", st->rc.command);
 	if ((st->ch = chan_exec_pty(st->t, st->rc.command, st->rc.nonce,

@@ -51,6 +51,8 @@ struct exec_opts {
 	int			 tty_fd;	/* with pty: the local terminal,
 					   raw while the command runs, its
 					   size sent on SIGWINCH; or -1 */
+	int			 wrap_watches;	/* wrap ends the command when
+					   its sshd goes: no watchdog */
 };
 
 /*

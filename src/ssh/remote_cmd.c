@@ -152,7 +152,8 @@ remote_cmd_build_wrapped(struct remote_cmd *rc, int argc, char *const argv[],
 	    "unset __claw_l __claw_e __claw_ok; ", rc->nonce, rc->nonce);
 	if (flags & REMOTE_CMD_PTY)
 		buf_append_str(&b, "stty " PTY_STTY_ON " 2>/dev/null; ");
-	remote_cmd_watchdog(&b);
+	if ((flags & REMOTE_CMD_NO_WATCHDOG) == 0)
+		remote_cmd_watchdog(&b);
 	if (pre != NULL)
 		buf_appendf(&b, "%s; ", pre);
 	if (wrap != NULL)

@@ -56,11 +56,17 @@ int	remote_cmd_build(struct remote_cmd *rc, int argc, char *const argv[],
 #define REMOTE_CMD_PTY	0x1
 
 /*
+ * The wrapper watches the connection itself (the host agent's box-exec
+ * ends the command when its sshd goes): no watchdog process.
+ */
+#define REMOTE_CMD_NO_WATCHDOG	0x2
+
+/*
  * As remote_cmd_build, with wrap (trusted sh text, or NULL) run after pre:
  * it sets the positional parameters to a command prefix (a runtime such
  * as bwrap, which takes care of the working directory), and the command
  * line ends in 'exec "$@" ARGV'.  cwd is ignored when wrap is given.
- * flags: REMOTE_CMD_PTY or 0.
+ * flags: REMOTE_CMD_PTY, REMOTE_CMD_NO_WATCHDOG, or 0.
  */
 int	remote_cmd_build_wrapped(struct remote_cmd *rc, int argc,
 	    char *const argv[], const char *pre, const char *wrap,

@@ -649,8 +649,8 @@ contain_bwrap_box(const struct contain_spec *spec)
 		bw_gpu_env(&b, spec, qroot);
 		free(qroot);
 	}
-	buf_appendf(&b, "set -- \"$__claw_a\" box-exec --dir %s --spec %s",
-	    qrun, token);
+	buf_appendf(&b, "set -- \"$__claw_a\" box-exec --dir %s --spec %s "
+	    "--watch-parent", qrun, token);
 	bw_keep(&b, spec);
 	bw_box_cwd(&b, spec);
 	buf_appendf(&b, "%s%s --\nelse\n", spec->pty ? " --pty" : "",

@@ -116,15 +116,15 @@ x -- sh -c 'echo kept > /workspace/kept'
 sentinel="sleep 3131.$$"
 x -- sh -c "setsid $sentinel >/dev/null 2>&1 < /dev/null &" ||
     fail "start a sentinel"
-pgrep -f "$sentinel" >/dev/null || fail "the sentinel is not running"
+pgrep -f "^$sentinel" >/dev/null || fail "the sentinel is not running"
 expect_eq "$("$CLAWSSH" stop "$id")" "stopped $id" "stop"
 i=0
-while { pgrep -f "$sentinel" || pgrep -f "^nc -l -N 127.0.0.1 7077"; } \
+while { pgrep -f "^$sentinel" || pgrep -f "^nc -l -N 127.0.0.1 7077"; } \
     >/dev/null && [ $i -lt 30 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
-pgrep -f "$sentinel" >/dev/null && fail "a process survived stop"
+pgrep -f "^$sentinel" >/dev/null && fail "a process survived stop"
 pgrep -f "^nc -l -N 127.0.0.1 7077" >/dev/null &&
     fail "the background server survived stop"
 expect_eq "$("$CLAWSSH" stop "$id")" "not running $id" "stop again"
@@ -143,6 +143,29 @@ out=$("$CLAWSSH" -v exec -s "$id" -- echo back 2>&1)
 expect_match "$out" "^back$" "the command ran after the holder died"
 expect_match "$out" "environment was gone" "-v says it was restarted"
 
+# 6b. The client killed outright, its connection gone: box-exec sees its
+# sshd go (no watchdog process on this path) and ends the command, TERM
+# then KILL 2 s later (this one ignores TERM, HUP and INT); the
+# environment stays.
+"$CLAWSSH" exec -s "$id" -- sh -c \
+    "trap '' TERM HUP INT; echo started; exec sleep 3134.$$" > "$T/k.out" 2>&1 &
+cp=$!
+i=0
+while ! pgrep -f "^sleep 3134.$$" >/dev/null && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+pgrep -f "^sleep 3134.$$" >/dev/null || fail "the command did not start"
+kill -KILL "$cp"
+i=0
+while pgrep -f "^sleep 3134.$$" >/dev/null && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+pgrep -f "^sleep 3134.$$" >/dev/null &&
+    fail "the command outlived its client's connection by 10 s"
+expect_eq "$(x -- echo still)" "still" "the environment stays"
+
 # 7. Without the agent, commands still run (each in a sandbox of its
 # own), and -v says why.
 out=$(CLAWSSH_NO_AGENT=1 "$CLAWSSH" -v exec -s "$id" -- sh -c \
@@ -159,13 +182,13 @@ mem=$(provision e3 --memory 64M) || fail "provision with a memory limit"
 "$CLAWSSH" exec -s "$mem" -- tail /dev/zero >/dev/null 2>&1
 st=$?
 [ $st -ne 0 ] || fail "the memory hog was not stopped"
-pgrep -f "sleep 3132.$$" >/dev/null || fail "the sandbox's other process died"
+pgrep -f "^sleep 3132.$$" >/dev/null || fail "the sandbox's other process died"
 if [ -d /sys/fs/cgroup/memory/clawssh-"$mem" ] ||
     [ -f /sys/fs/cgroup/clawssh-"$mem"/memory.max ]; then
 	expect_status $st 137 "the OOM killer ended the hog"
 fi
 "$CLAWSSH" destroy "$mem" >/dev/null || fail "destroy the limited one"
-pgrep -f "sleep 3132.$$" >/dev/null && fail "destroy left the sleeper"
+pgrep -f "^sleep 3132.$$" >/dev/null && fail "destroy left the sleeper"
 for c in /sys/fs/cgroup/memory/clawssh-"$mem" /sys/fs/cgroup/clawssh-"$mem"; do
 	[ -d "$c" ] && fail "cgroup $c left"
 done
@@ -176,12 +199,12 @@ x -- sh -c "setsid $sentinel >/dev/null 2>&1 < /dev/null &" ||
 hp=$(cut -d' ' -f1 "$R/$id/run/box.pid")
 "$CLAWSSH" destroy "$id" >/dev/null || fail "destroy"
 i=0
-while { pgrep -f "$sentinel" >/dev/null || kill -0 "$hp" 2>/dev/null; } &&
+while { pgrep -f "^$sentinel" >/dev/null || kill -0 "$hp" 2>/dev/null; } &&
     [ $i -lt 30 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
-pgrep -f "$sentinel" >/dev/null && fail "a process survived destroy"
+pgrep -f "^$sentinel" >/dev/null && fail "a process survived destroy"
 kill -0 "$hp" 2>/dev/null && fail "the holder survived destroy"
 grep -q "$R/$id" /proc/mounts && fail "a mount of the sandbox is left"
 for c in /sys/fs/cgroup/pids/clawssh-"$id" /sys/fs/cgroup/clawssh-"$id" \
@@ -198,10 +221,10 @@ gone=$(provision e4) || fail "provision e4"
 read -r hp _ < "$R/$gone/run/box.pid" || fail "no box.pid"
 rm -rf "${R:?}/$gone"
 i=0
-while { kill -0 "$hp" 2>/dev/null || pgrep -f "sleep 3133.$$"; } \
+while { kill -0 "$hp" 2>/dev/null || pgrep -f "^sleep 3133.$$"; } \
     >/dev/null && [ $i -lt 200 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
-pgrep -f "sleep 3133.$$" >/dev/null && fail "an orphaned environment stayed"
+pgrep -f "^sleep 3133.$$" >/dev/null && fail "an orphaned environment stayed"
 exit 0
