@@ -201,7 +201,8 @@ cmd_sshconfig(int argc, char **argv)
 	}
 	if ((rc = cmd_box_load(&b, argv[optind])) == 0 &&
 	    (rc = cmd_conn_resolve(&b.cc, &b.sc)) == 0) {
-		if (cmd_box_connect(&b) != 0 || sshcfg_enter(&b, &enter) != 0)
+		if (cmd_conn_connect(&b.cc, b.sc, &b.t) != 0 ||
+		    sshcfg_enter(&b, &enter) != 0)
 			log_warn("sandbox %s: no entry script on its host; "
 			    "clawssh-%s reaches the host only", b.rec->id,
 			    b.rec->id);
