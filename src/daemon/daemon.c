@@ -315,12 +315,35 @@ daemon_hosts_json(struct daemon *d)
 	return a;
 }
 
+/*
+ * What the allocator holds, all arenas together: "inUse" (allocated and
+ * not freed, what a leak grows), "free" (freed but kept) and "system"
+ * (taken from the system).  The RSS says little about leaks: after a
+ * burst it keeps pages that live blocks pin among freed ones, which
+ * malloc_trim cannot give back.  NULL without mallinfo2.
+ */
+static cJSON *
+daemon_heap_json(void)
+{
+#ifdef HAVE_MALLINFO2
+	struct mallinfo2	 mi = mallinfo2();
+	cJSON			*o = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(o, "inUse", (double)(mi.uordblks + mi.hblkhd));
+	cJSON_AddNumberToObject(o, "free", (double)mi.fordblks);
+	cJSON_AddNumberToObject(o, "system", (double)(mi.arena + mi.hblkhd));
+	return o;
+#else
+	return NULL;
+#endif
+}
+
 /* Answer daemon.status or daemon.stop; see daemon_int.h. */
 cJSON *
 daemon_control(struct daemon *d, const char *method)
 {
 	struct dclient	*c;
-	cJSON		*o;
+	cJSON		*o, *heap;
 	int		 n = 0;
 
 	if (strcmp(method, "daemon.stop") == 0) {
@@ -346,6 +369,8 @@ daemon_control(struct daemon *d, const char *method)
 	cJSON_AddNumberToObject(o, "calls", (double)d->ncalls);
 	cJSON_AddNumberToObject(o, "running", d->nworkers);
 	cJSON_AddItemToObject(o, "hosts", daemon_hosts_json(d));
+	if ((heap = daemon_heap_json()) != NULL)
+		cJSON_AddItemToObject(o, "heap", heap);
 	return o;
 }
 
