@@ -22,6 +22,7 @@ umount "$T/probe"
 # The cases run in subshells: the mounts are listed in a file.
 : > "$T/mounts"
 lib_diskfull_cleanup() {
+	lib_end_holders
 	while IFS= read -r _m; do
 		umount -l "$_m" 2>/dev/null
 	done < "$T/mounts"

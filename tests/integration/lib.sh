@@ -25,12 +25,13 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/clawssh-test.XXXXXX") || exit 99
 chmod 711 "$T"
 SSHD_PID=
 
-lib_cleanup() {
-	# A daemon a test started (or autostarted) listens under $T/run.
-	pkill -f -- "clawssh serve.*$T/run/" 2>/dev/null || :
-	# The persistent environments of the test's sandboxes (a remote
-	# root under $T), whatever the test left: their holders' bwrap and
-	# its init (whose end ends the sandbox's pid namespace).
+# lib_end_holders: end the persistent environments of the test's
+# sandboxes (a remote root under $T), whatever the test left: their
+# holders' bwrap and its init (whose end ends the sandbox's pid
+# namespace).  A test that unmounts a remote root calls it first: a
+# holder whose run directory went with an unmounted file system cannot
+# see that it is gone.
+lib_end_holders() {
 	for _f in "$T"/*/c*/run/box.pid "$T"/*/*/c*/run/box.pid; do
 		[ -f "$_f" ] || continue
 		read -r _p _ < "$_f" 2>/dev/null || continue
@@ -38,6 +39,12 @@ lib_cleanup() {
 		pkill -KILL -P "$_p" 2>/dev/null
 		kill -KILL "$_p" 2>/dev/null || :
 	done
+}
+
+lib_cleanup() {
+	# A daemon a test started (or autostarted) listens under $T/run.
+	pkill -f -- "clawssh serve.*$T/run/" 2>/dev/null || :
+	lib_end_holders
 	if [ -n "$SSHD_PID" ]; then
 		kill "$SSHD_PID" 2>/dev/null
 		wait "$SSHD_PID" 2>/dev/null
