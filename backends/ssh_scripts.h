@@ -153,6 +153,19 @@
 	" return 0; }\n"
 
 /*
+ * Remove the cgroups of sandbox $id (pids, memory; v1 or v2), waiting
+ * up to 3 s each for the processes just killed to leave them.  No slot.
+ */
+#define SSH_SCRIPT_CGROUPS_RM						\
+	"for c in /sys/fs/cgroup/pids/clawssh-$id"			\
+	" /sys/fs/cgroup/memory/clawssh-$id"				\
+	" /sys/fs/cgroup/clawssh-$id; do n=0\n"			\
+	"  while [ -d \"$c\" ] && ! rmdir \"$c\" 2>/dev/null &&"	\
+	" [ $n -lt 30 ]; do sleep 0.1 2>/dev/null || sleep 1;"	\
+	" n=$((n + 1)); done\n"						\
+	"done\n"
+
+/*
  * Slots: root, id.  The sandbox's background processes and the holder of
  * its persistent environment are killed (their sessions, from the pid
  * files: numbers only; killing the holder's bwrap session ends its pid
@@ -183,13 +196,8 @@
 	"done\n"							\
 	"clawctrs \"$id\"\n"						\
 	"chmod -R u+rwx -- \"$t\" 2>/dev/null; rm -rf -- \"$t\"\n"	\
-	"for c in /sys/fs/cgroup/pids/clawssh-$id"			\
-	" /sys/fs/cgroup/memory/clawssh-$id"				\
-	" /sys/fs/cgroup/clawssh-$id; do n=0\n"			\
-	"  while [ -d \"$c\" ] && ! rmdir \"$c\" 2>/dev/null &&"	\
-	" [ $n -lt 30 ]; do sleep 0.1 2>/dev/null || sleep 1;"	\
-	" n=$((n + 1)); done\n"						\
-	"done; exit 0\n"
+	SSH_SCRIPT_CGROUPS_RM						\
+	"exit 0\n"
 
 /* Slots: the sandbox directory (quoted), the id (checked). */
 #define SSH_SCRIPT_EXEC_PRE						\

@@ -84,12 +84,8 @@ static const struct option boxenv_longopts[] = {
 	"  clawboxkill \"$r/box.pid\"; rm -f -- \"$r/box.sock\" \"$r/box.pid\";"\
 	" echo stopped\n"						\
 	"else echo 'not running'\nfi\n"					\
-	"for c in /sys/fs/cgroup/pids/clawssh-$id"			\
-	" /sys/fs/cgroup/memory/clawssh-$id"				\
-	" /sys/fs/cgroup/clawssh-$id; do n=0\n"				\
-	"  while [ -d \"$c\" ] && ! rmdir \"$c\" 2>/dev/null &&"	\
-	" [ $n -lt 30 ]; do sleep 0.1 2>/dev/null || sleep 1;"	\
-	" n=$((n + 1)); done\ndone; exit 0\n"
+	SSH_SCRIPT_CGROUPS_RM						\
+	"exit 0\n"
 
 /* Slots: the agent, the run directory. */
 #define BOXENV_SH_STATUS						\

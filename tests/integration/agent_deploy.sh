@@ -15,9 +15,7 @@ SSHD_EXTRA="SetEnv XDG_CACHE_HOME=$H/hc TMPDIR=$H/ht"
 . "$TESTLIB"
 trap 'umount "$H/hc" "$H/ht" 2>/dev/null; rm -rf "$H"; lib_cleanup' EXIT
 
-command -v bwrap >/dev/null 2>&1 || { echo "SKIP: no bwrap"; exit 77; }
-bwrap --ro-bind / / --unshare-all true 2>/dev/null ||
-    { echo "SKIP: bwrap cannot create namespaces here"; exit 77; }
+lib_need_bwrap
 mkdir -p "$T/ws" "$T/root"
 [ "$(id -u)" -ne 0 ] || chown "$TEST_USER:" "$T/root"
 AGENT_BUILT=${top_srcdir:-.}/clawssh-agent

@@ -3,12 +3,11 @@
 # The bwrap runtime against a real sshd: what a command inside a sandbox
 # can and cannot do (issue 5's proof list), and that secrets do not leak.
 # A variable the host's sshd puts into every session: never forwarded.
+# shellcheck disable=SC2034 # lib.sh reads it
 SSHD_EXTRA="SetEnv HOST_API_TOKEN=hostleak42"
 . "$TESTLIB"
 
-command -v bwrap >/dev/null 2>&1 || { echo "SKIP: no bwrap"; exit 77; }
-bwrap --ro-bind / / --unshare-all true 2>/dev/null ||
-    { echo "SKIP: bwrap cannot create namespaces here"; exit 77; }
+lib_need_bwrap
 
 CLAWSSH_STATE_DIR="$T/state"
 export CLAWSSH_STATE_DIR

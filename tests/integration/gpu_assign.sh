@@ -8,9 +8,7 @@
 # destroying one frees its GPU; the same sandbox keeps its GPU.
 . "$TESTLIB"
 
-command -v bwrap >/dev/null 2>&1 || { echo "SKIP: no bwrap"; exit 77; }
-bwrap --ro-bind / / --unshare-all true 2>/dev/null ||
-    { echo "SKIP: bwrap cannot create namespaces here"; exit 77; }
+lib_need_bwrap
 
 DEV="$T/dev"
 mkdir -p "$DEV"
@@ -20,6 +18,7 @@ done
 mknod "$DEV/nvidiactl" c 1 3 2>/dev/null || : > "$DEV/nvidiactl"
 kill "$SSHD_PID" 2>/dev/null
 wait "$SSHD_PID" 2>/dev/null
+# shellcheck disable=SC2034 # lib.sh reads it
 SSHD_EXTRA="SetEnv CLAWSSH_GPU_DEV_DIR=$DEV"
 start_sshd
 

@@ -5,9 +5,7 @@
 # what should be refused, remove it.
 . "$TESTLIB"
 
-command -v bwrap >/dev/null 2>&1 || { echo "SKIP: no bwrap"; exit 77; }
-bwrap --ro-bind / / --unshare-all true 2>/dev/null ||
-    { echo "SKIP: bwrap cannot create namespaces here"; exit 77; }
+lib_need_bwrap
 BB=$(command -v busybox) || { echo "SKIP: no busybox"; exit 77; }
 ldd "$BB" >/dev/null 2>&1 &&
     { echo "SKIP: busybox is not static"; exit 77; }

@@ -25,6 +25,14 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/clawssh-test.XXXXXX") || exit 99
 chmod 711 "$T"
 SSHD_PID=
 
+# lib_need_bwrap: skip the test (77) where bwrap is missing or cannot
+# make its namespaces.
+lib_need_bwrap() {
+	command -v bwrap >/dev/null 2>&1 || { echo "SKIP: no bwrap"; exit 77; }
+	bwrap --ro-bind / / --unshare-all true 2>/dev/null ||
+	    { echo "SKIP: bwrap cannot create namespaces here"; exit 77; }
+}
+
 # lib_end_holders: end the persistent environments of the test's
 # sandboxes (a remote root under $T), whatever the test left: their
 # holders' bwrap and its init (whose end ends the sandbox's pid
@@ -66,6 +74,7 @@ lib_start_daemon() {
 	_log=$1
 	shift
 	"$CLAWSSH" serve "$@" --socket "$D" --log "$_log" &
+	# shellcheck disable=SC2034 # the tests read it
 	DPID=$!
 	_i=0
 	while [ ! -S "$D" ] && [ $_i -lt 100 ]; do

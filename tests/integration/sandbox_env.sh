@@ -9,9 +9,7 @@
 # LIB_SSH_USER=clawssh-test for a non-root one).
 . "$TESTLIB"
 
-command -v bwrap >/dev/null 2>&1 || { echo "SKIP: no bwrap"; exit 77; }
-bwrap --ro-bind / / --unshare-all true 2>/dev/null ||
-    { echo "SKIP: bwrap cannot create namespaces here"; exit 77; }
+lib_need_bwrap
 
 CLAWSSH_STATE_DIR="$T/state"
 export CLAWSSH_STATE_DIR

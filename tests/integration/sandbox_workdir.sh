@@ -9,9 +9,7 @@
 # the non-root LIB_SSH_USER=clawssh-test when started as root.
 . "$TESTLIB"
 
-command -v bwrap >/dev/null 2>&1 || { echo "SKIP: no bwrap"; exit 77; }
-bwrap --ro-bind / / --unshare-all true 2>/dev/null ||
-    { echo "SKIP: bwrap cannot create namespaces here"; exit 77; }
+lib_need_bwrap
 command -v cmake >/dev/null 2>&1 || { echo "SKIP: no cmake"; exit 77; }
 command -v cc >/dev/null 2>&1 || { echo "SKIP: no cc"; exit 77; }
 
