@@ -130,4 +130,15 @@ int	contain_limits_from_json(const struct cJSON *o,
 #define CONTAIN_IMAGE_REF_MAX	512
 int	contain_image_ref_check(const char *image, char **cause);
 
+/*
+ * sh code setting $__claw_cv to the CUDA ordinals of the GPUs listed in
+ * $__claw_g: "3,5" gives "0,1".  A sandbox sees only its own GPUs (their
+ * /dev/nvidiaN nodes under bwrap, its devices under docker --gpus or
+ * podman CDI), and CUDA numbers the GPUs it can open from 0, so the
+ * host's index 3 in CUDA_VISIBLE_DEVICES would hide GPU 3 there.
+ */
+#define CONTAIN_SH_GPU_ORDINALS						\
+	"__claw_cv=$(echo \"$__claw_g\" | awk -F, '{ for (i = 1; i <= NF; "\
+	"i++) printf \"%s%d\", (i > 1 ? \",\" : \"\"), i - 1 }')\n"
+
 #endif /* CLAW_CONTAIN_H */

@@ -248,9 +248,10 @@ bw_workspace(struct buf *b, const struct contain_spec *spec,
 }
 
 /*
- * Name the GPUs the host's allocation file gives this sandbox in
- * $__claw_g, CUDA_VISIBLE_DEVICES and NVIDIA_VISIBLE_DEVICES.  No
- * assignment is an error, not a silent GPU-less run.
+ * Name the GPUs the host's allocation file gives this sandbox: their
+ * host indexes in $__claw_g and NVIDIA_VISIBLE_DEVICES, their CUDA
+ * ordinals inside (0..n-1) in CUDA_VISIBLE_DEVICES.  No assignment is an
+ * error, not a silent GPU-less run.
  */
 static void
 bw_gpu_env(struct buf *b, const struct contain_spec *spec, const char *qroot)
@@ -259,10 +260,10 @@ bw_gpu_env(struct buf *b, const struct contain_spec *spec, const char *qroot)
 	    "s = \",\" }' %s/gpus 2>/dev/null)\n"
 	    "[ -n \"$__claw_g\" ] || { echo \"clawssh: sandbox %s has no "
 	    "GPUs assigned on this host; provision it again\" >&2; "
-	    "exit 125; }\n"
-	    "CUDA_VISIBLE_DEVICES=$__claw_g; NVIDIA_VISIBLE_DEVICES=$__claw_g\n"
-	    "export CUDA_VISIBLE_DEVICES NVIDIA_VISIBLE_DEVICES\n",
-	    spec->id, qroot, spec->id);
+	    "exit 125; }\n", spec->id, qroot, spec->id);
+	buf_append_str(b, CONTAIN_SH_GPU_ORDINALS
+	    "CUDA_VISIBLE_DEVICES=$__claw_cv; NVIDIA_VISIBLE_DEVICES=$__claw_g\n"
+	    "export CUDA_VISIBLE_DEVICES NVIDIA_VISIBLE_DEVICES\n");
 }
 
 /*
@@ -330,9 +331,33 @@ bw_memcg(struct buf *b, const struct contain_spec *spec)
 }
 
 /*
+ * Set $__claw_as to prlimit's --as for the memory limit, or to nothing
+ * where a memory cgroup holds it (hold: $__claw_mc) or the sandbox has
+ * GPUs, with a warning when nothing does.
+ */
+static void
+bw_memas(struct buf *b, const struct contain_spec *spec, int hold)
+{
+	const char	*mc = hold ? "[ -n \"$__claw_mc\" ] || " : "";
+
+	if (spec->settings->gpus == 0) {
+		buf_appendf(b, "__claw_as=\n%s__claw_as=--as=%" PRId64 "\n",
+		    mc, spec->limits->memory);
+		return;
+	}
+	buf_appendf(b, "__claw_as=\n%secho \"clawssh: warning: the memory "
+	    "limit of this GPU sandbox is not enforced: no writable memory "
+	    "cgroup on this host, and CUDA cannot run under RLIMIT_AS\" >&2\n",
+	    mc);
+}
+
+/*
  * Wrap "$@" in prlimit for the limits in force; for the holder of a
  * persistent environment (hold), the memory limit is a memory cgroup's
- * where the host allows one.
+ * where the host allows one.  A GPU sandbox never gets RLIMIT_AS: CUDA
+ * maps far more address space than it uses (an H200 under a 16 GiB
+ * RLIMIT_AS fails its first allocation), so without a memory cgroup its
+ * memory limit is not enforced, and the start says so.
  */
 static void
 bw_limits(struct buf *b, const struct contain_spec *spec, int hold)
@@ -344,16 +369,13 @@ bw_limits(struct buf *b, const struct contain_spec *spec, int hold)
 		return;
 	if (l->nproc != 0)
 		bw_cgroup(b, spec);
-	if (hold && l->memory != 0) {
+	if (hold && l->memory != 0)
 		bw_memcg(b, spec);
-		buf_appendf(b, "__claw_as=--as=%" PRId64 "; [ -z \"$__claw_mc\" ]"
-		    " || __claw_as=\n", l->memory);
-	}
+	if (l->memory != 0)
+		bw_memas(b, spec, hold);
 	buf_append_str(b, "set -- prlimit");
-	if (l->memory != 0 && hold)
+	if (l->memory != 0)
 		buf_append_str(b, " $__claw_as");
-	else if (l->memory != 0)
-		buf_appendf(b, " --as=%" PRId64, l->memory);
 	if (l->cpu != 0)	/* SIGXCPU at the limit, SIGKILL 2 s on */
 		buf_appendf(b, " --cpu=%" PRId64 ":%" PRId64, l->cpu,
 		    l->cpu + 2);

@@ -750,8 +750,9 @@ oci_wrap_exec(const struct contain_policy *p, const char *n, int gpus,
 	    "'s/^\\(LC_[A-Za-z0-9_]*\\)=.*/\\1/p'); do set -- \"$@\" -e "
 	    "\"$__claw_v\"; done\n");
 	if (gpus)
-		buf_append_str(b, "set -- \"$@\" -e CUDA_VISIBLE_DEVICES="
-		    "\"$__claw_g\" -e NVIDIA_VISIBLE_DEVICES=\"$__claw_g\"\n");
+		buf_append_str(b, CONTAIN_SH_GPU_ORDINALS "set -- \"$@\" -e "
+		    "CUDA_VISIBLE_DEVICES=\"$__claw_cv\" -e "
+		    "NVIDIA_VISIBLE_DEVICES=\"$__claw_g\"\n");
 	buf_appendf(b, "(setsid sh -c 'while kill -0 \"$1\" 2>/dev/null; "
 	    "do sleep 1; done; shift; exec \"$@\"' sh $$ %s exec "
 	    "${__claw_u:+--user \"$__claw_u\"} %s /bin/sh -c", e, n);

@@ -1041,7 +1041,10 @@ test_wrap_default_uid(void **state)
 	free(wrap);
 }
 
-/* GPUs come from the allocation file at run time, per engine. */
+/*
+ * GPUs come from the allocation file at run time, per engine; inside,
+ * CUDA numbers them from 0 (host GPUs 0 and 2 are CUDA 0 and 1).
+ */
 static void
 test_wrap_gpus(void **state)
 {
@@ -1065,7 +1068,7 @@ test_wrap_gpus(void **state)
 	got = wrap_split(wrap, &st, NULL);
 	assert_int_equal(st, 0);
 	assert_non_null(strstr(got, "[-e][LC_TEST][-e]"
-	    "[CUDA_VISIBLE_DEVICES=0,2][-e][NVIDIA_VISIBLE_DEVICES=0,2]"
+	    "[CUDA_VISIBLE_DEVICES=0,1][-e][NVIDIA_VISIBLE_DEVICES=0,2]"
 	    "[clawssh-cabcdefghijkl]"));
 	run = run_log();
 	assert_non_null(strstr(run, "[--gpus][\"device=0,2\"][--label]"));
@@ -1078,7 +1081,7 @@ test_wrap_gpus(void **state)
 	run = run_log();
 	assert_non_null(strstr(run, "[--device][nvidia.com/gpu=0]"
 	    "[--device][nvidia.com/gpu=2][--label]"));
-	assert_non_null(strstr(got, "[-e][CUDA_VISIBLE_DEVICES=0,2]"));
+	assert_non_null(strstr(got, "[-e][CUDA_VISIBLE_DEVICES=0,1]"));
 	free(run);
 	free(got);
 	free(wrap);
