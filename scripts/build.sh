@@ -4,8 +4,12 @@
 # configure (e.g. --enable-debug, --enable-asan).
 set -eu
 cd "$(dirname "$0")/.."
-if [ ! -x configure ] || [ configure.ac -nt configure ] ||
-    [ Makefile.am -nt Makefile.in ]; then
+# Newer than: find prints the first file when it is (test -nt is not POSIX).
+newer() {
+	[ -n "$(find "$1" -newer "$2" 2>/dev/null)" ]
+}
+if [ ! -x configure ] || [ ! -f Makefile.in ] || newer configure.ac configure ||
+    newer Makefile.am Makefile.in; then
 	autoreconf -fi
 fi
 if [ ! -f Makefile ] || [ "$#" -gt 0 ]; then

@@ -9,6 +9,7 @@ libssh2-1-dev libssl-dev libcjson-dev libarchive-dev libcmocka-dev
 libinotifytools0-dev inotify-tools openssh-client openssh-server bubblewrap busybox-static procps
 musl-tools
 time hyperfine valgrind rsync git netcat-openbsd jq mandoc
+shellcheck clang libclang-rt-14-dev
 munge slurmctld slurmd slurm-client
 podman runc catatonit
 googletest cmake"

@@ -21,7 +21,7 @@ logins() {
 	grep -c "Accepted publickey" "$T/sshd.log"
 }
 start_daemon() {
-	"$CLAWSSH" serve -vv --socket "$D" --log "$T/daemon.log" "$@" &
+	"$CLAWSSH" serve -vv --socket "$D" --log "$T/daemon.log" &
 	DPID=$!
 	i=0
 	while [ ! -S "$D" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done

@@ -3,12 +3,13 @@
 # examples/ci-offload.sh works end to end: ships a git tree, runs its
 # `make test` remotely, and passes the status back.
 . "$TESTLIB"
+top_srcdir=${top_srcdir:?make check sets it}
 command -v git >/dev/null && command -v make >/dev/null || exit 77
 
 mkdir -p "$T/bin" "$T/proj"
 ln -s "$CLAWSSH" "$T/bin/clawssh"
 cp "$T/ssh_config" "$HOME/.ssh/config"
-cd "$T/proj"
+cd "$T/proj" || fail "cd"
 git init -q .
 printf 'test:\n\t@test "$$(cat data.txt)" = "expected"\n\t@echo tests-ran\n' \
     > Makefile

@@ -4,6 +4,7 @@
 # not let --timeout or a signal leave the command running: the kill waits
 # for the command's pid.  sshd's ForceCommand sleeps before running the
 # requested command in the same shell, as a slow rc file would.
+# shellcheck disable=SC2034 # lib.sh reads it
 SSHD_EXTRA='ForceCommand sleep 3; eval "$SSH_ORIGINAL_COMMAND"'
 . "$TESTLIB"
 

@@ -8,6 +8,7 @@
 # mid-exec gets its remote command stopped; `serve --mcp` answers the
 # official MCP TypeScript SDK client.
 . "$TESTLIB"
+top_srcdir=${top_srcdir:?make check sets it}
 
 W="$T/ws"
 mkdir -p "$W" "$XDG_CONFIG_HOME/clawssh"
@@ -99,6 +100,7 @@ expect_eq "$out" 0 "JSON-RPC on the daemon socket"
 (req 17 exec "{\"sandbox\":\"$id\",\"argv\":[\"sleep\",\"351.$$\"]}"; sleep 60) |
     nc -U "$D" > /dev/null &
 NCPID=$!
+: "$NCPID"
 i=0
 until pgrep -f "^sleep 351.$$" > /dev/null || [ $i -gt 100 ]; do
 	sleep 0.1; i=$((i + 1))

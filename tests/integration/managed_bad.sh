@@ -7,6 +7,7 @@
 # provider, and leaves no record behind and nothing created at the
 # provider.
 . "$TESTLIB"
+top_srcdir=${top_srcdir:?make check sets it}
 
 CLAWSSH_STATE_DIR="$T/state"
 export CLAWSSH_STATE_DIR
@@ -42,12 +43,12 @@ bad() {
 	expect_match "$(cat "$T/err")" "$2" "$1 message"
 	[ -n "$(ls "$T/state/sandboxes" 2>/dev/null)" ] &&
 		fail "$1: a record was left behind"
-	[ -n "$(ls "$T/p" | grep -v '^log$')" ] &&
+	[ -n "$(find "$T/p" -mindepth 1 -maxdepth 1 ! -name log)" ] &&
 		fail "$1: the provider's sandbox was left behind"
 	if grep -q '^create' "$T/p/log"; then
 		grep -q '^delete' "$T/p/log" || fail "$1: created, not deleted"
 	fi
-	ls "$T/root" 2>/dev/null | grep -q '^c' &&
+	[ -n "$(find "$T/root" -mindepth 1 -maxdepth 1 -name 'c*' 2>/dev/null)" ] &&
 		fail "$1: a sandbox directory was left behind"
 	return 0
 }

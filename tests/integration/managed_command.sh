@@ -5,6 +5,7 @@
 # get-or-create, the record, exec and mirror sync over the endpoint,
 # list, status, recreate, destroy through the provider.
 . "$TESTLIB"
+top_srcdir=${top_srcdir:?make check sets it}
 
 CLAWSSH_STATE_DIR="$T/state"
 export CLAWSSH_STATE_DIR

@@ -7,6 +7,7 @@
 # param checks; then, where node and tests/mcp/node_modules exist, the
 # MCP SDK client against the same sandbox.
 . "$TESTLIB"
+top_srcdir=${top_srcdir:?make check sets it}
 
 R="$T/root"
 W="$T/ws"

@@ -43,7 +43,8 @@ sort -u "$T"/race.* > "$T/race.ids"
 	cat "$T"/race.*; fail "concurrent provisions gave different output"; }
 expect_match "$(cat "$T/race.ids")" "$idshape" "race id"
 [ "$(ls -d "$R"/c* | wc -l)" -eq 2 ] || fail "race made extra sandboxes"
-ls -a "$R" | grep -q '^\.stage-\|^\.lock-' && fail "staging left behind"
+[ -n "$(find "$R" -mindepth 1 -maxdepth 1 \( -name '.stage-*' -o \
+    -name '.lock-*' \))" ] && fail "staging left behind"
 
 # Other keys and scopes get other ids; shared needs no key.
 a=$(prov --scope agent --key s1)

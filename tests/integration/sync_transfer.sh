@@ -29,7 +29,8 @@ expect_eq "$(cat "$RW/src/sub/b.txt")" "deep" "seeded nested file"
 expect_eq "$(readlink "$RW/src/link")" "a.txt" "seeded symlink"
 expect_eq "$(stat -c %a "$RW/src/a.txt")" "640" "seeded mode"
 [ -e "$RW/.git" ] && fail ".git was seeded"
-ls -a "$R/$id" | grep -q 'stage\|old' && fail "seed staging left behind"
+[ -n "$(find "$R/$id" -mindepth 1 -maxdepth 1 \( -name '*stage*' -o \
+    -name '*old*' \))" ] && fail "seed staging left behind"
 
 # Remote mode: nothing syncs by itself, provisioning again does not reseed.
 echo local-change > "$W/src/a.txt"

@@ -57,7 +57,8 @@ x -- sh -c 'touch "$(printf "nl\nCREATE ..")" && echo ok > ok.txt' ||
 expect_eq "$(cat "$W/ok.txt")" ok "file beside a hostile name came down"
 expect_match "$(cat "$T/err")" "changed paths, no listing" \
     "hostile name: watcher still used"
-ls "$W" | grep -q '^nl' && fail "a name with a newline came down"
+[ -n "$(find "$W" -mindepth 1 -maxdepth 1 -name 'nl*')" ] &&
+    fail "a name with a newline came down"
 x -- sh -c 'rm -f nl*' || fail "cleaning the hostile name"
 
 # --sync-json: one line on stderr, last, saying what moved and how.
@@ -124,11 +125,10 @@ mkdir -p "$W2"
 echo b > "$W2/b.txt"
 id2=$("$CLAWSSH" provision -F "$T/ssh_config" --host testhost --key w2 \
     --remote-root "$R" --workspace "$W2")
-RW2="$R/$id2/workspace"
 y() {
 	"$CLAWSSH" exec -v -s "$id2" "$@" 2>"$T/err2"
 }
-rm -rf "$W"/* "$RW"/*		# back to a workspace the guard allows
+rm -rf "${W:?}"/* "${RW:?}"/*	# back to a workspace the guard allows
 echo a > "$W/a.txt"
 x --no-sync -- sh -c 'echo a > a.txt'
 x -- true > /dev/null 2>&1; sleep 0.5; x -- true > /dev/null 2>&1

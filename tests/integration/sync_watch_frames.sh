@@ -7,6 +7,7 @@
 # change comes down right.  A find shim on the host's PATH garbles one
 # listing when asked.
 SHIM=$(mktemp -d /tmp/clawssh-shim.XXXXXX) || exit 99
+# shellcheck disable=SC2034 # lib.sh reads it
 SSHD_EXTRA="SetEnv PATH=$SHIM:/usr/local/bin:/usr/bin:/bin CLAWSSH_SHIM=$SHIM"
 . "$TESTLIB"
 trap 'rm -rf "$SHIM"; lib_cleanup' EXIT
