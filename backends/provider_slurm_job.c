@@ -28,21 +28,25 @@
  */
 static const char slurm_job_body[] =
 	"id=${SLURM_JOB_ID:?}\n"
-	"d=\n"
+	"d=''; s=''\n"
 	"say() { scontrol update JobId=\"$id\" Comment=\"$1\""
 	" >/dev/null 2>&1; }\n"
-	/* Our processes marked with this job, but this shell. */
+	/*
+	 * The processes we may see marked with this job (one grep, fast
+	 * enough for Slurm's KillWait), but this shell.
+	 */
 	"marked() {\n"
-	"  for e in /proc/[0-9]*/environ; do\n"
-	"    p=${e#/proc/}; p=${p%/environ}\n"
-	"    [ \"$p\" != $$ ] || continue\n"
-	"    tr '\\0' '\\n' < \"$e\" 2>/dev/null |"
-	" grep -qx \"CLAWSSH_SLURM_JOB=$id\" &&\n"
-	"      echo \"$p\"\n"
-	"  done\n"
+	"  grep -slzx \"CLAWSSH_SLURM_JOB=$id\" /proc/[0-9]*/environ |\n"
+	"    sed -n 's|^/proc/\\([0-9]*\\)/environ$|\\1|p' |"
+	" grep -vx \"$$\"\n"
 	"}\n"
-	/* Stop them all first, so none forks past the kill. */
+	/*
+	 * The sshd and the directory first; then stop every marked
+	 * process, so none forks past the kill, and kill them.
+	 */
 	"sweep() {\n"
+	"  [ -z \"$s\" ] || kill -KILL \"$s\" 2>/dev/null\n"
+	"  [ -z \"$d\" ] || rm -rf -- \"$d\"\n"
 	"  n=0\n"
 	"  while [ $n -lt 5 ]; do\n"
 	"    n=$((n + 1)); l=$(marked)\n"
@@ -50,7 +54,6 @@ static const char slurm_job_body[] =
 	"    for p in $l; do kill -STOP \"$p\" 2>/dev/null; done\n"
 	"    for p in $l; do kill -KILL \"$p\" 2>/dev/null; done\n"
 	"  done\n"
-	"  [ -z \"$d\" ] || rm -rf -- \"$d\"\n"
 	"}\n"
 	"trap sweep EXIT\n"
 	"trap 'exit 143' TERM INT HUP\n"
@@ -124,7 +127,7 @@ static const char slurm_job_body[] =
 	"      </dev/null >/dev/null 2>>\"$d/log\" &\n"
 	"    s=$!\n"
 	"    up \"$s\" && return 0\n"
-	"    kill \"$s\" 2>/dev/null; wait \"$s\" 2>/dev/null\n"
+	"    kill \"$s\" 2>/dev/null; wait \"$s\" 2>/dev/null; s=''\n"
 	"    grep -q 'Bind to port\\|Cannot bind' \"$d/log\" &&"
 	" why='bind-failed'\n"
 	"  done\n"

@@ -8,10 +8,12 @@
 # GPU and the waiting one becomes READY on it; a cancelled job is GONE,
 # not READY.  Then a stand-in bin directory makes Slurm's commands hang,
 # print garbage or lie, and the driver fails clearly.
+# Remote commands are single-quoted on purpose.
+# shellcheck disable=SC2016
 . "$TESTLIB"
 
 : "${SLURM_DRIVER_CLI:?SLURM_DRIVER_CLI must name the test helper}"
-CLUSTER="$top_srcdir/scripts/slurm-test-cluster.sh"
+CLUSTER="${top_srcdir:-.}/scripts/slurm-test-cluster.sh"
 
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: slurmd must run as root"; exit 77; }
 for p in munged slurmctld slurmd sbatch squeue scontrol scancel srun; do
@@ -33,6 +35,7 @@ eval "$("$CLUSTER" env "$S")"
 # login on a real cluster node has /etc/slurm/slurm.conf.
 kill "$SSHD_PID" 2>/dev/null
 wait "$SSHD_PID" 2>/dev/null
+# shellcheck disable=SC2034 # lib.sh reads it
 SSHD_EXTRA="SetEnv SLURM_CONF=$SLURM_CONF"
 start_sshd
 

@@ -5,9 +5,11 @@
 # sandboxes asking for one GPU each get different GPUs, seen by commands
 # run with `clawssh exec -s`; a file the command writes comes back;
 # destroy cancels the holder job and frees the GPU for the next sandbox.
+# Remote commands are single-quoted on purpose.
+# shellcheck disable=SC2016
 . "$TESTLIB"
 
-CLUSTER="$top_srcdir/scripts/slurm-test-cluster.sh"
+CLUSTER="${top_srcdir:-.}/scripts/slurm-test-cluster.sh"
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: slurmd must run as root"; exit 77; }
 for p in munged slurmctld slurmd sbatch squeue scontrol scancel srun; do
 	command -v "$p" >/dev/null 2>&1 || {
@@ -21,6 +23,7 @@ trap '"$CLUSTER" stop "$S" >/dev/null 2>&1; lib_cleanup' EXIT
 eval "$("$CLUSTER" env "$S")"
 kill "$SSHD_PID" 2>/dev/null
 wait "$SSHD_PID" 2>/dev/null
+# shellcheck disable=SC2034 # lib.sh reads it
 SSHD_EXTRA="SetEnv SLURM_CONF=$SLURM_CONF"
 start_sshd
 # How to reach the cluster's nodes (the endpoint is a NodeAddr), as a
