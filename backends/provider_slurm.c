@@ -3,9 +3,10 @@
  * The Slurm provider driver: sbatch submits a holder job that keeps an
  * allocation and runs an sshd of its own in it (provider_slurm_job.c),
  * squeue finds it by name, scontrol names its node, GPUs and the sshd's
- * port and host key, scancel ends it.  Slurm's commands are run with fork/exec, no shell, an
- * explicit environment, a timeout and capped output; what they print is
- * read by provider_slurm_parse.c.  See provider_slurm.h.
+ * port and host key, scancel ends it.  Slurm's commands are run with
+ * fork/exec, no shell, an explicit environment, a timeout and capped
+ * output; what they print is read by provider_slurm_parse.c.  See
+ * provider_slurm.h.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -745,6 +746,12 @@ slurm_sbatch_args(const struct provider_conf *conf, const char *name,
 	if ((rc = slurm_check_extra(conf->args, conf->nargs, cause)) != 0 ||
 	    (rc = slurm_check_extra(req->extra, req->nextra, cause)) != 0)
 		return rc;
+	for (i = 0; i < req->nextra; i++) {
+		if (slurm_opt_ours(req->extra[i]))
+			return claw_fail(cause, CLAW_ERR_INVAL, "slurm: %.40s "
+			    "belongs in the provider's args in the config",
+			    req->extra[i]);
+	}
 	slurm_argv_add(a, "sbatch");
 	slurm_argv_add(a, "--parsable");
 	slurm_argv_add(a, "--job-name=%s%s", SLURM_JOB_PREFIX, name);

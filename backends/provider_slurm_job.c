@@ -28,7 +28,7 @@
  */
 static const char slurm_job_body[] =
 	"id=${SLURM_JOB_ID:?}\n"
-	"d=''; s=''\n"
+	"d=''; s=''; z=''\n"
 	"say() { scontrol update JobId=\"$id\" Comment=\"$1\""
 	" >/dev/null 2>&1; }\n"
 	/*
@@ -45,6 +45,7 @@ static const char slurm_job_body[] =
 	 * process, so none forks past the kill, and kill them.
 	 */
 	"sweep() {\n"
+	"  [ -z \"$z\" ] || kill \"$z\" 2>/dev/null\n"
 	"  [ -z \"$s\" ] || kill -KILL \"$s\" 2>/dev/null\n"
 	"  [ -z \"$d\" ] || rm -rf -- \"$d\"\n"
 	"  n=0\n"
@@ -139,7 +140,7 @@ static const char slurm_job_body[] =
 	"else\n"
 	"  say \"clawssh-srun:$why\"\n"
 	"fi\n"
-	"while :; do sleep 3600 & wait $!; done\n";
+	"while :; do sleep 3600 & z=$!; wait $z; done\n";
 
 /* The holder job's script; see provider_slurm.h. */
 char *

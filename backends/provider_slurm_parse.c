@@ -675,7 +675,8 @@ slurm_pubkey_check(const char *line, size_t len, char **out, char **cause)
 		len--;
 	t = 0;
 	while (t < len && line[t] != ' ' && t <= 64 &&
-	    slurm_all_in(line + t, 1, "abcdefghijklmnopqrstuvwxyz0123456789-@."))
+	    slurm_all_in(line + t, 1, "abcdefghijklmnopqrstuvwxyz"
+	    "0123456789-@."))
 		t++;
 	for (b = 0; t + 1 + b < len &&
 	    slurm_all_in(line + t + 1 + b, 1, SLURM_B64); b++)
