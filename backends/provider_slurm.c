@@ -1,21 +1,25 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The Slurm provider driver: sbatch submits a holder job that keeps an
- * allocation, squeue finds it by name, scontrol names its node and GPUs,
- * scancel ends it.  Slurm's commands are run with fork/exec, no shell, an
- * explicit environment, a timeout and capped output; what they print is
- * read by provider_slurm_parse.c.  See provider_slurm.h.
+ * allocation and runs an sshd of its own in it (provider_slurm_job.c),
+ * squeue finds it by name, scontrol names its node, GPUs and the sshd's
+ * port and host key, scancel ends it.  Slurm's commands are run with
+ * fork/exec, no shell, an explicit environment, a timeout and capped
+ * output; what they print is read by provider_slurm_parse.c.  See
+ * provider_slurm.h.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 
 #include <sys/types.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -27,6 +31,7 @@
 #include "buf.h"
 #include "clock.h"
 #include "error.h"
+#include "log.h"
 #include "provider.h"
 #include "provider_slurm.h"
 #include "shquote.h"
@@ -37,7 +42,15 @@
 #define SLURM_ERR_MAX		4096		/* bytes of stderr kept */
 #define SLURM_MSG_MAX		200		/* bytes of stderr in a cause */
 #define SLURM_GPUS_MAX		64		/* GPUs one sandbox may ask */
-#define SLURM_HOLDER		"exec sleep infinity"
+#define SLURM_SSHD_GRACE	120		/* s a job may take to say */
+#define SLURM_PUBKEY_MAX	16384		/* bytes of a .pub read */
+#define SLURM_OPT_IDENTITY	"--clawssh-identity="
+#define SLURM_OPT_SSHD		"--clawssh-sshd="
+
+/* The identities tried, in ~/.ssh, without --clawssh-identity. */
+static const char *const slurm_id_default[] = {
+	"id_ed25519", "id_ecdsa", "id_rsa"
+};
 
 extern char	**environ;
 
@@ -366,14 +379,12 @@ slurm_query(const struct provider_conf *conf, const char *want,
 	return rc;
 }
 
-/* Run scontrol --details show WHAT ID and parse its output with fn. */
+/* Run scontrol --details show WHAT ID; its stdout in res. */
 static int
 slurm_scontrol(const struct provider_conf *conf, const char *what,
-    const char *id, int (*fn)(const char *, size_t, char **, char **),
-    char **val, char **cause)
+    const char *id, struct slurm_result *res, char **cause)
 {
 	struct slurm_argv	a = { NULL, 0 };
-	struct slurm_result	res;
 	int			rc;
 
 	slurm_argv_add(&a, "scontrol");
@@ -381,13 +392,114 @@ slurm_scontrol(const struct provider_conf *conf, const char *what,
 	slurm_argv_add(&a, "show");
 	slurm_argv_add(&a, "%s", what);
 	slurm_argv_add(&a, "%s", id);
-	rc = slurm_call(conf, "scontrol", &a, &res, cause);
+	rc = slurm_call(conf, "scontrol", &a, res, cause);
 	slurm_argv_free(&a);
+	if (rc == 0 && res->out.data == NULL)
+		buf_append(&res->out, "", 0);
+	return rc;
+}
+
+/*
+ * The value of the last driver option opt ("--clawssh-sshd=") in the
+ * config's args, or NULL.
+ */
+static const char *
+slurm_opt(const struct provider_conf *conf, const char *opt)
+{
+	const char	*v = NULL;
+	size_t		 i, n = strlen(opt);
+
+	for (i = 0; i < conf->nargs; i++) {
+		if (conf->args[i] != NULL &&
+		    strncmp(conf->args[i], opt, n) == 0)
+			v = conf->args[i] + n;
+	}
+	return v;
+}
+
+/* True for an argument that is the driver's, not sbatch's. */
+static int
+slurm_opt_ours(const char *arg)
+{
+	return strncmp(arg, "--clawssh-", 10) == 0;
+}
+
+/* Read the first line of path (a public key) into *key. */
+static int
+slurm_read_pubkey(const char *path, char **key, char **cause)
+{
+	char	 buf[SLURM_PUBKEY_MAX];
+	ssize_t	 n;
+	size_t	 len = 0;
+	int	 fd, rc;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)) == -1)
+		return claw_fail_errno(cause, path, "open");
+	while (len < sizeof buf - 1 &&
+	    (n = read(fd, buf + len, sizeof buf - 1 - len)) != 0) {
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1) {
+			rc = claw_fail_errno(cause, path, "read");
+			close(fd);
+			return rc;
+		}
+		len += (size_t)n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	if ((rc = slurm_pubkey_check(buf, strlen(buf), key, cause)) != 0)
+		claw_fail(cause, rc, "slurm: %s: not an OpenSSH public key",
+		    path);
+	return rc;
+}
+
+/*
+ * The identity the job's sshd lets in: --clawssh-identity=PATH, or the
+ * first of ~/.ssh/id_{ed25519,ecdsa,rsa} that has a .pub.  Sets *path
+ * (the private key) and *key (the public one, NULL unless want_key);
+ * both NULL when there is none, which is not an error.
+ */
+static int
+slurm_identity(const struct provider_conf *conf, int want_key,
+    char **path, char **key, char **cause)
+{
+	const char	*opt, *home;
+	char		*p, *pub;
+	struct stat	 st;
+	size_t		 i;
+	int		 rc = 0;
+
+	*path = *key = NULL;
+	if ((opt = slurm_opt(conf, SLURM_OPT_IDENTITY)) != NULL) {
+		if (*opt != '/')
+			return claw_fail(cause, CLAW_ERR_INVAL, "slurm: "
+			    SLURM_OPT_IDENTITY " needs an absolute path");
+		p = xstrdup(opt);
+	} else {
+		if ((home = getenv("HOME")) == NULL || *home != '/')
+			return 0;
+		for (p = NULL, i = 0; p == NULL && i < sizeof slurm_id_default /
+		    sizeof slurm_id_default[0]; i++) {
+			pub = xasprintf("%s/.ssh/%s.pub", home,
+			    slurm_id_default[i]);
+			if (stat(pub, &st) == 0)
+				p = xasprintf("%s/.ssh/%s", home,
+				    slurm_id_default[i]);
+			free(pub);
+		}
+		if (p == NULL)
+			return 0;
+	}
+	pub = xasprintf("%s.pub", p);
+	if (want_key)
+		rc = slurm_read_pubkey(pub, key, cause);
+	free(pub);
 	if (rc != 0)
-		return rc;
-	rc = fn(res.out.data != NULL ? res.out.data : "", res.out.len, val,
-	    cause);
-	slurm_result_free(&res);
+		free(p);
+	else
+		*path = p;
 	return rc;
 }
 
@@ -406,29 +518,113 @@ slurm_exec_wrap(const struct provider_conf *conf, const char *id)
 	return buf_detach(&b);
 }
 
-/* Fill a running job's endpoint and GPUs into sb. */
+/* The name of the user the jobs (and their sshds) run as. */
+static int
+slurm_user(char **user, char **cause)
+{
+	struct passwd	*pw;
+
+	if ((pw = getpwuid(getuid())) == NULL || pw->pw_name == NULL)
+		return claw_fail(cause, CLAW_ERR_NOTFOUND, "slurm: no user "
+		    "name for uid %lu", (unsigned long)getuid());
+	*user = xstrdup(pw->pw_name);
+	return 0;
+}
+
+/* Reach the job's own sshd: its port, its host key, us as the user. */
+static int
+slurm_endpoint_sshd(const struct provider_conf *conf,
+    struct slurm_access_info *ai, struct provider_sandbox *sb, char **cause)
+{
+	char	*path, *key, *user = NULL;
+	int	 rc;
+
+	if ((rc = slurm_user(&user, cause)) != 0)
+		return rc;
+	if ((rc = slurm_identity(conf, 0, &path, &key, cause)) != 0) {
+		free(user);
+		return rc;
+	}
+	sb->ep.port = ai->port;
+	sb->ep.user = user;
+	sb->ep.identity_file = path;
+	sb->ep.host_keys = ai->host_key;
+	ai->host_key = NULL;
+	return 0;
+}
+
+/*
+ * Say how a running job is reached, from its Comment: its sshd, or srun
+ * through the node's; a job that has not said yet is still PENDING,
+ * unless it ran SLURM_SSHD_GRACE seconds without saying (then srun).
+ */
+static int
+slurm_access(const struct provider_conf *conf, const struct slurm_job *j,
+    struct slurm_access_info *ai, struct provider_sandbox *sb, char **cause)
+{
+	const char	*why = ai->why;
+
+	free(sb->state_text);
+	if (ai->mode == SLURM_ACCESS_UNKNOWN &&
+	    (ai->runtime < 0 || ai->runtime < SLURM_SSHD_GRACE)) {
+		sb->state = PROVIDER_PENDING;
+		sb->state_text = xasprintf("job %s %s, starting its sshd",
+		    j->id, j->state_text);
+		return 0;
+	}
+	if (ai->mode == SLURM_ACCESS_SSHD) {
+		sb->state_text = xasprintf("job %s %s, sshd on port %d",
+		    j->id, j->state_text, ai->port);
+		return slurm_endpoint_sshd(conf, ai, sb, cause);
+	}
+	if (why == NULL)
+		why = "not-reported";
+	sb->state_text = xasprintf("job %s %s, srun (no sshd: %s)", j->id,
+	    j->state_text, why);
+	sb->ep.exec_wrap = slurm_exec_wrap(conf, j->id);
+	return 0;
+}
+
+/* Fill a running job's endpoint, GPUs and access into sb. */
 static int
 slurm_endpoint(const struct provider_conf *conf, const struct slurm_job *j,
     struct provider_sandbox *sb, char **cause)
 {
-	char	*addr = NULL, *gpus = NULL;
-	int	 rc;
+	struct slurm_result		res;
+	struct slurm_access_info	ai;
+	char				*addr = NULL, *gpus = NULL;
+	int				 rc;
 
 	if (j->node == NULL)
 		return claw_fail(cause, CLAW_ERR_PARSE,
 		    "slurm: job %s is running on no node", j->id);
-	if ((rc = slurm_scontrol(conf, "node", j->node,
-	    slurm_parse_node_addr, &addr, cause)) != 0)
+	if ((rc = slurm_scontrol(conf, "node", j->node, &res, cause)) != 0)
 		return rc;
-	if ((rc = slurm_scontrol(conf, "job", j->id, slurm_parse_gpus,
-	    &gpus, cause)) != 0) {
+	rc = slurm_parse_node_addr(res.out.data, res.out.len, &addr, cause);
+	slurm_result_free(&res);
+	if (rc != 0)
+		return rc;
+	if ((rc = slurm_scontrol(conf, "job", j->id, &res, cause)) == 0) {
+		if ((rc = slurm_parse_gpus(res.out.data, res.out.len, &gpus,
+		    cause)) == 0)
+			rc = slurm_parse_access(res.out.data, res.out.len, &ai,
+			    cause);
+		slurm_result_free(&res);
+	}
+	if (rc != 0) {
 		free(addr);
+		free(gpus);
 		return rc;
 	}
 	sb->ep.host = addr;
-	sb->ep.exec_wrap = slurm_exec_wrap(conf, j->id);
 	sb->gpus = gpus;
-	return 0;
+	rc = slurm_access(conf, j, &ai, sb, cause);
+	slurm_access_clear(&ai);
+	if (sb->state != PROVIDER_READY) {
+		free(sb->ep.host);
+		sb->ep.host = NULL;
+	}
+	return rc;
 }
 
 /*
@@ -478,6 +674,12 @@ slurm_get(const struct provider_conf *conf, const char *name,
 		return rc;
 	}
 	slurm_jobs_free(jobs, n);
+	if (sb.state == PROVIDER_READY && sb.ep.exec_wrap == NULL)
+		log_info("slurm: %s: %s: the job's own sshd, %s port %d, host "
+		    "key pinned", name, sb.state_text, sb.ep.host, sb.ep.port);
+	else if (sb.state == PROVIDER_READY)
+		log_info("slurm: %s: %s: commands run through srun --overlap "
+		    "over %s's own sshd", name, sb.state_text, sb.ep.host);
 	*out = sb;
 	return 0;
 }
@@ -495,6 +697,32 @@ slurm_check_extra(char *const *v, size_t n, char **cause)
 			    "slurm: extra sbatch argument %zu is not a --option"
 			    " (or is --wrap)", i + 1);
 	}
+	return 0;
+}
+
+/*
+ * Add the holder job's script: the identity's public key for its sshd,
+ * the sshd to run (--clawssh-sshd=PATH|no).
+ */
+static int
+slurm_wrap(const struct provider_conf *conf, struct slurm_argv *a,
+    char **cause)
+{
+	const char	*sshd = slurm_opt(conf, SLURM_OPT_SSHD);
+	char		*path = NULL, *key = NULL, *script;
+	int		 rc;
+
+	if (sshd != NULL && strcmp(sshd, "no") != 0 && *sshd != '/')
+		return claw_fail(cause, CLAW_ERR_INVAL, "slurm: "
+		    SLURM_OPT_SSHD " takes an absolute path or no");
+	if ((sshd == NULL || strcmp(sshd, "no") != 0) &&
+	    (rc = slurm_identity(conf, 1, &path, &key, cause)) != 0)
+		return rc;
+	script = slurm_job_script(key, sshd);
+	slurm_argv_add(a, "--wrap=%s", script);
+	free(script);
+	free(path);
+	free(key);
 	return 0;
 }
 
@@ -518,6 +746,12 @@ slurm_sbatch_args(const struct provider_conf *conf, const char *name,
 	if ((rc = slurm_check_extra(conf->args, conf->nargs, cause)) != 0 ||
 	    (rc = slurm_check_extra(req->extra, req->nextra, cause)) != 0)
 		return rc;
+	for (i = 0; i < req->nextra; i++) {
+		if (slurm_opt_ours(req->extra[i]))
+			return claw_fail(cause, CLAW_ERR_INVAL, "slurm: %.40s "
+			    "belongs in the provider's args in the config",
+			    req->extra[i]);
+	}
 	slurm_argv_add(a, "sbatch");
 	slurm_argv_add(a, "--parsable");
 	slurm_argv_add(a, "--job-name=%s%s", SLURM_JOB_PREFIX, name);
@@ -533,12 +767,13 @@ slurm_sbatch_args(const struct provider_conf *conf, const char *name,
 	slurm_argv_add(a, "--error=/dev/null");
 	if (req->gpus > 0)
 		slurm_argv_add(a, "--gres=gpu:%d", req->gpus);
-	for (i = 0; i < conf->nargs; i++)
-		slurm_argv_add(a, "%s", conf->args[i]);
+	for (i = 0; i < conf->nargs; i++) {
+		if (!slurm_opt_ours(conf->args[i]))
+			slurm_argv_add(a, "%s", conf->args[i]);
+	}
 	for (i = 0; i < req->nextra; i++)
 		slurm_argv_add(a, "%s", req->extra[i]);
-	slurm_argv_add(a, "--wrap=%s", SLURM_HOLDER);
-	return 0;
+	return slurm_wrap(conf, a, cause);
 }
 
 /*

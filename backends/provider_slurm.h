@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The Slurm provider driver: a sandbox is a holder job (sbatch --wrap
- * 'exec sleep infinity') that keeps an allocation; its endpoint is the
- * allocated node over SSH, and every command runs inside the allocation
- * through srun --overlap, so Slurm's GPU assignment applies.  Job names
- * are SLURM_JOB_PREFIX followed by the sandbox name.
+ * with slurm_job_script) that keeps an allocation and runs an sshd of its
+ * own inside it; its endpoint is that sshd (node, port, the job's host
+ * key), so every session lands in the allocation and Slurm's GPU
+ * assignment applies.  Where the job could not run one, the endpoint is
+ * the node's own sshd and every command runs inside the allocation
+ * through srun --overlap.  Job names are SLURM_JOB_PREFIX followed by the
+ * sandbox name.
  *
  * The parsers below read what squeue, scontrol and sbatch print; all of
  * it is treated as hostile.  What they return is owned by the caller.
@@ -95,5 +98,46 @@ int	slurm_parse_node_addr(const char *text, size_t len, char **addr,
  */
 int	slurm_parse_gpus(const char *text, size_t len, char **gpus,
 	    char **cause);
+
+/* How a running job's sandbox is reached, as its Comment says. */
+enum slurm_access {
+	SLURM_ACCESS_UNKNOWN = 0,	/* not said (yet) */
+	SLURM_ACCESS_SSHD,		/* the job's own sshd */
+	SLURM_ACCESS_SRUN		/* no sshd: srun --overlap */
+};
+
+struct slurm_access_info {
+	enum slurm_access	 mode;
+	int			 port;		/* SSHD: 1..65535 */
+	char			*host_key;	/* SSHD: "TYPE BASE64" */
+	char			*why;		/* SRUN: why no sshd */
+	long			 runtime;	/* RunTime= seconds, or -1 */
+};
+
+/*
+ * Read a job's Comment= and RunTime= from scontrol show job output into
+ * *ai: "clawssh-sshd:PORT:ssh-ed25519:BASE64" is SSHD, "clawssh-srun:WHY"
+ * (WHY of [a-z-]) is SRUN, anything else UNKNOWN.  A Comment that starts
+ * like ours but is malformed is an error.  Free with slurm_access_clear.
+ */
+int	slurm_parse_access(const char *text, size_t len,
+	    struct slurm_access_info *ai, char **cause);
+
+/* Free what ai holds and zero it. */
+void	slurm_access_clear(struct slurm_access_info *ai);
+
+/*
+ * Check an OpenSSH public key line and return "TYPE BASE64" (its comment
+ * dropped) in *out.
+ */
+int	slurm_pubkey_check(const char *line, size_t len, char **out,
+	    char **cause);
+
+/*
+ * The holder job's sh script: key (a public key line, or NULL) is the
+ * sshd's only authorized key, sshd its path (NULL or "": searched on the
+ * node; "no": no sshd, srun only).  Both are quoted.
+ */
+char	*slurm_job_script(const char *key, const char *sshd);
 
 #endif /* CLAW_PROVIDER_SLURM_H */

@@ -523,3 +523,169 @@ slurm_parse_gpus(const char *text, size_t len, char **gpus, char **cause)
 	*gpus = b.len != 0 ? buf_detach(&b) : NULL;
 	return 0;
 }
+
+/* True when s[0..n) is n bytes all in set. */
+static int
+slurm_all_in(const char *s, size_t n, const char *set)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		if (s[i] == '\0' || strchr(set, s[i]) == NULL)
+			return 0;
+	}
+	return 1;
+}
+
+#define SLURM_B64	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz" \
+			"0123456789+/="
+#define SLURM_KEY_B64_MAX	1024	/* base64 bytes of a key we pin */
+#define SLURM_WHY_MAX		32	/* bytes of a clawssh-srun reason */
+#define SLURM_SSHD_TAG		"clawssh-sshd:"
+#define SLURM_SRUN_TAG		"clawssh-srun:"
+
+/* Read PORT:ssh-ed25519:BASE64 at v[0..n) into ai. */
+static int
+slurm_access_sshd(const char *v, size_t n, struct slurm_access_info *ai)
+{
+	const char	*c, *end = v + n;
+	size_t		 tn = sizeof "ssh-ed25519:" - 1;
+	long		 port = 0;
+
+	if ((c = memchr(v, ':', n)) == NULL || c == v || c - v > 5)
+		return -1;
+	for (; v < c; v++) {
+		if (*v < '0' || *v > '9')
+			return -1;
+		port = port * 10 + (*v - '0');
+	}
+	v = c + 1;
+	if (port < 1 || port > 65535 || (size_t)(end - v) <= tn ||
+	    memcmp(v, "ssh-ed25519:", tn) != 0)
+		return -1;
+	v += tn;
+	if (end - v < 16 || end - v > SLURM_KEY_B64_MAX ||
+	    !slurm_all_in(v, end - v, SLURM_B64))
+		return -1;
+	ai->mode = SLURM_ACCESS_SSHD;
+	ai->port = (int)port;
+	ai->host_key = xasprintf("ssh-ed25519 %.*s", (int)(end - v), v);
+	return 0;
+}
+
+/* Take a Comment= value. */
+static int
+slurm_comment_cb(const char *v, size_t n, void *arg, char **cause)
+{
+	struct slurm_access_info	*ai = arg;
+	size_t				 sn = sizeof SLURM_SSHD_TAG - 1;
+	size_t				 rn = sizeof SLURM_SRUN_TAG - 1;
+
+	if (ai->mode != SLURM_ACCESS_UNKNOWN || ai->why != NULL)
+		return claw_fail(cause, CLAW_ERR_PARSE,
+		    "slurm: scontrol printed more than one Comment");
+	if (n >= sn && memcmp(v, SLURM_SSHD_TAG, sn) == 0) {
+		if (slurm_access_sshd(v + sn, n - sn, ai) != 0)
+			return claw_fail(cause, CLAW_ERR_PARSE, "slurm: the "
+			    "job's Comment names a malformed sshd endpoint");
+	} else if (n >= rn && memcmp(v, SLURM_SRUN_TAG, rn) == 0) {
+		if (n == rn || n - rn > SLURM_WHY_MAX ||
+		    !slurm_all_in(v + rn, n - rn,
+		    "abcdefghijklmnopqrstuvwxyz-"))
+			return claw_fail(cause, CLAW_ERR_PARSE, "slurm: the "
+			    "job's Comment has a malformed srun reason");
+		ai->mode = SLURM_ACCESS_SRUN;
+		ai->why = xstrndup(v + rn, n - rn);
+	}
+	return 0;
+}
+
+/* Take a RunTime= value: [D-]HH:MM:SS, or INVALID and the like. */
+static int
+slurm_runtime_cb(const char *v, size_t n, void *arg, char **cause)
+{
+	long		*secs = arg;
+	const char	*end = v + n;
+	long		 d = 0, part[3] = { 0, 0, 0 };
+	int		 i;
+
+	(void)cause;
+	*secs = -1;
+	if (memchr(v, '-', n) != NULL) {
+		for (; v < end && *v >= '0' && *v <= '9' && d < 100000; v++)
+			d = d * 10 + (*v - '0');
+		if (v == end || *v++ != '-')
+			return 0;
+	}
+	for (i = 0; i < 3; i++) {
+		if (end - v < 2 || v[0] < '0' || v[0] > '9' || v[1] < '0' ||
+		    v[1] > '9')
+			return 0;
+		part[i] = (v[0] - '0') * 10 + (v[1] - '0');
+		v += 2;
+		if (i < 2 && (v == end || *v++ != ':'))
+			return 0;
+	}
+	if (v != end)
+		return 0;
+	*secs = ((d * 24 + part[0]) * 60 + part[1]) * 60 + part[2];
+	return 0;
+}
+
+/* Read how a job is reached; see provider_slurm.h. */
+int
+slurm_parse_access(const char *text, size_t len,
+    struct slurm_access_info *ai, char **cause)
+{
+	struct slurm_access_info	a;
+	int				rc;
+
+	memset(&a, 0, sizeof a);
+	a.runtime = -1;
+	if (memchr(text, '\0', len) != NULL)
+		return claw_fail(cause, CLAW_ERR_PARSE,
+		    "slurm: scontrol printed a NUL byte");
+	if ((rc = slurm_tokens(text, len, "Comment=", slurm_comment_cb, &a,
+	    cause)) < 0 ||
+	    (rc = slurm_tokens(text, len, "RunTime=", slurm_runtime_cb,
+	    &a.runtime, cause)) < 0) {
+		slurm_access_clear(&a);
+		return rc;
+	}
+	*ai = a;
+	return 0;
+}
+
+/* Free an access; see provider_slurm.h. */
+void
+slurm_access_clear(struct slurm_access_info *ai)
+{
+	free(ai->host_key);
+	free(ai->why);
+	memset(ai, 0, sizeof *ai);
+}
+
+/* Check a public key line; see provider_slurm.h. */
+int
+slurm_pubkey_check(const char *line, size_t len, char **out, char **cause)
+{
+	size_t	t, b;
+
+	while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+		len--;
+	t = 0;
+	while (t < len && line[t] != ' ' && t <= 64 &&
+	    slurm_all_in(line + t, 1, "abcdefghijklmnopqrstuvwxyz"
+	    "0123456789-@."))
+		t++;
+	for (b = 0; t + 1 + b < len &&
+	    slurm_all_in(line + t + 1 + b, 1, SLURM_B64); b++)
+		;
+	if (t == 0 || t > 64 || t + 1 >= len || line[t] != ' ' || b < 16 ||
+	    t + 1 + b > len || (t + 1 + b < len && line[t + 1 + b] != ' ') ||
+	    memchr(line, '\n', len) != NULL)
+		return claw_fail(cause, CLAW_ERR_PARSE, "slurm: not an OpenSSH "
+		    "public key line (TYPE BASE64 [COMMENT])");
+	*out = xstrndup(line, t + 1 + b);
+	return 0;
+}

@@ -8,9 +8,11 @@
  *	slurm_driver_cli ... destroy NAME
  *	slurm_driver_cli ... list
  *
- * get prints KEY=VALUE lines (state, state_text, host, gpus, exec_wrap),
- * list one "NAME STATE GPUS" line per sandbox ("-": none), destroy "existed=0|1".  Errors
- * go to stderr with exit status 1.
+ * get prints KEY=VALUE lines (state, state_text, host, gpus, exec_wrap,
+ * port, user, identity, host_keys), list one "NAME STATE GPUS" line per
+ * sandbox ("-": none), destroy "existed=0|1".  Errors go to stderr with
+ * exit status 1.  -a takes the driver's own options too
+ * (--clawssh-identity=, --clawssh-sshd=), as a config's args do.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -65,6 +67,10 @@ cli_get(const struct provider_conf *conf, const char *name, char **cause)
 	    sb.ep.host != NULL ? sb.ep.host : "",
 	    sb.gpus != NULL ? sb.gpus : "",
 	    sb.ep.exec_wrap != NULL ? sb.ep.exec_wrap : "");
+	printf("port=%d\nuser=%s\nidentity=%s\nhost_keys=%s\n", sb.ep.port,
+	    sb.ep.user != NULL ? sb.ep.user : "",
+	    sb.ep.identity_file != NULL ? sb.ep.identity_file : "",
+	    sb.ep.host_keys != NULL ? sb.ep.host_keys : "");
 	provider_sandbox_clear(&sb);
 	return 0;
 }

@@ -8,10 +8,12 @@
 # GPU and the waiting one becomes READY on it; a cancelled job is GONE,
 # not READY.  Then a stand-in bin directory makes Slurm's commands hang,
 # print garbage or lie, and the driver fails clearly.
+# Remote commands are single-quoted on purpose.
+# shellcheck disable=SC2016
 . "$TESTLIB"
 
 : "${SLURM_DRIVER_CLI:?SLURM_DRIVER_CLI must name the test helper}"
-CLUSTER="$top_srcdir/scripts/slurm-test-cluster.sh"
+CLUSTER="${top_srcdir:-.}/scripts/slurm-test-cluster.sh"
 
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: slurmd must run as root"; exit 77; }
 for p in munged slurmctld slurmd sbatch squeue scontrol scancel srun; do
@@ -33,11 +35,27 @@ eval "$("$CLUSTER" env "$S")"
 # login on a real cluster node has /etc/slurm/slurm.conf.
 kill "$SSHD_PID" 2>/dev/null
 wait "$SSHD_PID" 2>/dev/null
+# shellcheck disable=SC2034 # lib.sh reads it
 SSHD_EXTRA="SetEnv SLURM_CONF=$SLURM_CONF"
 start_sshd
 
+# This test is the srun --overlap path: the holder job finds an sshd
+# that cannot bind a port (as when a site's firewall or policy refuses
+# it), says so, and every command goes through srun into the allocation
+# over the node's own sshd.  tests/integration/slurm_sshd.sh is the
+# job's own sshd.
+cat > "$T/sshd-refused" <<'EOF'
+#!/bin/sh
+# sshd -D -e -f CONFIG, when no address may be bound.
+port=$(sed -n 's/^Port //p' "$4")
+echo "Bind to port $port on 0.0.0.0 failed: Permission denied." >&2
+echo "Cannot bind any address." >&2
+exit 255
+EOF
+chmod 755 "$T/sshd-refused"
 drv() {
-	"$SLURM_DRIVER_CLI" "$@"
+	"$SLURM_DRIVER_CLI" -a "--clawssh-identity=$T/id_ed25519" \
+	    -a "--clawssh-sshd=$T/sshd-refused" "$@"
 }
 
 # field NAME KEY: KEY's value in "drv get NAME".
@@ -70,6 +88,10 @@ drv create two 1 || fail "create two"
 wait_state one READY
 wait_state two READY
 expect_eq "$(field one host)" 127.0.0.1 "endpoint is the node's NodeAddr"
+expect_match "$(field one state_text)" \
+    '^job [0-9]* RUNNING, srun (no sshd: bind-failed)$' "why srun"
+expect_eq "$(field one port)" 0 "the node's own sshd"
+expect_eq "$(field one host_keys)" "" "no job host key"
 va=$(in_alloc one 'echo $CUDA_VISIBLE_DEVICES $SLURM_STEP_GPUS') ||
     fail "exec in one"
 vb=$(in_alloc two 'echo $CUDA_VISIBLE_DEVICES $SLURM_STEP_GPUS') ||

@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for the slurm provider driver's parsers: squeue lines, sbatch
- * --parsable, scontrol's NodeAddr and GRES indexes, each good, garbage
- * and truncated, and the choice among jobs of one name.
+ * --parsable, scontrol's NodeAddr, GRES indexes and the holder job's
+ * Comment, public key lines, each good, garbage and truncated, and the
+ * choice among jobs of one name; the holder job's script under sh.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
+
+#include <sys/types.h>
+#include <sys/wait.h>
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -370,6 +375,210 @@ test_gpus(void **state)
 	    NULL), CLAW_ERR_PARSE);
 }
 
+/* Read how a job is reached from text; return rc. */
+static int
+access_of(const char *text, struct slurm_access_info *ai)
+{
+	char	*cause = NULL;
+	int	 rc;
+
+	memset(ai, 0, sizeof *ai);
+	rc = slurm_parse_access(text, strlen(text), ai, &cause);
+	if (rc != 0)
+		assert_non_null(strstr(cause, "slurm: "));
+	free(cause);
+	return rc;
+}
+
+#define KEY64	"AAAAC3NzaC1lZDI1NTE5AAAAIFIOZY++8rQXOlgct8VW9jQKmAK9F9Mq"
+
+/* The Comment a holder job writes, and RunTime, each good and bad. */
+static void
+test_access(void **state)
+{
+	struct slurm_access_info	 ai;
+	const char			*bad[] = {
+		"Comment=clawssh-sshd:0:ssh-ed25519:" KEY64,
+		"Comment=clawssh-sshd:65536:ssh-ed25519:" KEY64,
+		"Comment=clawssh-sshd:123456:ssh-ed25519:" KEY64,
+		"Comment=clawssh-sshd:x1:ssh-ed25519:" KEY64,
+		"Comment=clawssh-sshd::ssh-ed25519:" KEY64,
+		"Comment=clawssh-sshd:22:ssh-rsa:" KEY64,
+		"Comment=clawssh-sshd:22:ssh-ed25519:AAAA",
+		"Comment=clawssh-sshd:22:ssh-ed25519:" KEY64 "$(x)",
+		"Comment=clawssh-sshd:22:ssh-ed25519:",
+		"Comment=clawssh-sshd:22",
+		"Comment=clawssh-srun:",
+		"Comment=clawssh-srun:No-Sshd",
+		"Comment=clawssh-srun:a;b",
+		"Comment=clawssh-srun:abcdefghijklmnopqrstuvwxyzabcdefg",
+		"Comment=clawssh-srun:x Comment=clawssh-srun:y",
+	};
+	size_t				 i;
+
+	(void)state;
+	assert_int_equal(access_of("JobId=7 JobName=clawssh-a\n"
+	    "   RunTime=00:02:05 TimeLimit=UNLIMITED\n"
+	    "   Comment=clawssh-sshd:35646:ssh-ed25519:" KEY64 " \n"
+	    "   AdminComment=clawssh-srun:no\n", &ai), 0);
+	assert_int_equal(ai.mode, SLURM_ACCESS_SSHD);
+	assert_int_equal(ai.port, 35646);
+	assert_string_equal(ai.host_key, "ssh-ed25519 " KEY64);
+	assert_null(ai.why);
+	assert_int_equal(ai.runtime, 125);
+	slurm_access_clear(&ai);
+
+	assert_int_equal(access_of("RunTime=1-00:00:01 "
+	    "Comment=clawssh-srun:bind-failed", &ai), 0);
+	assert_int_equal(ai.mode, SLURM_ACCESS_SRUN);
+	assert_string_equal(ai.why, "bind-failed");
+	assert_null(ai.host_key);
+	assert_int_equal(ai.runtime, 86401);
+	slurm_access_clear(&ai);
+
+	/* Not said yet, or someone else's words: unknown, not an error. */
+	assert_int_equal(access_of("RunTime=00:00:01 Comment=(null)", &ai), 0);
+	assert_int_equal(ai.mode, SLURM_ACCESS_UNKNOWN);
+	assert_int_equal(ai.runtime, 1);
+	assert_int_equal(access_of("Comment=my-own-words RunTime=INVALID",
+	    &ai), 0);
+	assert_int_equal(ai.mode, SLURM_ACCESS_UNKNOWN);
+	assert_int_equal(ai.runtime, -1);
+	assert_int_equal(access_of("JobId=7", &ai), 0);
+	assert_int_equal(ai.mode, SLURM_ACCESS_UNKNOWN);
+	assert_int_equal(ai.runtime, -1);
+	assert_int_equal(access_of("RunTime=00:0x:01", &ai), 0);
+	assert_int_equal(ai.runtime, -1);
+
+	/* Ours, but malformed: an error, never a guess. */
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		if (access_of(bad[i], &ai) != CLAW_ERR_PARSE)
+			fail_msg("accepted: %s", bad[i]);
+	}
+	assert_int_equal(slurm_parse_access("Comment=clawssh-srun:x\0", 23,
+	    &ai, NULL), CLAW_ERR_PARSE);
+}
+
+/* Public key lines: the comment dropped, garbage refused. */
+static void
+test_pubkey(void **state)
+{
+	const char	*bad[] = { "", "ssh-ed25519", "ssh-ed25519 ",
+	    "ssh-ed25519 AAAA", " ssh-ed25519 " KEY64, "ssh-ed25519 " KEY64
+	    "'x", "SSH-ED25519 " KEY64, "ssh-ed25519 " KEY64 "\nx y",
+	    "ssh-ed25519\t" KEY64 };
+	char		*k, *cause = NULL;
+	size_t		 i;
+
+	(void)state;
+	assert_int_equal(slurm_pubkey_check("ssh-ed25519 " KEY64 " me@host"
+	    "\n", strlen("ssh-ed25519 " KEY64 " me@host\n"), &k, NULL), 0);
+	assert_string_equal(k, "ssh-ed25519 " KEY64);
+	free(k);
+	assert_int_equal(slurm_pubkey_check("ecdsa-sha2-nistp256 " KEY64,
+	    strlen("ecdsa-sha2-nistp256 " KEY64), &k, NULL), 0);
+	assert_string_equal(k, "ecdsa-sha2-nistp256 " KEY64);
+	free(k);
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		if (slurm_pubkey_check(bad[i], strlen(bad[i]), &k, &cause) !=
+		    CLAW_ERR_PARSE)
+			fail_msg("accepted: %s", bad[i]);
+		assert_non_null(strstr(cause, "public key"));
+		free(cause);
+		cause = NULL;
+	}
+}
+
+/* Run sh text with /bin/sh; return its exit status, or -1. */
+static int
+sh_status(const char *text)
+{
+	int	st;
+
+	st = system(text);
+	return st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Write the script for key and sshd to a temporary file; return its path. */
+static char *
+script_file(const char *key, const char *sshd)
+{
+	char	*s, *path;
+	int	 fd;
+
+	path = xstrdup("/tmp/.clawssh-slurm-job-XXXXXX");
+	assert_int_not_equal(fd = mkstemp(path), -1);
+	s = slurm_job_script(key, sshd);
+	assert_int_equal(write(fd, s, strlen(s)), (ssize_t)strlen(s));
+	close(fd);
+	free(s);
+	return path;
+}
+
+/*
+ * The holder script: sh reads it (dash, busybox), a hostile key and
+ * path stay one word each, and each way of having no sshd is said in
+ * the job's Comment (scontrol stubbed) before it waits.
+ */
+static void
+test_job_script(void **state)
+{
+	const char	*hostile =
+	    "ssh-ed25519 AAAA'; touch /tmp/pwn; '$(x)`y`";
+	const char	*why[][3] = {
+		{ KEY64, "no", "disabled" },
+		{ KEY64, "/nonexistent/sshd", "no-sshd" },
+		{ KEY64, "sshd", "sshd-not-absolute" },
+		{ "", "/bin/true", "no-user-key" },
+	};
+	char		*path, *cmd;
+	size_t		 i;
+
+	(void)state;
+	path = script_file(hostile, "/x y/$(sshd)");
+	cmd = xasprintf("sh -n %s && { ! busybox sh -c : 2>/dev/null || "
+	    "busybox sh -n %s; } && eval \"$(head -n 1 %s)\" && "
+	    "printf %%s \"$k\" | cmp -s - /tmp/.clawssh-slurm-k.%ld && "
+	    "[ \"$sshd\" = '/x y/$(sshd)' ]", path, path, path,
+	    (long)getpid());
+	{
+		char	*kf = xasprintf("/tmp/.clawssh-slurm-k.%ld",
+			    (long)getpid());
+		FILE	*f = fopen(kf, "w");
+
+		assert_non_null(f);
+		fputs(hostile, f);
+		fclose(f);
+		assert_int_equal(sh_status(cmd), 0);
+		unlink(kf);
+		free(kf);
+	}
+	free(cmd);
+	unlink(path);
+	free(path);
+
+	for (i = 0; i < sizeof why / sizeof why[0]; i++) {
+		path = script_file(why[i][0], why[i][1]);
+		cmd = xasprintf("d=$(mktemp -d) || exit 9; "
+		    "printf '#!/bin/sh\\necho \"$*\" > %%s/said\\n' \"$d\" "
+		    "> \"$d/scontrol\"; chmod +x \"$d/scontrol\"; "
+		    "SLURM_JOB_ID=999999007 PATH=\"$d:$PATH\" setsid sh %s & "
+		    "p=$!; i=0; "
+		    "while [ ! -s \"$d/said\" ] && [ $i -lt 50 ]; do "
+		    "sleep 0.1; i=$((i + 1)); done; kill -- -$p; wait $p; "
+		    "s=$(cat \"$d/said\"); rm -rf \"$d\"; "
+		    "[ \"$s\" = 'update JobId=999999007 "
+		    "Comment=clawssh-srun:%s' ]",
+		    path, why[i][2]);
+		if (sh_status(cmd) != 0)
+			fail_msg("no '%s' said for sshd %s", why[i][2],
+			    why[i][1]);
+		free(cmd);
+		unlink(path);
+		free(path);
+	}
+}
+
 int
 main(void)
 {
@@ -384,6 +593,9 @@ main(void)
 		cmocka_unit_test(test_jobid),
 		cmocka_unit_test(test_node_addr),
 		cmocka_unit_test(test_gpus),
+		cmocka_unit_test(test_access),
+		cmocka_unit_test(test_pubkey),
+		cmocka_unit_test(test_job_script),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
