@@ -207,17 +207,21 @@ cmd_env_workdir(const struct cmd_box *b, const struct sandbox_settings *now,
  */
 static int
 cmd_env_bwrap(const struct cmd_box *b, const struct sandbox_settings *now,
-    const char **keep, size_t nkeep, const char *cwd, int pty, int *watches,
-    char **wrap)
+    const char **keep, size_t nkeep, const char *cwd,
+    const struct cmd_env_tty *tty, int *watches, char **wrap)
 {
 	struct contain_spec	 spec;
 	const char		*workdir;
 	char			*agent;
-	int			 rc;
+	int			 rc, detached = tty != NULL && tty->detached;
 
 	if ((rc = cmd_env_workdir(b, now, &workdir)) != 0 ||
 	    (rc = cmd_env_agent(b, &agent)) != 0)
 		return rc;
+	if (agent == NULL && detached)
+		return cmd_fail("a terminal for a background process needs "
+		    "the host agent, which does not run on %s (-v says why)",
+		    b->rec->host);
 	memset(&spec, 0, sizeof spec);
 	spec.workdir = workdir;
 	spec.settings = now;
@@ -229,7 +233,8 @@ cmd_env_bwrap(const struct cmd_box *b, const struct sandbox_settings *now,
 	spec.limits = &now->limits;
 	spec.note_user = log_get_level() >= LOG_LEVEL_INFO;
 	spec.agent = agent;
-	spec.pty = pty;
+	spec.pty = tty != NULL && tty->pty;
+	spec.pty_agent_only = detached;
 	*wrap = agent != NULL ? contain_bwrap_box(&spec) :
 	    contain_bwrap_wrap(&spec);
 	if (watches != NULL)	/* box-exec, or bwrap --die-with-parent */
@@ -331,6 +336,10 @@ cmd_env_wrap(const struct cmd_box *b, const struct sandbox_settings *now,
 	*wrap = NULL;
 	if (watches != NULL)
 		*watches = 0;
+	if (tty != NULL && tty->detached && now->runtime != CONTAIN_BWRAP)
+		return cmd_fail("runtime %s gives a background process no "
+		    "terminal (bwrap sandboxes do)",
+		    contain_runtime_name(now->runtime));
 	if (now->runtime == CONTAIN_NONE) {
 		*wrap = cmd_env_exec_wrap(b, NULL, cwd);
 		return 0;
@@ -339,8 +348,8 @@ cmd_env_wrap(const struct cmd_box *b, const struct sandbox_settings *now,
 	for (i = 0; i < e->n; i++)
 		keep[i] = e->v[i].name;
 	if (now->runtime == CONTAIN_BWRAP)
-		rc = cmd_env_bwrap(b, now, keep, e->n, cwd, tty != NULL &&
-		    tty->pty, watches, wrap);
+		rc = cmd_env_bwrap(b, now, keep, e->n, cwd, tty, watches,
+		    wrap);
 	else
 		rc = cmd_env_oci(b, now, keep, e->n, cwd, wrap);
 	free(keep);

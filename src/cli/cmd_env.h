@@ -24,6 +24,9 @@ struct sandbox_settings;
 struct cmd_env_tty {
 	int	pty;	/* stdin, stdout, stderr: a pseudo-terminal */
 	int	login;	/* an interactive login shell (cmd_env_login) */
+	int	detached; /* no terminal of the caller's (a background
+			     process): only the host agent can make one,
+			     in a bwrap sandbox */
 };
 
 /* An environment list being built. */

@@ -2,7 +2,8 @@
 /*
  * clawssh process: background processes in a sandbox.
  *
- *	clawssh process start -s ID [--name NAME] [--log-max BYTES] -- CMD...
+ *	clawssh process start -s ID [--name NAME] [--log-max BYTES] [--pty]
+ *	    -- CMD...
  *	clawssh process list|poll|log|write|kill|wait -s ID [HANDLE] [options]
  */
 #ifdef HAVE_CONFIG_H
@@ -54,6 +55,7 @@ struct proc_args {
 	int		 json;
 	int		 tail;		/* --tail N, 0: all */
 	int		 eof;		/* --eof */
+	int		 pty;		/* start --pty */
 	const char	*signal;	/* --signal */
 	int		 timeout;	/* wait --timeout S, -1: none */
 	struct cmd_env	 env;		/* --env, then the config's */
@@ -64,7 +66,7 @@ struct proc_args {
 
 static const char proc_usage[] =
     "usage: clawssh process start -s ID [--name NAME] [--log-max BYTES]\n"
-    "           [--env NAME=VALUE] [--json] -- CMD [ARG...]\n"
+    "           [--env NAME=VALUE] [--pty] [--json] -- CMD [ARG...]\n"
     "       clawssh process list -s ID [--json]\n"
     "       clawssh process poll -s ID [--json] HANDLE\n"
     "       clawssh process log -s ID [--tail N] [--json] HANDLE\n"
@@ -78,7 +80,7 @@ static const char proc_usage[] =
 
 enum {
 	OPT_NAME = CMD_OPT_FIRST_FREE, OPT_LOGMAX, OPT_JSON, OPT_TAIL,
-	OPT_EOF, OPT_SIGNAL, OPT_ENV, OPT_TIMEOUT
+	OPT_EOF, OPT_SIGNAL, OPT_ENV, OPT_TIMEOUT, OPT_PTY
 };
 
 static const struct option proc_longopts[] = {
@@ -89,6 +91,7 @@ static const struct option proc_longopts[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "log-max", required_argument, NULL, OPT_LOGMAX },
 	{ "name", required_argument, NULL, OPT_NAME },
+	{ "pty", no_argument, NULL, OPT_PTY },
 	{ "sandbox", required_argument, NULL, 's' },
 	{ "signal", required_argument, NULL, OPT_SIGNAL },
 	{ "tail", required_argument, NULL, OPT_TAIL },
@@ -105,6 +108,7 @@ static const struct {
 	{ OPT_NAME, PROC_START, "--name" },
 	{ OPT_LOGMAX, PROC_START, "--log-max" },
 	{ OPT_ENV, PROC_START, "--env" },
+	{ OPT_PTY, PROC_START, "--pty" },
 	{ OPT_TAIL, PROC_LOG, "--tail" },
 	{ OPT_EOF, PROC_WRITE, "--eof" },
 	{ OPT_SIGNAL, PROC_KILL, "--signal" },
@@ -154,6 +158,9 @@ proc_option(struct proc_args *a, int ch, const char *arg)
 		return 0;
 	case OPT_JSON:
 		a->json = 1;
+		return 0;
+	case OPT_PTY:
+		a->pty = 1;
 		return 0;
 	case OPT_TAIL:
 		if (cmd_parse_int(arg, 1, 10000000, &a->tail) != 0)
@@ -277,6 +284,7 @@ proc_start(struct proc_args *a)
 {
 	struct registry_record	*r = a->box.rec;
 	struct sandbox_settings	 now;
+	struct cmd_env_tty	 tty = { 1, 0, 1 };
 	char			*wrap, *h = NULL, *cause = NULL;
 	cJSON			*o;
 	int			 rc;
@@ -291,8 +299,8 @@ proc_start(struct proc_args *a)
 		free(cause);
 		return rc;
 	}
-	if ((rc = cmd_env_wrap(&a->box, &now, &a->env, NULL, NULL, NULL,
-	    &wrap)) != 0)
+	if ((rc = cmd_env_wrap(&a->box, &now, &a->env, NULL,
+	    a->pty ? &tty : NULL, NULL, &wrap)) != 0)
 		return rc;
 	rc = cmd_env_process(&a->box, &a->env, wrap, a->argc, a->argv,
 	    a->name, (size_t)a->log_max, &h);

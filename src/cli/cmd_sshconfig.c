@@ -117,7 +117,7 @@ static int
 sshcfg_enter(struct cmd_box *b, char **path)
 {
 	const struct registry_record	*r = b->rec;
-	struct cmd_env_tty		 tty = { 1, 1 };
+	struct cmd_env_tty		 tty = { 1, 1, 0 };
 	struct cmd_env			 e = { NULL, 0 };
 	struct sandbox_settings		 now;
 	struct buf			 text = BUF_INIT, out = BUF_INIT;

@@ -681,7 +681,12 @@ contain_bwrap_box(const struct contain_spec *spec)
 		buf_append_str(&b, "echo \"clawssh: note: the host agent is "
 		    "gone ($__claw_a); this command runs in a sandbox of its "
 		    "own\" >&2\n");
-	fallback = contain_bwrap_wrap(spec);
+	if (spec->pty_agent_only)
+		fallback = xstrdup("echo \"clawssh: the host agent is gone "
+		    "($__claw_a): no terminal for this command\" >&2; "
+		    "exit 125\n");
+	else
+		fallback = contain_bwrap_wrap(spec);
 	buf_appendf(&b, "%sfi\n", fallback);
 	free(fallback);
 	free(start);

@@ -37,6 +37,10 @@ struct contain_spec {
 	const char			*agent;	/* the host agent's
 						   path, or NULL */
 	int				 pty;	/* on a terminal */
+	int				 pty_agent_only; /* the
+						   terminal is the agent's
+						   or none (a background
+						   process): no fallback */
 };
 
 /*
@@ -90,7 +94,9 @@ char	*contain_bwrap_workdir(const struct contain_spec *spec);
  * the agent is gone, the code of contain_bwrap_wrap runs instead (a fresh
  * sandbox for this command, said on stderr with note_user).  spec->pty
  * runs the command on a terminal of the sandbox's own, relayed to the
- * one the wrapper has (sshd's).  See docs/agent.md.
+ * wrapper's stdin and stdout (sshd's terminal, or a background process's
+ * FIFO and log); with spec->pty_agent_only, a missing agent is an error
+ * (exit 125), not a fallback without a terminal.  See docs/agent.md.
  */
 char	*contain_bwrap_box(const struct contain_spec *spec);
 
