@@ -3,8 +3,9 @@
  * The "openshell" provider driver: drives NVIDIA OpenShell's CLI.
  *
  *	openshell [ARGS...] sandbox get NAME
+ *	openshell [ARGS...] sandbox create --help
  *	openshell [ARGS...] sandbox create --name NAME [--from IMAGE]
- *	    [--gpu N] [--policy P] [EXTRA...]
+ *	    [--gpu [N]] [--policy P] [EXTRA...] [--detach -- sleep infinity]
  *	openshell [ARGS...] sandbox ssh-config NAME
  *	openshell [ARGS...] sandbox delete NAME
  *	openshell [ARGS...] sandbox list
@@ -12,9 +13,12 @@
  * get prints "key: value" lines of which "Phase:" matters (Provisioning,
  * Ready, Error, Deleting...); an unknown name fails with "not found" on
  * stderr.  ssh-config prints an OpenSSH client config block (Host, User,
- * ProxyCommand, ...), read here with the sshconfig module.  OpenShell
- * cannot run on the build machines: the driver is tested against a
- * stand-in (tests/providers/openshell-standin), a contract test.
+ * ProxyCommand, ...), read here with the sshconfig module.  create
+ * --help says which release's flags the CLI has (docs/providers.md: a
+ * bare --gpu up to 0.0.68, a count since; --detach since 0.0.111, where
+ * the trailing command is the main process).  OpenShell cannot run on
+ * the build machines: the driver is tested against a stand-in
+ * (tests/providers/openshell-standin), a contract test.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -95,8 +99,11 @@ os_phase(const char *phase)
 		{ "creating", PROVIDER_PENDING },
 		{ "starting", PROVIDER_PENDING },
 		{ "unknown", PROVIDER_PENDING },
-		{ "error", PROVIDER_FAILED },
+		{ "error", PROVIDER_FAILED },	/* main process ended, too */
 		{ "failed", PROVIDER_FAILED },
+		{ "completed", PROVIDER_FAILED },	/* main exited 0 (later) */
+		{ "stopping", PROVIDER_FAILED },	/* until sandbox start */
+		{ "stopped", PROVIDER_FAILED },
 		{ "deleting", PROVIDER_GONE },
 		{ "terminating", PROVIDER_GONE },
 		{ "deleted", PROVIDER_GONE },

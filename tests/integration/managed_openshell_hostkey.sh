@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # Host keys of OpenShell sandboxes.  OpenShell's ssh-config turns host
 # key checking off (StrictHostKeyChecking no, known_hosts at /dev/null)
-# and its supervisor makes a new key whenever it starts.  With the
-# default settings (StrictHostKeyChecking unset, no knownHostsFile) the
+# and its supervisor makes a new key whenever it starts.  Even with
+# StrictHostKeyChecking yes in config.json (and no knownHostsFile) the
 # first contact pins the key it sees in STATE/known_hosts.d/ID; after the
 # stand-in's stop and start (a new key) exec and a second provision are
-# refused and the pin is kept; recreate (a new sandbox) pins the new key;
+# refused and the pin is kept; its line removed (ssh-keygen -R), the next
+# provision pins the new key; recreate (a new sandbox) pins its key;
 # destroy drops the pin; a new sandbox under the same name is pinned
 # anew.  ~/.ssh/known_hosts is never written.
 : "${top_srcdir:?top_srcdir must name the source tree (make check sets it)}"
@@ -14,7 +15,7 @@
 # shellcheck disable=SC1091 # shared by the openshell tests, linted alone
 . "$top_srcdir/tests/integration/openshell_lib.sh"
 
-os_config
+os_config ', "strictHostKeyChecking": "yes"'
 echo data > "$T/ws/f"
 
 id=$("$CLAWSSH" provision --provider os --workspace "$T/ws" --key k \
@@ -46,6 +47,16 @@ expect_eq "$(cut -d' ' -f1,3 "$pin")" "openshell-$name $key1" \
     "a refused key leaves the pin as it was"
 expect_eq "$(os_names)" "$name" "a refused provision deletes nothing"
 expect_eq "$(os_ids)" "$id" "a refused provision keeps the record"
+
+# Told that the new key is right (its line removed), provision pins it.
+ssh-keygen -q -R "openshell-$name" -f "$pin" >/dev/null 2>&1 ||
+	fail "ssh-keygen -R"
+"$CLAWSSH" provision --provider os --workspace "$T/ws" --key k \
+    >/dev/null 2>"$T/err" || fail "provision after -R: $(cat "$T/err")"
+expect_eq "$(cut -d' ' -f1,3 "$pin")" "openshell-$name $(os_key "$name")" \
+    "the new key pinned after ssh-keygen -R"
+out=$("$CLAWSSH" exec -s "$id" -- cat f)
+expect_eq "$out" data "exec over the new pin"
 
 # recreate makes a new sandbox: its key is pinned instead.
 "$CLAWSSH" recreate "$id" >/dev/null 2>"$T/err" ||
