@@ -200,62 +200,6 @@ managed_retry_ms(void)
 	return atoi(s) <= 600000 ? atoi(s) : MANAGED_RETRY_MS;
 }
 
-/*
- * One try: create name and wait for READY.  *again says whether the
- * failure is one to try again after: the provider failed the create (not
- * a request the driver refused, CLAW_ERR_INVAL), or the new sandbox
- * failed or ended before it was ready.
- */
-static int
-managed_create_once(const struct managed *m, const char *name,
-    const struct provider_request *req, struct provider_sandbox *sb,
-    int *again, char **cause)
-{
-	int	rc, ended;
-
-	*again = 0;
-	memset(sb, 0, sizeof *sb);
-	if ((rc = m->ops->create(&m->pc, name, req, cause)) != 0) {
-		*again = rc != CLAW_ERR_INVAL;
-		return rc;
-	}
-	sb->state = PROVIDER_PENDING;
-	if ((rc = managed_wait(m, name, sb, &ended, cause)) != 0)
-		*again = ended;
-	return rc;
-}
-
-/*
- * Undo a failed try: note what the provider has under name now (*st),
- * and delete it and wait until it is gone if it has anything.
- */
-static int
-managed_create_undo(const struct managed *m, const char *name, char **st,
-    char **cause)
-{
-	struct provider_sandbox	 sb;
-	enum provider_state	 state;
-	char			*was;
-	int			 rc, existed;
-
-	if ((rc = managed_get(m, name, &sb, cause)) != 0)
-		return rc;
-	*st = managed_state_text(&sb);
-	state = sb.state;
-	provider_sandbox_clear(&sb);
-	if (state == PROVIDER_ABSENT)
-		return 0;
-	log_info("provider %s: deleting what the failed create of %s left "
-	    "(%s)", m->pc.name, name, *st);
-	if ((rc = managed_destroy(m, name, &existed, cause)) != 0 ||
-	    (rc = managed_wait_ended(m, name, cause)) != 0)
-		return rc;
-	was = *st;
-	*st = xasprintf("%s, since deleted", was);
-	free(was);
-	return 0;
-}
-
 /* cause without the "provider NAME (DRIVER): " that every error has. */
 static const char *
 managed_bare_cause(const struct managed *m, const char *cause)
@@ -271,6 +215,87 @@ managed_bare_cause(const struct managed *m, const char *cause)
 	same = strncmp(cause, pre, n) == 0;
 	free(pre);
 	return same ? cause + n : cause;
+}
+
+/*
+ * One try: create name and wait for READY.  A create call that fails
+ * (not a request the driver refused, CLAW_ERR_INVAL) is followed by a
+ * look at name (*seen, *looked set): if it is coming up all the same (a
+ * CLI killed at the provider's timeout while it watched a slow
+ * provisioning) it is waited for, not undone.  *again says whether the
+ * failure is one to try again after: the create failed and nothing of it
+ * is coming up, or the new sandbox failed or ended before it was ready.
+ */
+static int
+managed_create_once(const struct managed *m, const char *name,
+    const struct provider_request *req, struct provider_sandbox *sb,
+    struct provider_sandbox *seen, int *looked, int *again, char **cause)
+{
+	char	*err = NULL;
+	int	 rc, ended;
+
+	*again = *looked = 0;
+	memset(sb, 0, sizeof *sb);
+	if ((rc = m->ops->create(&m->pc, name, req, cause)) != 0) {
+		if (rc == CLAW_ERR_INVAL)
+			return rc;
+		*again = 1;
+		if (managed_get(m, name, seen, &err) != 0) {
+			free(err);
+			return rc;
+		}
+		*looked = 1;
+		if (seen->state != PROVIDER_PENDING &&
+		    seen->state != PROVIDER_READY)
+			return rc;
+		log_warn("provider %s: %s; %s is %s all the same: waiting for "
+		    "it", m->pc.name, managed_bare_cause(m, *cause), name,
+		    provider_state_name(seen->state));
+		provider_sandbox_clear(seen);
+		*again = *looked = 0;
+		free(*cause);
+		*cause = NULL;
+	}
+	sb->state = PROVIDER_PENDING;
+	if ((rc = managed_wait(m, name, sb, &ended, cause)) != 0)
+		*again = ended;
+	return rc;
+}
+
+/*
+ * Undo a failed try: note what the provider has under name (*seen when
+ * already looked at, else asked now) in *st, and delete it and wait until
+ * it is gone if it has anything.
+ */
+static int
+managed_create_undo(const struct managed *m, const char *name,
+    const struct provider_sandbox *seen, char **st, char **cause)
+{
+	struct provider_sandbox	 sb;
+	enum provider_state	 state;
+	char			*was;
+	int			 rc, existed;
+
+	if (seen == NULL) {
+		if ((rc = managed_get(m, name, &sb, cause)) != 0)
+			return rc;
+		seen = &sb;
+	}
+	*st = managed_state_text(seen);
+	state = seen->state;
+	if (seen == &sb)
+		provider_sandbox_clear(&sb);
+	if (state == PROVIDER_ABSENT)
+		return 0;
+	log_info("provider %s: deleting what the failed create of %s left "
+	    "(%s)", m->pc.name, name, *st);
+	if ((rc = managed_destroy(m, name, &existed, cause)) != 0 ||
+	    (rc = managed_wait_ended(m, name, cause)) != 0)
+		return rc;
+	was = *st;
+	*st = xasprintf("%s, since deleted", was);
+	free(was);
+	return 0;
 }
 
 /* The error after the last try: tries, waits, last state, last error. */
@@ -297,16 +322,18 @@ managed_create(const struct managed *m, const char *name,
     const struct provider_request *req, struct provider_sandbox *sb,
     int *left, char **cause)
 {
-	struct buf	 waits = BUF_INIT;
-	char		*why = NULL, *st = NULL, *undo = NULL;
-	int		 rc, again, tries, ms = managed_retry_ms();
+	struct provider_sandbox	 seen;
+	struct buf		 waits = BUF_INIT;
+	char			*why = NULL, *st = NULL, *undo = NULL;
+	int			 rc, urc, again, looked, tries;
+	int			 ms = managed_retry_ms();
 
 	for (tries = 1;; tries++) {
 		*left = 1;
 		free(why);
 		why = NULL;
-		if ((rc = managed_create_once(m, name, req, sb, &again,
-		    &why)) == 0)
+		if ((rc = managed_create_once(m, name, req, sb, &seen,
+		    &looked, &again, &why)) == 0)
 			break;
 		if (!again) {
 			*cause = why;
@@ -315,7 +342,11 @@ managed_create(const struct managed *m, const char *name,
 		}
 		free(st);
 		st = NULL;
-		if (managed_create_undo(m, name, &st, &undo) != 0) {
+		urc = managed_create_undo(m, name, looked ? &seen : NULL, &st,
+		    &undo);
+		if (looked)
+			provider_sandbox_clear(&seen);
+		if (urc != 0) {
 			rc = provider_fail(cause, &m->pc, rc, "%s; what it "
 			    "left could not be deleted: %s",
 			    managed_bare_cause(m, why), managed_bare_cause(m,

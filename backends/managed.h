@@ -45,9 +45,11 @@ int	managed_name(const struct managed *m, const char *id, char **out,
  * Get name from the provider, creating it (with req) only when the
  * provider says ABSENT, and wait up to ready_timeout seconds for READY.
  * FAILED or GONE, or no READY in time, is an error naming the provider
- * and its last state.  A create that fails at the provider, or whose
- * sandbox fails or ends before it is ready, is undone (what the provider
- * has under name is deleted and waited for) and tried again, up to
+ * and its last state.  A create that fails at the provider (and has
+ * nothing coming up under name: a create call killed at the provider's
+ * timeout whose sandbox is pending is waited for), or whose sandbox
+ * fails or ends before it is ready, is undone (what the provider has
+ * under name is deleted and waited for) and tried again, up to
  * MANAGED_CREATE_TRIES in all, after MANAGED_RETRY_MS and then twice as
  * long each time (CLAWSSH_PROVIDER_RETRY_MS, in ms, replaces the first
  * wait); the last error names the tries, the waits and the provider's

@@ -6,7 +6,8 @@
 # deleted before the next, after 50 ms then 100 ms (CLAWSSH_PROVIDER_
 # RETRY_MS=50); three tries at most; the last error names the tries, the
 # waits and the provider's last state; nothing is left behind, neither
-# at the provider nor in clawssh's records.
+# at the provider nor in clawssh's records.  A create call killed at the
+# provider's timeout whose sandbox is coming up is waited for instead.
 : "${top_srcdir:?top_srcdir must name the source tree (make check sets it)}"
 . "$TESTLIB"
 # shellcheck disable=SC1091 # shared by the openshell tests, linted alone
@@ -29,9 +30,9 @@ name="claw-$id"
 expect_eq "$(creates)" 3 "three creates"
 expect_eq "$(grep -c "sandbox delete $name" "$T/os/calls")" 2 \
     "each failed try deleted"
-# The first look (absent), then what each try did: create, a look,
-# delete, a look until it is gone; the third try's create is followed by
-# the wait for Ready.
+# The first look (absent), then what each try did: create, a look (is
+# it coming up all the same?  No: in Error), delete, a look until it is
+# gone; the third try's create is followed by the wait for Ready.
 verbs=$(grep " $name" "$T/os/calls" | awk '{ print $4 }' | head -n 10 |
     tr '\n' ' ')
 expect_eq "$verbs" \
@@ -80,4 +81,21 @@ done
 expect_eq "$(($(creates) - before))" 5 "five creates for three sandboxes"
 expect_eq "$(os_names | wc -l)" 3 "three sandboxes at the provider"
 expect_eq "$(os_ids | wc -l)" 3 "three records"
+
+# A create call killed at the provider's timeout (the CLI still watching
+# a slow provisioning) whose sandbox comes up: waited for, not undone.
+unset OPENSHELL_STANDIN_FAIL_EVERY
+OPENSHELL_STANDIN_CREATE_SLEEP=3
+export OPENSHELL_STANDIN_CREATE_SLEEP
+os_config "" 20 1
+mkdir -p "$T/ws-slow"
+before=$(creates)
+id=$("$CLAWSSH" provision --provider os --workspace "$T/ws-slow" \
+    --key slow 2>"$T/err") || fail "slow create: $(cat "$T/err")"
+expect_eq "$(($(creates) - before))" 1 "a slow create is not repeated"
+grep -q "sandbox delete claw-$id" "$T/os/calls" &&
+	fail "a slow create was deleted"
+expect_match "$(cat "$T/err")" "did not answer within 1 s.*claw-$id is pending all the same: waiting for it" \
+    "a slow create waited for"
+expect_eq "$(os_names | wc -l)" 4 "four sandboxes at the provider"
 exit 0

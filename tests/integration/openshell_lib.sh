@@ -4,9 +4,10 @@
 # the stand-in of OpenShell's CLI (tests/providers/openshell-standin)
 # keeps its state in $T/os, clawssh its own in $T/state; a create that
 # fails is tried again after 50 ms (then 100 ms), not 2 s.
-#   os_config [SSH-MEMBERS [READY-TIMEOUT]]  write config.json: provider
-#            "os" drives the stand-in (args --gateway lab); SSH-MEMBERS
-#            are added to the "ssh" object (start them with a comma)
+#   os_config [SSH-MEMBERS [READY-TIMEOUT [TIMEOUT]]]  write config.json:
+#            provider "os" drives the stand-in (args --gateway lab, a
+#            call's timeout 10 s, readyTimeout 20 s); SSH-MEMBERS are added
+#            to the "ssh" object (start them with a comma)
 #   os_names  the sandboxes the stand-in has, one a line
 #   os_ids    the sandbox ids clawssh has records of, one a line
 #   os_key NAME  the base64 of the stand-in sandbox NAME's host key
@@ -29,7 +30,7 @@ os_config() {
 	  "providers": {
 	    "os": { "driver": "openshell", "command": "$STANDIN",
 	            "args": ["--gateway", "lab"],
-	            "timeout": 10, "readyTimeout": ${2:-20} }
+	            "timeout": ${3:-10}, "readyTimeout": ${2:-20} }
 	  }
 	}
 	CONF
