@@ -13,7 +13,7 @@
 # shellcheck disable=SC1091 # shared by the openshell tests, linted alone
 . "$top_srcdir/tests/integration/openshell_lib.sh"
 
-os_config
+os_config ''
 echo data > "$T/ws/f"
 
 # creates: how many creates the stand-in was asked for.

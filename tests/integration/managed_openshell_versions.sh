@@ -16,7 +16,7 @@
 # shellcheck disable=SC1091 # shared by the openshell tests, linted alone
 . "$top_srcdir/tests/integration/openshell_lib.sh"
 
-os_config
+os_config ''
 echo data > "$T/ws/f"
 
 # The stand-in's own model first: a main process that ends puts the
