@@ -35,6 +35,11 @@ struct provider_endpoint {
 	char	*host_keys;	/* the endpoint's public host keys, one
 				   "TYPE BASE64" a line, pinned when set;
 				   NULL: known_hosts as usual */
+	int	 pin_first_seen;	/* 1: the provider vouches for no
+				   key and its own config checks none
+				   (OpenShell): pin the key the first
+				   contact sees, refuse any other later
+				   (managed_pin_first) */
 };
 
 /* One sandbox as the provider sees it. */

@@ -3,8 +3,9 @@
  * The "openshell" provider driver: drives NVIDIA OpenShell's CLI.
  *
  *	openshell [ARGS...] sandbox get NAME
+ *	openshell [ARGS...] sandbox create --help
  *	openshell [ARGS...] sandbox create --name NAME [--from IMAGE]
- *	    [--gpu N] [--policy P] [EXTRA...]
+ *	    [--gpu [N]] [--policy P] [EXTRA...] [--detach -- sleep infinity]
  *	openshell [ARGS...] sandbox ssh-config NAME
  *	openshell [ARGS...] sandbox delete NAME
  *	openshell [ARGS...] sandbox list
@@ -12,15 +13,19 @@
  * get prints "key: value" lines of which "Phase:" matters (Provisioning,
  * Ready, Error, Deleting...); an unknown name fails with "not found" on
  * stderr.  ssh-config prints an OpenSSH client config block (Host, User,
- * ProxyCommand, ...), read here with the sshconfig module.  OpenShell
- * cannot run on the build machines: the driver is tested against a
- * stand-in (tests/providers/openshell-standin), a contract test.
+ * ProxyCommand, ...), read here with the sshconfig module.  create
+ * --help says which release's flags the CLI has (docs/providers.md: a
+ * bare --gpu up to 0.0.68, a count since; --detach since 0.0.111, where
+ * the trailing command is the main process).  OpenShell cannot run on
+ * the build machines: the driver is tested against a stand-in
+ * (tests/providers/openshell-standin), a contract test.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 
 #include <sys/types.h>
+#include <sys/wait.h>
 
 #include <ctype.h>
 #include <pwd.h>
@@ -33,6 +38,7 @@
 
 #include "buf.h"
 #include "error.h"
+#include "log.h"
 #include "provider.h"
 #include "sshconfig.h"
 #include "xmalloc.h"
@@ -93,8 +99,11 @@ os_phase(const char *phase)
 		{ "creating", PROVIDER_PENDING },
 		{ "starting", PROVIDER_PENDING },
 		{ "unknown", PROVIDER_PENDING },
-		{ "error", PROVIDER_FAILED },
+		{ "error", PROVIDER_FAILED },	/* main process ended, too */
 		{ "failed", PROVIDER_FAILED },
+		{ "completed", PROVIDER_FAILED },	/* main exited 0 (later) */
+		{ "stopping", PROVIDER_FAILED },	/* until sandbox start */
+		{ "stopped", PROVIDER_FAILED },
 		{ "deleting", PROVIDER_GONE },
 		{ "terminating", PROVIDER_GONE },
 		{ "deleted", PROVIDER_GONE },
@@ -217,6 +226,9 @@ os_parse_ssh_config(const struct provider_conf *pc, const char *text,
 		ep->proxy_command = os_escape_percent(sc->proxy_command);
 	if (sc->identity_files_set && sc->n_identity_files > 0)
 		ep->identity_file = xstrdup(sc->identity_files[0]);
+	/* Its StrictHostKeyChecking no and known_hosts at /dev/null are
+	 * not taken: the first contact pins the key it sees. */
+	ep->pin_first_seen = 1;
 	sshconfig_free(sc);
 	return 0;
 }
@@ -277,18 +289,164 @@ os_get(const struct provider_conf *pc, const char *name,
 	return rc;
 }
 
-/* sandbox create --name NAME ... */
+/* How a "sandbox create --help" shows an option. */
+enum os_opt {
+	OS_OPT_ABSENT = 0,
+	OS_OPT_FLAG,		/* "--gpu": takes no value */
+	OS_OPT_VALUE		/* "--gpu [<COUNT>]", "--gpu <N>", "--gpu=" */
+};
+
+/* What this CLI's "sandbox create" takes, read from its --help. */
+struct os_cli {
+	enum os_opt	detach;	/* since 0.0.111, where the trailing
+				   command is the sandbox's main process */
+	enum os_opt	gpu;	/* a bare flag (one device) up to 0.0.68,
+				   an optional count since 0.0.69 */
+};
+
+/* Skip blanks and terminal escape sequences (ESC [ ... letter). */
+static const char *
+os_skip(const char *p, const char *end)
+{
+	for (;;) {
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p + 1 >= end || p[0] != '\033' || p[1] != '[')
+			return p;
+		for (p += 2; p < end && !isalpha((unsigned char)*p); p++)
+			;
+		if (p < end)
+			p++;
+	}
+}
+
+/* How the option words at p (up to end) show opt, if they name it. */
+static enum os_opt
+os_help_line(const char *p, const char *end, const char *opt)
+{
+	size_t	n;
+
+	while (p < end && *p == '-') {
+		n = strcspn(p, " ,=[\t\r\n\033");
+		if (p + n > end)
+			n = (size_t)(end - p);
+		if (n == strlen(opt) && strncmp(p, opt, n) == 0) {
+			p += n;
+			if (p < end && (*p == '=' || *p == '['))
+				return OS_OPT_VALUE;
+			p = os_skip(p, end);
+			return p < end && (*p == '<' || *p == '[') ?
+			    OS_OPT_VALUE : OS_OPT_FLAG;
+		}
+		p += n;
+		if (p >= end || *p != ',')	/* "-o, --output" goes on */
+			break;
+		p = os_skip(p + 1, end);
+	}
+	return OS_OPT_ABSENT;
+}
+
+/*
+ * How help text shows opt ("--gpu").  Only option lines count, those
+ * whose first word starts with '-' ("  -o, --output <OUTPUT>", "      --gpu
+ * [<COUNT>]"), so a mention in another option's description does not.
+ */
+static enum os_opt
+os_help_option(const char *help, const char *opt)
+{
+	const char	*line, *nl;
+	enum os_opt	 o;
+
+	for (line = help; *line != '\0'; line = nl + (*nl != '\0')) {
+		nl = line + strcspn(line, "\n");
+		if ((o = os_help_line(os_skip(line, nl), nl, opt)) !=
+		    OS_OPT_ABSENT)
+			return o;
+	}
+	return OS_OPT_ABSENT;
+}
+
+/* Ask "sandbox create --help" what this CLI takes. */
+static int
+os_cli_probe(const struct provider_conf *pc, struct os_cli *cli,
+    char **cause)
+{
+	const char		*w[] = { "sandbox", "create", "--help", NULL };
+	struct provider_run	 r;
+	int			 rc;
+
+	memset(cli, 0, sizeof *cli);
+	if ((rc = os_call(pc, w, &r, cause)) != 0)
+		return rc;
+	if (r.status != 0)
+		rc = provider_fail_run(cause, pc, "sandbox create --help", &r);
+	else if (memchr(r.out, '\0', r.len) != NULL)
+		rc = provider_fail(cause, pc, CLAW_ERR_PROTO, "sandbox create "
+		    "--help printed a NUL byte");
+	else {
+		cli->detach = os_help_option(r.out, "--detach");
+		cli->gpu = os_help_option(r.out, "--gpu");
+		log_debug("provider %s: sandbox create takes --detach: %s, "
+		    "--gpu: %s", pc->name, cli->detach != OS_OPT_ABSENT ?
+		    "yes" : "no", cli->gpu == OS_OPT_VALUE ? "a count" :
+		    cli->gpu == OS_OPT_FLAG ? "a bare flag" : "no");
+	}
+	provider_run_free(&r);
+	return rc;
+}
+
+/*
+ * Add the words that ask this CLI for gpus GPUs (0: none, -1: all) to
+ * w at *n; count (16 bytes) holds the number.  CLAW_ERR_INVAL for what
+ * the CLI cannot ask for.
+ */
+static int
+os_gpu_words(const struct provider_conf *pc, const struct os_cli *cli,
+    int gpus, char *count, const char **w, size_t *n, char **cause)
+{
+	if (gpus == 0)
+		return 0;
+	if (cli->gpu == OS_OPT_ABSENT)
+		return provider_fail(cause, pc, CLAW_ERR_INVAL, "this "
+		    "OpenShell CLI's sandbox create has no --gpu");
+	if (cli->gpu == OS_OPT_FLAG && gpus != 1)
+		return provider_fail(cause, pc, CLAW_ERR_INVAL, "this "
+		    "OpenShell CLI takes a bare --gpu, one device (OpenShell "
+		    "before 0.0.69): it cannot ask for %s GPUs",
+		    gpus < 0 ? "all" : "several");
+	if (gpus < 0)
+		return provider_fail(cause, pc, CLAW_ERR_INVAL, "OpenShell "
+		    "asks for a number of GPUs (--gpu COUNT), not for all of "
+		    "them: give --gpu N");
+	w[(*n)++] = "--gpu";
+	if (cli->gpu == OS_OPT_VALUE) {
+		snprintf(count, 16, "%d", gpus);
+		w[(*n)++] = count;
+	}
+	return 0;
+}
+
+/*
+ * sandbox create --name NAME [--from IMAGE] [--gpu [N]] [--policy P]
+ * [EXTRA...], and where the CLI takes --detach (0.0.111 and later, where
+ * the trailing command is the sandbox's main process and its end ends
+ * the sandbox) "--detach -- sleep infinity", a main process that stays.
+ * Older CLIs get no command: their sandbox stays up by itself.
+ */
 static int
 os_create(const struct provider_conf *pc, const char *name,
     const struct provider_request *rq, char **cause)
 {
 	struct provider_run	 r;
+	struct os_cli		 cli;
 	const char		**w;
-	char			 gpus[16];
+	char			 count[16];
 	size_t			 i, n = 0;
 	int			 rc;
 
-	w = xcalloc(rq->nextra + 12, sizeof *w);
+	if ((rc = os_cli_probe(pc, &cli, cause)) != 0)
+		return rc;
+	w = xcalloc(rq->nextra + 16, sizeof *w);
 	w[n++] = "sandbox";
 	w[n++] = "create";
 	w[n++] = "--name";
@@ -297,10 +455,10 @@ os_create(const struct provider_conf *pc, const char *name,
 		w[n++] = "--from";
 		w[n++] = rq->image;
 	}
-	if (rq->gpus != 0) {
-		snprintf(gpus, sizeof gpus, "%d", rq->gpus);
-		w[n++] = "--gpu";
-		w[n++] = rq->gpus < 0 ? "all" : gpus;
+	if ((rc = os_gpu_words(pc, &cli, rq->gpus, count, w, &n,
+	    cause)) != 0) {
+		free(w);
+		return rc;
 	}
 	if (rq->policy != NULL) {
 		w[n++] = "--policy";
@@ -308,10 +466,20 @@ os_create(const struct provider_conf *pc, const char *name,
 	}
 	for (i = 0; i < rq->nextra; i++)
 		w[n++] = rq->extra[i];
+	if (cli.detach != OS_OPT_ABSENT) {
+		w[n++] = "--detach";
+		w[n++] = "--";
+		w[n++] = "sleep";
+		w[n++] = "infinity";
+	}
 	rc = os_call(pc, w, &r, cause);
 	free(w);
-	if (rc == 0 && r.status != 0)
+	if (rc == 0 && r.status != 0) {
 		rc = provider_fail_run(cause, pc, "sandbox create", &r);
+		/* A usage error (clap exits 2): another try would not do. */
+		if (WIFEXITED(r.status) && WEXITSTATUS(r.status) == 2)
+			rc = CLAW_ERR_INVAL;
+	}
 	provider_run_free(&r);
 	return rc;
 }

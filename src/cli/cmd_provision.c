@@ -777,12 +777,14 @@ provision_gpus(struct cmd_box *b, const char *root, int want, int created)
 /*
  * The record a managed sandbox starts from: its provider fields, which
  * provision_record carries over; pins the endpoint's host keys, if any,
- * in the state directory.
+ * in the state directory, or makes the pin of the first key seen there
+ * (emptied for a sandbox this call made).
  */
 static int
 provision_managed_rec(struct cmd_box *b, const char *provider,
     const char *name, const struct provider_request *req,
-    const struct provider_sandbox *sb, const char *id, char **cause)
+    const struct provider_sandbox *sb, const char *id, int made,
+    char **cause)
 {
 	const struct provider_endpoint	*ep = &sb->ep;
 	struct registry_record		*r;
@@ -806,15 +808,17 @@ provision_managed_rec(struct cmd_box *b, const char *provider,
 	r->provider_policy = req->policy != NULL ? xstrdup(req->policy) :
 	    NULL;
 	r->provider_gpus = req->gpus != 0 ? xasprintf("%d", req->gpus) : NULL;
-	if (ep->host_keys != NULL) {
+	if (ep->host_keys != NULL || ep->pin_first_seen) {
 		dir = xasprintf("%s/known_hosts.d", registry_dir(b->reg));
 		if (mkdir(dir, 0700) == -1 && errno != EEXIST)
 			rc = claw_fail_errno(cause, dir, "mkdir");
 		r->known_hosts = xasprintf("%s/%s", dir, id);
 		free(dir);
-		if (rc == 0)
+		if (rc == 0 && ep->host_keys != NULL)
 			rc = managed_pin_keys(r->known_hosts, ep->host_keys,
 			    cause);
+		else if (rc == 0)
+			rc = managed_pin_first(r->known_hosts, made, cause);
 	}
 	registry_record_free(b->rec);
 	b->rec = r;
@@ -880,7 +884,7 @@ provision_managed_do(struct cmd_box *b, struct provision_args *a,
 			    &cause);
 	}
 	if (rc == 0 && (rc = provision_managed_rec(b, provider, name, req,
-	    &sb, m->id, &cause)) == 0)
+	    &sb, m->id, made, &cause)) == 0)
 		rc = provision_managed_connect(b, &mg, name, &cause);
 	if (rc != 0) {
 		rc = cmd_fail("%s", cause != NULL ? cause :
@@ -897,7 +901,9 @@ provision_managed_do(struct cmd_box *b, struct provision_args *a,
 			free(why);
 		}
 	}
-	if (rc != 0 && b->rec != NULL && b->rec->known_hosts != NULL)
+	/* A pin stays with the sandbox it belongs to: a failed provision
+	 * of one that was there already (its key refused) keeps it. */
+	if (rc != 0 && made && b->rec != NULL && b->rec->known_hosts != NULL)
 		unlink(b->rec->known_hosts);
 	provider_sandbox_clear(&sb);
 	free(name);

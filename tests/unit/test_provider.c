@@ -2,8 +2,9 @@
 /*
  * Unit tests for the provider drivers' shared parts and the managed
  * backend's provider side: names within a driver's limit, endpoint
- * checks, running a provider with a timeout and bounded output, and the
- * command driver's answers (read from small scripts).
+ * checks, running a provider with a timeout and bounded output, the
+ * command driver's answers (read from small scripts), and the pins of
+ * the first host key seen.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -245,6 +246,67 @@ test_command_answers(void **state)
 	rmdir(dir);
 }
 
+/* The StrictHostKeyChecking line managed_ssh_lines gives for pin. */
+static char *
+pin_strict(const char *pin)
+{
+	char	**lines = NULL, *strict = NULL;
+	size_t	  n = 0, i;
+
+	managed_ssh_lines("h", 0, NULL, NULL, NULL, NULL, pin, &lines, &n);
+	for (i = 0; i < n; i++) {
+		if (strncmp(lines[i], "StrictHostKeyChecking ", 22) == 0)
+			strict = xstrdup(lines[i] + 22);
+		free(lines[i]);
+	}
+	free(lines);
+	return strict;
+}
+
+/*
+ * A pin of the first key seen: made empty (accept-new), kept once it has
+ * a key (yes), emptied for a fresh sandbox; a missing or linked one
+ * accepts nothing new.
+ */
+static void
+test_pin_first(void **state)
+{
+	char	 dir[] = "/tmp/test_provider.XXXXXX";
+	char	*pin, *link, *cause = NULL, *strict;
+	FILE	*f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	pin = xasprintf("%s/pin", dir);
+	link = xasprintf("%s/link", dir);
+	assert_string_equal(strict = pin_strict(pin), "yes");
+	free(strict);
+	assert_int_equal(managed_pin_first(pin, 0, &cause), 0);
+	assert_string_equal(strict = pin_strict(pin), "accept-new");
+	free(strict);
+	assert_non_null(f = fopen(pin, "a"));
+	fputs("h ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIKey\n", f);
+	fclose(f);
+	assert_string_equal(strict = pin_strict(pin), "yes");
+	free(strict);
+	assert_int_equal(managed_pin_first(pin, 0, &cause), 0);
+	assert_string_equal(strict = pin_strict(pin), "yes");
+	free(strict);
+	assert_int_equal(managed_pin_first(pin, 1, &cause), 0);
+	assert_string_equal(strict = pin_strict(pin), "accept-new");
+	free(strict);
+	assert_int_equal(symlink(pin, link), 0);
+	assert_string_equal(strict = pin_strict(link), "yes");
+	free(strict);
+	assert_int_not_equal(managed_pin_first(link, 1, &cause), 0);
+	free(cause);
+	unlink(link);
+	unlink(pin);
+	rmdir(dir);
+	free(link);
+	free(pin);
+}
+
 int
 main(void)
 {
@@ -255,6 +317,7 @@ main(void)
 		cmocka_unit_test(test_run_timeout),
 		cmocka_unit_test(test_run_limits),
 		cmocka_unit_test(test_command_answers),
+		cmocka_unit_test(test_pin_first),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
