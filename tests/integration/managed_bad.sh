@@ -11,6 +11,9 @@ top_srcdir=${top_srcdir:?make check sets it}
 
 CLAWSSH_STATE_DIR="$T/state"
 export CLAWSSH_STATE_DIR
+# A failed create is tried 3 times; waits of 50 and 100 ms keep it short.
+CLAWSSH_PROVIDER_RETRY_MS=50
+export CLAWSSH_PROVIDER_RETRY_MS
 mkdir -p "$XDG_CONFIG_HOME/clawssh" "$T/ws" "$T/p"
 BAD="$top_srcdir/tests/providers/bad-provider"
 entry() {
