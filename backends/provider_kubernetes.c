@@ -284,9 +284,9 @@ k8s_host_keys(const struct provider_conf *pc, const struct k8s_conf *kc,
 	while (len > 0 && strchr(" \t\r\n", r.out[len - 1]) != NULL)
 		len--;
 	if (len == 0 || len > K8S_KEYS_MAX || memchr(r.out, '\0', len))
-		rc = provider_fail(cause, pc, CLAW_ERR_PROTO, "pod %s: %s holds "
-		    "no public host key (hostKey= in args; \"none\" to use "
-		    "known_hosts instead)", v->pod, kc->host_key);
+		rc = provider_fail(cause, pc, CLAW_ERR_PROTO, "pod %s: %s "
+		    "holds no public host key (hostKey= in args; \"none\" to "
+		    "use known_hosts instead)", v->pod, kc->host_key);
 	else
 		*keys = xstrndup(r.out, len);
 	provider_run_free(&r);
@@ -331,8 +331,8 @@ k8s_open(const struct provider_conf *pc, const char *name,
 		return rc;
 	if (name != NULL && !k8s_label_ok(name, K8S_NAME_MAX)) {
 		k8s_conf_free(kc);
-		return provider_fail(cause, pc, CLAW_ERR_INVAL, "'%.80s' is not "
-		    "a DNS-1123 label (a SandboxClaim name)", name);
+		return provider_fail(cause, pc, CLAW_ERR_INVAL, "'%.80s' is "
+		    "not a DNS-1123 label (a SandboxClaim name)", name);
 	}
 	return 0;
 }
@@ -486,8 +486,8 @@ k8s_pool_of(const struct provider_conf *pc, const struct k8s_conf *kc,
 	    &pool, cause)) != 0)
 		return rc;
 	if (pool == NULL)
-		return provider_fail(cause, pc, CLAW_ERR_NOTFOUND, "there is no "
-		    "SandboxWarmPool %s (warmPool= in args)", kc->warm_pool);
+		return provider_fail(cause, pc, CLAW_ERR_NOTFOUND, "there is "
+		    "no SandboxWarmPool %s (warmPool= in args)", kc->warm_pool);
 	if ((rc = k8s_pool_template(pool, template, &why)) != 0) {
 		rc = provider_fail(cause, pc, rc, "SandboxWarmPool %s: %s",
 		    kc->warm_pool, why);
@@ -540,8 +540,8 @@ k8s_gpus_check(const struct provider_conf *pc, const struct k8s_conf *kc,
 	    &t, cause)) != 0)
 		return rc;
 	if (t == NULL)
-		return provider_fail(cause, pc, CLAW_ERR_NOTFOUND, "there is no "
-		    "SandboxTemplate %s", template);
+		return provider_fail(cause, pc, CLAW_ERR_NOTFOUND, "there is "
+		    "no SandboxTemplate %s", template);
 	if ((rc = k8s_template_gpus(t, &have, &why)) != 0) {
 		rc = provider_fail(cause, pc, rc, "SandboxTemplate %s: %s",
 		    template, why);

@@ -66,7 +66,7 @@ struct k8s_view {
 	int			 ours;		/* our labels */
 	int			 deleting;	/* deletionTimestamp set */
 	enum provider_state	 state;
-	char			*text;		/* why, in the cluster's words */
+	char			*text;		/* the cluster's words */
 };
 
 /*

@@ -233,9 +233,9 @@ k8s_conf_parse(const struct provider_conf *pc, struct k8s_conf *kc,
 
 	memset(kc, 0, sizeof *kc);
 	if (!k8s_label_value_ok(pc->name))
-		return provider_fail(cause, pc, CLAW_ERR_INVAL, "the provider's "
-		    "name must be a Kubernetes label value (1 to 63 of "
-		    "A-Z a-z 0-9 . _ -, a letter or digit at each end)");
+		return provider_fail(cause, pc, CLAW_ERR_INVAL, "the "
+		    "provider's name must be a Kubernetes label value (1 to 63 "
+		    "of A-Z a-z 0-9 . _ -, a letter or digit at each end)");
 	for (i = 0; i < pc->nargs; i++) {
 		if ((rc = k8s_conf_one(pc, kc, pc->args[i], cause)) != 0) {
 			k8s_conf_free(kc);

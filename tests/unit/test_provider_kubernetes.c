@@ -307,9 +307,9 @@ test_pod_pending(void **state)
 	assert_string_equal(v.text, "Unschedulable: 0/3 nodes are available");
 	k8s_view_clear(&v);
 	assert_int_equal(pods("[" POD("sb", "u-1", "{\"phase\": \"Pending\", "
-	    "\"containerStatuses\": [{\"state\": {\"running\": {}}}, {\"state\":"
-	    " {\"waiting\": {\"reason\": \"ImagePullBackOff\", \"message\": "
-	    "\"Back-off\"}}}]}") "]", NULL, &v), 0);
+	    "\"containerStatuses\": [{\"state\": {\"running\": {}}}, "
+	    "{\"state\": {\"waiting\": {\"reason\": \"ImagePullBackOff\", "
+	    "\"message\": \"Back-off\"}}}]}") "]", NULL, &v), 0);
 	assert_int_equal(v.state, PROVIDER_PENDING);
 	assert_string_equal(v.text, "ImagePullBackOff: Back-off");
 	k8s_view_clear(&v);
