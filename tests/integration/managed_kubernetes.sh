@@ -161,6 +161,10 @@ prov --provider k8s --key gpu2 --from gpu1 --gpu 2 2>"$T/err"
 expect_status $? 255 "--gpu 2 from a one-GPU template"
 expect_match "$(cat "$T/err")" "provider k8s (kubernetes): --gpu N: SandboxTemplate gpu1 gives 1 nvidia.com/gpu" \
     "GPU mismatch message"
+prov --provider k8s --key gpu3 --from sshd --gpu all 2>"$T/err"
+expect_status $? 255 "--gpu all from a template without GPUs"
+expect_match "$(cat "$T/err")" "--gpu all: SandboxTemplate sshd gives 0" \
+    "--gpu all message"
 
 # list --provider: the claims labelled ours, with the local record.
 echo '{"apiVersion": "extensions.agents.x-k8s.io/v1beta1", "kind": "SandboxClaim", "metadata": {"name": "someone-else"}, "spec": {"warmPoolRef": {"name": "sshd-pool"}}}' |
