@@ -124,6 +124,24 @@ k8s_blank(const struct provider_run *r)
 	return strspn(r->out, " \t\r\n") == r->len;
 }
 
+/* Parse all of r's output as one JSON value (white space after it). */
+static cJSON *
+k8s_parse(const struct provider_run *r)
+{
+	const char	*end = NULL;
+	cJSON		*j;
+
+	if (memchr(r->out, '\0', r->len) != NULL ||
+	    (j = cJSON_ParseWithLengthOpts(r->out, r->len, &end, 0)) == NULL)
+		return NULL;
+	if (end == NULL || strspn(end, " \t\r\n") !=
+	    r->len - (size_t)(end - r->out)) {
+		cJSON_Delete(j);
+		return NULL;
+	}
+	return j;
+}
+
 /* Run a (freed here) and parse its output as one JSON object. */
 static int
 k8s_run_json(const struct provider_conf *pc, struct k8s_argv *a,
@@ -137,9 +155,7 @@ k8s_run_json(const struct provider_conf *pc, struct k8s_argv *a,
 		return rc;
 	if (k8s_blank(&r))
 		rc = 0;		/* --ignore-not-found: nothing */
-	else if (memchr(r.out, '\0', r.len) != NULL ||
-	    (*out = cJSON_ParseWithLength(r.out, r.len)) == NULL ||
-	    !cJSON_IsObject(*out)) {
+	else if ((*out = k8s_parse(&r)) == NULL || !cJSON_IsObject(*out)) {
 		cJSON_Delete(*out);
 		*out = NULL;
 		rc = provider_fail(cause, pc, CLAW_ERR_PROTO, "%s: the answer "

@@ -24,7 +24,8 @@ mkdir -p "$XDG_CONFIG_HOME/clawssh" "$T/ws" "$T/k8s"
 echo lab > "$T/k8s/contexts"
 : > "$T/kubeconfig"
 printf '#!/bin/sh\necho "this is not JSON"\n' > "$T/garbage"
-chmod +x "$T/garbage"
+printf '#!/bin/sh\necho "{} {}"\n' > "$T/twice"
+chmod +x "$T/garbage" "$T/twice"
 # args KUBECTL-EXTRA...: the driver's settings, as a JSON array.
 args() {
 	printf '"namespace=agents", "context=lab", "kubeconfig=%s",' "$T/kubeconfig"
@@ -42,6 +43,7 @@ cat > "$XDG_CONFIG_HOME/clawssh/config.json" <<CONF
               "args": [$(args)], "timeout": 10, "readyTimeout": 6 },
     "garbage": { "driver": "kubernetes", "command": "$T/garbage",
                  "args": ["namespace=agents"], "timeout": 10 },
+    "twice": { "driver": "kubernetes", "command": "$T/twice" },
     "badargs": { "driver": "kubernetes", "command": "$K",
                  "args": ["namespace=agents", "colour=blue"] },
     "badctx": { "driver": "kubernetes", "command": "$K",
@@ -216,6 +218,8 @@ fails fast nope 255 "not a SandboxTemplate name" "bad --from" --from 'No/Such'
 fails k8s pol 255 "policy is not supported" "--policy" --policy strict
 fails garbage g 255 "provider garbage (kubernetes): kubectl get sandboxclaims.v1beta1.extensions.agents.x-k8s.io claw-.*: the answer is not a JSON object" \
     "kubectl printing garbage"
+fails twice t 255 "provider twice (kubernetes): kubectl get .*: the answer is not a JSON object" \
+    "kubectl printing two objects"
 fails badargs b 255 "provider badargs (kubernetes): args: unknown key 'colour'" \
     "unknown setting"
 fails badctx x 255 "provider badctx (kubernetes): kubectl get .* exited with status 1: error: context \"elsewhere\" does not exist" \
