@@ -26,6 +26,7 @@
 #include "error.h"
 #include "log.h"
 #include "provider.h"
+#include "provider_kubernetes.h"
 #include "spawn.h"
 #include "xmalloc.h"
 
@@ -35,6 +36,7 @@ static const struct provider_ops *const provider_drivers[] = {
 	&provider_openshell,
 	&provider_command,
 	&provider_slurm,
+	&provider_kubernetes,
 	NULL
 };
 

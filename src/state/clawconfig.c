@@ -589,7 +589,7 @@ config_provider_key(const struct config_ctx *ctx, const cJSON *m,
     const char *key, struct claw_provider *p)
 {
 	static const char *const drivers[] = { "openshell", "slurm",
-	    "command", NULL };
+	    "command", "kubernetes", NULL };
 	const char	*s = cJSON_GetStringValue(m);
 	size_t		 i;
 
@@ -612,7 +612,7 @@ config_provider_key(const struct config_ctx *ctx, const cJSON *m,
 		}
 	}
 	return config_fail(ctx, CLAW_ERR_PARSE, "%s: expected \"openshell\", "
-	    "\"slurm\" or \"command\"", key);
+	    "\"slurm\", \"command\" or \"kubernetes\"", key);
 }
 
 /* Check and store one provider object. */

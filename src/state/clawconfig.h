@@ -54,7 +54,7 @@
  *	  },
  *	  "audit": { "file": "~/.local/state/clawssh/audit.log" }, // "": off
  *	  "providers": {                    // for provision --provider NAME
- *	    "NAME": { "driver": "openshell", // openshell | slurm | command
+ *	    "NAME": { "driver": "openshell", // or slurm, command, kubernetes
  *	              "command": "/usr/local/bin/openshell", // or the default
  *	              "timeout": 60,        // seconds for one call, 1..86400
  *	              "readyTimeout": 300,  // seconds to wait, 0..604800

@@ -593,8 +593,8 @@ test_providers_bad(void **state)
 	expect_text_error(f, "{\"providers\": {\"a\": {}}}",
 	    "providers.a: missing \"driver\"");
 	expect_text_error(f, "{\"providers\": {\"a\": {\"driver\": \"k8s\"}}}",
-	    "providers.a.driver: expected \"openshell\", \"slurm\" or "
-	    "\"command\"");
+	    "providers.a.driver: expected \"openshell\", \"slurm\", "
+	    "\"command\" or \"kubernetes\"");
 	expect_text_error(f, "{\"providers\": {\"a\": {\"driver\": "
 	    "\"command\", \"timeout\": 0}}}",
 	    "providers.a.timeout: expected an integer from 1 to 86400");
