@@ -401,6 +401,7 @@ managed_ensure(const struct managed *m, const char *name,
 		cur.state = PROVIDER_ABSENT;
 	}
 	if (cur.state == PROVIDER_ABSENT) {
+		provider_sandbox_clear(&cur);	/* a driver may name it */
 		log_info("provider %s: creating %s", m->pc.name, name);
 		return managed_create(m, name, req, sb, created, cause);
 	}
