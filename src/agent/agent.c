@@ -9,6 +9,7 @@
 
 #include "agent.h"
 #include "msg.h"
+#include "serve.h"
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION	"unknown"
@@ -23,6 +24,7 @@ static const struct {
 	{ "box-init", box_init_main },
 	{ "box-status", box_status_main },
 	{ "box-stop", box_stop_main },
+	{ "serve", serve_main },
 };
 
 /* The usage message, on stderr; exit status 125. */
@@ -36,7 +38,8 @@ agent_usage(void)
 	    "       clawssh-agent box-hold --dir RUNDIR [--spec TOKEN] -- "
 	    "RUNTIME-ARGV...\n"
 	    "       clawssh-agent box-status --dir RUNDIR\n"
-	    "       clawssh-agent box-stop --dir RUNDIR\n");
+	    "       clawssh-agent box-stop --dir RUNDIR\n"
+	    "       clawssh-agent serve   (frames on stdin and stdout)\n");
 	return AGENT_EXIT_ERR;
 }
 

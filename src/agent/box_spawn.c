@@ -135,7 +135,13 @@ spawn_stdio(const int *fds, const char *slave)
 			_exit(126);
 }
 
-/* The child: never returns. */
+/*
+ * The child: never returns.  It starts with every signal blocked (the
+ * holder's handlers would write to the holder's self-pipe: a SIGTERM
+ * meant for the command would stop the sandbox), and its new session is
+ * made before the fds are closed, which tells the holder (spawn_wait)
+ * that signals to the process group can reach it.
+ */
 static void
 spawn_child(const struct msg_exec *m, const int *fds, const char *slave)
 {
@@ -143,10 +149,10 @@ spawn_child(const struct msg_exec *m, const int *fds, const char *slave)
 	int		sig, err;
 
 	(void)setsid();
-	spawn_stdio(fds, slave);
-	fd_close_from(3, NULL, 0);
 	for (sig = 1; sig < NSIG; sig++)
 		(void)signal(sig, SIG_DFL);
+	spawn_stdio(fds, slave);
+	fd_close_from(3, NULL, 0);
 	sigemptyset(&set);
 	sigprocmask(SIG_SETMASK, &set, NULL);
 	environ = m->env;
@@ -182,14 +188,30 @@ spawn_pty(const struct msg_exec *m, char *slave, size_t len)
 	return fd;
 }
 
+/*
+ * Wait until the child closed its copy of the pipe's write end (it has
+ * its session then, spawn_child), so that STARTED never precedes the
+ * process group a SIGNAL is sent to.
+ */
+static void
+spawn_wait(int rd)
+{
+	char	c;
+
+	while (read(rd, &c, 1) == -1 && errno == EINTR)
+		;
+	close(rd);
+}
+
 /* Fork m's command: see box_init.h. */
 pid_t
 spawn_command(const struct msg_exec *m, const int *fds, int *master,
     char *cause, size_t len)
 {
-	char	slave[128];
-	int	pty = -1;
-	pid_t	pid;
+	sigset_t	all, old;
+	char		slave[128];
+	int		pty = -1, ready[2];
+	pid_t		pid;
 
 	*master = -1;
 	if ((m->flags & FRAME_EXEC_PTY) &&
@@ -197,14 +219,26 @@ spawn_command(const struct msg_exec *m, const int *fds, int *master,
 		snprintf(cause, len, "no pty: %s", strerror(errno));
 		return -1;
 	}
-	if ((pid = fork()) == -1) {
-		snprintf(cause, len, "fork: %s", strerror(errno));
+	if (pipe2(ready, O_CLOEXEC) == -1) {
+		snprintf(cause, len, "pipe: %s", strerror(errno));
 		if (pty != -1)
 			close(pty);
 		return -1;
 	}
-	if (pid == 0)
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, &old);
+	if ((pid = fork()) == 0)
 		spawn_child(m, fds, pty != -1 ? slave : NULL);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	close(ready[1]);
+	if (pid == -1) {
+		snprintf(cause, len, "fork: %s", strerror(errno));
+		close(ready[0]);
+		if (pty != -1)
+			close(pty);
+		return -1;
+	}
+	spawn_wait(ready[0]);
 	*master = pty;
 	return pid;
 }

@@ -35,9 +35,11 @@ enum frame_type {
 	FRAME_PROCS,		/* the listing */
 	FRAME_STOP,		/* end the sandbox */
 	FRAME_OK,
-	FRAME_ERROR		/* a request failed: TAG_MESSAGE */
+	FRAME_ERROR,		/* a request failed: TAG_MESSAGE */
+	FRAME_DATA,		/* serve: a command's stream bytes */
+	FRAME_EOF		/* serve: the end of a command's stream */
 };
-#define FRAME_TYPE_LAST	FRAME_ERROR
+#define FRAME_TYPE_LAST	FRAME_EOF
 
 enum frame_tag {
 	TAG_PROTO = 1,		/* u32 protocol number */
@@ -61,7 +63,10 @@ enum frame_tag {
 	TAG_RSS_KB,		/* u64 */
 	TAG_CPU_MS,		/* u64 */
 	TAG_AGE_S,		/* u64: seconds since the process started */
-	TAG_START_S		/* u64: its start, seconds after the holder's */
+	TAG_START_S,		/* u64: its start, seconds after the holder's */
+	TAG_DIR,		/* string: serve's EXEC: the holder's RUNDIR */
+	TAG_STREAM,		/* u32: 0 stdin, 1 stdout, 2 stderr */
+	TAG_BYTES		/* bytes: DATA's payload */
 };
 
 #define FRAME_EXEC_PTY		0x1

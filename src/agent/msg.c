@@ -78,6 +78,7 @@ msg_hello_put(struct frame_wr *w, uint32_t id, const char *spec,
 	frame_put_str(w, TAG_CAP, "pty");
 	frame_put_str(w, TAG_CAP, "status");
 	frame_put_str(w, TAG_CAP, "stop");
+	frame_put_str(w, TAG_CAP, "relay");
 	if (spec != NULL)
 		frame_put_str(w, TAG_SPEC, spec);
 	if (started != 0)
@@ -89,7 +90,8 @@ msg_hello_put(struct frame_wr *w, uint32_t id, const char *spec,
 static int
 msg_cap(const struct frame_buf *val)
 {
-	static const char	*names[] = { "exec", "pty", "status", "stop" };
+	static const char	*names[] = { "exec", "pty", "status", "stop",
+	    "relay" };
 	size_t			 i;
 
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -199,15 +201,18 @@ msg_exec_field(struct msg_exec *m, size_t *na, size_t *ne, uint16_t tag,
 	return 0;
 }
 
-/* Check an EXEC's whole: a cwd, fds as its mode wants, known flags. */
+/*
+ * Check an EXEC's whole: a cwd, fds as its mode wants (none when
+ * relayed: serve's pipes stand for them), known flags.
+ */
 static int
-msg_exec_check(struct msg_exec *m)
+msg_exec_check(struct msg_exec *m, int relayed)
 {
 	if (m->cwd == NULL || m->cwd[0] != '/')
 		return FRAME_ERR_VALUE;
 	if ((m->flags & ~(uint32_t)(FRAME_EXEC_PTY | FRAME_EXEC_LOGIN)) != 0)
 		return FRAME_ERR_VALUE;
-	if (m->nfds != ((m->flags & FRAME_EXEC_PTY) ? 0 : 3))
+	if (m->nfds != ((m->flags & FRAME_EXEC_PTY) || relayed ? 0 : 3))
 		return FRAME_ERR_VALUE;
 	if (m->argv == NULL)
 		m->argv = msg_vec_empty();
@@ -218,9 +223,9 @@ msg_exec_check(struct msg_exec *m)
 	return 0;
 }
 
-/* Decode an EXEC. */
-int
-msg_exec_get(const struct frame *f, struct msg_exec *out)
+/* Decode an EXEC, from a client of box.sock or (relayed) of serve. */
+static int
+msg_exec_decode(const struct frame *f, struct msg_exec *out, int relayed)
 {
 	struct msg_exec		m;
 	struct frame_buf	b = f->body, val;
@@ -235,13 +240,27 @@ msg_exec_get(const struct frame *f, struct msg_exec *out)
 		if ((r = msg_exec_field(&m, &na, &ne, tag, &val)) != 0)
 			break;
 	if (r == 0)
-		r = msg_exec_check(&m);
+		r = msg_exec_check(&m, relayed);
 	if (r != 0) {
 		msg_exec_free(&m);
 		return r;
 	}
 	*out = m;
 	return 0;
+}
+
+/* Decode an EXEC that comes with its fds. */
+int
+msg_exec_get(const struct frame *f, struct msg_exec *out)
+{
+	return msg_exec_decode(f, out, 0);
+}
+
+/* Decode serve's EXEC: no fds. */
+int
+msg_exec_get_relayed(const struct frame *f, struct msg_exec *out)
+{
+	return msg_exec_decode(f, out, 1);
 }
 
 /* Free what msg_exec_get allocated. */
@@ -467,4 +486,112 @@ msg_error(struct frame_wr *w, uint32_t id, const char *message)
 	frame_begin(w, FRAME_ERROR, id);
 	frame_put_str(w, TAG_MESSAGE, message);
 	frame_end(w);
+}
+
+/* A DATA frame. */
+void
+msg_data_put(struct frame_wr *w, uint32_t id, int stream, const void *p,
+    size_t n)
+{
+	frame_begin(w, FRAME_DATA, id);
+	frame_put_u32(w, TAG_STREAM, (uint32_t)stream);
+	frame_put_bytes(w, TAG_BYTES, p, n);
+	frame_end(w);
+}
+
+/* DATA: its stream (0-2) and bytes; both fields exactly once. */
+int
+msg_data_get(const struct frame *f, int *stream, const uint8_t **p,
+    size_t *n)
+{
+	struct frame_buf	b = f->body, val;
+	uint16_t		t;
+	uint32_t		s = 0;
+	int			r, seen_s = 0, seen_b = 0;
+
+	if (f->type != FRAME_DATA)
+		return FRAME_ERR_TYPE;
+	while ((r = frame_next_field(&b, &t, &val)) == 1) {
+		if (t == TAG_STREAM) {
+			if (seen_s++ || frame_val_u32(&val, &s) != 0 || s > 2)
+				return FRAME_ERR_VALUE;
+		} else if (t == TAG_BYTES) {
+			if (seen_b++)
+				return FRAME_ERR_VALUE;
+			*p = val.p;
+			*n = val.len;
+		}
+	}
+	if (r != 0)
+		return r;
+	if (!seen_s || !seen_b)
+		return FRAME_ERR_VALUE;
+	*stream = (int)s;
+	return 0;
+}
+
+/* EOF: its stream. */
+int
+msg_eof_get(const struct frame *f, int *stream)
+{
+	uint32_t	s;
+	int		r;
+
+	if ((r = msg_field_u32(f, FRAME_EOF, TAG_STREAM, &s)) != 0)
+		return r == 1 ? FRAME_ERR_VALUE : r;
+	if (s > 2)
+		return FRAME_ERR_VALUE;
+	*stream = (int)s;
+	return 0;
+}
+
+/* serve's EXEC: TAG_DIR (required, absolute) and TAG_SPEC (optional). */
+int
+msg_exec_target_get(const struct frame *f, char **dir, char **spec)
+{
+	struct frame_buf	b = f->body, val;
+	uint16_t		t;
+	char			*d = NULL, *s = NULL;
+	int			r;
+
+	if (f->type != FRAME_EXEC)
+		return FRAME_ERR_TYPE;
+	while ((r = frame_next_field(&b, &t, &val)) == 1) {
+		if (t == TAG_DIR)
+			r = msg_str_once(&d, &val, MSG_STR_MAX);
+		else if (t == TAG_SPEC)
+			r = msg_str_once(&s, &val, MSG_STR_MAX);
+		else
+			continue;
+		if (r != 0)
+			break;
+	}
+	if (r == 0 && (d == NULL || d[0] != '/'))
+		r = FRAME_ERR_VALUE;
+	if (r != 0) {
+		free(d);
+		free(s);
+		return r;
+	}
+	*dir = d;
+	*spec = s != NULL ? s : strdup("");
+	return *spec != NULL ? 0 : FRAME_ERR_VALUE;
+}
+
+/* An ERROR frame with a code. */
+void
+msg_error_code(struct frame_wr *w, uint32_t id, int code,
+    const char *message)
+{
+	frame_begin(w, FRAME_ERROR, id);
+	frame_put_u32(w, TAG_CODE, (uint32_t)code);
+	frame_put_str(w, TAG_MESSAGE, message);
+	frame_end(w);
+}
+
+/* An ERROR's code: 0 and *code, or 1 if it has none. */
+int
+msg_error_code_get(const struct frame *f, uint32_t *code)
+{
+	return msg_field_u32(f, FRAME_ERROR, TAG_CODE, code);
 }

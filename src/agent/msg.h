@@ -28,6 +28,15 @@ struct msg_hello {
 #define MSG_CAP_PTY	0x2
 #define MSG_CAP_STATUS	0x4
 #define MSG_CAP_STOP	0x8
+#define MSG_CAP_RELAY	0x10	/* serve: EXEC relayed, DATA, EOF */
+
+/* ERROR codes (TAG_CODE) of serve's answers to an EXEC. */
+#define MSG_ERR_NOHOLDER 1	/* nobody answers on RUNDIR/box.sock */
+#define MSG_ERR_SPEC	2	/* the holder runs other settings */
+#define MSG_ERR_GONE	3	/* the holder ended while it ran */
+#define MSG_ERR_REQUEST	4	/* a malformed or unexpected request */
+#define MSG_ERR_BUSY	5	/* too many commands at once */
+#define MSG_ERR_SYSTEM	6	/* the agent's own failure */
 
 struct msg_exec {
 	char		**argv;		/* NULL-terminated; empty: login */
@@ -59,6 +68,8 @@ void	msg_hello_free(struct msg_hello *m);
 /* EXEC: encode and decode; msg_exec_free(NULL-filled) is safe. */
 void	msg_exec_put(struct frame_wr *w, uint32_t id, const struct msg_exec *m);
 int	msg_exec_get(const struct frame *f, struct msg_exec *m);
+/* serve's EXEC: the same, with no fds attached (TAG_NFDS 0 or none). */
+int	msg_exec_get_relayed(const struct frame *f, struct msg_exec *m);
 void	msg_exec_free(struct msg_exec *m);
 
 /* STARTED: the pid and the number of fds attached. */
@@ -72,6 +83,21 @@ int	msg_error_get(const struct frame *f, char **message);
 /* One TAG_PROC value of a PROCS frame. */
 void	msg_proc_put(struct frame_wr *w, const struct msg_proc *p);
 int	msg_proc_get(const struct frame_buf *val, struct msg_proc *p);
+
+/* DATA: one stream's bytes (*p points into f). */
+void	msg_data_put(struct frame_wr *w, uint32_t id, int stream,
+	    const void *p, size_t n);
+int	msg_data_get(const struct frame *f, int *stream, const uint8_t **p,
+	    size_t *n);
+/* EOF: the stream that ended (0-2). */
+int	msg_eof_get(const struct frame *f, int *stream);
+/* serve's EXEC: the holder's RUNDIR and spec token (allocated; spec "" if
+ * none). */
+int	msg_exec_target_get(const struct frame *f, char **dir, char **spec);
+/* An ERROR frame with a MSG_ERR_* code; its code, 0 if it has none. */
+void	msg_error_code(struct frame_wr *w, uint32_t id, int code,
+	    const char *message);
+int	msg_error_code_get(const struct frame *f, uint32_t *code);
 
 /* Frames with one field or none. */
 void	msg_simple(struct frame_wr *w, int type, uint32_t id);

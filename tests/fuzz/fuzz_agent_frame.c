@@ -58,10 +58,12 @@ fz_decode(const struct frame *f)
 	struct msg_exec		 m;
 	struct msg_proc		 p;
 	struct frame_buf	 b = f->body, val;
-	uint32_t		 pid, nfds;
+	const uint8_t		*bytes;
+	size_t			 n;
+	uint32_t		 pid, nfds, ecode;
 	uint16_t		 tag;
-	int			 code, sig;
-	char			*s;
+	int			 code, sig, stream;
+	char			*s, *dir, *spec;
 
 	if (msg_hello_get(f, &h) == 0)
 		msg_hello_free(&h);
@@ -69,6 +71,17 @@ fz_decode(const struct frame *f)
 		fz_exec_again(&m);
 		msg_exec_free(&m);
 	}
+	if (msg_exec_get_relayed(f, &m) == 0)
+		msg_exec_free(&m);
+	if (msg_exec_target_get(f, &dir, &spec) == 0) {
+		free(dir);
+		free(spec);
+	}
+	if (msg_data_get(f, &stream, &bytes, &n) == 0 &&
+	    (stream < 0 || stream > 2 || bytes + n > f->body.p + f->body.len))
+		abort();
+	(void)msg_eof_get(f, &stream);
+	(void)msg_error_code_get(f, &ecode);
 	(void)msg_started_get(f, &pid, &nfds);
 	(void)msg_exit_get(f, &code, &sig);
 	(void)msg_signal_get(f, &sig);

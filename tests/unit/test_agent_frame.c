@@ -4,7 +4,8 @@
  * and the messages on it (src/agent/msg.c): round trips, every prefix of
  * a frame (must ask for more, never misread), a byte-at-a-time feed of
  * frames back to back, lengths out of range, bad versions, types and
- * field lengths, the bounded getters, the writer's cap.
+ * field lengths, the bounded getters, the writer's cap, and serve's
+ * messages (DATA, EOF, a relayed EXEC's target, ERROR codes).
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -92,7 +93,7 @@ test_small_round_trips(void **state)
 	assert_string_equal(h.spec, "spec-1");
 	assert_true(h.started == 1234567890123ULL);
 	assert_int_equal(h.caps, MSG_CAP_EXEC | MSG_CAP_PTY | MSG_CAP_STATUS |
-	    MSG_CAP_STOP);
+	    MSG_CAP_STOP | MSG_CAP_RELAY);
 	msg_hello_free(&h);
 
 	frame_wr_reset(&w);
@@ -378,6 +379,94 @@ test_bad_messages(void **state)
 	frame_wr_free(&w);
 }
 
+/* Build one frame with w and parse it into f. */
+static void
+one(struct frame_wr *w, struct frame *f)
+{
+	assert_int_equal(frame_parse(w->data, w->len, f), 1);
+}
+
+/* serve's messages: good ones decode, each kind of bad one is refused. */
+static void
+test_serve_messages(void **state)
+{
+	struct frame_wr	 w = FRAME_WR_INIT;
+	struct frame	 f;
+	struct msg_exec	 m;
+	const uint8_t	*p;
+	size_t		 n;
+	uint32_t	 code;
+	int		 stream;
+	char		*dir, *spec;
+
+	(void)state;
+	msg_data_put(&w, 7, 2, "abc", 3);
+	one(&w, &f);
+	assert_int_equal(msg_data_get(&f, &stream, &p, &n), 0);
+	assert_int_equal(stream, 2);
+	assert_int_equal(n, 3);
+	assert_memory_equal(p, "abc", 3);
+	frame_wr_reset(&w);			/* stream 3 */
+	msg_data_put(&w, 7, 3, "abc", 3);
+	one(&w, &f);
+	assert_int_equal(msg_data_get(&f, &stream, &p, &n), FRAME_ERR_VALUE);
+	frame_wr_reset(&w);			/* no bytes */
+	msg_u32(&w, FRAME_DATA, 7, TAG_STREAM, 0);
+	one(&w, &f);
+	assert_int_equal(msg_data_get(&f, &stream, &p, &n), FRAME_ERR_VALUE);
+	frame_wr_reset(&w);
+	msg_u32(&w, FRAME_EOF, 7, TAG_STREAM, 0);
+	one(&w, &f);
+	assert_int_equal(msg_eof_get(&f, &stream), 0);
+	assert_int_equal(stream, 0);
+	frame_wr_reset(&w);
+	msg_u32(&w, FRAME_EOF, 7, TAG_STREAM, 9);
+	one(&w, &f);
+	assert_int_equal(msg_eof_get(&f, &stream), FRAME_ERR_VALUE);
+
+	frame_wr_reset(&w);			/* a relayed EXEC */
+	frame_begin(&w, FRAME_EXEC, 1);
+	frame_put_str(&w, TAG_DIR, "/srv/c1/run");
+	frame_put_str(&w, TAG_ARG, "true");
+	frame_put_str(&w, TAG_CWD, "/");
+	frame_end(&w);
+	one(&w, &f);
+	assert_int_equal(msg_exec_get(&f, &m), FRAME_ERR_VALUE); /* no fds */
+	assert_int_equal(msg_exec_get_relayed(&f, &m), 0);
+	msg_exec_free(&m);
+	assert_int_equal(msg_exec_target_get(&f, &dir, &spec), 0);
+	assert_string_equal(dir, "/srv/c1/run");
+	assert_string_equal(spec, "");
+	free(dir);
+	free(spec);
+	frame_wr_reset(&w);			/* a relative RUNDIR */
+	frame_begin(&w, FRAME_EXEC, 1);
+	frame_put_str(&w, TAG_DIR, "run");
+	frame_end(&w);
+	one(&w, &f);
+	assert_int_equal(msg_exec_target_get(&f, &dir, &spec),
+	    FRAME_ERR_VALUE);
+	frame_wr_reset(&w);			/* two of them */
+	frame_begin(&w, FRAME_EXEC, 1);
+	frame_put_str(&w, TAG_DIR, "/a");
+	frame_put_str(&w, TAG_DIR, "/b");
+	frame_end(&w);
+	one(&w, &f);
+	assert_int_equal(msg_exec_target_get(&f, &dir, &spec),
+	    FRAME_ERR_VALUE);
+
+	frame_wr_reset(&w);
+	msg_error_code(&w, 3, MSG_ERR_NOHOLDER, "nobody");
+	one(&w, &f);
+	assert_int_equal(msg_error_code_get(&f, &code), 0);
+	assert_int_equal(code, MSG_ERR_NOHOLDER);
+	frame_wr_reset(&w);
+	msg_error(&w, 3, "no code");
+	one(&w, &f);
+	assert_int_equal(msg_error_code_get(&f, &code), 1);
+	frame_wr_free(&w);
+}
+
 /* The writer refuses to grow a frame past the cap. */
 static void
 test_writer_cap(void **state)
@@ -416,6 +505,7 @@ main(void)
 		cmocka_unit_test(test_getters),
 		cmocka_unit_test(test_bad_messages),
 		cmocka_unit_test(test_writer_cap),
+		cmocka_unit_test(test_serve_messages),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
