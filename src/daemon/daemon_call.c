@@ -277,6 +277,7 @@ dcall_io(struct daemon *d, const struct pollfd *pfd, size_t n)
 		    POLLHUP | POLLERR)))
 			(void)dcall_read(c, &c->err_fd, 1);
 		i += 3;
+		drpc_progress(c);	/* silent commands too (1 s ticks) */
 		if (c->out_fd == -1 && c->err_fd == -1) {
 			if (c->in_fd != -1) {
 				close(c->in_fd);

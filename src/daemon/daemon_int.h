@@ -223,7 +223,7 @@ int	dclient_paused(struct dclient *);
 void	drpc_read(struct dclient *);
 void	drpc_gone(struct dclient *);
 void	drpc_finish(struct dcall *, int status);
-/* MCP: a progress notification for a call that asked (rate-limited). */
+/* MCP: a progress notification for a call that asked (1 a second). */
 void	drpc_progress(struct dcall *);
 struct dclient	*drpc_stdio(struct daemon *, int mcp, const char *agent,
 		    const char *sandbox);

@@ -297,7 +297,11 @@ drpc_cancel(struct dclient *cl, const cJSON *params)
 	}
 }
 
-/* A progress notification for c, at most one a second; see daemon_int.h. */
+/*
+ * A progress notification for c, at most one a second: progress is the
+ * seconds it has run (it must grow), the message says the output so far;
+ * see daemon_int.h.
+ */
 void
 drpc_progress(struct dcall *c)
 {
@@ -312,7 +316,8 @@ drpc_progress(struct dcall *c)
 	p = cJSON_CreateObject();
 	cJSON_AddItemToObject(p, "progressToken",
 	    cJSON_Duplicate(c->progress, 1));
-	cJSON_AddNumberToObject(p, "progress", (double)c->bytes_out);
+	cJSON_AddNumberToObject(p, "progress", (double)(now - c->start) /
+	    1000);
 	text = xasprintf("%llu bytes of output after %lld ms",
 	    (unsigned long long)c->bytes_out, (long long)(now - c->start));
 	cJSON_AddStringToObject(p, "message", text);
