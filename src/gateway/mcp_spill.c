@@ -310,10 +310,10 @@ mcp_spills_tool(struct mcp_spills *st, const cJSON *params, size_t max)
 		free(msg);
 		return o;
 	}
-	if (!b64 && offset + len < total)
-		len = mcp_utf8_cut(data, len);
+	if (!b64 && offset + len < total && mcp_utf8_cut(data, len) > 0)
+		len = mcp_utf8_cut(data, len);	/* end between characters */
 	if (!b64 && !jsonrpc_utf8_ok(data, len))
-		b64 = 1;
+		b64 = 1;	/* not text (or a limit inside one) */
 	s = b64 ? base64_encode((unsigned char *)data, len) :
 	    xstrndup(data, len);
 	o = cJSON_CreateObject();

@@ -466,6 +466,17 @@ test_spills(void **state)
 	assert_string_equal(sc_item(r, "content")->valuestring, "89");
 	assert_true(cJSON_IsTrue(sc_item(r, "eof")));
 	cJSON_Delete(r);
+	/* A limit inside a character: base64, never an empty range. */
+	s = mcp_spill_new(16);
+	assert_int_equal(mcp_spill_add(s, 0, "\xe2\x82\xac", 3, &cause), 0);
+	id = mcp_spills_keep(st, s);
+	cJSON_ReplaceItemInObject(p, "id", cJSON_CreateString(id));
+	cJSON_ReplaceItemInObject(p, "offset", cJSON_CreateNumber(0));
+	cJSON_AddNumberToObject(p, "limit", 1);
+	r = mcp_spills_tool(st, p, 8192);
+	assert_string_equal(sc_item(r, "encoding")->valuestring, "base64");
+	assert_int_equal(sc_item(r, "nextOffset")->valuedouble, 1);
+	cJSON_Delete(r);
 	cJSON_AddStringToObject(p, "bogus", "x");
 	r = mcp_spills_tool(st, p, 8192);
 	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(r, "isError")));
