@@ -474,7 +474,7 @@ drpc_finish(struct dcall *c, int status)
 	int		 code = 0;
 
 	if (status == 255 && c->rc.idempotent && !c->retried &&
-	    c->d->deaths != c->deaths && cl != NULL) {
+	    !c->cancelled && c->d->deaths != c->deaths && cl != NULL) {
 		log_info("%s: retrying after the connection was lost",
 		    c->method);
 		c->retried = 1;
