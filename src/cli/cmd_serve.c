@@ -32,7 +32,10 @@
 #include "daemon.h"
 #include "error.h"
 #include "log.h"
+#include "mcp_tools.h"
 #include "mux_client.h"
+#include "registry.h"
+#include "sandbox.h"
 #include "xmalloc.h"
 
 #define SERVE_READY_MS	10000	/* how long a start may take */
@@ -50,7 +53,8 @@ enum {
 	SERVE_OPT_WORKSPACE,
 	SERVE_OPT_STOP,
 	SERVE_OPT_STATUS,
-	SERVE_OPT_JSON
+	SERVE_OPT_JSON,
+	SERVE_OPT_MAX_RESULT
 };
 
 static const struct option serve_longopts[] = {
@@ -69,6 +73,7 @@ static const struct option serve_longopts[] = {
 	{ "stop", no_argument, NULL, SERVE_OPT_STOP },
 	{ "status", no_argument, NULL, SERVE_OPT_STATUS },
 	{ "json", no_argument, NULL, SERVE_OPT_JSON },
+	{ "max-result", required_argument, NULL, SERVE_OPT_MAX_RESULT },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
@@ -78,7 +83,7 @@ static const char serve_usage[] =
     "usage: clawssh serve [--socket PATH] [--idle-timeout SECS] [--detach]\n"
     "           [--log FILE]\n"
     "       clawssh serve --stdio | --mcp [-s ID | --host TARGET --key KEY]\n"
-    "           [--agent NAME]\n"
+    "           [--agent NAME] [--max-result BYTES]\n"
     "       clawssh serve --status [--json] | --stop [--socket PATH]\n\n"
     "  --socket PATH         control socket (default\n"
     "                        $XDG_RUNTIME_DIR/clawssh/control.sock)\n"
@@ -96,6 +101,9 @@ static const char serve_usage[] =
     "  --host TARGET --key KEY [-F FILE] [--workspace DIR]\n"
     "                        the scope key's sandbox (provisioned)\n"
     "  --agent NAME          the caller, for policy and audit\n"
+    "  --max-result BYTES    MCP: cap on one tool result (default\n"
+    "                        mcp.maxResult, else 1048576); the rest of a\n"
+    "                        longer exec output is kept for read_output\n"
     "  --config FILE         clawssh config\n"
     "  -v                    more logging (repeatable)\n";
 
@@ -116,6 +124,7 @@ struct serve_args {
 	int		 stop;
 	int		 status;
 	int		 json;
+	int		 max_result;	/* 0: from config */
 };
 
 /* Parse serve's options; 0, or the exit status to return. */
@@ -180,6 +189,13 @@ serve_parse(int argc, char **argv, struct serve_args *a)
 		case SERVE_OPT_JSON:
 			a->json = 1;
 			break;
+		case SERVE_OPT_MAX_RESULT:
+			if (cmd_parse_int(optarg, MCP_MAX_RESULT_MIN,
+			    MCP_MAX_RESULT_MAX, &a->max_result) != 0)
+				return cmd_fail("bad --max-result '%s' (%d to "
+				    "%d bytes)", optarg, MCP_MAX_RESULT_MIN,
+				    MCP_MAX_RESULT_MAX);
+			break;
 		case 'v':
 			a->verbose++;
 			break;
@@ -206,6 +222,8 @@ serve_parse(int argc, char **argv, struct serve_args *a)
 		    "or --mcp");
 	if (a->stdio != DAEMON_STDIO_NONE && a->detach)
 		return cmd_fail("--detach does not go with --stdio or --mcp");
+	if (a->max_result != 0 && a->stdio != DAEMON_STDIO_MCP)
+		return cmd_fail("--max-result goes with --mcp");
 	if (a->stdio == DAEMON_STDIO_MCP && (a->sandbox == NULL) ==
 	    (a->host == NULL || a->key == NULL))
 		return cmd_fail("--mcp needs -s ID, or --host and --key");
@@ -270,6 +288,39 @@ serve_provision(const struct serve_args *a)
 		return NULL;
 	}
 	return xstrdup(buf);
+}
+
+/*
+ * MCP bound to -s ID: the sandbox must exist in the registry now, not
+ * fail at every later call.  0, or the exit status after saying why.
+ */
+static int
+serve_check_sandbox(const char *id)
+{
+	struct registry		*reg = NULL;
+	struct registry_record	*rec = NULL;
+	char			*cause = NULL;
+	int			 rc;
+
+	if (!sandbox_id_ok(id))
+		return cmd_fail("-s %s: not a sandbox id ('c' and 12 "
+		    "characters of a-z 2-7, as provision printed)", id);
+	if ((rc = registry_open(NULL, cmd_home(), &reg, &cause)) == 0)
+		rc = registry_get(reg, id, &rec, &cause);
+	registry_record_free(rec);
+	registry_close(reg);
+	if (rc == CLAW_ERR_NOTFOUND) {
+		free(cause);
+		return cmd_fail("-s %s: no such sandbox (clawssh list shows "
+		    "them; provision makes one)", id);
+	}
+	if (rc != 0) {
+		rc = cmd_fail("-s %s: %s", id, cause != NULL ? cause :
+		    claw_strerror(rc));
+		free(cause);
+		return rc;
+	}
+	return 0;
 }
 
 /* Open the audit log the config names (default path unless ""). */
@@ -396,6 +447,11 @@ cmd_serve(int argc, char **argv)
 		config_free(cfg);
 		return rc;
 	}
+	if (a.stdio == DAEMON_STDIO_MCP && a.sandbox != NULL &&
+	    (rc = serve_check_sandbox(a.sandbox)) != 0) {
+		config_free(cfg);
+		return rc;
+	}
 	if (a.stdio == DAEMON_STDIO_MCP && a.sandbox == NULL &&
 	    (bound = serve_provision(&a)) == NULL) {
 		config_free(cfg);
@@ -420,6 +476,8 @@ cmd_serve(int argc, char **argv)
 	o.stdio = a.stdio;
 	o.agent = a.agent;
 	o.sandbox = bound != NULL ? bound : a.sandbox;
+	o.mcp_max_result = (size_t)(a.max_result != 0 ? a.max_result :
+	    cfg->mcp_max_result);
 	o.socket_path = path;
 	o.idle_timeout = a.idle >= 0 ? a.idle : cfg->daemon_idle_timeout >= 0 ?
 	    cfg->daemon_idle_timeout : DAEMON_IDLE_DEFAULT;

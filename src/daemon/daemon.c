@@ -390,6 +390,7 @@ daemon_init(struct daemon *d, const struct daemon_opts *o, char **cause)
 	d->policy = o->policy;
 	d->audit = o->audit;
 	d->max_line = o->max_line > 0 ? o->max_line : DAEMON_LINE_DEFAULT;
+	d->mcp_max_result = o->mcp_max_result;
 	d->max_workers = o->max_workers > 0 ? o->max_workers :
 	    DAEMON_WORKERS_DEFAULT;
 	d->path = xstrdup(o->socket_path);

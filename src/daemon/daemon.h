@@ -41,6 +41,7 @@ struct daemon_opts {
 	enum daemon_stdio stdio;	/* serve stdin/stdout and end with it */
 	const char	*agent;		/* stdio: the caller's agent name */
 	const char	*sandbox;	/* MCP: the sandbox tools act on */
+	size_t		 mcp_max_result; /* MCP: result cap; 0: default */
 };
 
 /*

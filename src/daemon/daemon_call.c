@@ -29,6 +29,7 @@
 #include "error.h"
 #include "jsonrpc.h"
 #include "log.h"
+#include "mcp_spill.h"
 #include "spawn.h"
 #include "xmalloc.h"
 
@@ -171,9 +172,19 @@ static void
 dcall_output(struct dcall *c, int stream, const char *p, size_t n)
 {
 	struct dclient	*cl = c->client;
-	char		*line;
+	char		*line, *cause = NULL;
 
 	c->bytes_out += n;
+	if (c->spill != NULL) {		/* MCP exec: capped, the rest kept */
+		if (mcp_spill_add(c->spill, stream, p, n, &cause) != 0) {
+			log_warn("%s: %s", c->method, cause);
+			free(cause);
+			c->overflow = 1;
+			dcall_kill(c);
+		}
+		drpc_progress(c);
+		return;
+	}
 	if (c->rc.stream && !c->mcp) {
 		if (cl != NULL) {
 			line = jsonrpc_notification("exec.output",
@@ -266,6 +277,7 @@ dcall_io(struct daemon *d, const struct pollfd *pfd, size_t n)
 		    POLLHUP | POLLERR)))
 			(void)dcall_read(c, &c->err_fd, 1);
 		i += 3;
+		drpc_progress(c);	/* silent commands too (1 s ticks) */
 		if (c->out_fd == -1 && c->err_fd == -1) {
 			if (c->in_fd != -1) {
 				close(c->in_fd);

@@ -27,6 +27,8 @@ struct audit;
 struct claw_policy;
 struct daemon;
 struct dclient;
+struct mcp_spill;
+struct mcp_spills;
 struct dhost;
 struct djournal;
 struct dwatch;
@@ -122,6 +124,11 @@ struct dcall {
 	cJSON			*id;
 	char			*method;
 	int			 mcp;		/* answer as MCP tools/call */
+	int			 mcp_flags;	/* MCP_CALL_* */
+	struct mcp_spill	*spill;		/* MCP exec: its output */
+	cJSON			*progress;	/* MCP: _meta.progressToken */
+	int64_t			 progress_at;	/* last notification, ms */
+	int			 cancelled;	/* notifications/cancelled */
 	struct rpc_call		 rc;
 	pid_t			 pid;		/* 0: waiting for a worker slot */
 	int			 in_fd;		/* -1 once all was written */
@@ -155,6 +162,7 @@ struct dclient {
 	int			 mcp;		/* MCP, not plain JSON-RPC */
 	char			*agent;		/* for policy and audit */
 	char			*sandbox;	/* MCP: the bound sandbox */
+	struct mcp_spills	*spills;	/* MCP: outputs over the cap */
 	struct jsonrpc_framer	*framer;
 	struct dcall_list	 calls;
 	enum dclient_kind	 kind;
@@ -185,6 +193,7 @@ struct daemon {
 	const struct claw_policy *policy;
 	struct audit		*audit;
 	size_t			 max_line;	/* JSON-RPC line cap */
+	size_t			 mcp_max_result; /* MCP result cap */
 	uint64_t		 deaths;	/* sessions that died so far */
 	int			 nworkers;	/* calls with a worker running */
 	int			 max_workers;
@@ -214,6 +223,8 @@ int	dclient_paused(struct dclient *);
 void	drpc_read(struct dclient *);
 void	drpc_gone(struct dclient *);
 void	drpc_finish(struct dcall *, int status);
+/* MCP: a progress notification for a call that asked (1 a second). */
+void	drpc_progress(struct dcall *);
 struct dclient	*drpc_stdio(struct daemon *, int mcp, const char *agent,
 		    const char *sandbox);
 

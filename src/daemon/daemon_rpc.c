@@ -29,6 +29,7 @@
 #include "error.h"
 #include "jsonrpc.h"
 #include "log.h"
+#include "mcp_spill.h"
 #include "mcp_tools.h"
 #include "policy.h"
 #include "rpc_methods.h"
@@ -99,6 +100,8 @@ drpc_call_free(struct dcall *c)
 	if (c->client != NULL)
 		TAILQ_REMOVE(&c->client->calls, c, centry);
 	cJSON_Delete(c->id);
+	cJSON_Delete(c->progress);
+	mcp_spill_free(c->spill);
 	free(c->method);
 	rpc_call_clear(&c->rc);
 	buf_free(&c->out);
@@ -106,10 +109,34 @@ drpc_call_free(struct dcall *c)
 	free(c);
 }
 
-/* Run method with params for cl (mcp: answer as tools/call). */
+/* The result cap of the daemon's MCP clients. */
+static size_t
+drpc_max_result(const struct daemon *d)
+{
+	return d->mcp_max_result != 0 ? d->mcp_max_result :
+	    MCP_MAX_RESULT_DEFAULT;
+}
+
+/* Answer an MCP call with an isError tool result holding msg. */
+static void
+drpc_mcp_error(struct dclient *cl, const cJSON *id, const char *method,
+    int code, const char *msg)
+{
+	struct mcp_output	o;
+
+	memset(&o, 0, sizeof o);
+	if (id != NULL)
+		drpc_send(cl, jsonrpc_result(id, mcp_tool_result_ex(method,
+		    NULL, &o, code, msg)));
+}
+
+/*
+ * Run method with params for cl; mcp: answer as tools/call, with the
+ * call's MCP_CALL_* flags and progress token (or NULL).
+ */
 static void
 drpc_run(struct dclient *cl, const cJSON *id, const char *method,
-    const cJSON *params, int mcp)
+    const cJSON *params, int mcp, int flags, const cJSON *progress)
 {
 	struct daemon	*d = cl->d;
 	struct rpc_call	 rc;
@@ -128,7 +155,10 @@ drpc_run(struct dclient *cl, const cJSON *id, const char *method,
 		msg = xasprintf("denied by %s", rule);
 		log_warn("%s: %s", method, msg);
 		drpc_audit(cl, &rc, drpc_wall_ms(), 0, -1, msg, 0);
-		drpc_error(cl, id, JSONRPC_DENIED, msg);
+		if (mcp)	/* a tool result the model can read */
+			drpc_mcp_error(cl, id, method, JSONRPC_DENIED, msg);
+		else
+			drpc_error(cl, id, JSONRPC_DENIED, msg);
 		free(msg);
 		free(rule);
 		rpc_call_clear(&rc);
@@ -143,6 +173,11 @@ drpc_run(struct dclient *cl, const cJSON *id, const char *method,
 	c->id = id != NULL ? cJSON_Duplicate(id, 1) : NULL;
 	c->method = xstrdup(method);
 	c->mcp = mcp;
+	c->mcp_flags = flags;
+	if (progress != NULL)
+		c->progress = cJSON_Duplicate(progress, 1);
+	if (mcp && rc.result == RPC_RESULT_EXEC)
+		c->spill = mcp_spill_new(drpc_max_result(d));
 	c->rc = rc;
 	c->in_fd = c->out_fd = c->err_fd = -1;
 	c->start = clock_now_ms();
@@ -196,13 +231,125 @@ drpc_methods(void)
 	return a;
 }
 
+/* Whether the policy lets cl's agent use tool on its sandbox. */
+static int
+drpc_allowed(const char *tool, void *arg)
+{
+	struct dclient	*cl = arg;
+	char		*rule = NULL;
+
+	if (policy_check(cl->d->policy, cl->agent, cl->sandbox, tool, 0,
+	    &rule) == 0)
+		return 1;
+	free(rule);
+	return 0;
+}
+
+/* read_output: a range of a cut exec's output, kept by this server. */
+static void
+drpc_read_output(struct dclient *cl, const cJSON *id, const cJSON *params)
+{
+	char	*msg;
+
+	if (!drpc_allowed(mcp_policy_name(MCP_READ_OUTPUT), cl)) {
+		msg = xstrdup("denied by the policy on exec");
+		drpc_mcp_error(cl, id, MCP_READ_OUTPUT, JSONRPC_DENIED, msg);
+		free(msg);
+		return;
+	}
+	if (id != NULL)
+		drpc_send(cl, jsonrpc_result(id, mcp_spills_tool(cl->spills,
+		    params, drpc_max_result(cl->d))));
+}
+
+/* The _meta.progressToken of tools/call params, or NULL. */
+static const cJSON *
+drpc_progress_token(const cJSON *params)
+{
+	const cJSON	*t;
+
+	t = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(
+	    params, "_meta"), "progressToken");
+	return cJSON_IsString(t) || cJSON_IsNumber(t) ? t : NULL;
+}
+
+/*
+ * Whether a call's id (a number is kept as its raw text, see
+ * jsonrpc_parse) is the requestId rid.
+ */
+static int
+drpc_same_id(const cJSON *id, const cJSON *rid)
+{
+	char	*end;
+	double	 v;
+
+	if (cJSON_IsRaw(id) && cJSON_IsNumber(rid)) {
+		v = strtod(id->valuestring, &end);
+		return *end == '\0' && v == rid->valuedouble;
+	}
+	return cJSON_Compare(id, rid, 1);
+}
+
+/*
+ * notifications/cancelled {requestId}: stop that call's worker (which
+ * stops its remote command); its answer is not sent.
+ */
+static void
+drpc_cancel(struct dclient *cl, const cJSON *params)
+{
+	const cJSON	*rid;
+	struct dcall	*c;
+
+	rid = cJSON_GetObjectItemCaseSensitive(params, "requestId");
+	if (rid == NULL)
+		return;
+	TAILQ_FOREACH(c, &cl->calls, centry) {
+		if (c->id == NULL || !drpc_same_id(c->id, rid))
+			continue;
+		log_info("%s: cancelled by the client", c->method);
+		c->cancelled = 1;
+		dcall_kill(c);
+		if (c->pid == 0)
+			c->pid = -1;	/* never started */
+	}
+}
+
+/*
+ * A progress notification for c, at most one a second: progress is the
+ * seconds it has run (it must grow), the message says the output so far;
+ * see daemon_int.h.
+ */
+void
+drpc_progress(struct dcall *c)
+{
+	int64_t	 now = clock_now_ms();
+	cJSON	*p;
+	char	*text;
+
+	if (c->progress == NULL || c->client == NULL || c->cancelled ||
+	    now - c->progress_at < 1000)
+		return;
+	c->progress_at = now;
+	p = cJSON_CreateObject();
+	cJSON_AddItemToObject(p, "progressToken",
+	    cJSON_Duplicate(c->progress, 1));
+	cJSON_AddNumberToObject(p, "progress", (double)(now - c->start) /
+	    1000);
+	text = xasprintf("%llu bytes of output after %lld ms",
+	    (unsigned long long)c->bytes_out, (long long)(now - c->start));
+	cJSON_AddStringToObject(p, "message", text);
+	free(text);
+	drpc_send(c->client, jsonrpc_notification("notifications/progress",
+	    p));
+}
+
 /* One MCP request or notification. */
 static void
 drpc_mcp(struct dclient *cl, const struct jsonrpc_req *req)
 {
 	cJSON	*params = NULL;
 	char	*method = NULL, *msg = NULL;
-	int	 code;
+	int	 code, flags;
 
 	if (strcmp(req->method, "initialize") == 0) {
 		if (req->id != NULL)
@@ -215,17 +362,22 @@ drpc_mcp(struct dclient *cl, const struct jsonrpc_req *req)
 	} else if (strcmp(req->method, "tools/list") == 0) {
 		if (req->id != NULL)
 			drpc_send(cl, jsonrpc_result(req->id,
-			    mcp_tools_list()));
+			    mcp_tools_list_allowed(drpc_allowed, cl)));
 	} else if (strcmp(req->method, "tools/call") == 0) {
-		if ((code = mcp_tool_call(req->params, cl->sandbox, &method,
-		    &params, &msg)) != 0)
+		if ((code = mcp_tool_call_ex(req->params, cl->sandbox, &method,
+		    &params, &flags, &msg)) != 0)
 			drpc_error(cl, req->id, code, msg);
+		else if (strcmp(method, MCP_READ_OUTPUT) == 0)
+			drpc_read_output(cl, req->id, params);
 		else
-			drpc_run(cl, req->id, method, params, 1);
+			drpc_run(cl, req->id, method, params, 1, flags,
+			    drpc_progress_token(req->params));
 		free(method);
 		free(msg);
 		cJSON_Delete(params);
-	} else if (strncmp(req->method, "notifications/", 14) != 0)
+	} else if (strcmp(req->method, "notifications/cancelled") == 0)
+		drpc_cancel(cl, req->params);
+	else if (strncmp(req->method, "notifications/", 14) != 0)
 		drpc_error(cl, req->id, JSONRPC_METHOD_NOT_FOUND,
 		    "method not found");
 }
@@ -255,7 +407,7 @@ drpc_line(struct dclient *cl, const char *line, size_t len)
 			cJSON_Delete(res);
 	} else {
 		cl->d->ncalls++;
-		drpc_run(cl, req.id, req.method, req.params, 0);
+		drpc_run(cl, req.id, req.method, req.params, 0, 0, NULL);
 	}
 	jsonrpc_req_clear(&req);
 }
@@ -286,6 +438,44 @@ drpc_read(struct dclient *cl)
 }
 
 /*
+ * The tools/call result of a finished MCP call; a cut exec's output is
+ * kept for read_output.
+ */
+static cJSON *
+drpc_mcp_result(struct dcall *c, const cJSON *result, int code,
+    const char *msg)
+{
+	struct mcp_output	 o;
+	const cJSON		*sc;
+	cJSON			*r;
+
+	memset(&o, 0, sizeof o);
+	o.max_result = drpc_max_result(c->d);
+	o.flags = c->mcp_flags;
+	o.in_bytes = c->rc.inlen;
+	if (c->spill != NULL) {
+		o.out = mcp_spill_head(c->spill, 0, &o.outlen);
+		o.err = mcp_spill_head(c->spill, 1, &o.errlen);
+		o.out_total = mcp_spill_total(c->spill, 0);
+		o.err_total = mcp_spill_total(c->spill, 1);
+	} else {
+		o.out = c->out.data;
+		o.outlen = c->out.len;
+	}
+	r = mcp_tool_result_ex(c->method, result, &o, code, msg);
+	sc = cJSON_GetObjectItemCaseSensitive(r, "structuredContent");
+	if (c->spill != NULL && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
+	    sc, "truncated"))) {
+		if (c->client->spills == NULL)
+			c->client->spills = mcp_spills_new();
+		mcp_result_output_id(r, mcp_spills_keep(c->client->spills,
+		    c->spill));
+		c->spill = NULL;
+	}
+	return r;
+}
+
+/*
  * A worker ended: answer (or retry an idempotent call once if a session
  * died while it ran), audit, free; see daemon_int.h.
  */
@@ -295,11 +485,13 @@ drpc_finish(struct dcall *c, int status)
 	struct dclient	*cl = c->client;
 	cJSON		*result, *mres;
 	char		*msg = NULL, *why = NULL;
+	const char	*o = c->out.data, *e = c->err.data;
+	size_t		 olen = c->out.len, elen = c->err.len;
 	int64_t		 ms = clock_now_ms() - c->start;
 	int		 code = 0;
 
 	if (status == 255 && c->rc.idempotent && !c->retried &&
-	    c->d->deaths != c->deaths && cl != NULL) {
+	    !c->cancelled && c->d->deaths != c->deaths && cl != NULL) {
 		log_info("%s: retrying after the connection was lost",
 		    c->method);
 		c->retried = 1;
@@ -310,18 +502,23 @@ drpc_finish(struct dcall *c, int status)
 			return;
 		free(why);
 	}
+	if (c->spill != NULL) {
+		o = mcp_spill_head(c->spill, 0, &olen);
+		e = mcp_spill_head(c->spill, 1, &elen);
+	}
 	if (c->overflow) {
 		result = NULL;
 		code = JSONRPC_INTERNAL_ERROR;
-		msg = xasprintf("output over %zu bytes", c->d->max_line);
+		msg = xasprintf("output over %llu bytes", c->spill != NULL ?
+		    (unsigned long long)MCP_SPILL_MAX :
+		    (unsigned long long)c->d->max_line);
 	} else
-		result = rpc_call_result(&c->rc, status, c->out.data,
-		    c->out.len, c->err.data, c->err.len, ms, &code, &msg);
-	if (cl != NULL && c->id != NULL) {
+		result = rpc_call_result(&c->rc, status, o, olen, e, elen, ms,
+		    &code, &msg);
+	if (cl != NULL && c->id != NULL && !c->cancelled) {
 		if (c->mcp) {
-			buf_append(&c->out, c->err.data, c->err.len);
-			mres = mcp_tool_result(c->method, result, c->out.data,
-			    c->out.len, result != NULL ? 0 : code, msg);
+			mres = drpc_mcp_result(c, result, result != NULL ? 0 :
+			    code, msg);
 			drpc_send(cl, jsonrpc_result(c->id, mres));
 		} else if (result != NULL) {
 			drpc_send(cl, jsonrpc_result(c->id, result));
@@ -354,6 +551,8 @@ drpc_gone(struct dclient *cl)
 	}
 	jsonrpc_framer_free(cl->framer);
 	cl->framer = NULL;
+	mcp_spills_free(cl->spills);
+	cl->spills = NULL;
 	free(cl->agent);
 	free(cl->sandbox);
 }

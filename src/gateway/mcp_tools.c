@@ -6,12 +6,14 @@
 #include "config.h"
 #endif
 
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
 
+#include "base64.h"
 #include "jsonrpc.h"
 #include "mcp_tools.h"
 #include "xmalloc.h"
@@ -38,11 +40,40 @@
 	"\"paths\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}," \
 	"\"description\":\"only these paths (default: everything)\"}"
 
+#define MCP_ENCODING_PROP \
+	"\"encoding\":{\"type\":\"string\",\"enum\":[\"utf-8\"," \
+	"\"base64\"]"
+#define MCP_TEXT_OUT \
+	"{\"type\":\"object\",\"properties\":{\"message\":{\"type\":" \
+	"\"string\"}},\"required\":[\"message\"]}"
+#define MCP_PROC_OUT \
+	"{\"type\":\"object\",\"properties\":{\"handle\":{\"type\":" \
+	"\"string\"},\"state\":{\"type\":\"string\"},\"exit_status\":" \
+	"{\"type\":[\"integer\",\"null\"]},\"output\":{\"type\":" \
+	"\"string\"}},\"required\":[\"state\"]}"
+#define MCP_SYNC_OUT \
+	"{\"type\":\"object\",\"properties\":{\"direction\":{\"type\":" \
+	"\"string\"},\"files\":{\"type\":\"integer\"},\"bytes\":" \
+	"{\"type\":\"integer\"}},\"required\":[\"direction\"]}"
+#define MCP_CONTENT_OUT \
+	"{\"type\":\"object\",\"properties\":{\"content\":{\"type\":" \
+	"\"string\"},\"encoding\":{\"type\":\"string\",\"enum\":" \
+	"[\"utf-8\",\"base64\"]},\"bytes\":{\"type\":\"integer\"}," \
+	"\"truncated\":{\"type\":\"boolean\"}"
+
+/* Annotations: what a tool does to the sandbox. */
+#define RO	0x1		/* readOnlyHint */
+#define DE	0x2		/* destructiveHint */
+#define ID	0x4		/* idempotentHint */
+
 struct mcp_tool {
 	const char	*name;
 	const char	*method;
 	const char	*description;
 	const char	*schema;	/* JSON Schema of the arguments */
+	const char	*output;	/* JSON Schema of structuredContent */
+	int		 hints;		/* RO, DE, ID */
+	const char	*policy;	/* policy name; NULL: the method */
 };
 
 static const struct mcp_tool mcp_tools[] = {
@@ -63,22 +94,43 @@ static const struct mcp_tool mcp_tools[] = {
 	  "\"maximum\":10000,\"description\":\"with pty: columns (80)\"},"
 	  "\"rows\":{\"type\":\"integer\",\"minimum\":1,"
 	  "\"maximum\":10000,\"description\":\"with pty: rows (24)\"}},"
-	  "\"additionalProperties\":false}" },
+	  "\"additionalProperties\":false}",
+	  "{\"type\":\"object\",\"properties\":{"
+	  "\"exitCode\":{\"type\":[\"integer\",\"null\"]},"
+	  "\"signal\":{\"type\":[\"string\",\"null\"]},"
+	  "\"stdout\":{\"type\":\"string\"},"
+	  "\"stderr\":{\"type\":\"string\"},"
+	  "\"truncated\":{\"type\":\"boolean\"},"
+	  "\"stdoutBytes\":{\"type\":\"integer\"},"
+	  "\"stderrBytes\":{\"type\":\"integer\"},"
+	  "\"durationMs\":{\"type\":\"integer\"},"
+	  "\"outputId\":{\"type\":\"string\"}},"
+	  "\"required\":[\"exitCode\",\"signal\",\"stdout\",\"stderr\","
+	  "\"truncated\"]}", DE, NULL },
 	{ "read_file", "fs.read",
 	  "Read a file of the workspace, or a byte or line range of it.",
 	  "{\"type\":\"object\",\"properties\":{" MCP_PATH_PROP ","
 	  "\"offset\":{\"type\":\"integer\",\"minimum\":0},"
 	  "\"limit\":{\"type\":\"integer\",\"minimum\":0},"
 	  "\"lines\":{\"type\":\"boolean\",\"description\":\"offset and "
-	  "limit count lines, not bytes\"}},"
-	  "\"required\":[\"path\"],\"additionalProperties\":false}" },
+	  "limit count lines, not bytes\"}," MCP_ENCODING_PROP ","
+	  "\"description\":\"base64: the content as base64 (the default "
+	  "for content that is not UTF-8)\"}},"
+	  "\"required\":[\"path\"],\"additionalProperties\":false}",
+	  MCP_CONTENT_OUT "},\"required\":[\"content\",\"encoding\"]}",
+	  RO | ID, NULL },
 	{ "write_file", "fs.write",
 	  "Replace a file with new content, atomically, creating parent "
 	  "directories.",
 	  "{\"type\":\"object\",\"properties\":{" MCP_PATH_PROP ","
-	  "\"content\":{\"type\":\"string\"}},"
+	  "\"content\":{\"type\":\"string\"}," MCP_ENCODING_PROP ","
+	  "\"description\":\"base64: content is base64 of the bytes "
+	  "(binary files)\"}},"
 	  "\"required\":[\"path\",\"content\"],"
-	  "\"additionalProperties\":false}" },
+	  "\"additionalProperties\":false}",
+	  "{\"type\":\"object\",\"properties\":{\"bytes\":{\"type\":"
+	  "\"integer\"},\"message\":{\"type\":\"string\"}},"
+	  "\"required\":[\"bytes\"]}", DE | ID, NULL },
 	{ "edit_file", "fs.edit",
 	  "Replace exact text in a file: old must occur once, or set all.",
 	  "{\"type\":\"object\",\"properties\":{" MCP_PATH_PROP ","
@@ -86,71 +138,113 @@ static const struct mcp_tool mcp_tools[] = {
 	  "\"new\":{\"type\":\"string\"},"
 	  "\"all\":{\"type\":\"boolean\"}},"
 	  "\"required\":[\"path\",\"old\",\"new\"],"
-	  "\"additionalProperties\":false}" },
+	  "\"additionalProperties\":false}",
+	  MCP_TEXT_OUT, DE, NULL },
 	{ "apply_patch", "fs.applyPatch",
 	  "Apply a unified diff or a '*** Begin Patch' patch to the "
 	  "workspace: every file applies or nothing is written.",
 	  "{\"type\":\"object\",\"properties\":{"
 	  "\"patch\":{\"type\":\"string\",\"minLength\":1}},"
-	  "\"required\":[\"patch\"],\"additionalProperties\":false}" },
+	  "\"required\":[\"patch\"],\"additionalProperties\":false}",
+	  MCP_TEXT_OUT, DE, NULL },
 	{ "list_dir", "fs.ls",
 	  "List a directory of the workspace (default: its top).",
 	  "{\"type\":\"object\",\"properties\":{" MCP_PATH_PROP "},"
-	  "\"additionalProperties\":false}" },
+	  "\"additionalProperties\":false}",
+	  "{\"type\":\"object\",\"properties\":{\"entries\":{\"type\":"
+	  "\"array\",\"items\":{\"type\":\"object\",\"properties\":"
+	  "{\"name\":{\"type\":\"string\"},\"type\":{\"type\":"
+	  "\"string\"}},\"required\":[\"name\",\"type\"]}}},"
+	  "\"required\":[\"entries\"]}", RO | ID, NULL },
 	{ "stat", "fs.stat",
 	  "Show one file's type, mode, size and modification time.",
 	  "{\"type\":\"object\",\"properties\":{" MCP_PATH_PROP "},"
-	  "\"required\":[\"path\"],\"additionalProperties\":false}" },
+	  "\"required\":[\"path\"],\"additionalProperties\":false}",
+	  "{\"type\":\"object\",\"properties\":{\"name\":{\"type\":"
+	  "\"string\"},\"type\":{\"type\":\"string\"},\"size\":"
+	  "{\"type\":\"integer\"}},\"required\":[\"name\",\"type\"]}",
+	  RO | ID, NULL },
 	{ "process_start", "process.start",
 	  "Start a background process in the sandbox; returns its handle.",
 	  "{\"type\":\"object\",\"properties\":{" MCP_COMMAND_PROPS ","
 	  "\"name\":{\"type\":\"string\",\"pattern\":"
 	  "\"^[A-Za-z0-9._][A-Za-z0-9._-]{0,63}$\"}},"
-	  "\"additionalProperties\":false}" },
+	  "\"additionalProperties\":false}",
+	  "{\"type\":\"object\",\"properties\":{\"handle\":{\"type\":"
+	  "\"string\"}},\"required\":[\"handle\"]}", DE, NULL },
 	{ "process_poll", "process.poll",
 	  "A background process's state and the output since the last "
 	  "poll.",
 	  "{\"type\":\"object\",\"properties\":{" MCP_HANDLE_PROP "},"
-	  "\"required\":[\"handle\"],\"additionalProperties\":false}" },
+	  "\"required\":[\"handle\"],\"additionalProperties\":false}",
+	  MCP_PROC_OUT, RO, NULL },
 	{ "process_log", "process.log",
 	  "The end of a background process's output.",
 	  "{\"type\":\"object\",\"properties\":{" MCP_HANDLE_PROP ","
 	  "\"tail\":{\"type\":\"integer\",\"minimum\":1,"
 	  "\"maximum\":10000000,\"description\":\"lines\"}},"
-	  "\"required\":[\"handle\"],\"additionalProperties\":false}" },
+	  "\"required\":[\"handle\"],\"additionalProperties\":false}",
+	  MCP_PROC_OUT, RO | ID, NULL },
 	{ "process_wait", "process.wait",
 	  "Wait until a background process exits (or timeout seconds "
 	  "pass: state still running); its state and exit status.",
 	  "{\"type\":\"object\",\"properties\":{" MCP_HANDLE_PROP ","
 	  "\"timeout\":{\"type\":\"integer\",\"minimum\":0,"
 	  "\"maximum\":31536000,\"description\":\"seconds\"}},"
-	  "\"required\":[\"handle\"],\"additionalProperties\":false}" },
+	  "\"required\":[\"handle\"],\"additionalProperties\":false}",
+	  MCP_PROC_OUT, RO | ID, NULL },
 	{ "process_write", "process.write",
 	  "Write to a background process's standard input.",
 	  "{\"type\":\"object\",\"properties\":{" MCP_HANDLE_PROP ","
 	  "\"data\":{\"type\":\"string\"},"
 	  "\"eof\":{\"type\":\"boolean\",\"description\":\"close its "
 	  "input after data\"}},"
-	  "\"required\":[\"handle\"],\"additionalProperties\":false}" },
+	  "\"required\":[\"handle\"],\"additionalProperties\":false}",
+	  MCP_TEXT_OUT, DE, NULL },
 	{ "process_kill", "process.kill",
 	  "Send a signal (default TERM) to a background process.",
 	  "{\"type\":\"object\",\"properties\":{" MCP_HANDLE_PROP ","
 	  "\"signal\":{\"type\":\"string\",\"description\":\"TERM, KILL, "
 	  "INT, HUP, ...\"}},"
-	  "\"required\":[\"handle\"],\"additionalProperties\":false}" },
+	  "\"required\":[\"handle\"],\"additionalProperties\":false}",
+	  MCP_TEXT_OUT, DE | ID, NULL },
 	{ "process_list", "process.list",
 	  "List the sandbox's background processes.",
 	  "{\"type\":\"object\",\"properties\":{},"
-	  "\"additionalProperties\":false}" },
+	  "\"additionalProperties\":false}",
+	  "{\"type\":\"object\",\"properties\":{\"processes\":{\"type\":"
+	  "\"array\",\"items\":{\"type\":\"object\"}}},"
+	  "\"required\":[\"processes\"]}", RO | ID, NULL },
 	{ "sync_push", "sync.push",
 	  "Send local workspace changes to the sandbox now.",
 	  "{\"type\":\"object\",\"properties\":{" MCP_PATHS_PROP "},"
-	  "\"additionalProperties\":false}" },
+	  "\"additionalProperties\":false}",
+	  MCP_SYNC_OUT, DE | ID, NULL },
 	{ "sync_pull", "sync.pull",
 	  "Fetch the sandbox's workspace changes into the local workspace "
 	  "now.",
 	  "{\"type\":\"object\",\"properties\":{" MCP_PATHS_PROP "},"
-	  "\"additionalProperties\":false}" },
+	  "\"additionalProperties\":false}",
+	  MCP_SYNC_OUT, DE | ID, NULL },
+	{ "read_output", MCP_READ_OUTPUT,
+	  "Read the rest of an exec's output that was cut (truncated: true "
+	  "and an outputId in its result), in ranges.",
+	  "{\"type\":\"object\",\"properties\":{"
+	  "\"id\":{\"type\":\"string\",\"pattern\":\"^o[0-9a-f]{8}$\","
+	  "\"description\":\"the outputId of the exec's result\"},"
+	  "\"stream\":{\"type\":\"string\",\"enum\":[\"stdout\","
+	  "\"stderr\"]},"
+	  "\"offset\":{\"type\":\"integer\",\"minimum\":0},"
+	  "\"limit\":{\"type\":\"integer\",\"minimum\":1,"
+	  "\"description\":\"bytes (at most half of the result cap)\"},"
+	  MCP_ENCODING_PROP "}},"
+	  "\"required\":[\"id\"],\"additionalProperties\":false}",
+	  MCP_CONTENT_OUT ",\"offset\":{\"type\":\"integer\"},"
+	  "\"nextOffset\":{\"type\":\"integer\"},"
+	  "\"total\":{\"type\":\"integer\"},"
+	  "\"eof\":{\"type\":\"boolean\"}},"
+	  "\"required\":[\"content\",\"encoding\",\"nextOffset\","
+	  "\"eof\"]}", RO | ID, "exec" },
 };
 #define N_TOOLS	(sizeof mcp_tools / sizeof mcp_tools[0])
 
@@ -191,26 +285,75 @@ mcp_initialize_result(const cJSON *params, const char *sandbox)
 	return o;
 }
 
-/* The tools/list result. */
-cJSON *
-mcp_tools_list(void)
+/* The annotations object of a tool. */
+static cJSON *
+mcp_annotations(const struct mcp_tool *t)
 {
-	cJSON	*o, *a, *t, *schema;
-	size_t	 i;
+	cJSON	*a = cJSON_CreateObject();
+
+	cJSON_AddBoolToObject(a, "readOnlyHint", (t->hints & RO) != 0);
+	cJSON_AddBoolToObject(a, "destructiveHint", (t->hints & DE) != 0);
+	cJSON_AddBoolToObject(a, "idempotentHint", (t->hints & ID) != 0);
+	cJSON_AddBoolToObject(a, "openWorldHint", 0);
+	return a;
+}
+
+/* A schema literal of the table, parsed. */
+static cJSON *
+mcp_schema(const char *text)
+{
+	cJSON	*schema;
+
+	if ((schema = cJSON_Parse(text)) == NULL)
+		abort();	/* a bad literal above */
+	return schema;
+}
+
+/* The tools/list result, the denied tools left out. */
+cJSON *
+mcp_tools_list_allowed(int (*allowed)(const char *, void *), void *arg)
+{
+	const struct mcp_tool	*t;
+	cJSON			*o, *a, *j;
+	size_t			 i;
 
 	o = cJSON_CreateObject();
 	a = cJSON_AddArrayToObject(o, "tools");
 	for (i = 0; i < N_TOOLS; i++) {
-		if ((schema = cJSON_Parse(mcp_tools[i].schema)) == NULL)
-			abort();	/* a bad literal above */
-		t = cJSON_CreateObject();
-		cJSON_AddStringToObject(t, "name", mcp_tools[i].name);
-		cJSON_AddStringToObject(t, "description",
-		    mcp_tools[i].description);
-		cJSON_AddItemToObject(t, "inputSchema", schema);
-		cJSON_AddItemToArray(a, t);
+		t = &mcp_tools[i];
+		if (allowed != NULL && !allowed(t->policy != NULL ? t->policy :
+		    t->method, arg))
+			continue;
+		j = cJSON_CreateObject();
+		cJSON_AddStringToObject(j, "name", t->name);
+		cJSON_AddStringToObject(j, "description", t->description);
+		cJSON_AddItemToObject(j, "inputSchema", mcp_schema(t->schema));
+		cJSON_AddItemToObject(j, "outputSchema",
+		    mcp_schema(t->output));
+		cJSON_AddItemToObject(j, "annotations", mcp_annotations(t));
+		cJSON_AddItemToArray(a, j);
 	}
 	return o;
+}
+
+/* The tools/list result. */
+cJSON *
+mcp_tools_list(void)
+{
+	return mcp_tools_list_allowed(NULL, NULL);
+}
+
+/* The policy name of a method. */
+const char *
+mcp_policy_name(const char *method)
+{
+	size_t	i;
+
+	for (i = 0; i < N_TOOLS; i++)
+		if (strcmp(method, mcp_tools[i].method) == 0)
+			return mcp_tools[i].policy != NULL ?
+			    mcp_tools[i].policy : method;
+	return method;
 }
 
 /* The tool named name, or NULL. */
@@ -275,10 +418,42 @@ mcp_command(cJSON *p, char **msg)
 	return 0;
 }
 
-/* tools/call -> method and params. */
+/*
+ * The encoding argument: read_file's becomes a flag, write_file's turns
+ * content into content_base64; read_output keeps it.
+ */
+static int
+mcp_encoding(const struct mcp_tool *t, cJSON *p, int *flags, char **msg)
+{
+	cJSON	*e, *c;
+	int	 b64;
+
+	if (strcmp(t->method, MCP_READ_OUTPUT) == 0 ||
+	    (e = cJSON_DetachItemFromObjectCaseSensitive(p, "encoding")) ==
+	    NULL)
+		return 0;
+	b64 = cJSON_IsString(e) && strcmp(e->valuestring, "base64") == 0;
+	if (!b64 && !(cJSON_IsString(e) && strcmp(e->valuestring,
+	    "utf-8") == 0)) {
+		cJSON_Delete(e);
+		*msg = xstrdup("arguments.encoding: expected \"utf-8\" or "
+		    "\"base64\"");
+		return JSONRPC_INVALID_PARAMS;
+	}
+	cJSON_Delete(e);
+	if (b64 && strcmp(t->method, "fs.read") == 0)
+		*flags |= MCP_CALL_BASE64;
+	if (b64 && strcmp(t->method, "fs.write") == 0 &&
+	    (c = cJSON_DetachItemFromObjectCaseSensitive(p, "content")) !=
+	    NULL)
+		cJSON_AddItemToObject(p, "content_base64", c);
+	return 0;
+}
+
+/* tools/call -> method, params and flags. */
 int
-mcp_tool_call(const cJSON *params, const char *sandbox, char **method,
-    cJSON **rpc_params, char **msg)
+mcp_tool_call_ex(const cJSON *params, const char *sandbox, char **method,
+    cJSON **rpc_params, int *flags, char **msg)
 {
 	const struct mcp_tool	*t;
 	const cJSON		*name, *args;
@@ -303,9 +478,11 @@ mcp_tool_call(const cJSON *params, const char *sandbox, char **method,
 		*msg = xstrdup("no sandbox is bound to this server");
 		return JSONRPC_INVALID_PARAMS;
 	}
+	*flags = 0;
 	p = cJSON_CreateObject();
 	if ((rc = mcp_copy_args(t, args, p, msg)) != 0 ||
-	    (rc = mcp_command(p, msg)) != 0) {
+	    (rc = mcp_command(p, msg)) != 0 ||
+	    (rc = mcp_encoding(t, p, flags, msg)) != 0) {
 		cJSON_Delete(p);
 		return rc;
 	}
@@ -313,6 +490,17 @@ mcp_tool_call(const cJSON *params, const char *sandbox, char **method,
 	*method = xstrdup(t->method);
 	*rpc_params = p;
 	return 0;
+}
+
+/* tools/call -> method and params. */
+int
+mcp_tool_call(const cJSON *params, const char *sandbox, char **method,
+    cJSON **rpc_params, char **msg)
+{
+	int	flags;
+
+	return mcp_tool_call_ex(params, sandbox, method, rpc_params, &flags,
+	    msg);
 }
 
 /* A tools/call result holding text. */
@@ -327,27 +515,6 @@ mcp_text_result(const char *text, int is_error)
 	cJSON_AddStringToObject(c, "text", text);
 	cJSON_AddItemToArray(a, c);
 	cJSON_AddBoolToObject(o, "isError", is_error);
-	return o;
-}
-
-/* exec's text: the output, then the exit status. */
-static cJSON *
-mcp_exec_result(const cJSON *result, const char *output, size_t outlen)
-{
-	const cJSON	*v;
-	char		*out, *text;
-	int		 status;
-	cJSON		*o;
-
-	v = cJSON_GetObjectItemCaseSensitive(result, "exit_status");
-	status = cJSON_IsNumber(v) ? v->valueint : -1;
-	out = jsonrpc_utf8_clean(output != NULL ? output : "",
-	    output != NULL ? outlen : 0);
-	text = xasprintf("%s%s[exit status %d]", out, *out != '\0' &&
-	    out[strlen(out) - 1] != '\n' ? "\n" : "", status);
-	o = mcp_text_result(text, status != 0);
-	free(text);
-	free(out);
 	return o;
 }
 
@@ -381,42 +548,304 @@ mcp_process_result(const cJSON *result)
 	return o;
 }
 
-/* The tools/call result of a method's result or error. */
-cJSON *
-mcp_tool_result(const char *method, const cJSON *result, const char *output,
-    size_t outlen, int errcode, const char *errmsg)
+/* The largest n' <= n that does not end inside a UTF-8 character. */
+size_t
+mcp_utf8_cut(const char *data, size_t n)
+{
+	size_t		i = n, need;
+	unsigned char	c;
+
+	while (i > 0 && n - i < 3 && ((unsigned char)data[i - 1] & 0xc0) ==
+	    0x80)
+		i--;
+	if (i == 0)
+		return n;
+	c = (unsigned char)data[i - 1];
+	need = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ?
+	    3 : (c & 0xf8) == 0xf0 ? 4 : 1;
+	return n - (i - 1) < need ? i - 1 : n;
+}
+
+/* The serialized size of o. */
+static size_t
+mcp_size(const cJSON *o)
+{
+	char	*s;
+	size_t	 n;
+
+	if ((s = cJSON_PrintUnformatted(o)) == NULL)
+		abort();
+	n = strlen(s);
+	cJSON_free(s);
+	return n;
+}
+
+/* The cap of o. */
+static size_t
+mcp_cap(const struct mcp_output *o)
+{
+	return o->max_result != 0 ? o->max_result : MCP_MAX_RESULT_DEFAULT;
+}
+
+/* n scaled down so that a result of size len would fit under cap. */
+static size_t
+mcp_shrink(size_t n, size_t len, size_t cap)
+{
+	double	f = (double)(cap > 1024 ? cap - 1024 : 0) / (double)len;
+
+	return f < 1 ? (size_t)((double)n * f) : n;
+}
+
+/* The name of the signal of an exit status 128+N, or NULL. */
+static const char *
+mcp_signal(int status)
+{
+	if (status <= 128 || status > 128 + 64)
+		return NULL;
+	return sigabbrev_np(status - 128);
+}
+
+/* Add data[0..len) to o as a string fit for JSON. */
+static void
+mcp_add_text(cJSON *o, const char *key, const char *data, size_t len)
+{
+	char	*s = jsonrpc_utf8_clean(data != NULL ? data : "",
+	    data != NULL ? len : 0);
+
+	cJSON_AddStringToObject(o, key, s);
+	free(s);
+}
+
+/* exec's result with nout bytes of stdout and nerr of stderr. */
+static cJSON *
+mcp_exec_build(const cJSON *result, const struct mcp_output *o,
+    size_t nout, size_t nerr)
+{
+	const cJSON	*v;
+	const char	*sig, *so, *se;
+	uint64_t	 tout, terr;
+	int		 status, cut;
+	char		*text;
+	cJSON		*r, *sc;
+
+	v = cJSON_GetObjectItemCaseSensitive(result, "exit_status");
+	status = cJSON_IsNumber(v) ? v->valueint : -1;
+	sig = mcp_signal(status);
+	tout = o->out_total > o->outlen ? o->out_total : o->outlen;
+	terr = o->err_total > o->errlen ? o->err_total : o->errlen;
+	cut = nout < tout || nerr < terr;
+	sc = cJSON_CreateObject();
+	if (sig != NULL)
+		cJSON_AddNullToObject(sc, "exitCode");
+	else
+		cJSON_AddNumberToObject(sc, "exitCode", status);
+	if (sig != NULL)
+		cJSON_AddStringToObject(sc, "signal", sig);
+	else
+		cJSON_AddNullToObject(sc, "signal");
+	mcp_add_text(sc, "stdout", o->out, nout);
+	mcp_add_text(sc, "stderr", o->err, nerr);
+	cJSON_AddBoolToObject(sc, "truncated", cut);
+	cJSON_AddNumberToObject(sc, "stdoutBytes", (double)tout);
+	cJSON_AddNumberToObject(sc, "stderrBytes", (double)terr);
+	v = cJSON_GetObjectItemCaseSensitive(result, "duration_ms");
+	cJSON_AddNumberToObject(sc, "durationMs", cJSON_IsNumber(v) ?
+	    v->valuedouble : 0);
+	so = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(sc,
+	    "stdout"));
+	se = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(sc,
+	    "stderr"));
+	text = xasprintf("%s%s%s%s%s[exit status %d]", so, se,
+	    (*so != '\0' || *se != '\0') && (*se != '\0' ? se : so)[strlen(
+	    *se != '\0' ? se : so) - 1] != '\n' ? "\n" : "", cut ?
+	    "[output cut to fit the result cap]" : "", cut ? "\n" : "",
+	    status);
+	r = mcp_text_result(text, status != 0);
+	free(text);
+	cJSON_AddItemToObject(r, "structuredContent", sc);
+	return r;
+}
+
+/* exec's result, stdout and stderr cut to fit the cap. */
+static cJSON *
+mcp_exec_result(const cJSON *result, const struct mcp_output *o)
+{
+	size_t	 cap = mcp_cap(o), nout = o->out != NULL ? o->outlen : 0;
+	size_t	 nerr = o->err != NULL ? o->errlen : 0, len, cut, d;
+	size_t	*big, *small;
+	cJSON	*r;
+
+	for (;;) {
+		r = mcp_exec_build(result, o, nout, nerr);
+		if ((len = mcp_size(r)) <= cap || (nout == 0 && nerr == 0))
+			return r;
+		cJSON_Delete(r);
+		cut = (nout + nerr) - mcp_shrink(nout + nerr, len, cap);
+		if (nout >= nerr) {	/* the longer one gives first */
+			big = &nout;
+			small = &nerr;
+		} else {
+			big = &nerr;
+			small = &nout;
+		}
+		if (cut > *big - *small) {	/* then both, evenly */
+			d = (cut - (*big - *small)) / 2;
+			*small -= d < *small ? d : *small;
+			cut -= d;
+		}
+		*big -= cut < *big ? cut : *big;
+		nout = mcp_utf8_cut(o->out, nout);
+		nerr = mcp_utf8_cut(o->err, nerr);
+	}
+}
+
+/* Add the read_output id of a cut exec's output; see mcp_tools.h. */
+void
+mcp_result_output_id(cJSON *r, const char *id)
+{
+	cJSON	*sc, *c;
+	char	*text;
+
+	sc = cJSON_GetObjectItemCaseSensitive(r, "structuredContent");
+	c = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "content"),
+	    0);
+	cJSON_AddStringToObject(sc, "outputId", id);
+	text = xasprintf("%s\n[the whole output: read_output id %s]",
+	    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "text")),
+	    id);
+	cJSON_ReplaceItemInObjectCaseSensitive(c, "text",
+	    cJSON_CreateString(text));
+	free(text);
+}
+
+/* read_file's result from n bytes of data, base64 or text. */
+static cJSON *
+mcp_read_build(const char *data, size_t n, size_t total, int b64)
+{
+	cJSON	*r, *sc;
+	char	*s, *text;
+
+	if (b64)
+		s = base64_encode((const unsigned char *)data, n);
+	else
+		s = xstrndup(data, n);
+	text = b64 ? xasprintf("(binary content, base64)\n%s", s) : NULL;
+	r = mcp_text_result(text != NULL ? text : s, 0);
+	sc = cJSON_AddObjectToObject(r, "structuredContent");
+	cJSON_AddStringToObject(sc, "content", s);
+	cJSON_AddStringToObject(sc, "encoding", b64 ? "base64" : "utf-8");
+	cJSON_AddNumberToObject(sc, "bytes", (double)n);
+	cJSON_AddBoolToObject(sc, "truncated", n < total);
+	free(text);
+	free(s);
+	return r;
+}
+
+/* read_file: text, or base64 when not UTF-8 or asked for; capped. */
+static cJSON *
+mcp_read_result(const cJSON *result, const struct mcp_output *o)
 {
 	const char	*s;
-	char		*text;
-	cJSON		*o;
+	char		*data;
+	size_t		 n, total, len, cap = mcp_cap(o);
+	int		 b64 = (o->flags & MCP_CALL_BASE64) != 0;
+	cJSON		*r;
+
+	if ((s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(result,
+	    "content"))) != NULL)
+		data = xstrdup(s), n = strlen(s);
+	else if ((s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+	    result, "content_base64"))) != NULL &&
+	    (data = (char *)base64_decode(s, strlen(s), &n)) != NULL)
+		b64 = 1;
+	else
+		return mcp_text_result("the worker gave no content", 1);
+	total = n;
+	for (;;) {
+		r = mcp_read_build(data, n, total, b64);
+		if ((len = mcp_size(r)) <= cap || n == 0)
+			break;
+		cJSON_Delete(r);
+		n = mcp_shrink(n, len, cap);
+		if (!b64)
+			n = mcp_utf8_cut(data, n);
+	}
+	free(data);
+	return r;
+}
+
+/* A text-only method's result: {"message": ...}. */
+static cJSON *
+mcp_message_result(const char *text, const struct mcp_output *o,
+    const char *method)
+{
+	cJSON	*r, *sc;
+
+	r = mcp_text_result(*text != '\0' ? text : "ok", 0);
+	sc = cJSON_AddObjectToObject(r, "structuredContent");
+	if (strcmp(method, "fs.write") == 0)
+		cJSON_AddNumberToObject(sc, "bytes", (double)o->in_bytes);
+	cJSON_AddStringToObject(sc, "message", text);
+	return r;
+}
+
+/* A JSON result: its text and structuredContent, if it fits the cap. */
+static cJSON *
+mcp_json_result(const cJSON *result, const struct mcp_output *o)
+{
+	char	*text;
+	cJSON	*r;
+
+	if ((text = cJSON_Print(result)) == NULL)
+		abort();
+	r = mcp_text_result(text, 0);
+	cJSON_free(text);
+	if (cJSON_IsObject(result))
+		cJSON_AddItemToObject(r, "structuredContent",
+		    cJSON_Duplicate(result, 1));
+	if (mcp_size(r) > mcp_cap(o)) {
+		cJSON_Delete(r);
+		text = xasprintf("the result is over the result cap (%zu "
+		    "bytes): ask for less", mcp_cap(o));
+		r = mcp_text_result(text, 1);
+		free(text);
+	}
+	return r;
+}
+
+/* The tools/call result of a method's result or error; full form. */
+cJSON *
+mcp_tool_result_ex(const char *method, const cJSON *result,
+    const struct mcp_output *o, int errcode, const char *errmsg)
+{
+	const char	*s;
+	cJSON		*r;
 
 	if (errcode != 0 || result == NULL)
 		return mcp_text_result(errmsg != NULL ? errmsg : "failed", 1);
 	if (strcmp(method, "exec") == 0)
-		return mcp_exec_result(result, output, outlen);
+		return mcp_exec_result(result, o);
+	if (strcmp(method, "fs.read") == 0)
+		return mcp_read_result(result, o);
 	if ((strcmp(method, "process.poll") == 0 ||
 	    strcmp(method, "process.log") == 0) &&
-	    (o = mcp_process_result(result)) != NULL)
-		return o;
+	    (r = mcp_process_result(result)) != NULL)
+		return r;
 	if ((s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(result,
-	    "content"))) != NULL ||
-	    (s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(result,
 	    "text"))) != NULL)
-		return mcp_text_result(*s != '\0' || strcmp(method,
-		    "fs.read") == 0 ? s : "ok", 0);
-	if ((s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(result,
-	    "content_base64"))) != NULL) {
-		text = xasprintf("(binary content, base64)\n%s", s);
-		o = mcp_text_result(text, 0);
-		free(text);
-		return o;
-	}
-	if ((text = cJSON_Print(result)) == NULL)
-		abort();
-	o = mcp_text_result(text, 0);
-	cJSON_free(text);
-	if (cJSON_IsObject(result))
-		cJSON_AddItemToObject(o, "structuredContent",
-		    cJSON_Duplicate(result, 1));
-	return o;
+		return mcp_message_result(s, o, method);
+	return mcp_json_result(result, o);
+}
+
+/* The tools/call result; short form (see mcp_tools.h). */
+cJSON *
+mcp_tool_result(const char *method, const cJSON *result, const char *output,
+    size_t outlen, int errcode, const char *errmsg)
+{
+	struct mcp_output	o;
+
+	memset(&o, 0, sizeof o);
+	o.out = output;
+	o.outlen = output != NULL ? outlen : 0;
+	return mcp_tool_result_ex(method, result, &o, errcode, errmsg);
 }

@@ -146,6 +146,11 @@ static const struct config_key config_daemon_keys[] = {
 	CONFIG_END
 };
 
+static const struct config_key config_mcp_keys[] = {
+	CONFIG_RANGE("maxResult", mcp_max_result, 4096, 268435456),
+	CONFIG_END
+};
+
 static const struct config_key config_audit_keys[] = {
 	CONFIG_KEY("file", CONFIG_OFFPATH, audit_file, 0),
 	CONFIG_END
@@ -158,6 +163,7 @@ static const struct config_key config_top_keys[] = {
 	CONFIG_SUB("sandbox", config_sandbox_keys),
 	CONFIG_SUB("sync", config_sync_keys),
 	CONFIG_SUB("daemon", config_daemon_keys),
+	CONFIG_SUB("mcp", config_mcp_keys),
 	CONFIG_KEY("policy", CONFIG_POLICY, policy, 0),
 	CONFIG_SUB("audit", config_audit_keys),
 	{ "providers", CONFIG_PROVIDERS, 0, 0, 0, NULL },

@@ -45,6 +45,7 @@
  *	    "maxRequestBytes": 16777216,    // JSON-RPC line cap; 0: default
  *	    "maxWorkers": 64                // tool calls at once; 0: default
  *	  },
+ *	  "mcp": { "maxResult": 1048576 },  // serve --mcp result cap, bytes
  *	  "policy": {                       // tool calls served by the daemon
  *	    "allow": ["exec", "fs.*"],      // fnmatch globs; empty/absent: all
  *	    "deny": ["fs.write"],           // deny wins, at any level
@@ -67,7 +68,8 @@
  * their range (connectTimeout 0..86400, timeout 0..31536000, verbose 0..3,
  * idleHours 0..87600, maxAgeDays 0..36500, idleTimeout 0..604800,
  * maxSessions 0..1000, maxConnections 0..64, maxRequestBytes
- * 0..1073741824, maxWorkers 0..4096); provider names match
+ * 0..1073741824, maxWorkers 0..4096, mcp.maxResult 4096..268435456 or
+ * 0); provider names match
  * [A-Za-z0-9_.-]{1,64}; exec.env names match
  * [A-Za-z_][A-Za-z0-9_]*.  Only "~" and "~/..." are expanded, not "~user",
  * and only in local paths: remoteRoot is a remote path, taken as written
@@ -132,6 +134,7 @@ struct claw_config {
 	int		 daemon_max_conns;	/* 0: the default */
 	int		 daemon_max_line;	/* 0: the default */
 	int		 daemon_max_workers;	/* 0: the default */
+	int		 mcp_max_result;	/* 0: the default */
 	struct claw_policy	*policy;	/* NULL: no "policy" key */
 	char		*audit_file;		/* NULL: default, "": off */
 	struct claw_provider *providers;	/* "providers", in file order */

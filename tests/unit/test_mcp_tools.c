@@ -19,6 +19,7 @@
 #include <cjson/cJSON.h>
 
 #include "jsonrpc.h"
+#include "mcp_spill.h"
 #include "mcp_tools.h"
 #include "rpc_methods.h"
 #include "xmalloc.h"
@@ -69,7 +70,7 @@ test_tools_list(void **state)
 		"list_dir", "stat", "process_start", "process_poll",
 		"process_log", "process_wait", "process_write",
 		"process_kill", "process_list",
-		"sync_push", "sync_pull", NULL
+		"sync_push", "sync_pull", "read_output", NULL
 	};
 	cJSON		*r, *tools, *t, *s, *props, *req, *v;
 	char		*text, *again;
@@ -78,7 +79,7 @@ test_tools_list(void **state)
 	(void)state;
 	r = mcp_tools_list();
 	tools = cJSON_GetObjectItem(r, "tools");
-	assert_int_equal(cJSON_GetArraySize(tools), 16);
+	assert_int_equal(cJSON_GetArraySize(tools), 17);
 	cJSON_ArrayForEach(t, tools) {
 		assert_string_equal(cJSON_GetObjectItem(t, "name")->valuestring,
 		    want[i]);
@@ -90,6 +91,15 @@ test_tools_list(void **state)
 		props = cJSON_GetObjectItem(s, "properties");
 		assert_true(cJSON_IsObject(props));
 		assert_null(cJSON_GetObjectItem(props, "sandbox"));
+		assert_string_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(t,
+		    "outputSchema"), "type")->valuestring, "object");
+		v = cJSON_GetObjectItem(t, "annotations");
+		assert_true(cJSON_IsBool(cJSON_GetObjectItem(v,
+		    "readOnlyHint")));
+		assert_true(cJSON_IsBool(cJSON_GetObjectItem(v,
+		    "destructiveHint")));
+		assert_true(cJSON_IsBool(cJSON_GetObjectItem(v,
+		    "idempotentHint")));
 		/* Every required name is a property. */
 		req = cJSON_GetObjectItem(s, "required");
 		cJSON_ArrayForEach(v, req)
@@ -291,12 +301,200 @@ test_tool_result(void **state)
 	cJSON_Delete(res);
 }
 
+/* A policy that denies the writing file tools. */
+static int
+no_writes(const char *tool, void *arg)
+{
+	(void)arg;
+	return strcmp(tool, "fs.write") != 0 && strcmp(tool, "fs.edit") != 0;
+}
+
+static void
+test_tools_list_allowed(void **state)
+{
+	cJSON	*r, *t;
+	int	 n = 0;
+
+	(void)state;
+	r = mcp_tools_list_allowed(no_writes, NULL);
+	cJSON_ArrayForEach(t, cJSON_GetObjectItem(r, "tools")) {
+		assert_string_not_equal(cJSON_GetObjectItem(t,
+		    "name")->valuestring, "write_file");
+		assert_string_not_equal(cJSON_GetObjectItem(t,
+		    "name")->valuestring, "edit_file");
+		n++;
+	}
+	assert_int_equal(n, 15);
+	cJSON_Delete(r);
+	assert_string_equal(mcp_policy_name(MCP_READ_OUTPUT), "exec");
+	assert_string_equal(mcp_policy_name("fs.read"), "fs.read");
+}
+
+/* The structuredContent member key of r. */
+static cJSON *
+sc_item(cJSON *r, const char *key)
+{
+	return cJSON_GetObjectItem(cJSON_GetObjectItem(r,
+	    "structuredContent"), key);
+}
+
+static void
+test_exec_structured(void **state)
+{
+	struct mcp_output	 o;
+	cJSON			*res, *r;
+	char			*big, *line;
+	size_t			 i;
+
+	(void)state;
+	memset(&o, 0, sizeof o);
+	o.out = "out\n";
+	o.outlen = 4;
+	o.err = "err\n";
+	o.errlen = 4;
+	res = cJSON_Parse("{\"exit_status\":143,\"duration_ms\":5}");
+	r = mcp_tool_result_ex("exec", res, &o, 0, NULL);
+	assert_true(cJSON_IsNull(sc_item(r, "exitCode")));
+	assert_string_equal(sc_item(r, "signal")->valuestring, "TERM");
+	assert_string_equal(sc_item(r, "stdout")->valuestring, "out\n");
+	assert_string_equal(sc_item(r, "stderr")->valuestring, "err\n");
+	assert_true(cJSON_IsFalse(sc_item(r, "truncated")));
+	cJSON_Delete(r);
+	cJSON_Delete(res);
+	/* 100 KiB of "\x01" (6 bytes each in JSON) under an 8 KiB cap. */
+	big = malloc(100 * 1024);
+	memset(big, 1, 100 * 1024);
+	o.out = big;
+	o.outlen = 100 * 1024;
+	o.out_total = 1000000;
+	o.max_result = 8192;
+	res = cJSON_Parse("{\"exit_status\":0,\"duration_ms\":5}");
+	r = mcp_tool_result_ex("exec", res, &o, 0, NULL);
+	assert_true(cJSON_IsTrue(sc_item(r, "truncated")));
+	assert_int_equal(sc_item(r, "stdoutBytes")->valuedouble, 1000000);
+	assert_string_equal(sc_item(r, "stderr")->valuestring, "err\n");
+	mcp_result_output_id(r, "o00000001");
+	line = cJSON_PrintUnformatted(r);
+	assert_true(strlen(line) <= 8192 + 64);
+	assert_non_null(strstr(line, "o00000001"));
+	cJSON_free(line);
+	cJSON_Delete(r);
+	cJSON_Delete(res);
+	free(big);
+	/* UTF-8 is cut between characters only. */
+	assert_int_equal(mcp_utf8_cut("a\xc3\xa9", 2), 1);
+	assert_int_equal(mcp_utf8_cut("a\xc3\xa9", 3), 3);
+	assert_int_equal(mcp_utf8_cut("\xe2\x82\xac", 2), 0);
+	for (i = 0; i < 4; i++)
+		assert_int_equal(mcp_utf8_cut("abcd", i), i);
+}
+
+static void
+test_read_encoding(void **state)
+{
+	struct mcp_output	 o;
+	cJSON			*res, *r, *p, *rp = NULL;
+	char			*m = NULL, *msg = NULL;
+	int			 flags;
+
+	(void)state;
+	memset(&o, 0, sizeof o);
+	res = cJSON_Parse("{\"content\":\"plain\"}");
+	o.flags = MCP_CALL_BASE64;
+	r = mcp_tool_result_ex("fs.read", res, &o, 0, NULL);
+	assert_string_equal(sc_item(r, "encoding")->valuestring, "base64");
+	assert_string_equal(sc_item(r, "content")->valuestring, "cGxhaW4=");
+	cJSON_Delete(r);
+	cJSON_Delete(res);
+	p = cJSON_Parse("{\"name\":\"write_file\",\"arguments\":{\"path\":"
+	    "\"b\",\"content\":\"AAE=\",\"encoding\":\"base64\"}}");
+	assert_int_equal(mcp_tool_call_ex(p, ID, &m, &rp, &flags, &msg), 0);
+	assert_string_equal(cJSON_GetObjectItem(rp,
+	    "content_base64")->valuestring, "AAE=");
+	assert_null(cJSON_GetObjectItem(rp, "content"));
+	free(m);
+	cJSON_Delete(rp);
+	cJSON_Delete(p);
+	p = cJSON_Parse("{\"name\":\"read_file\",\"arguments\":{\"path\":"
+	    "\"b\",\"encoding\":\"latin1\"}}");
+	assert_int_equal(mcp_tool_call_ex(p, ID, &m, &rp, &flags, &msg),
+	    JSONRPC_INVALID_PARAMS);
+	free(msg);
+	cJSON_Delete(p);
+}
+
+static void
+test_spills(void **state)
+{
+	struct mcp_spills	*st = mcp_spills_new();
+	struct mcp_spill	*s = mcp_spill_new(4);
+	const char		*id, *h;
+	char			*data, *cause = NULL;
+	size_t			 len;
+	uint64_t		 total;
+	cJSON			*p, *r;
+
+	(void)state;
+	assert_int_equal(mcp_spill_add(s, 0, "0123", 4, &cause), 0);
+	assert_int_equal(mcp_spill_spilled(s), 0);
+	assert_int_equal(mcp_spill_add(s, 0, "456789", 6, &cause), 0);
+	assert_int_equal(mcp_spill_add(s, 1, "e", 1, &cause), 0);
+	assert_int_equal(mcp_spill_spilled(s), 1);
+	h = mcp_spill_head(s, 0, &len);
+	assert_int_equal(len, 4);
+	assert_memory_equal(h, "0123", 4);
+	assert_int_equal(mcp_spill_total(s, 0), 10);
+	id = mcp_spills_keep(st, s);
+	assert_int_equal(mcp_spills_read(st, id, 0, 3, 5, &data, &len,
+	    &total, &cause), 0);
+	assert_int_equal(len, 5);
+	assert_memory_equal(data, "34567", 5);
+	assert_int_equal(total, 10);
+	free(data);
+	assert_int_equal(mcp_spills_read(st, id, 1, 0, 5, &data, &len,
+	    &total, &cause), 0);
+	assert_string_equal(data, "e");
+	free(data);
+	assert_int_equal(mcp_spills_read(st, "o99999999", 0, 0, 5, &data,
+	    &len, &total, &cause), -1);
+	free(cause);
+	p = cJSON_CreateObject();
+	cJSON_AddStringToObject(p, "id", id);
+	cJSON_AddNumberToObject(p, "offset", 8);
+	cJSON_AddStringToObject(p, "sandbox", ID);
+	r = mcp_spills_tool(st, p, 8192);
+	assert_string_equal(sc_item(r, "content")->valuestring, "89");
+	assert_true(cJSON_IsTrue(sc_item(r, "eof")));
+	cJSON_Delete(r);
+	/* A limit inside a character: base64, never an empty range. */
+	s = mcp_spill_new(16);
+	assert_int_equal(mcp_spill_add(s, 0, "\xe2\x82\xac", 3, &cause), 0);
+	id = mcp_spills_keep(st, s);
+	cJSON_ReplaceItemInObject(p, "id", cJSON_CreateString(id));
+	cJSON_ReplaceItemInObject(p, "offset", cJSON_CreateNumber(0));
+	cJSON_AddNumberToObject(p, "limit", 1);
+	r = mcp_spills_tool(st, p, 8192);
+	assert_string_equal(sc_item(r, "encoding")->valuestring, "base64");
+	assert_int_equal(sc_item(r, "nextOffset")->valuedouble, 1);
+	cJSON_Delete(r);
+	cJSON_AddStringToObject(p, "bogus", "x");
+	r = mcp_spills_tool(st, p, 8192);
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(r, "isError")));
+	cJSON_Delete(r);
+	cJSON_Delete(p);
+	mcp_spills_free(st);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_initialize),
 		cmocka_unit_test(test_tools_list),
+		cmocka_unit_test(test_tools_list_allowed),
+		cmocka_unit_test(test_exec_structured),
+		cmocka_unit_test(test_read_encoding),
+		cmocka_unit_test(test_spills),
 		cmocka_unit_test(test_tool_call),
 		cmocka_unit_test(test_tool_call_refused),
 		cmocka_unit_test(test_tool_result),
