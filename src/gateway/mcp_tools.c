@@ -168,8 +168,10 @@ static const struct mcp_tool mcp_tools[] = {
 	  "Start a background process in the sandbox; returns its handle.",
 	  "{\"type\":\"object\",\"properties\":{" MCP_COMMAND_PROPS ","
 	  "\"name\":{\"type\":\"string\",\"pattern\":"
-	  "\"^[A-Za-z0-9._][A-Za-z0-9._-]{0,63}$\"}},"
-	  "\"additionalProperties\":false}",
+	  "\"^[A-Za-z0-9._][A-Za-z0-9._-]{0,63}$\"},"
+	  "\"pty\":{\"type\":\"boolean\",\"description\":\"on a "
+	  "terminal of the sandbox's own (bwrap): process_write types on "
+	  "it\"}},\"additionalProperties\":false}",
 	  "{\"type\":\"object\",\"properties\":{\"handle\":{\"type\":"
 	  "\"string\"}},\"required\":[\"handle\"]}", DE, NULL },
 	{ "process_poll", "process.poll",

@@ -751,10 +751,12 @@ rm_process_start(struct rpc_params *rp, struct rpc_call *c)
 {
 	const char	*name;
 	int64_t		 v;
-	int		 has;
+	int		 has, pty;
 
 	if (rm_proc_start(rp, c, "start", 1) != 0)
 		return -1;
+	if (rp_bool(rp, "pty", &pty) == 0 && pty)
+		rp_arg(rp, "--pty");
 	if (rp_string(rp, "name", RP_NONEMPTY, PROCESS_NAME_MAX, &name) == 0 &&
 	    name != NULL) {
 		if (!process_name_ok(name) || *name == '-')

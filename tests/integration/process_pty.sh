@@ -38,6 +38,17 @@ expect_match "$log" "on-a-terminal" "stdin and stdout are a terminal"
 expect_match "$log" "^/dev/pts/[0-9]" "tty names a pty"
 expect_match "$log" "hello, claw" "the input reached the prompt"
 
+# The same through JSON-RPC: process.start with "pty": true.
+# shellcheck disable=SC2016 # expanded in the sandbox
+out=$(printf '{"jsonrpc":"2.0","id":1,"method":"process.start","params":%s}\n' \
+    "{\"sandbox\":\"$id\",\"pty\":true,\"argv\":[\"sh\",\"-c\",\"tty\"]}" |
+    "$RPC_ONESHOT" "$CLAWSSH") || fail "JSON-RPC process.start"
+h3=$(printf '%s\n' "$out" | jq -r '.result.handle') || fail "no handle: $out"
+"$CLAWSSH" process wait -s "$id" --timeout 20 "$h3" >/dev/null ||
+    fail "JSON-RPC pty process"
+expect_match "$("$CLAWSSH" process log -s "$id" "$h3")" "^/dev/pts/[0-9]" \
+    "JSON-RPC pty: a terminal"
+
 # Killing it ends the command on the terminal, not only the relay.
 h2=$("$CLAWSSH" process start -s "$id" --pty -- sleep 4343) ||
     fail "second start"
