@@ -477,6 +477,8 @@ exec_fg(struct exec_args *a, const char *pre, const char *cwd,
 		exec_pty(a, &pty);
 		eo.pty = &pty;
 		eo.tty_fd = isatty(STDIN_FILENO) ? STDIN_FILENO : -1;
+		if (eo.tty_fd < 0)	/* a daemon's worker: exec.resize */
+			eo.size_file = getenv("CLAWSSH_PTY_SIZE_FILE");
 		eo.forward_stdin = 1;
 	}
 	if (exec_run(a->box.t, &eo, &status, &cause) != 0) {

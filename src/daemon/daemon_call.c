@@ -20,6 +20,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -35,6 +36,27 @@
 
 #define DCALL_READ	(64 * 1024)
 #define DCALL_ERR_KEEP	(64 * 1024)	/* stderr tail kept for messages */
+
+/*
+ * In the child: CLAWSSH_PTY_SIZE_FILE, where exec.resize writes this
+ * worker's terminal size (beside the socket, in the daemon's private
+ * directory): 0, or -1.
+ */
+static int
+dcall_size_env(const char *sockpath)
+{
+	const char	*slash = strrchr(sockpath, '/');
+	char		 path[4096];
+	int		 n;
+
+	if (slash == NULL)
+		return 0;
+	n = snprintf(path, sizeof path, "%.*s/size-%ld",
+	    (int)(slash - sockpath), sockpath, (long)getpid());
+	if (n < 0 || (size_t)n >= sizeof path)
+		return 0;
+	return setenv("CLAWSSH_PTY_SIZE_FILE", path, 1);
+}
 
 /*
  * In the child: wire the pipes, set the environment, run the CLI.  The
@@ -54,7 +76,8 @@ dcall_child(struct dcall *c, const int in[2], const int out[2],
 	    dup2(err[1], 2) == -1)
 		_exit(127);
 	spawn_child_setup();
-	if (setenv("CLAWSSH_DAEMON_SOCKET", sockpath, 1) == -1)
+	if (setenv("CLAWSSH_DAEMON_SOCKET", sockpath, 1) == -1 ||
+	    dcall_size_env(sockpath) != 0)
 		_exit(127);
 	for (i = 0; i < c->rc.nenv; i++) {
 		if (setenv(c->rc.env_names[i], c->rc.env_values[i], 1) == -1)
@@ -237,11 +260,19 @@ dcall_read(struct dcall *c, int *fdp, int stream)
 static int
 dcall_reap(struct dcall *c)
 {
-	int	status;
+	const char	*slash = strrchr(c->d->path, '/');
+	char		*size;
+	int		 status;
 
 	while (waitpid(c->pid, &status, 0) == -1) {
 		if (errno != EINTR)
 			return 255;
+	}
+	if (slash != NULL) {	/* what exec.resize wrote for it, if any */
+		size = xasprintf("%.*s/size-%ld", (int)(slash - c->d->path),
+		    c->d->path, (long)c->pid);
+		(void)unlink(size);
+		free(size);
 	}
 	c->pid = -1;
 	c->d->nworkers--;

@@ -13,7 +13,9 @@
 #include <sys/queue.h>
 #include <sys/types.h>
 
+#include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +34,7 @@
 #include "mcp_spill.h"
 #include "mcp_tools.h"
 #include "policy.h"
+#include "pty.h"
 #include "rpc_methods.h"
 #include "xmalloc.h"
 
@@ -314,6 +317,89 @@ drpc_cancel(struct dclient *cl, const cJSON *params)
 	}
 }
 
+/* A whole number from 1 to PTY_SIZE_MAX in params[key], or 0. */
+static unsigned
+drpc_size(const cJSON *params, const char *key)
+{
+	const cJSON	*v = cJSON_GetObjectItemCaseSensitive(params, key);
+
+	if (!cJSON_IsNumber(v) || v->valuedouble < 1 ||
+	    v->valuedouble > PTY_SIZE_MAX ||
+	    v->valuedouble != (double)(unsigned)v->valuedouble)
+		return 0;
+	return (unsigned)v->valuedouble;
+}
+
+/*
+ * Write "COLS ROWS" where c's worker reads it (CLAWSSH_PTY_SIZE_FILE,
+ * dcall_size_env: beside the socket), replacing the file whole: 0 or -1.
+ */
+static int
+drpc_size_write(struct dcall *c, unsigned cols, unsigned rows)
+{
+	const char	*slash = strrchr(c->d->path, '/');
+	char		*path, *tmp, text[32];
+	int		 fd, n, rc = -1;
+
+	if (slash == NULL)
+		return -1;
+	path = xasprintf("%.*s/size-%ld", (int)(slash - c->d->path),
+	    c->d->path, (long)c->pid);
+	tmp = xasprintf("%s.tmp", path);
+	n = snprintf(text, sizeof text, "%u %u\n", cols, rows);
+	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC |
+	    O_NOFOLLOW, 0600)) != -1) {
+		if (write(fd, text, (size_t)n) == n && close(fd) == 0 &&
+		    rename(tmp, path) == 0)
+			rc = 0;
+		else
+			(void)unlink(tmp);
+		if (rc != 0)
+			(void)close(fd);
+	}
+	free(tmp);
+	free(path);
+	return rc;
+}
+
+/*
+ * exec.resize {requestId, cols, rows}: the new size of a running exec's
+ * terminal (one started with pty: true by the same client).  Its worker
+ * reads it on SIGWINCH and passes it on to the command's terminal.
+ */
+static void
+drpc_resize(struct dclient *cl, const cJSON *id, const cJSON *params)
+{
+	const cJSON	*rid;
+	struct dcall	*c;
+	unsigned	 cols, rows;
+
+	rid = cJSON_GetObjectItemCaseSensitive(params, "requestId");
+	cols = drpc_size(params, "cols");
+	rows = drpc_size(params, "rows");
+	if (rid == NULL || cols == 0 || rows == 0) {
+		drpc_error(cl, id, JSONRPC_INVALID_PARAMS, "exec.resize: "
+		    "expected requestId, and cols and rows from 1 to 10000");
+		return;
+	}
+	TAILQ_FOREACH(c, &cl->calls, centry) {
+		if (c->id == NULL || !drpc_same_id(c->id, rid) || c->pid <= 0 ||
+		    c->cancelled)
+			continue;
+		if (drpc_size_write(c, cols, rows) != 0 ||
+		    kill(c->pid, SIGWINCH) != 0) {
+			drpc_error(cl, id, JSONRPC_INTERNAL_ERROR,
+			    "exec.resize: cannot reach the call's worker");
+			return;
+		}
+		if (id != NULL)
+			drpc_send(cl, jsonrpc_result(id, cJSON_CreateObject()));
+		return;
+	}
+	drpc_error(cl, id, JSONRPC_INVALID_PARAMS, "exec.resize: no running "
+	    "call with that requestId");
+}
+
 /*
  * A progress notification for c, at most one a second: progress is the
  * seconds it has run (it must grow), the message says the output so far;
@@ -397,6 +483,8 @@ drpc_line(struct dclient *cl, const char *line, size_t len)
 		free(msg);
 	} else if (cl->mcp)
 		drpc_mcp(cl, &req);
+	else if (strcmp(req.method, "exec.resize") == 0)
+		drpc_resize(cl, req.id, req.params);
 	else if (strcmp(req.method, "rpc.methods") == 0) {
 		if (req.id != NULL)
 			drpc_send(cl, jsonrpc_result(req.id, drpc_methods()));

@@ -10,6 +10,7 @@
 #endif
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
@@ -69,6 +70,7 @@ struct exec_state {
 	int			 got_data;	/* socket was readable */
 	int			 overflow;	/* a buffer sink overflowed */
 	int			 raw;		/* the local terminal is raw */
+	int			 sizing;	/* SIGWINCH sends a new size */
 	int			 win_pending;	/* a new size to send */
 	unsigned		 win_cols;
 	unsigned		 win_rows;
@@ -193,6 +195,13 @@ exec_flush_stdin(struct exec_state *st, char **cause)
 	}
 	buf_reset(&st->in);
 	st->in_off = 0;
+	/*
+	 * A terminal's input has no end (a command reads ^D, not EOF), and
+	 * sshd closes the pty it resizes once it has the channel's EOF: a
+	 * command on a pty keeps its input open while it runs.
+	 */
+	if (st->o->pty != NULL && st->stop == EXEC_RUNNING)
+		return 0;
 	if (st->in_eof && !st->eof_sent) {
 		rc = chan_send_eof(st->ch, cause);
 		if (rc == 0)
@@ -288,21 +297,24 @@ exec_kill_late(struct exec_state *st)
 
 /*
  * With a terminal here: raw mode while the command runs (its keys, ^C
- * included, are bytes for the remote terminal) and SIGWINCH caught.
+ * included, are bytes for the remote terminal) and SIGWINCH caught; with
+ * a size file instead (a daemon's worker), SIGWINCH caught only.
  */
 static void
 exec_tty_start(struct exec_state *st)
 {
 	int	fd = st->o->tty_fd;
 
-	if (st->o->pty == NULL || fd < 0)
+	if (st->o->pty == NULL || (fd < 0 && st->o->size_file == NULL))
 		return;
-	if (tty_raw(fd) != 0)
+	if (fd >= 0 && tty_raw(fd) != 0)
 		log_warn("cannot put the terminal in raw mode");
-	else
+	else if (fd >= 0)
 		st->raw = 1;
 	if (tty_winch_init() != 0)
 		log_warn("cannot follow the terminal's size (SIGWINCH)");
+	else
+		st->sizing = 1;
 }
 
 /* Open the channel and start the command. */
@@ -347,13 +359,49 @@ exec_resize(struct exec_state *st, char **cause)
 	return 0;
 }
 
+/*
+ * Read a terminal size "COLS ROWS" (each 1 to PTY_SIZE_MAX) from path,
+ * a file the daemon writes before it signals SIGWINCH: 0, or -1.
+ */
+static int
+exec_size_file(const char *path, unsigned *cols, unsigned *rows)
+{
+	char		 buf[32];
+	unsigned long	 c, r;
+	char		*end;
+	ssize_t		 n;
+	int		 fd;
+
+	if (path == NULL || (fd = open(path, O_RDONLY | O_CLOEXEC |
+	    O_NOFOLLOW)) == -1)
+		return -1;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	c = strtoul(buf, &end, 10);
+	if (end == buf || *end != ' ')
+		return -1;
+	r = strtoul(end + 1, &end, 10);
+	if ((*end != '\0' && *end != '\n') || c < 1 || r < 1 ||
+	    c > PTY_SIZE_MAX || r > PTY_SIZE_MAX)
+		return -1;
+	*cols = (unsigned)c;
+	*rows = (unsigned)r;
+	return 0;
+}
+
 /* A SIGWINCH came: note the terminal's size to send if it is new. */
 static void
 exec_winch(struct exec_state *st)
 {
 	unsigned	cols, rows;
 
-	if (!tty_winch_take() || tty_size(st->o->tty_fd, &cols, &rows) != 0)
+	if (!tty_winch_take())
+		return;
+	if (st->o->tty_fd >= 0 ? tty_size(st->o->tty_fd, &cols, &rows) != 0 :
+	    exec_size_file(st->o->size_file, &cols, &rows) != 0)
 		return;
 	st->win_cols = cols;
 	st->win_rows = rows;
@@ -441,7 +489,7 @@ exec_wait(struct exec_state *st, char **cause)
 	pfd[0].events = transport_poll_events(st->t) | POLLIN;
 	pfd[1].fd = signals_fd();
 	pfd[1].events = POLLIN;
-	if (st->raw && tty_winch_fd() != -1) {
+	if (st->sizing && tty_winch_fd() != -1) {
 		pfd[n].fd = tty_winch_fd();
 		pfd[n++].events = POLLIN;
 	}
@@ -457,7 +505,7 @@ exec_wait(struct exec_state *st, char **cause)
 	st->got_data = (pfd[0].revents & (POLLIN | POLLHUP)) != 0;
 	if (in != -1 && (pfd[in].revents & (POLLIN | POLLHUP | POLLERR)))
 		exec_read_stdin(st);
-	if (st->raw)
+	if (st->sizing)
 		exec_winch(st);
 	exec_signal(st);
 	if (st->stop == EXEC_RUNNING && st->deadline != CLOCK_NEVER &&

@@ -51,6 +51,10 @@ struct exec_opts {
 	int			 tty_fd;	/* with pty: the local terminal,
 					   raw while the command runs, its
 					   size sent on SIGWINCH; or -1 */
+	const char		*size_file;	/* with pty and no tty_fd:
+					   on SIGWINCH the size is read
+					   from here ("COLS ROWS", the
+					   daemon's exec.resize), or NULL */
 	int			 wrap_watches;	/* wrap ends the command when
 					   its sshd goes: no watchdog */
 };
