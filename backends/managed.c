@@ -219,7 +219,9 @@ managed_bare_cause(const struct managed *m, const char *cause)
 
 /*
  * One try: create name and wait for READY.  A create call that fails
- * (not a request the driver refused, CLAW_ERR_INVAL) is followed by a
+ * (not a request the driver refused: CLAW_ERR_INVAL, what the provider
+ * cannot give, CLAW_ERR_UNSUPPORTED, or a template or pool it does not
+ * have, CLAW_ERR_NOTFOUND) is followed by a
  * look at name (*seen, *looked set): if it is coming up all the same (a
  * CLI killed at the provider's timeout while it watched a slow
  * provisioning) it is waited for, not undone.  *again says whether the
@@ -237,8 +239,9 @@ managed_create_once(const struct managed *m, const char *name,
 	*again = *looked = 0;
 	memset(sb, 0, sizeof *sb);
 	if ((rc = m->ops->create(&m->pc, name, req, cause)) != 0) {
-		if (rc == CLAW_ERR_INVAL)
-			return rc;
+		if (rc == CLAW_ERR_INVAL || rc == CLAW_ERR_UNSUPPORTED ||
+		    rc == CLAW_ERR_NOTFOUND)
+			return rc;	/* refused: no try will differ */
 		*again = 1;
 		if (managed_get(m, name, seen, &err) != 0) {
 			free(err);

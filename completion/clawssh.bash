@@ -40,7 +40,7 @@ _clawssh_options() {
 	image)
 		echo "--config --force --host --json --no-daemon --passphrase-file --remote-root --state-dir -F -l -o -p -v" ;;
 	process)
-		echo "--config --env --eof --json --log-max --name --no-daemon --passphrase-file --signal --state-dir --tail --timeout -F -l -o -p -s -v" ;;
+		echo "--config --env --eof --json --log-max --name --no-daemon --passphrase-file --pty --signal --state-dir --tail --timeout -F -l -o -p -s -v" ;;
 	sync)
 		echo "--config --json --no-daemon --passphrase-file --state-dir -F -l -o -p -v" ;;
 	read)

@@ -169,6 +169,22 @@ open(\"gpu.txt\", \"w\").write(str(torch.cuda.device_count()))' &&
 	else
 		step "$u provision --memory 16G" 0 false
 	fi
+	if [ "$u" = root ] && m=$(prov "$u" f --memory 256M 2>>"$log"); then
+		# cgroup v2: the limit is the environment's memory.max, and
+		# the kernel ends what goes over it (SIGKILL: 137).  A
+		# python3 the sandbox can see (not a shim under /root).
+		mpy=/usr/bin/python3
+		case $PY in /root/*) ;; *) mpy=$PY ;; esac
+		step "$u --memory 256M: 100 MiB fits" 0 clawssh exec -s "$m" \
+		    -- "$mpy" -c 'b = bytearray(100 << 20); print(len(b))'
+		step "$u --memory 256M: 1 GiB is killed" 137 clawssh exec \
+		    -s "$m" -- "$mpy" -c 'b = bytearray(1 << 30); print(len(b))'
+		step "$u --memory 256M: the cgroup's limit" 0 sh -c "{ cat \
+		    /sys/fs/cgroup/clawssh-$m/memory.max 2>/dev/null ||
+		    cat /sys/fs/cgroup/memory/clawssh-$m/memory.limit_in_bytes
+		    } | grep -x 268435456"
+		clawssh destroy "$m" >> "$log" 2>&1
+	fi
 	step "$u --gpu all" 0 sh -c "i=\$(clawssh provision -F $work/ssh_config \
 	    --host gpu-$u --key e --remote-root /tmp/clawroot-$u \
 	    --workspace $work/ws-$u --gpu all) && clawssh exec -s \$i -- \

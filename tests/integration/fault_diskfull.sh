@@ -71,7 +71,7 @@ case_host_push() {
 	    lib_case_fail "the host's good file changed"
 	[ -z "$(find "$RW" -name '.clawssh-tmp-*')" ] ||
 	    lib_case_fail "the failed push left its stage: $(ls -a "$RW")"
-	c sync pull "$id" 2>/dev/null || lib_case_fail "pull after it"
+	out=$(c sync pull "$id" 2>&1) || lib_case_fail "pull after it: $out"
 	[ "$(sum1 "$W/huge")" = "$huge" ] ||
 	    lib_case_fail "the pull replaced the good local huge (now $(wc -c < "$W/huge") bytes)"
 	[ "$(sum1 "$W/good")" = "$good" ] || lib_case_fail "local good changed"
