@@ -117,9 +117,9 @@ exec_env_kept(const char *kv, const char *keep)
 	return 0;
 }
 
-/* The command's environment, from ours (see docs/agent.md). */
-static char **
-exec_env(const char *keep)
+/* The command's environment, from ours (see docs/agent.md and box_exec.h). */
+char **
+box_exec_env(const char *keep)
 {
 	char		**env;
 	size_t		  n = 0, i;
@@ -193,7 +193,7 @@ exec_request(struct exec_run *x, const struct exec_opts *o)
 
 	memset(&m, 0, sizeof(m));
 	m.argv = o->argv[0] != NULL ? o->argv : none;
-	m.env = exec_env(o->keep);
+	m.env = box_exec_env(o->keep);
 	m.cwd = (char *)(uintptr_t)o->cwd;
 	m.flags = (o->pty ? FRAME_EXEC_PTY : 0) |
 	    (o->argv[0] == NULL ? FRAME_EXEC_LOGIN : 0);

@@ -31,6 +31,14 @@ struct exec_run {
 	uint64_t	  kill_at;	/* parent gone: SIGKILL then; 0 */
 };
 
+/*
+ * The environment box-exec gives a command, from its own: PATH (a
+ * default when unset or empty), LANG, TERM, TZ, LC_*, the names in keep
+ * (space-separated, or NULL), HOME=/tmp.  The array is allocated; its
+ * strings are environ's.
+ */
+char	**box_exec_env(const char *keep);
+
 /* The window size to ask for: stdin's, else 80x24. */
 void	pty_winsize(struct exec_run *x);
 /* The master arrived: raw mode on a tty stdin (restored at exit). */

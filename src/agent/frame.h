@@ -71,6 +71,7 @@ enum frame_tag {
 
 #define FRAME_EXEC_PTY		0x1
 #define FRAME_EXEC_LOGIN	0x2
+#define FRAME_EXEC_BASEENV	0x4	/* serve: add its own PATH, LANG... */
 
 /* Errors: 0 is success, these are negative. */
 #define FRAME_ERR_LENGTH	-1	/* length out of range */

@@ -154,13 +154,12 @@ msg_hello_free(struct msg_hello *m)
 	m->spec = NULL;
 }
 
-/* EXEC: argv, env, cwd, flags, window size, fds. */
-void
-msg_exec_put(struct frame_wr *w, uint32_t id, const struct msg_exec *m)
+/* An EXEC's own fields: argv, env, cwd, flags, window size. */
+static void
+msg_exec_fields(struct frame_wr *w, const struct msg_exec *m)
 {
 	size_t	i;
 
-	frame_begin(w, FRAME_EXEC, id);
 	for (i = 0; m->argv[i] != NULL; i++)
 		frame_put_str(w, TAG_ARG, m->argv[i]);
 	for (i = 0; m->env[i] != NULL; i++)
@@ -168,7 +167,28 @@ msg_exec_put(struct frame_wr *w, uint32_t id, const struct msg_exec *m)
 	frame_put_str(w, TAG_CWD, m->cwd);
 	frame_put_u32(w, TAG_FLAGS, m->flags);
 	frame_put_u32(w, TAG_WINSIZE, (uint32_t)m->rows << 16 | m->cols);
+}
+
+/* EXEC: argv, env, cwd, flags, window size, fds. */
+void
+msg_exec_put(struct frame_wr *w, uint32_t id, const struct msg_exec *m)
+{
+	frame_begin(w, FRAME_EXEC, id);
+	msg_exec_fields(w, m);
 	frame_put_u32(w, TAG_NFDS, m->nfds);
+	frame_end(w);
+}
+
+/* Encode serve's EXEC: the fields, the holder's RUNDIR and spec, no fds. */
+void
+msg_exec_relayed_put(struct frame_wr *w, uint32_t id, const struct msg_exec *m,
+    const char *dir, const char *spec)
+{
+	frame_begin(w, FRAME_EXEC, id);
+	msg_exec_fields(w, m);
+	frame_put_str(w, TAG_DIR, dir);
+	if (spec != NULL && *spec != '\0')
+		frame_put_str(w, TAG_SPEC, spec);
 	frame_end(w);
 }
 
@@ -210,7 +230,8 @@ msg_exec_check(struct msg_exec *m, int relayed)
 {
 	if (m->cwd == NULL || m->cwd[0] != '/')
 		return FRAME_ERR_VALUE;
-	if ((m->flags & ~(uint32_t)(FRAME_EXEC_PTY | FRAME_EXEC_LOGIN)) != 0)
+	if ((m->flags & ~(uint32_t)(FRAME_EXEC_PTY | FRAME_EXEC_LOGIN |
+	    (relayed ? FRAME_EXEC_BASEENV : 0))) != 0)
 		return FRAME_ERR_VALUE;
 	if (m->nfds != ((m->flags & FRAME_EXEC_PTY) || relayed ? 0 : 3))
 		return FRAME_ERR_VALUE;

@@ -70,6 +70,10 @@ void	msg_exec_put(struct frame_wr *w, uint32_t id, const struct msg_exec *m);
 int	msg_exec_get(const struct frame *f, struct msg_exec *m);
 /* serve's EXEC: the same, with no fds attached (TAG_NFDS 0 or none). */
 int	msg_exec_get_relayed(const struct frame *f, struct msg_exec *m);
+/* serve's EXEC: m's fields (nfds unused) with the holder's RUNDIR and
+ * spec token (NULL or "": none). */
+void	msg_exec_relayed_put(struct frame_wr *w, uint32_t id,
+	    const struct msg_exec *m, const char *dir, const char *spec);
 void	msg_exec_free(struct msg_exec *m);
 
 /* STARTED: the pid and the number of fds attached. */

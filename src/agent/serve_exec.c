@@ -20,16 +20,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "agent.h"
 #include "box_client.h"
+#include "box_exec.h"
 #include "frame.h"
 #include "msg.h"
 #include "serve.h"
 #include "wire.h"
 
 #define SERVE_HOLDER_ID	1	/* our only request on a holder connection */
+
+static void	serve_base_env(struct msg_exec *);
 
 /* Queue an ERROR with a code and a message for the client. */
 void
@@ -110,7 +114,49 @@ serve_exec_parse(struct serve *s, const struct frame *f, struct serve_exec *e,
 		    "over serve yet");
 		return -1;
 	}
+	if ((e->m.flags & FRAME_EXEC_BASEENV) != 0) {
+		e->m.flags &= ~(uint32_t)FRAME_EXEC_BASEENV;
+		serve_base_env(&e->m);
+	}
 	return 0;
+}
+
+/* 1 if env (NULL-terminated) sets the variable kv names. */
+static int
+serve_env_has(char **env, const char *kv)
+{
+	size_t	n = strcspn(kv, "="), i;
+
+	for (i = 0; env[i] != NULL; i++)
+		if (strncmp(env[i], kv, n) == 0 && env[i][n] == '=')
+			return 1;
+	return 0;
+}
+
+/*
+ * FRAME_EXEC_BASEENV: the environment box-exec would give the command
+ * from ours (the host session's PATH, LANG, TZ, LC_*, HOME=/tmp) under
+ * the request's own variables, which win.
+ */
+static void
+serve_base_env(struct msg_exec *m)
+{
+	char	**base = box_exec_env(NULL), **env;
+	size_t	  nb, nm, n, i;
+
+	for (nb = 0; base[nb] != NULL; nb++)
+		;
+	for (nm = 0; m->env[nm] != NULL; nm++)
+		;
+	env = xcalloc(nm + nb + 1, sizeof(*env));
+	for (n = 0; n < nm; n++)
+		env[n] = m->env[n];
+	for (i = 0; i < nb; i++)
+		if (!serve_env_has(m->env, base[i]))
+			env[n++] = xstrdup(base[i]);
+	free(m->env);
+	free(base);
+	m->env = env;
 }
 
 /* A free slot for a new command, or -1. */
@@ -123,6 +169,25 @@ serve_slot(struct serve *s)
 		if (s->ex[i] == NULL)
 			return i;
 	return -1;
+}
+
+/*
+ * The sandbox was used: touch DIR/../last-used if it is there (as the sh
+ * path's check-and-touch does; prune reads it), never making it.
+ */
+static void
+serve_touch(const char *dir)
+{
+	char		 path[4096];
+	const char	*slash = strrchr(dir, '/');
+	int		 n;
+
+	if (slash == NULL || slash == dir)
+		return;
+	n = snprintf(path, sizeof(path), "%.*s/last-used", (int)(slash - dir),
+	    dir);
+	if (n > 0 && (size_t)n < sizeof(path))
+		(void)utimensat(AT_FDCWD, path, NULL, AT_SYMLINK_NOFOLLOW);
 }
 
 /* An EXEC from the client: connect to its holder and say HELLO. */
@@ -161,6 +226,7 @@ serve_exec_start(struct serve *s, const struct frame *f)
 		serve_exec_free(s, e);
 		return;
 	}
+	serve_touch(dir);
 	free(dir);
 	msg_hello_put(&fw, 0, NULL, 0);
 	if (wire_queue(&e->hc.w, &fw, NULL, 0) != 0)

@@ -280,7 +280,8 @@ cmd_start(int argc, char **argv)
 	was = boxenv_running(env = cmd_boxenv_status(&b));
 	cJSON_Delete(env);
 	cmd_box_settings(&b, &b.rec->settings, &now);
-	if ((rc = cmd_env_wrap(&b, &now, &e, NULL, NULL, NULL, &wrap)) != 0)
+	if ((rc = cmd_env_wrap(&b, &now, &e, NULL, NULL, NULL, &wrap,
+	    NULL)) != 0)
 		goto out;
 	pre = b.be->exec_pre(b.rec->remote_root, b.rec->id);
 	memset(&eo, 0, sizeof eo);

@@ -208,7 +208,8 @@ cmd_env_workdir(const struct cmd_box *b, const struct sandbox_settings *now,
 static int
 cmd_env_bwrap(const struct cmd_box *b, const struct sandbox_settings *now,
     const char **keep, size_t nkeep, const char *cwd,
-    const struct cmd_env_tty *tty, int *watches, char **wrap)
+    const struct cmd_env_tty *tty, int *watches, char **wrap,
+    struct contain_route *route)
 {
 	struct contain_spec	 spec;
 	const char		*workdir;
@@ -239,7 +240,10 @@ cmd_env_bwrap(const struct cmd_box *b, const struct sandbox_settings *now,
 	    contain_bwrap_wrap(&spec);
 	if (watches != NULL)	/* box-exec, or bwrap --die-with-parent */
 		*watches = agent != NULL;
-	free(agent);
+	if (route != NULL && contain_bwrap_route(&spec, route) == 0)
+		route->agent = agent;	/* the route owns it now */
+	else
+		free(agent);
 	return 0;
 }
 
@@ -327,7 +331,7 @@ cmd_env_oci(const struct cmd_box *b, const struct sandbox_settings *now,
 int
 cmd_env_wrap(const struct cmd_box *b, const struct sandbox_settings *now,
     const struct cmd_env *e, const char *cwd, const struct cmd_env_tty *tty,
-    int *watches, char **wrap)
+    int *watches, char **wrap, struct contain_route *route)
 {
 	const char	**keep;
 	size_t		  i;
@@ -336,6 +340,8 @@ cmd_env_wrap(const struct cmd_box *b, const struct sandbox_settings *now,
 	*wrap = NULL;
 	if (watches != NULL)
 		*watches = 0;
+	if (route != NULL)
+		memset(route, 0, sizeof(*route));
 	if (tty != NULL && tty->detached && now->runtime != CONTAIN_BWRAP)
 		return cmd_fail("runtime %s gives a background process no "
 		    "terminal (bwrap sandboxes do)",
@@ -349,7 +355,8 @@ cmd_env_wrap(const struct cmd_box *b, const struct sandbox_settings *now,
 		keep[i] = e->v[i].name;
 	if (now->runtime == CONTAIN_BWRAP)
 		rc = cmd_env_bwrap(b, now, keep, e->n, cwd, tty, watches,
-		    wrap);
+		    wrap, b->rec != NULL && b->rec->exec_wrap == NULL ? route :
+		    NULL);
 	else
 		rc = cmd_env_oci(b, now, keep, e->n, cwd, wrap);
 	free(keep);

@@ -12,6 +12,7 @@
 struct claw_config;
 struct claw_env;
 struct cmd_box;
+struct contain_route;
 struct sandbox_settings;
 
 /*
@@ -67,13 +68,17 @@ int	cmd_env_agent(const struct cmd_box *b, char **path);
  * container clawssh-ID.  tty (NULL: none) says how the command meets a
  * terminal.  *watches (unless NULL) is set when the wrapper itself ends
  * the command once its sshd goes (the remote wrapper then needs no
- * watchdog: exec_opts.wrap_watches).  0, or an exit status after
+ * watchdog: exec_opts.wrap_watches).  route (NULL: not wanted) gets,
+ * for a bwrap sandbox with the host agent and neither a terminal, GPUs
+ * nor a provider's wrapper, the way into its persistent environment
+ * without a shell (contain_bwrap_route; route->dir NULL: none); the
+ * caller frees it with contain_route_free.  0, or an exit status after
  * printing why.
  */
 int	cmd_env_wrap(const struct cmd_box *b,
 	    const struct sandbox_settings *now, const struct cmd_env *e,
 	    const char *cwd, const struct cmd_env_tty *tty, int *watches,
-	    char **wrap);
+	    char **wrap, struct contain_route *route);
 
 /*
  * The sh text (static) that runs an interactive login shell for the

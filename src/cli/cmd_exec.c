@@ -21,6 +21,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "agent_req.h"
 #include "clawconfig.h"
 #include "clock.h"
 #include "cmd.h"
@@ -28,6 +29,7 @@
 #include "cmd_conn.h"
 #include "cmd_env.h"
 #include "cmd_exec_bg.h"
+#include "contain_bwrap.h"
 #include "error.h"
 #include "exec.h"
 #include "log.h"
@@ -64,6 +66,8 @@ struct exec_args {
 	struct sandbox_settings now;	/* -s: the settings in force */
 	int		 watches;	/* the runtime's wrapper watches
 					   the connection itself */
+	struct contain_route route;	/* through the daemon's host agent
+					   channel, when dir is set */
 };
 
 static const char exec_usage[] =
@@ -320,6 +324,21 @@ exec_sandbox(struct exec_args *a, char **pre, char **cwd)
 }
 
 /*
+ * Whether a contained command may go through the daemon's host agent
+ * channel (clawssh-agent serve on the host, no shell there): in the
+ * foreground, connected through the daemon, not CLAWSSH_NO_AGENT_ROUTE.
+ */
+static int
+exec_routable(const struct exec_args *a)
+{
+	const char	*no = getenv("CLAWSSH_NO_AGENT_ROUTE");
+
+	return !a->background && a->yield_ms < 0 &&
+	    transport_mux(a->box.t) != NULL && (no == NULL || *no == '\0' ||
+	    strcmp(no, "0") == 0);
+}
+
+/*
  * With -s, once connected (the runtime may ask the host for its agent):
  * the runtime's wrapper, and the limits it applies.
  */
@@ -331,7 +350,7 @@ exec_wrap(struct exec_args *a, char **wrap)
 	if (a->sandbox == NULL)
 		return 0;
 	if ((rc = cmd_env_wrap(&a->box, &a->now, &a->env, a->cwd, &a->term,
-	    &a->watches, wrap)) != 0)
+	    &a->watches, wrap, exec_routable(a) ? &a->route : NULL)) != 0)
 		return rc;
 	if (*wrap != NULL)
 		a->limits = a->now.limits;
@@ -440,6 +459,41 @@ exec_pty(const struct exec_args *a, struct pty_req *pty)
 }
 
 /*
+ * Run eo: through the host agent's channel when a->route has one and
+ * routable (no inline push goes along), else, or when the agent path
+ * refused before the command started (no holder yet, other settings, an
+ * older daemon), through the shell and the runtime's wrapper.
+ */
+static int
+exec_fg_run(struct exec_args *a, struct exec_opts *eo, int routable,
+    int *status, char **cause)
+{
+	struct exec_agent	ea;
+	int			rc;
+
+	if (a->route.dir != NULL && routable && eo->pty == NULL) {
+		ea.path = a->route.agent;
+		ea.dir = a->route.dir;
+		ea.spec = a->route.token;
+		ea.cwd = a->route.cwd;
+		eo->agent = &ea;
+		rc = exec_run(a->box.t, eo, status, cause);
+		eo->agent = NULL;
+		if (rc != CLAW_ERR_UNSUPPORTED) {
+			if (rc == 0)
+				log_info("ran through the host agent's "
+				    "channel");
+			return rc;
+		}
+		log_info("the host agent's channel: %s; through the shell",
+		    *cause != NULL ? *cause : "refused");
+		free(*cause);
+		*cause = NULL;
+	}
+	return exec_run(a->box.t, eo, status, cause);
+}
+
+/*
  * Run the command in the foreground; clears *mirroring on failure.  A
  * small push of m goes along with it (see mirror_inline).
  */
@@ -481,7 +535,7 @@ exec_fg(struct exec_args *a, const char *pre, const char *cwd,
 			eo.size_file = getenv("CLAWSSH_PTY_SIZE_FILE");
 		eo.forward_stdin = 1;
 	}
-	if (exec_run(a->box.t, &eo, &status, &cause) != 0) {
+	if (exec_fg_run(a, &eo, inl == NULL, &status, &cause) != 0) {
 		status = cmd_fail("%s", cause);
 		free(cause);
 		*mirroring = 0;
@@ -623,6 +677,7 @@ exec_connect_run(struct exec_args *a, const char *pre, const char *cwd)
 static void
 exec_args_free(struct exec_args *a)
 {
+	contain_route_free(&a->route);
 	cmd_env_free(&a->env);
 	cmd_box_free(&a->box);
 }

@@ -300,7 +300,7 @@ proc_start(struct proc_args *a)
 		return rc;
 	}
 	if ((rc = cmd_env_wrap(&a->box, &now, &a->env, NULL,
-	    a->pty ? &tty : NULL, NULL, &wrap)) != 0)
+	    a->pty ? &tty : NULL, NULL, &wrap, NULL)) != 0)
 		return rc;
 	rc = cmd_env_process(&a->box, &a->env, wrap, a->argc, a->argv,
 	    a->name, (size_t)a->log_max, &h);

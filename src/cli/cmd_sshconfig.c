@@ -132,7 +132,8 @@ sshcfg_enter(struct cmd_box *b, char **path)
 		    "cannot be named in an ssh config", r->remote_root);
 	}
 	cmd_box_settings(b, &r->settings, &now);
-	if ((rc = cmd_env_wrap(b, &now, &e, NULL, &tty, NULL, &wrap)) != 0) {
+	if ((rc = cmd_env_wrap(b, &now, &e, NULL, &tty, NULL, &wrap,
+	    NULL)) != 0) {
 		free(f);
 		return rc;
 	}

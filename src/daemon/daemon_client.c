@@ -59,6 +59,7 @@ dclient_accept(struct daemon *d)
 	c->fd = c->wfd = fd;
 	c->pid = cred.pid;
 	TAILQ_INIT(&c->chans);
+	TAILQ_INIT(&c->areqs);
 	TAILQ_INIT(&c->calls);
 	TAILQ_INSERT_TAIL(&d->clients, c, entry);
 	log_debug("client pid %ld connected", (long)c->pid);
@@ -127,14 +128,21 @@ static void
 dclient_open(struct dclient *c, const struct mux_frame *f)
 {
 	struct pty_req	 pty;
+	const char	*err;
 	char		*command, *cause = NULL;
 
 	if (c->host == NULL) {
 		dclient_fail(c, "OPEN before HELLO");
 		return;
 	}
-	if (f->chan == 0 || dclient_chan(c, f->chan) != NULL) {
+	if (f->chan == 0 || dclient_chan(c, f->chan) != NULL ||
+	    dareq_find(c, f->chan) != NULL) {
 		dclient_fail(c, "OPEN: channel number 0 or in use");
+		return;
+	}
+	if (f->type == MUX_OPEN_AGENT) {
+		if ((err = dagent_open(c, f)) != NULL)
+			dclient_fail(c, err);
 		return;
 	}
 	if (f->type == MUX_OPEN_PTY) {
@@ -195,7 +203,8 @@ dclient_frame(struct dclient *c, const struct mux_frame *f)
 		dclient_hello(c, f);
 		return;
 	}
-	if (f->type == MUX_OPEN || f->type == MUX_OPEN_PTY) {
+	if (f->type == MUX_OPEN || f->type == MUX_OPEN_PTY ||
+	    f->type == MUX_OPEN_AGENT) {
 		dclient_open(c, f);
 		return;
 	}
@@ -213,11 +222,14 @@ dclient_frame(struct dclient *c, const struct mux_frame *f)
 	}
 	if (f->type != MUX_DATA && f->type != MUX_EOF &&
 	    f->type != MUX_PGID && f->type != MUX_MARKER &&
-	    f->type != MUX_CLOSE && f->type != MUX_RESIZE) {
+	    f->type != MUX_CLOSE && f->type != MUX_RESIZE &&
+	    f->type != MUX_SIGNAL) {
 		dclient_fail(c, "unexpected frame type");
 		return;
 	}
-	if ((ch = dclient_chan(c, f->chan)) == NULL)
+	if (dagent_client_frame(c, f))
+		return;
+	if ((ch = dclient_chan(c, f->chan)) == NULL || f->type == MUX_SIGNAL)
 		return;		/* already ended: late frames are fine */
 	switch (f->type) {
 	case MUX_DATA:
@@ -299,7 +311,7 @@ dclient_paused(struct dclient *c)
 		if (ch->in.len > DCHAN_IN_MAX)
 			return 1;
 	}
-	return 0;
+	return dagent_client_paused(c);
 }
 
 /*
@@ -381,6 +393,7 @@ dclient_free(struct dclient *c)
 		c->d->quit = 1;
 	while ((ch = TAILQ_FIRST(&c->chans)) != NULL)
 		dchan_abandon(ch);
+	dagent_client_gone(c);
 	if (c->host != NULL)
 		dhost_detach(c->host, c);
 	TAILQ_REMOVE(&c->d->clients, c, entry);

@@ -82,6 +82,7 @@ dhost_get(struct daemon *d, const char *key, struct sshconfig *sc,
 	h->label = xasprintf("%s@%s:%d", sc->user, sc->hostname, sc->port);
 	TAILQ_INIT(&h->conns);
 	TAILQ_INIT(&h->queue);
+	TAILQ_INIT(&h->agents);
 	TAILQ_INSERT_TAIL(&d->hosts, h, entry);
 	return h;
 }
@@ -372,6 +373,8 @@ dchan_release(struct dchan *ch)
 		TAILQ_REMOVE(&ch->client->chans, ch, centry);
 	if (ch->watch != NULL)
 		dwatch_chan_gone(ch->watch);
+	if (ch->agent != NULL)
+		dagent_chan_gone(ch->agent);
 	free(ch->command);
 	free(ch->pty);
 	buf_free(&ch->in);
@@ -498,7 +501,8 @@ dchan_output(struct dchan *ch)
 	int		 stream;
 
 	for (stream = 0; stream < 2; stream++) {
-		while (c == NULL || c->out.len < DCLIENT_OUT_MAX) {
+		while ((c == NULL || c->out.len < DCLIENT_OUT_MAX) &&
+		    (ch->agent == NULL || !dagent_blocked(ch->agent))) {
 			n = libssh2_channel_read_ex(ch->ch, stream != 0 ?
 			    SSH_EXTENDED_DATA_STDERR : 0, chunk,
 			    sizeof chunk);
@@ -513,6 +517,9 @@ dchan_output(struct dchan *ch)
 				dchan_marker(ch, chunk, (size_t)n);
 			if (ch->watch != NULL)
 				dwatch_output(ch, stream, chunk, (size_t)n);
+			if (ch->agent != NULL)
+				dagent_output(ch->agent, stream, chunk,
+				    (size_t)n);
 			if (c != NULL)
 				mux_frame_put(&c->out, stream != 0 ?
 				    MUX_STDERR : MUX_STDOUT, ch->id, chunk,
@@ -856,8 +863,10 @@ dhost_busy(struct dhost *h)
 		if (k->state == DCONN_CONNECTING)
 			return 1;
 		TAILQ_FOREACH(ch, &k->chans, hentry) {
-			if (ch->watch == NULL)
-				return 1;	/* a watcher alone is idle */
+			if (ch->watch == NULL && (ch->agent == NULL ||
+			    dagent_busy(ch->agent)))
+				return 1;	/* a watcher alone is idle,
+						   an agent without commands */
 		}
 	}
 	return 0;
@@ -886,6 +895,7 @@ dhost_free(struct dhost *h)
 	struct dconn	*k;
 	struct dchan	*ch;
 
+	dagent_free_all(h);
 	while ((k = TAILQ_FIRST(&h->conns)) != NULL) {
 		if (k->state == DCONN_CONNECTING)
 			return;		/* its thread still owns the job */

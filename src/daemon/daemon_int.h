@@ -26,6 +26,8 @@
 struct audit;
 struct claw_policy;
 struct daemon;
+struct dagent;
+struct dareq;
 struct dclient;
 struct mcp_spill;
 struct mcp_spills;
@@ -72,6 +74,7 @@ struct dchan {
 	int			 abandoned;	/* nobody reads it any more */
 	int64_t			 kill_by;	/* abandoned: marker deadline */
 	struct dwatch		*watch;		/* a change watcher's channel */
+	struct dagent		*agent;		/* a host agent's channel */
 	struct pty_req		*pty;		/* asked for a terminal */
 	unsigned		 win_cols;	/* a new size to send */
 	unsigned		 win_rows;
@@ -108,6 +111,7 @@ struct dhost {
 	char			*label;
 	struct dconn_list	 conns;
 	struct dchan_list	 queue;
+	TAILQ_HEAD(, dagent)	 agents;	/* daemon_agent.c */
 	int			 nclients;
 	int			 fails;		/* connects failed in a row */
 	int64_t			 retry_at;	/* no connect before */
@@ -171,6 +175,7 @@ struct dclient {
 	struct dhost		*host;		/* after HELLO */
 	int			 ready;		/* READY sent */
 	struct dchan_list	 chans;
+	TAILQ_HEAD(, dareq)	 areqs;		/* OPEN_AGENT commands */
 	int			 dead;
 	pid_t			 pid;		/* peer, for logs */
 };
@@ -275,6 +280,23 @@ void	dwatch_chan_gone(struct dwatch *);
 /* JACK (synced 1) or the client leaving (0). */
 void	dwatch_settle(struct dclient *, int synced);
 void	dwatch_free_all(struct daemon *);
+
+/* daemon_agent.c: commands through the host agent's channel */
+/* OPEN_AGENT: NULL, or what is wrong with the frame (drop the client). */
+const char	*dagent_open(struct dclient *, const struct mux_frame *);
+/* The client's agent command on channel number chan, or NULL. */
+struct dareq	*dareq_find(struct dclient *, uint32_t chan);
+/* DATA, EOF, SIGNAL, CLOSE for an agent command: 1 taken, 0 not one. */
+int	dagent_client_frame(struct dclient *, const struct mux_frame *);
+void	dareq_abandon(struct dareq *);
+void	dagent_client_gone(struct dclient *);
+int	dagent_client_paused(struct dclient *);
+/* The agent's channel: output (stream 0 stdout, 1 stderr), its end. */
+void	dagent_output(struct dagent *, int stream, const char *p, size_t n);
+void	dagent_chan_gone(struct dagent *);
+int	dagent_blocked(struct dagent *);
+int	dagent_busy(struct dagent *);
+void	dagent_free_all(struct dhost *);
 
 /* daemon_call.c */
 int	dcall_start(struct dcall *, const char *sockpath, char **cause);

@@ -664,6 +664,7 @@ drpc_stdio(struct daemon *d, int mcp, const char *agent,
 	cl->agent = agent != NULL ? xstrdup(agent) : NULL;
 	cl->sandbox = sandbox != NULL ? xstrdup(sandbox) : NULL;
 	TAILQ_INIT(&cl->chans);
+	TAILQ_INIT(&cl->areqs);
 	TAILQ_INIT(&cl->calls);
 	TAILQ_INSERT_TAIL(&d->clients, cl, entry);
 	return cl;

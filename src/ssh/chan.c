@@ -47,6 +47,8 @@ chan_mux_fail(struct chan *c, char **cause)
 {
 	const char	*why = mux_error(transport_mux(c->t));
 
+	if (why == NULL)
+		why = mux_chan_errmsg(c->mc);
 	*cause = xasprintf("%s: %s", transport_label(c->t), why != NULL ?
 	    why : "connection lost");
 	return CLAW_ERR_CONNECT;
@@ -116,6 +118,44 @@ chan_exec_pty(struct transport *t, const char *command, const char *nonce,
 	return c;
 }
 
+/* Through the daemon's host agent channel; see chan.h. */
+struct chan *
+chan_exec_agent(struct transport *t, const char *agent, const void *frame,
+    size_t len, char **cause)
+{
+	struct chan	*c;
+
+	if (transport_mux(t) == NULL) {
+		*cause = xstrdup("no daemon: no host agent channel");
+		return NULL;
+	}
+	c = xcalloc(1, sizeof *c);
+	c->t = t;
+	c->mc = mux_chan_open_agent(transport_mux(t), agent, frame, len,
+	    cause);
+	if (c->mc == NULL) {
+		free(c);
+		return NULL;
+	}
+	return c;
+}
+
+/* Signal the command's group; see chan.h. */
+int
+chan_signal(struct chan *c, int sig, char **cause)
+{
+	if (c->mc == NULL || mux_chan_signal(c->mc, sig) != 0)
+		return chan_mux_fail(c, cause);
+	return 0;
+}
+
+/* Started; see chan.h. */
+int
+chan_started(struct chan *c)
+{
+	return c->mc == NULL || mux_chan_started(c->mc);
+}
+
 /* New window size; see chan.h. */
 int
 chan_resize(struct chan *c, unsigned cols, unsigned rows, char **cause)
@@ -141,7 +181,12 @@ chan_read(struct chan *c, int stream, char *p, size_t n, char **cause)
 	ssize_t	r;
 
 	if (c->mc != NULL) {
-		if ((r = mux_chan_read(c->mc, stream, p, n)) < 0)
+		if ((r = mux_chan_read(c->mc, stream, p, n)) ==
+		    CLAW_ERR_UNSUPPORTED) {
+			(void)chan_mux_fail(c, cause);
+			return r;
+		}
+		if (r < 0)
 			return chan_mux_fail(c, cause);
 		return r;
 	}
@@ -179,9 +224,10 @@ chan_send_eof(struct chan *c, char **cause)
 {
 	int	rc;
 
-	if (c->mc != NULL)
-		return mux_chan_send_eof(c->mc) == 0 ? 0 :
-		    chan_mux_fail(c, cause);
+	if (c->mc != NULL) {
+		rc = mux_chan_send_eof(c->mc);
+		return rc >= 0 ? rc : chan_mux_fail(c, cause);
+	}
 	rc = libssh2_channel_send_eof(c->ch);
 	if (rc == LIBSSH2_ERROR_EAGAIN)
 		return 1;

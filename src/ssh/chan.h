@@ -36,6 +36,23 @@ struct chan	*chan_exec_pty(struct transport *t, const char *command,
 		    int64_t deadline, char **cause);
 
 /*
+ * Start a contained command through the daemon's host agent channel:
+ * agent is the agent's path on the host, frame serve's EXEC (see
+ * mux_chan_open_agent).  NULL with *cause when there is no daemon or it
+ * does not offer the channel.  A read returning CLAW_ERR_UNSUPPORTED
+ * means the command never started: run it the usual way.  The command
+ * prints no pid marker; chan_signal reaches its process group.
+ */
+struct chan	*chan_exec_agent(struct transport *t, const char *agent,
+		    const void *frame, size_t len, char **cause);
+
+/* Signal an agent channel's command group: 0, or negative with *cause. */
+int	chan_signal(struct chan *, int sig, char **cause);
+
+/* Whether the command started (an agent channel: once OPENED came). */
+int	chan_started(struct chan *);
+
+/*
  * Tell the remote pseudo-terminal its new window size: 0 sent, 1 not now
  * (call again with the same size), negative with *cause.
  */

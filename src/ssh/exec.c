@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "agent_req.h"
 #include "buf.h"
 #include "chan.h"
 #include "clock.h"
@@ -62,6 +63,7 @@ struct exec_state {
 	long			 pid;		/* remote process group */
 	int64_t			 deadline;	/* --timeout */
 	int64_t			 grace;		/* after a kill */
+	int64_t			 kill_at;	/* agent: SIGKILL after TERM */
 	enum exec_stop		 stop;
 	int			 stop_sig;
 	int			 kill_pending;	/* stop came before pid */
@@ -259,6 +261,44 @@ exec_kill_remote(struct transport *t, long pid)
 	log_info("stopped remote process group %ld", pid);
 }
 
+/* Signal an agent channel's command (a broken channel ends the run). */
+static void
+exec_agent_signal(struct exec_state *st, int sig)
+{
+	char	*cause = NULL;
+
+	if (chan_signal(st->ch, sig, &cause) != 0) {
+		log_debug("%s", cause);
+		free(cause);
+	}
+}
+
+/*
+ * Through the host agent's channel: serve's EXEC, no wrapper and so no
+ * pid marker; CLAW_ERR_UNSUPPORTED when it cannot go that way.
+ */
+static int
+exec_start_agent(struct exec_state *st, char **cause)
+{
+	struct buf	frame = BUF_INIT;
+
+	if (agent_req_frame(st->o->agent, st->o->argc, st->o->argv,
+	    st->o->env, st->o->nenv, &frame) != 0) {
+		*cause = xstrdup("the command does not fit in a frame");
+		return CLAW_ERR_UNSUPPORTED;
+	}
+	log_trace("remote command through the host agent: %s", st->o->argv[0]);
+	st->ch = chan_exec_agent(st->t, st->o->agent->path, frame.data,
+	    frame.len, cause);
+	buf_free_secret(&frame);
+	if (st->ch == NULL)
+		return CLAW_ERR_UNSUPPORTED;
+	st->marker_seen = st->sync_checked = 1;
+	if (!st->o->forward_stdin)
+		st->in_eof = 1;
+	return 0;
+}
+
 /*
  * Stop the remote command for reason; later calls do nothing.  If its pid
  * has not arrived yet (a slow login shell), the kill waits for it.
@@ -273,7 +313,11 @@ exec_stop(struct exec_state *st, enum exec_stop reason, int sig)
 	st->stop = reason;
 	st->stop_sig = sig;
 	st->in_eof = 1;
-	if (st->pid > 0) {
+	if (st->o->agent != NULL) {
+		exec_agent_signal(st, SIGTERM);
+		st->kill_at = clock_now_ms() + EXEC_KILL_DS * 100;
+		st->grace = clock_now_ms() + EXEC_GRACE_MS;
+	} else if (st->pid > 0) {
 		exec_kill_remote(st->t, st->pid);
 		st->grace = clock_now_ms() + EXEC_GRACE_MS;
 	} else {
@@ -323,6 +367,8 @@ exec_start(struct exec_state *st, char **cause)
 {
 	int	rc;
 
+	if (st->o->agent != NULL)
+		return exec_start_agent(st, cause);
 	if ((rc = remote_cmd_build_wrapped(&st->rc, st->o->argc, st->o->argv,
 	    st->o->pre, st->o->wrap, st->o->cwd, st->o->env, st->o->nenv,
 	    (st->o->pty != NULL ? REMOTE_CMD_PTY : 0) |
@@ -450,6 +496,8 @@ exec_timeout_ms(struct exec_state *st, int keepalive_ms)
 		deadline = st->deadline;
 	else if (st->grace != 0)
 		deadline = st->grace;
+	if (st->kill_at != 0)
+		deadline = clock_min(deadline, st->kill_at);
 	ms = clock_poll_timeout(deadline);
 	if (keepalive_ms >= 0 && (ms < 0 || keepalive_ms < ms))
 		ms = keepalive_ms;
@@ -493,7 +541,7 @@ exec_wait(struct exec_state *st, char **cause)
 		pfd[n].fd = tty_winch_fd();
 		pfd[n++].events = POLLIN;
 	}
-	if (!st->in_eof && st->in.len == 0) {
+	if (!st->in_eof && st->in.len == 0 && chan_started(st->ch)) {
 		in = n;
 		pfd[n].fd = st->o->in_fd;
 		pfd[n++].events = POLLIN;
@@ -511,6 +559,10 @@ exec_wait(struct exec_state *st, char **cause)
 	if (st->stop == EXEC_RUNNING && st->deadline != CLOCK_NEVER &&
 	    clock_now_ms() >= st->deadline)
 		exec_stop(st, EXEC_STOP_TIMEOUT, 0);
+	if (st->kill_at != 0 && clock_now_ms() >= st->kill_at) {
+		st->kill_at = 0;
+		exec_agent_signal(st, SIGKILL);
+	}
 	return 0;
 }
 

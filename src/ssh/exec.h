@@ -10,6 +10,7 @@
 
 struct buf;
 struct claw_env;
+struct exec_agent;
 struct pty_req;
 struct transport;
 
@@ -57,6 +58,12 @@ struct exec_opts {
 					   daemon's exec.resize), or NULL */
 	int			 wrap_watches;	/* wrap ends the command when
 					   its sshd goes: no watchdog */
+	const struct exec_agent	*agent;		/* through the daemon's host
+					   agent channel (no pre, wrap,
+					   cwd, pty, in_data), or NULL;
+					   exec_run then returns
+					   CLAW_ERR_UNSUPPORTED when the
+					   command did not start there */
 };
 
 /*

@@ -52,6 +52,9 @@ struct mux_chan {
 	struct buf		 out[2];	/* stdout, stderr */
 	int			 opened;
 	int			 failed;
+	int			 agent;		/* OPEN_AGENT: stdin waits for
+						   OPENED */
+	int32_t			 errnum;	/* ERROR's number */
 	char			*errmsg;
 	int			 eof;		/* remote output ended */
 	int			 closed;	/* EXIT arrived */
@@ -183,6 +186,7 @@ mux_dispatch(struct mux *m, const struct mux_frame *f)
 		if (mux_frame_num(f, &num, &text) != 0)
 			return mux_dead(m, "control socket: bad error frame");
 		c->failed = 1;
+		c->errnum = num;
 		free(c->errmsg);
 		c->errmsg = text;
 		break;
@@ -534,6 +538,68 @@ mux_chan_open(struct mux *m, const char *command, const char *nonce,
 	return NULL;
 }
 
+/* Start a command through the host agent's channel; see mux_client.h. */
+struct mux_chan *
+mux_chan_open_agent(struct mux *m, const char *agent, const void *frame,
+    size_t len, char **cause)
+{
+	struct mux_chan	*c;
+	struct buf	 p = BUF_INIT;
+	size_t		 alen = strlen(agent);
+	int		 rc;
+
+	if (!mux_has(m, "agent", MUX_READY_MS)) {
+		*cause = xstrdup(m->error != NULL ? m->error :
+		    "the daemon has no host agent channel");
+		return NULL;
+	}
+	if (alen + 1 + len > MUX_PAYLOAD_MAX) {
+		*cause = xstrdup("the command is too long for the host "
+		    "agent's channel");
+		return NULL;
+	}
+	c = xcalloc(1, sizeof *c);
+	c->m = m;
+	c->id = m->next_id++;
+	c->status = -1;
+	c->agent = 1;
+	TAILQ_INSERT_TAIL(&m->chans, c, entry);
+	buf_append(&p, agent, alen + 1);
+	buf_append(&p, frame, len);
+	mux_frame_put(&m->out, MUX_OPEN_AGENT, c->id, p.data, p.len);
+	buf_free(&p);
+	if ((rc = mux_pump(m)) == 0)
+		return c;
+	*cause = xstrdup(m->error != NULL ? m->error : claw_strerror(rc));
+	mux_chan_free(c);
+	return NULL;
+}
+
+/* Signal an OPEN_AGENT command's process group; see mux_client.h. */
+int
+mux_chan_signal(struct mux_chan *c, int sig)
+{
+	if (c->failed || c->m->error != NULL)
+		return CLAW_ERR_CONNECT;
+	mux_frame_put_num(&c->m->out, MUX_SIGNAL, c->id, sig, "");
+	(void)mux_pump(c->m);
+	return 0;
+}
+
+/* Whether an OPEN_AGENT command started; see mux_client.h. */
+int
+mux_chan_started(const struct mux_chan *c)
+{
+	return !c->agent || c->opened;
+}
+
+/* The channel's own error text, or NULL; see mux_client.h. */
+const char *
+mux_chan_errmsg(const struct mux_chan *c)
+{
+	return c->failed ? c->errmsg : NULL;
+}
+
 /* Send a new window size; see mux_client.h. */
 int
 mux_chan_resize(struct mux_chan *c, unsigned cols, unsigned rows)
@@ -553,6 +619,9 @@ mux_chan_read(struct mux_chan *c, int stream, char *p, size_t n)
 
 	if (b->len == 0) {
 		(void)mux_pump(c->m);
+		if (b->len == 0 && c->failed && !c->closed && c->agent &&
+		    !c->opened && c->errnum == CLAW_ERR_UNSUPPORTED)
+			return CLAW_ERR_UNSUPPORTED;	/* never started */
 		if (b->len == 0)
 			return c->failed && !c->closed ? CLAW_ERR_CONNECT : 0;
 	}
@@ -579,6 +648,11 @@ mux_chan_write(struct mux_chan *c, const char *p, size_t n)
 
 	if (c->failed || m->error != NULL)
 		return CLAW_ERR_CONNECT;
+	if (c->agent && !c->opened) {
+		(void)mux_pump(m);
+		if (!c->opened)
+			return c->failed ? CLAW_ERR_CONNECT : 0;
+	}
 	if (m->out.len >= MUX_QUEUE_MAX) {
 		(void)mux_pump(m);
 		if (m->out.len >= MUX_QUEUE_MAX)
@@ -597,6 +671,11 @@ mux_chan_send_eof(struct mux_chan *c)
 {
 	if (c->failed || c->m->error != NULL)
 		return CLAW_ERR_CONNECT;
+	if (c->agent && !c->opened) {
+		(void)mux_pump(c->m);
+		if (!c->opened)
+			return c->failed ? CLAW_ERR_CONNECT : 1;
+	}
 	mux_frame_put(&c->m->out, MUX_EOF, c->id, NULL, 0);
 	(void)mux_pump(c->m);
 	return 0;

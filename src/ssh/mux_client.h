@@ -81,6 +81,23 @@ struct mux_chan	*mux_chan_open(struct mux *, const char *command,
 /* Send the new window size of c's terminal: 0, or <0 if gone. */
 int	mux_chan_resize(struct mux_chan *c, unsigned cols, unsigned rows);
 
+/*
+ * Start a contained command through the daemon's host agent channel
+ * (OPEN_AGENT): agent is the agent's path on the host, frame serve's
+ * EXEC.  NULL with *cause when the daemon does not offer it.  Until
+ * OPENED, writes take nothing and EOF waits (a refusal must lose no
+ * stdin); a refusal before it (ERROR CLAW_ERR_UNSUPPORTED) makes reads
+ * return CLAW_ERR_UNSUPPORTED: the command never started.
+ */
+struct mux_chan	*mux_chan_open_agent(struct mux *, const char *agent,
+		    const void *frame, size_t len, char **cause);
+/* Send signal sig to an OPEN_AGENT command's process group. */
+int	mux_chan_signal(struct mux_chan *, int sig);
+/* Whether the command started (always, but for OPEN_AGENT before OPENED). */
+int	mux_chan_started(const struct mux_chan *);
+/* The ERROR text the daemon sent for this channel, or NULL. */
+const char	*mux_chan_errmsg(const struct mux_chan *);
+
 /* Bytes of stream 0 (stdout) or 1 (stderr): >0, 0 none now, <0 error. */
 ssize_t	mux_chan_read(struct mux_chan *, int stream, char *p, size_t n);
 

@@ -14,11 +14,13 @@
  *					| ERROR (code, text)
  *	OPEN   c (command line)
  *	| OPEN_PTY c (terminal request, command line)
+ *	| OPEN_AGENT c (agent path, NUL, the host agent's EXEC frame)
  *					OPENED c | ERROR c
  *	RESIZE c (new window size of its terminal)
  *	DATA c, EOF c (stdin)		STDOUT c, STDERR c, EOF c
  *	MARKER c (nonce of the pid marker line the command prints first)
  *	PGID c (remote process group: killed if the client goes away)
+ *	SIGNAL c (a signal number for an OPEN_AGENT command's group)
  *					EXIT c (status, signal name)
  *	CLOSE c (release the channel)
  *	JTAKE 0 (root, consumer, excludes)
@@ -42,6 +44,17 @@
  * byte) and the encoded modes (see pty.h), then the command line.
  * RESIZE's: the columns and rows.  Only to a daemon offering "pty".
  *
+ * OPEN_AGENT runs a contained command through the host agent's channel
+ * (`clawssh-agent serve`, one per host and agent path, kept by the
+ * daemon; see docs/agent.md): no shell, no new SSH channel.  The frame
+ * is serve's EXEC (FRAME_EXEC with TAG_DIR); its id is the daemon's
+ * business.  OPENED comes once the command started; its output, EOF and
+ * EXIT (the status, or 128+N for signal N, with no signal name) as for
+ * OPEN.  An ERROR before OPENED with the number CLAW_ERR_UNSUPPORTED means
+ * the command did not start and the sh path should run it (no holder,
+ * other settings, no agent there); stdin sent before OPENED is dropped,
+ * so a client holds it until then.  Only to a daemon offering "agent".
+ *
  * ERROR on channel 0 is about the connection: every channel is gone.
  */
 #ifndef CLAW_MUX_PROTO_H
@@ -59,10 +72,10 @@ struct pty_req;
  * space-separated words after the label in READY (older daemons send the
  * label alone): "journal" JTAKE/JACK, "jwatch" RTAKE with the jail (an
  * older daemon's "watch" ran the watcher outside it: not used), "pty"
- * OPEN_PTY and RESIZE.  A command asks only what its daemon has (see
+ * OPEN_PTY and RESIZE, "agent" OPEN_AGENT and SIGNAL.  A command asks only what its daemon has (see
  * mux_has).
  */
-#define MUX_CAPS	"journal jwatch pty"
+#define MUX_CAPS	"journal jwatch pty agent"
 #define MUX_MAGIC_LEN	(sizeof MUX_MAGIC - 1)
 #define MUX_HEADER	9		/* length, type, channel */
 #define MUX_PAYLOAD_MAX	(256 * 1024)	/* one frame's payload */
@@ -88,6 +101,8 @@ enum mux_type {
 	MUX_RPATHS,
 	MUX_OPEN_PTY,
 	MUX_RESIZE,
+	MUX_OPEN_AGENT,
+	MUX_SIGNAL,
 	MUX_TYPE_LAST
 };
 

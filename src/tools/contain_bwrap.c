@@ -584,12 +584,14 @@ bw_start(const struct contain_spec *spec, const char *qagent,
     const char *qrun, char token[17])
 {
 	struct contain_spec	 s = *spec;
-	struct buf		 b = BUF_INIT;
+	struct buf		 b = BUF_INIT, tail = BUF_INIT;
 	char			*qroot = shquote(spec->root), *dir, *qdir;
+	char			*all;
 
 	s.cwd = NULL;
 	s.keep = NULL;
 	s.nkeep = 0;
+	s.note_user = 0;	/* the token must not depend on -v */
 	dir = xasprintf("%s/%s", spec->root, spec->id);
 	qdir = shquote(dir);
 	bw_env(&b, &s);
@@ -597,11 +599,16 @@ bw_start(const struct contain_spec *spec, const char *qagent,
 	buf_appendf(&b, "[ -z \"$__claw_su\" ] || chown \"$__claw_uid:"
 	    "$__claw_gid\" %s || exit 125\n", qrun);
 	bw_bwrap(&b, &s, qroot, qdir, 1);
-	bw_token(b.data, token);
+	bw_setpriv(&tail);
+	bw_limits(&tail, &s, 1);	/* other limits: another holder */
+	buf_append(&tail, "", 1);
+	all = xasprintf("%s%s", b.data, tail.data);
+	bw_token(all, token);
+	free(all);
 	buf_appendf(&b, "exec 7<%s || exit 125\nset -- /proc/self/fd/7 "
 	    "box-hold --dir %s --spec %s -- \"$@\"\n", qagent, qrun, token);
-	bw_setpriv(&b);
-	bw_limits(&b, &s, 1);
+	buf_append_str(&b, tail.data);
+	buf_free(&tail);
 	buf_append_str(&b, "exec \"$@\"\n");
 	free(qdir);
 	free(dir);
@@ -652,6 +659,41 @@ bw_box_cwd(struct buf *b, const struct contain_spec *spec)
 	free(dir);
 }
 
+/* Fill the host agent's route to the environment; see contain_bwrap.h. */
+int
+contain_bwrap_route(const struct contain_spec *spec, struct contain_route *r)
+{
+	char	*qagent, *qrun, *start;
+
+	memset(r, 0, sizeof(*r));
+	if (spec->agent == NULL || spec->pty || spec->pty_agent_only ||
+	    spec->settings->gpus != 0)
+		return -1;
+	r->dir = contain_bwrap_rundir(spec->root, spec->id);
+	qagent = shquote(spec->agent);
+	qrun = shquote(r->dir);
+	start = bw_start(spec, qagent, qrun, r->token);
+	free(start);
+	free(qrun);
+	free(qagent);
+	if (spec->cwd == NULL)
+		r->cwd = xstrdup(bw_workdir(spec));
+	else
+		r->cwd = spec->cwd[0] == '/' ? xstrdup(spec->cwd) :
+		    xasprintf("%s/%s", bw_workdir(spec), spec->cwd);
+	return 0;
+}
+
+/* Release a route; see contain_bwrap.h. */
+void
+contain_route_free(struct contain_route *r)
+{
+	free(r->agent);
+	free(r->dir);
+	free(r->cwd);
+	memset(r, 0, sizeof(*r));
+}
+
 /* Build the persistent environment's wrap code; see contain_bwrap.h. */
 char *
 contain_bwrap_box(const struct contain_spec *spec)
@@ -670,6 +712,15 @@ contain_bwrap_box(const struct contain_spec *spec)
 		qroot = shquote(spec->root);
 		bw_gpu_env(&b, spec, qroot);
 		free(qroot);
+	}
+	if (spec->note_user && *spec->settings->user != '\0' &&
+	    strcmp(spec->settings->user, "root") != 0 &&
+	    sandbox_user_check(spec->settings->user, NULL) == 0) {
+		buf_append_str(&b, "[ \"$(id -u)\" = 0 ] || echo \"clawssh: "
+		    "note: user ");
+		buf_append_str(&b, spec->settings->user);
+		buf_append_str(&b, " applies when connecting as root; commands "
+		    "run as $(id -un)\" >&2\n");
 	}
 	buf_appendf(&b, "set -- \"$__claw_a\" box-exec --dir %s --spec %s "
 	    "--watch-parent", qrun, token);

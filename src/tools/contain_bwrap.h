@@ -101,6 +101,32 @@ char	*contain_bwrap_workdir(const struct contain_spec *spec);
 char	*contain_bwrap_box(const struct contain_spec *spec);
 
 /*
+ * How a command reaches the persistent environment of contain_bwrap_box
+ * without a shell on the host: the host agent's serve (docs/agent.md)
+ * connects to the holder in dir, checks it runs the start script whose
+ * token this is, and starts the command in cwd (absolute, inside).
+ */
+struct contain_route {
+	char	*agent;		/* the agent's path (cmd_env_wrap sets it) */
+	char	*dir;		/* <root>/<id>/run */
+	char	 token[17];	/* the start script's (bw_start) */
+	char	*cwd;		/* workdir[/cwd], or the absolute cwd */
+};
+
+/*
+ * Fill r for spec: 0, or -1 when the command must take the sh path of
+ * contain_bwrap_box (no agent, a terminal, GPUs: their variables come
+ * from the host's assignment file).  A route does not start the holder:
+ * a refusal (none running, other settings) means "take the sh path",
+ * which starts it.
+ */
+int	contain_bwrap_route(const struct contain_spec *spec,
+	    struct contain_route *r);
+
+/* Free what r holds. */
+void	contain_route_free(struct contain_route *r);
+
+/*
  * The holder's run directory of a sandbox, <root>/<id>/run (allocated).
  */
 char	*contain_bwrap_rundir(const char *root, const char *id);
