@@ -227,6 +227,8 @@ dagent_frame(struct dagent *a, const struct frame *f)
 		if (msg_started_get(f, &pid, &nfds) != 0 || rq->started)
 			return -1;
 		rq->started = 1;
+		log_debug("%s: host agent: command %u started (pid %u)",
+		    a->host->label, f->id, pid);
 		dareq_put(rq, MUX_OPENED, NULL, 0);
 		return 0;
 	case FRAME_DATA:

@@ -9,6 +9,8 @@
 #   PORT     the sshd's port
 #   cexec    runs "clawssh exec -F $T/ssh_config ..."
 # Set SSHD_EXTRA before sourcing to add lines to the sshd_config.
+# Set LIB_DAEMON=1 to run the test with a daemon of its own (and check
+# that a command took the host agent's channel).
 # Set LIB_SSH_USER=NAME before sourcing to connect as that (non-root)
 # user instead of the one running the test: see lib_ssh_user.
 #   fail, expect_eq, expect_match, expect_status
@@ -50,6 +52,18 @@ lib_end_holders() {
 }
 
 lib_cleanup() {
+	# LIB_DAEMON: a passing test must have run a command through the
+	# host agent's channel, or it tested the shell path only.  (The
+	# test's own status stands otherwise: no exit here.)
+	_lib_st=$?
+	_lib_fail=
+	if [ -n "${LIB_DAEMON:-}" ] && [ "$_lib_st" -eq 0 ] &&
+	    ! grep -q "host agent: command .* started" "$T/lib-daemon.log"
+	then
+		echo "FAIL: LIB_DAEMON: no command took the host agent's" \
+		    "channel" >&2
+		_lib_fail=1
+	fi
 	# A daemon a test started (or autostarted) listens under $T/run.
 	pkill -f -- "clawssh serve.*$T/run/" 2>/dev/null || :
 	lib_end_holders
@@ -62,6 +76,7 @@ lib_cleanup() {
 	else
 		echo "kept $T" >&2
 	fi
+	[ -z "$_lib_fail" ] || exit 1
 }
 trap lib_cleanup EXIT
 trap 'exit 130' INT TERM
@@ -319,3 +334,9 @@ lib_run_cases() {
 }
 
 start_sshd
+# LIB_DAEMON=1: the test runs with a daemon of its own, so that a bwrap
+# sandbox's execs take the host agent's channel (docs/agent.md), the
+# path the test would not see otherwise.
+if [ -n "${LIB_DAEMON:-}" ]; then
+	lib_start_daemon "$T/lib-daemon.log" -vv
+fi
