@@ -20,6 +20,8 @@
 #         sandbox removed on the host gets the shell path's message
 #   6     ten parallel execs, each with its own output
 #   7     cases 1 to 4 as the non-root user clawssh-test (root only)
+#   8     the host agent killed mid-exec: the exec fails saying so, its
+#         command is gone, the next exec starts a new agent
 # ROUTE_CASES="1 4" runs some (default: all).
 # The case_N functions are called by name, by lib_run_cases.
 # shellcheck disable=SC2317,SC2016
@@ -50,7 +52,7 @@ x() {
 	grep -v "^clawssh: \(using the clawssh daemon\|ran through the host \
 agent's channel\|the host agent's channel: \|sandbox environment \)" \
 	    "$T/notes" >&2
-	return $_s
+	return "$_s"
 }
 
 # routed WHAT: the last x went through the agent's channel.
@@ -128,14 +130,15 @@ y" "--env"
 	out=$(x -- sh -c 'echo "$HOME"; command -v sh')
 	expect_eq "$out" "/tmp
 /usr/bin/sh" "HOME and PATH"
-	x --cwd nowhere -- true
-	[ $? -ne 0 ] || lib_case_fail "a missing --cwd ran"
+	if x --cwd nowhere -- true; then
+		lib_case_fail "a missing --cwd ran"
+	fi
 }
 
 # gone PATTERN: no process whose command line matches is left.
 gone() {
 	_i=0
-	while pgrep -f "$1" > /dev/null && [ $_i -lt 50 ]; do
+	while pgrep -f "$1" > /dev/null && [ "$_i" -lt 50 ]; do
 		sleep 0.1
 		_i=$((_i + 1))
 	done
@@ -154,7 +157,7 @@ case_4() {
 	"$CLAWSSH" exec -s "$id" -- sleep 32.75 2> /dev/null &
 	cp=$!
 	_i=0
-	while ! pgrep -f "sleep 32.75" > /dev/null && [ $_i -lt 50 ]; do
+	while ! pgrep -f "sleep 32.75" > /dev/null && [ "$_i" -lt 50 ]; do
 		sleep 0.1
 		_i=$((_i + 1))
 	done
@@ -193,12 +196,14 @@ case_5() {
 	expect_eq "$out" 200 "the new limit, again"
 	routed "the exec after that"
 	rm "$XDG_CONFIG_HOME/clawssh/config.json"
-	x -- test -e "$R"
-	[ $? -ne 0 ] || lib_case_fail "the host's remote root is visible"
+	if x -- test -e "$R"; then
+		lib_case_fail "the host's remote root is visible"
+	fi
 	lib_end_holders
 	rm -rf "${R:?}/$id"
-	x -- true
-	[ $? -ne 0 ] || lib_case_fail "exec in a removed sandbox ran"
+	if x -- true; then
+		lib_case_fail "exec in a removed sandbox ran"
+	fi
 	grep -q "clawssh: .*\(gone\|destroy\|no longer\|missing\)" \
 	    "$T/notes" || lib_case_fail "no message: $(cat "$T/notes")"
 }
@@ -217,6 +222,47 @@ case_6() {
 	done
 }
 
+# our_serve: the pids of clawssh-agent serve under this test's sshd.
+our_serve() {
+	for _p in $(pgrep -f "clawssh-agent[^ ]* serve"); do
+		_q=$_p
+		while [ "$_q" -gt 1 ] && [ "$_q" != "$SSHD_PID" ]; do
+			_q=$(awk '{ print $4 }' "/proc/$_q/stat" 2> /dev/null) ||
+			    break
+			[ -n "$_q" ] || break
+		done
+		[ "$_q" = "$SSHD_PID" ] && echo "$_p"
+	done
+	return 0
+}
+
+case_8() {
+	warm eight
+	x -- true
+	routed "before the kill"
+	"$CLAWSSH" exec -s "$id" -- sleep 33.5 > /dev/null 2> "$T/k.err" &
+	cp=$!
+	_i=0
+	while ! pgrep -f "sleep 33.5" > /dev/null && [ "$_i" -lt 50 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	pids=$(our_serve)
+	[ -n "$pids" ] || lib_case_fail "no serve under our sshd"
+	# shellcheck disable=SC2086
+	kill -KILL $pids
+	wait "$cp"
+	s=$?
+	[ "$s" -ne 0 ] || lib_case_fail "the exec whose agent died exited 0"
+	cat "$T/k.err" >&2
+	grep -q "host agent" "$T/k.err" ||
+	    lib_case_fail "no clear error: $(cat "$T/k.err")"
+	gone "sleep 33.5"
+	out=$(x -- echo back)
+	expect_eq "$out" back "the exec after the agent died"
+	routed "the exec after the agent died"
+}
+
 case_7() {
 	if [ "$(id -u)" -ne 0 ] || [ -n "${LIB_SSH_USER:-}" ]; then
 		echo "skipped: needs root (and runs once)" >&2
@@ -228,4 +274,4 @@ case_7() {
 	    lib_case_fail "as user clawssh-test: status $_s"
 }
 
-lib_run_cases "${ROUTE_CASES:-1 2 3 4 5 6 7}"
+lib_run_cases "${ROUTE_CASES:-1 2 3 4 5 6 8 7}"
