@@ -1,0 +1,54 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# A contained exec over JSON-RPC on the daemon's socket (no CLI process of
+# the caller's; the daemon still runs a worker per call), in one run on
+# loopback beside `ssh` through a ControlMaster:
+#   rpc         RUNS sequential `exec /bin/true` calls: median, p99 (ms)
+#   rate        TOTAL calls, 64 in flight: execs/s (every answer checked)
+#   ssh-mux     hyperfine of ssh through a ControlMaster running /bin/true
+# Floors (issue 18): rpc p50 <= 2 ms, p99 <= 10 ms; >= 500 execs/s with 64
+# in flight.
+# Usage: bench/rpc_exec.sh [RUNS [TOTAL]]   (run after building clawssh)
+set -eu
+cd "$(dirname "$0")/.."
+RUNS=${1:-100}
+TOTAL=${2:-640}
+CLAWSSH=${CLAWSSH:-$PWD/clawssh}
+SSHD=${SSHD:-$(command -v sshd || echo /usr/sbin/sshd)}
+TESTLIB=$PWD/tests/integration/lib.sh
+export CLAWSSH SSHD
+[ -x "$CLAWSSH" ] || { echo "build clawssh first" >&2; exit 1; }
+for p in hyperfine jq bwrap python3; do
+	command -v $p >/dev/null ||
+	    { echo "$p missing: apt-get install $p" >&2; exit 1; }
+done
+. "$TESTLIB"
+
+CLAWSSH_STATE_DIR=$T/state
+export CLAWSSH_STATE_DIR
+mkdir -p "$T/ws" "$XDG_CONFIG_HOME/clawssh"
+printf '{ "audit": { "file": "" } }\n' > "$XDG_CONFIG_HOME/clawssh/config.json"
+box=$("$CLAWSSH" provision -F "$T/ssh_config" --host testhost \
+    --remote-root "$T/root" --workspace "$T/ws" --mode remote --key rpc)
+SSH="ssh -F $T/ssh_config -o BatchMode=yes"
+MUX="$SSH -o ControlMaster=auto -o ControlPath=$T/cm -o ControlPersist=300"
+$MUX testhost true
+lib_start_daemon "$T/daemon.log" --idle-timeout 0
+"$CLAWSSH" exec -s "$box" --no-sync -- true	# warm: agent, environment
+python3 bench/rpc_exec.py "$D" "$box" "$RUNS" 64 "$TOTAL" > "$T/rpc"
+hyperfine -N --warmup 5 --runs "$RUNS" --export-json "$T/r.json" \
+    -n ssh-mux "$MUX testhost /bin/true" >/dev/null
+$MUX -O exit testhost 2>/dev/null || true
+"$CLAWSSH" stop "$box" >/dev/null 2>&1 || true
+mux=$(jq -r '.results[0].times | sort | .[length / 2 | floor] * 1000' \
+    "$T/r.json")
+awk -v mux="$mux" -v runs="$RUNS" -v total="$TOTAL" '
+$1 == "sequential" { med = $2; p99 = $3 }
+$1 == "inflight" { rate = $3 }
+END {
+	printf "contained exec over JSON-RPC, %d sequential calls (ms):\n", runs
+	printf "  median %.2f  p99 %.2f  (floors: <= 2, <= 10)\n", med, p99
+	printf "  ssh-mux median %.2f; rpc / ssh-mux %.2f\n", mux, med / mux
+	printf "%d calls, 64 in flight: %.1f execs/s (floor: >= 500)\n",
+	    total, rate
+}' "$T/rpc"
