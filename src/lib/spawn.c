@@ -36,6 +36,11 @@ spawn_child_setup(void)
 		signal(sigs[i], SIG_DFL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
+#ifdef HAVE_CLOSE_RANGE
+	/* one call, not one per possible fd (the daemon's limit is high) */
+	if (close_range(3, ~0U, 0) == 0)
+		return;
+#endif
 	if ((max = sysconf(_SC_OPEN_MAX)) < 0 || max > SPAWN_FD_MAX)
 		max = SPAWN_FD_MAX;
 	for (fd = 3; fd < max; fd++)
