@@ -17,7 +17,7 @@ const SKILLS_DIR = ".openclaw/sandbox-skills";
 
 // isNoSuchSandbox ERR: the daemon said the sandbox is not there.
 export function isNoSuchSandbox(e) {
-	return e instanceof RpcError && /no such sandbox|not found/i.test(
+	return e instanceof RpcError && /no (such )?sandbox|not found/i.test(
 	    e.rpcMessage);
 }
 
