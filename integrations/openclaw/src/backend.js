@@ -182,6 +182,8 @@ class ClawsshSandbox {
 				cfg: this.cfg,
 				id: this.id,
 				sandbox,
+				inSandbox: this.sandbox.mode === "remote" &&
+				    this.contained,
 			}),
 		};
 	}
