@@ -6,9 +6,10 @@
 //   node scripted-llm.mjs SCRIPT.json PORTFILE RESULTS.jsonl
 //
 // SCRIPT.json: {"steps": [[{"name": "exec", "arguments": {...},
-// "capture": {"NAME": "REGEX"}}, ...], ...], "final": "text"}.  Each request gets the next step's calls as
-// tool_calls; once the steps are spent it answers "final" as text.  The
-// port it listens on is written to PORTFILE.  Every tool result that
+// "capture": {"NAME": "REGEX"}}, ...], ...], "final": "text"}.  Each
+// request gets the next step's calls as tool_calls; once the steps are
+// spent it answers "final" as text.  The port it listens on is written
+// to PORTFILE.  Every tool result that
 // arrives (role "tool") is appended to RESULTS.jsonl as {"step", "id",
 // "name", "arguments", "content"}, once per call id, so the test can check
 // each one.  Nothing here looks at the prompt: the replies do not depend
