@@ -46,6 +46,10 @@ mkdir -p "$T/oc" "$T/root"
 OPENCLAW_STATE_DIR=$T/oc
 export OPENCLAW_STATE_DIR
 
+# The scripted model goes with the test, whatever ends it.
+LLM=
+trap '[ -n "$LLM" ] && kill "$LLM" 2> /dev/null; lib_cleanup' EXIT
+
 # llm_start SCRIPT NAME: the scripted model for one agent run; LLM is its
 # pid, LPORT its port, results in $T/NAME.jsonl.
 llm_start() {
@@ -101,6 +105,7 @@ agent() {
 		{ tail -n 30 "$T/$1.err"; fail "openclaw agent ($1) failed"; }
 	kill "$LLM" 2> /dev/null
 	wait "$LLM" 2> /dev/null
+	LLM=
 	expect_eq "$(jq -r '.meta.finalAssistantVisibleText //
 	    .finalAssistantVisibleText // empty' "$T/$1.out" | tail -n 1)" \
 	    "$1 run done" "$1: the turn ended with the script's final text"
