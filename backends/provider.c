@@ -469,3 +469,28 @@ provider_endpoint_check(const struct provider_conf *pc,
 	return provider_fail(cause, pc, CLAW_ERR_PROTO, "the endpoint's %s is "
 	    "missing or malformed", bad);
 }
+
+/* Append an argument; see provider.h. */
+void
+provider_argv_add(struct provider_argv *a, const char *fmt, ...)
+{
+	va_list	ap;
+
+	a->v = xreallocarray(a->v, a->n + 2, sizeof *a->v);
+	va_start(ap, fmt);
+	a->v[a->n++] = xvasprintf(fmt, ap);
+	va_end(ap);
+	a->v[a->n] = NULL;
+}
+
+/* Free an argv; see provider.h. */
+void
+provider_argv_free(struct provider_argv *a)
+{
+	size_t	i;
+
+	for (i = 0; i < a->n; i++)
+		free(a->v[i]);
+	free(a->v);
+	memset(a, 0, sizeof *a);
+}

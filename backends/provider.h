@@ -107,6 +107,19 @@ struct provider_run {
 	int	 status;	/* wait status */
 };
 
+/* A driver's command line being built; every string is owned. */
+struct provider_argv {
+	char	**v;		/* NULL-terminated once anything was added */
+	size_t	  n;
+};
+
+/* Append a formatted argument to a. */
+void	provider_argv_add(struct provider_argv *a, const char *fmt, ...)
+	    __attribute__((__format__(__printf__, 2, 3)));
+
+/* Free a's strings and array and zero it. */
+void	provider_argv_free(struct provider_argv *a);
+
 /* Free what a provider_sandbox owns and zero it; NULL is fine. */
 void	provider_sandbox_clear(struct provider_sandbox *);
 

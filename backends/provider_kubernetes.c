@@ -22,7 +22,6 @@
 #include "config.h"
 #endif
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,37 +42,6 @@
 #define K8S_KEYS_MAX		(64 * 1024)
 #define K8S_POLL_MS		250
 
-/* A kubectl argv being built; every string is owned. */
-struct k8s_argv {
-	char	**v;
-	size_t	  n;
-};
-
-/* Append a formatted argument. */
-static void __attribute__((__format__(__printf__, 2, 3)))
-k8s_arg(struct k8s_argv *a, const char *fmt, ...)
-{
-	va_list	ap;
-
-	a->v = xreallocarray(a->v, a->n + 2, sizeof *a->v);
-	va_start(ap, fmt);
-	a->v[a->n++] = xvasprintf(fmt, ap);
-	va_end(ap);
-	a->v[a->n] = NULL;
-}
-
-/* Free an argv. */
-static void
-k8s_argv_free(struct k8s_argv *a)
-{
-	size_t	i;
-
-	for (i = 0; i < a->n; i++)
-		free(a->v[i]);
-	free(a->v);
-	memset(a, 0, sizeof *a);
-}
-
 /* The kubectl to run. */
 static const char *
 k8s_kubectl(const struct provider_conf *pc)
@@ -83,17 +51,17 @@ k8s_kubectl(const struct provider_conf *pc)
 
 /* Start an argv: kubectl and the global options; ns NULL: the setting. */
 static void
-k8s_argv_start(struct k8s_argv *a, const struct provider_conf *pc,
+k8s_argv_start(struct provider_argv *a, const struct provider_conf *pc,
     const struct k8s_conf *kc, const char *ns)
 {
 	memset(a, 0, sizeof *a);
-	k8s_arg(a, "%s", k8s_kubectl(pc));
+	provider_argv_add(a, "%s", k8s_kubectl(pc));
 	if (kc->kubeconfig != NULL)
-		k8s_arg(a, "--kubeconfig=%s", kc->kubeconfig);
+		provider_argv_add(a, "--kubeconfig=%s", kc->kubeconfig);
 	if (kc->context != NULL)
-		k8s_arg(a, "--context=%s", kc->context);
+		provider_argv_add(a, "--context=%s", kc->context);
 	if (ns != NULL || kc->namespace != NULL)
-		k8s_arg(a, "--namespace=%s", ns != NULL ? ns : kc->namespace);
+		provider_argv_add(a, "--namespace=%s", ns != NULL ? ns : kc->namespace);
 }
 
 /*
@@ -101,7 +69,7 @@ k8s_argv_start(struct k8s_argv *a, const struct provider_conf *pc,
  * On success *r holds the output (provider_run_free it).
  */
 static int
-k8s_run(const struct provider_conf *pc, struct k8s_argv *a,
+k8s_run(const struct provider_conf *pc, struct provider_argv *a,
     const char *input, const char *what, struct provider_run *r,
     char **cause)
 {
@@ -109,7 +77,7 @@ k8s_run(const struct provider_conf *pc, struct k8s_argv *a,
 
 	memset(r, 0, sizeof *r);
 	rc = provider_run(pc, a->v, input, r, cause);
-	k8s_argv_free(a);
+	provider_argv_free(a);
 	if (rc == 0 && r->status != 0) {
 		rc = provider_fail_run(cause, pc, what, r);
 		provider_run_free(r);
@@ -144,7 +112,7 @@ k8s_parse(const struct provider_run *r)
 
 /* Run a (freed here) and parse its output as one JSON object. */
 static int
-k8s_run_json(const struct provider_conf *pc, struct k8s_argv *a,
+k8s_run_json(const struct provider_conf *pc, struct provider_argv *a,
     const char *what, cJSON **out, char **cause)
 {
 	struct provider_run	r;
@@ -171,23 +139,23 @@ k8s_get_json(const struct provider_conf *pc, const struct k8s_conf *kc,
     const char *ns, const char *kind, const char *name, const char *sel,
     cJSON **out, char **cause)
 {
-	struct k8s_argv	 a;
+	struct provider_argv	 a;
 	char		*what;
 	int		 rc;
 
 	k8s_argv_start(&a, pc, kc, ns);
-	k8s_arg(&a, "get");
-	k8s_arg(&a, "%s", kind);
+	provider_argv_add(&a, "get");
+	provider_argv_add(&a, "%s", kind);
 	if (name != NULL) {
-		k8s_arg(&a, "%s", name);
-		k8s_arg(&a, "--ignore-not-found");
+		provider_argv_add(&a, "%s", name);
+		provider_argv_add(&a, "--ignore-not-found");
 	}
 	if (sel != NULL) {
-		k8s_arg(&a, "-l");
-		k8s_arg(&a, "%s", sel);
+		provider_argv_add(&a, "-l");
+		provider_argv_add(&a, "%s", sel);
 	}
-	k8s_arg(&a, "-o");
-	k8s_arg(&a, "json");
+	provider_argv_add(&a, "-o");
+	provider_argv_add(&a, "json");
 	what = xasprintf("kubectl get %s%s%s", kind, name != NULL ? " " : "",
 	    name != NULL ? name : "");
 	rc = k8s_run_json(pc, &a, what, out, cause);
@@ -280,19 +248,19 @@ static int
 k8s_host_keys(const struct provider_conf *pc, const struct k8s_conf *kc,
     const struct k8s_view *v, char **keys, char **cause)
 {
-	struct k8s_argv		a;
+	struct provider_argv		a;
 	struct provider_run	r;
 	size_t			len;
 	int			rc;
 
 	k8s_argv_start(&a, pc, kc, v->namespace);
-	k8s_arg(&a, "exec");
-	k8s_arg(&a, "%s", v->pod);
-	k8s_arg(&a, "-c");
-	k8s_arg(&a, "%s", v->container);
-	k8s_arg(&a, "--");
-	k8s_arg(&a, "cat");
-	k8s_arg(&a, "%s", kc->host_key);
+	provider_argv_add(&a, "exec");
+	provider_argv_add(&a, "%s", v->pod);
+	provider_argv_add(&a, "-c");
+	provider_argv_add(&a, "%s", v->container);
+	provider_argv_add(&a, "--");
+	provider_argv_add(&a, "cat");
+	provider_argv_add(&a, "%s", kc->host_key);
 	if ((rc = k8s_run(pc, &a, NULL, "kubectl exec (host key)", &r,
 	    cause)) != 0)
 		return rc;
@@ -384,20 +352,20 @@ static int
 k8s_delete(const struct provider_conf *pc, const struct k8s_conf *kc,
     const char *name, int *existed, char **cause)
 {
-	struct k8s_argv		 a;
+	struct provider_argv		 a;
 	struct provider_run	 r;
 	char			*want;
 	size_t			 len;
 	int			 rc;
 
 	k8s_argv_start(&a, pc, kc, NULL);
-	k8s_arg(&a, "delete");
-	k8s_arg(&a, "%s", K8S_CLAIMS);
-	k8s_arg(&a, "%s", name);
-	k8s_arg(&a, "--ignore-not-found");
-	k8s_arg(&a, "--wait=false");
-	k8s_arg(&a, "-o");
-	k8s_arg(&a, "name");
+	provider_argv_add(&a, "delete");
+	provider_argv_add(&a, "%s", K8S_CLAIMS);
+	provider_argv_add(&a, "%s", name);
+	provider_argv_add(&a, "--ignore-not-found");
+	provider_argv_add(&a, "--wait=false");
+	provider_argv_add(&a, "-o");
+	provider_argv_add(&a, "name");
 	if ((rc = k8s_run(pc, &a, NULL, "kubectl delete", &r, cause)) != 0)
 		return rc;
 	want = xasprintf("%s/%s", K8S_CLAIM_KIND, name);
@@ -576,7 +544,7 @@ static int
 k8s_create_claim(const struct provider_conf *pc, const struct k8s_conf *kc,
     const char *name, const char *pool, char **cause)
 {
-	struct k8s_argv		 a;
+	struct provider_argv		 a;
 	struct provider_run	 r;
 	char			*manifest, *want;
 	size_t			 len;
@@ -584,11 +552,11 @@ k8s_create_claim(const struct provider_conf *pc, const struct k8s_conf *kc,
 
 	manifest = k8s_claim_manifest(name, pc->name, pool);
 	k8s_argv_start(&a, pc, kc, NULL);
-	k8s_arg(&a, "create");
-	k8s_arg(&a, "-f");
-	k8s_arg(&a, "-");
-	k8s_arg(&a, "-o");
-	k8s_arg(&a, "name");
+	provider_argv_add(&a, "create");
+	provider_argv_add(&a, "-f");
+	provider_argv_add(&a, "-");
+	provider_argv_add(&a, "-o");
+	provider_argv_add(&a, "name");
 	rc = k8s_run(pc, &a, manifest, "kubectl create", &r, cause);
 	free(manifest);
 	if (rc != 0)

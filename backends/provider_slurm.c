@@ -21,7 +21,6 @@
 #include <poll.h>
 #include <pwd.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,12 +58,6 @@ static const char *const slurm_env_keep[] = {
 	"PATH", "HOME", "USER", "LOGNAME", "TZ", "SLURM_CONF"
 };
 
-/* A growing argv. */
-struct slurm_argv {
-	char	**v;
-	size_t	  n;
-};
-
 /* One command's outcome. */
 struct slurm_result {
 	struct buf	out;
@@ -73,31 +66,6 @@ struct slurm_result {
 	int		timed_out;
 	int		overflow;
 };
-
-/* Append a formatted argument to a. */
-static void __attribute__((__format__(__printf__, 2, 3)))
-slurm_argv_add(struct slurm_argv *a, const char *fmt, ...)
-{
-	va_list	ap;
-
-	a->v = xreallocarray(a->v, a->n + 2, sizeof *a->v);
-	va_start(ap, fmt);
-	a->v[a->n++] = xvasprintf(fmt, ap);
-	va_end(ap);
-	a->v[a->n] = NULL;
-}
-
-/* Free an argv. */
-static void
-slurm_argv_free(struct slurm_argv *a)
-{
-	size_t	i;
-
-	for (i = 0; i < a->n; i++)
-		free(a->v[i]);
-	free(a->v);
-	memset(a, 0, sizeof *a);
-}
 
 /* Return the program to run: prog, or conf's directory and prog. */
 static char *
@@ -244,7 +212,7 @@ slurm_reap(pid_t pid, int64_t deadline, int kill_it,
  */
 static int
 slurm_run(const struct provider_conf *conf, const char *prog,
-    struct slurm_argv *a, struct slurm_result *res, char **cause)
+    struct provider_argv *a, struct slurm_result *res, char **cause)
 {
 	char	*path, **env;
 	int	 o[2], e[2], timeout, rc = 0;
@@ -342,7 +310,7 @@ slurm_check_exit(const char *prog, const struct slurm_result *res,
 /* Run prog and require exit 0; stdout in res. */
 static int
 slurm_call(const struct provider_conf *conf, const char *prog,
-    struct slurm_argv *a, struct slurm_result *res, char **cause)
+    struct provider_argv *a, struct slurm_result *res, char **cause)
 {
 	int	rc;
 
@@ -358,19 +326,19 @@ static int
 slurm_query(const struct provider_conf *conf, const char *want,
     struct slurm_job **jobs, size_t *n, char **cause)
 {
-	struct slurm_argv	a = { NULL, 0 };
+	struct provider_argv	a = { NULL, 0 };
 	struct slurm_result	res;
 	int			rc;
 
-	slurm_argv_add(&a, "squeue");
-	slurm_argv_add(&a, "--noheader");
-	slurm_argv_add(&a, "--me");
-	slurm_argv_add(&a, "--states=all");
-	slurm_argv_add(&a, "--format=%s", SLURM_SQUEUE_FORMAT);
+	provider_argv_add(&a, "squeue");
+	provider_argv_add(&a, "--noheader");
+	provider_argv_add(&a, "--me");
+	provider_argv_add(&a, "--states=all");
+	provider_argv_add(&a, "--format=%s", SLURM_SQUEUE_FORMAT);
 	if (want != NULL)
-		slurm_argv_add(&a, "--name=%s%s", SLURM_JOB_PREFIX, want);
+		provider_argv_add(&a, "--name=%s%s", SLURM_JOB_PREFIX, want);
 	rc = slurm_call(conf, "squeue", &a, &res, cause);
-	slurm_argv_free(&a);
+	provider_argv_free(&a);
 	if (rc != 0)
 		return rc;
 	rc = slurm_parse_squeue(res.out.data != NULL ? res.out.data : "",
@@ -384,16 +352,16 @@ static int
 slurm_scontrol(const struct provider_conf *conf, const char *what,
     const char *id, struct slurm_result *res, char **cause)
 {
-	struct slurm_argv	a = { NULL, 0 };
+	struct provider_argv	a = { NULL, 0 };
 	int			rc;
 
-	slurm_argv_add(&a, "scontrol");
-	slurm_argv_add(&a, "--details");
-	slurm_argv_add(&a, "show");
-	slurm_argv_add(&a, "%s", what);
-	slurm_argv_add(&a, "%s", id);
+	provider_argv_add(&a, "scontrol");
+	provider_argv_add(&a, "--details");
+	provider_argv_add(&a, "show");
+	provider_argv_add(&a, "%s", what);
+	provider_argv_add(&a, "%s", id);
 	rc = slurm_call(conf, "scontrol", &a, res, cause);
-	slurm_argv_free(&a);
+	provider_argv_free(&a);
 	if (rc == 0 && res->out.data == NULL)
 		buf_append(&res->out, "", 0);
 	return rc;
@@ -705,7 +673,7 @@ slurm_check_extra(char *const *v, size_t n, char **cause)
  * the sshd to run (--clawssh-sshd=PATH|no).
  */
 static int
-slurm_wrap(const struct provider_conf *conf, struct slurm_argv *a,
+slurm_wrap(const struct provider_conf *conf, struct provider_argv *a,
     char **cause)
 {
 	const char	*sshd = slurm_opt(conf, SLURM_OPT_SSHD);
@@ -719,7 +687,7 @@ slurm_wrap(const struct provider_conf *conf, struct slurm_argv *a,
 	    (rc = slurm_identity(conf, 1, &path, &key, cause)) != 0)
 		return rc;
 	script = slurm_job_script(key, sshd);
-	slurm_argv_add(a, "--wrap=%s", script);
+	provider_argv_add(a, "--wrap=%s", script);
 	free(script);
 	free(path);
 	free(key);
@@ -729,7 +697,7 @@ slurm_wrap(const struct provider_conf *conf, struct slurm_argv *a,
 /* Build sbatch's arguments for name and req. */
 static int
 slurm_sbatch_args(const struct provider_conf *conf, const char *name,
-    const struct provider_request *req, struct slurm_argv *a, char **cause)
+    const struct provider_request *req, struct provider_argv *a, char **cause)
 {
 	size_t	i;
 	int	rc;
@@ -752,27 +720,27 @@ slurm_sbatch_args(const struct provider_conf *conf, const char *name,
 			    "belongs in the provider's args in the config",
 			    req->extra[i]);
 	}
-	slurm_argv_add(a, "sbatch");
-	slurm_argv_add(a, "--parsable");
-	slurm_argv_add(a, "--job-name=%s%s", SLURM_JOB_PREFIX, name);
-	slurm_argv_add(a, "--nodes=1");
-	slurm_argv_add(a, "--ntasks=1");
+	provider_argv_add(a, "sbatch");
+	provider_argv_add(a, "--parsable");
+	provider_argv_add(a, "--job-name=%s%s", SLURM_JOB_PREFIX, name);
+	provider_argv_add(a, "--nodes=1");
+	provider_argv_add(a, "--ntasks=1");
 	/*
 	 * Our explicit environment, not NONE: NONE makes slurmd run a login
 	 * shell on the node to build one.
 	 */
-	slurm_argv_add(a, "--export=ALL");
-	slurm_argv_add(a, "--chdir=/");
-	slurm_argv_add(a, "--output=/dev/null");
-	slurm_argv_add(a, "--error=/dev/null");
+	provider_argv_add(a, "--export=ALL");
+	provider_argv_add(a, "--chdir=/");
+	provider_argv_add(a, "--output=/dev/null");
+	provider_argv_add(a, "--error=/dev/null");
 	if (req->gpus > 0)
-		slurm_argv_add(a, "--gres=gpu:%d", req->gpus);
+		provider_argv_add(a, "--gres=gpu:%d", req->gpus);
 	for (i = 0; i < conf->nargs; i++) {
 		if (!slurm_opt_ours(conf->args[i]))
-			slurm_argv_add(a, "%s", conf->args[i]);
+			provider_argv_add(a, "%s", conf->args[i]);
 	}
 	for (i = 0; i < req->nextra; i++)
-		slurm_argv_add(a, "%s", req->extra[i]);
+		provider_argv_add(a, "%s", req->extra[i]);
 	return slurm_wrap(conf, a, cause);
 }
 
@@ -783,18 +751,18 @@ slurm_sbatch_args(const struct provider_conf *conf, const char *name,
 static void
 slurm_cancel_name(const struct provider_conf *conf, const char *name)
 {
-	struct slurm_argv	a = { NULL, 0 };
+	struct provider_argv	a = { NULL, 0 };
 	struct slurm_result	res;
 	char			*why = NULL;
 
-	slurm_argv_add(&a, "scancel");
-	slurm_argv_add(&a, "--quiet");
-	slurm_argv_add(&a, "--me");
-	slurm_argv_add(&a, "--name=%s%s", SLURM_JOB_PREFIX, name);
+	provider_argv_add(&a, "scancel");
+	provider_argv_add(&a, "--quiet");
+	provider_argv_add(&a, "--me");
+	provider_argv_add(&a, "--name=%s%s", SLURM_JOB_PREFIX, name);
 	if (slurm_call(conf, "scancel", &a, &res, &why) == 0)
 		slurm_result_free(&res);
 	free(why);
-	slurm_argv_free(&a);
+	provider_argv_free(&a);
 }
 
 /* Submit the holder job; see provider.h. */
@@ -802,7 +770,7 @@ static int
 slurm_create(const struct provider_conf *conf, const char *name,
     const struct provider_request *req, char **cause)
 {
-	struct slurm_argv	a = { NULL, 0 };
+	struct provider_argv	a = { NULL, 0 };
 	struct slurm_result	res;
 	char			id[SLURM_JOBID_MAX + 1];
 	int			rc;
@@ -815,7 +783,7 @@ slurm_create(const struct provider_conf *conf, const char *name,
 		    "", res.out.len, id, cause);
 		slurm_result_free(&res);
 	}
-	slurm_argv_free(&a);
+	provider_argv_free(&a);
 	/* Exit 0 with garbage, too much, or no exit in time. */
 	if (rc == CLAW_ERR_PARSE || rc == CLAW_ERR_TIMEOUT)
 		slurm_cancel_name(conf, name);
@@ -827,7 +795,7 @@ static int
 slurm_destroy(const struct provider_conf *conf, const char *name,
     int *existed, char **cause)
 {
-	struct slurm_argv	a = { NULL, 0 };
+	struct provider_argv	a = { NULL, 0 };
 	struct slurm_result	res;
 	struct slurm_job	*jobs;
 	size_t			 n, i;
@@ -837,19 +805,19 @@ slurm_destroy(const struct provider_conf *conf, const char *name,
 		return rc;
 	if ((rc = slurm_query(conf, name, &jobs, &n, cause)) != 0)
 		return rc;
-	slurm_argv_add(&a, "scancel");
-	slurm_argv_add(&a, "--quiet");
+	provider_argv_add(&a, "scancel");
+	provider_argv_add(&a, "--quiet");
 	for (i = 0; i < n; i++) {
 		if (jobs[i].state == PROVIDER_PENDING ||
 		    jobs[i].state == PROVIDER_READY)
-			slurm_argv_add(&a, "%s", jobs[i].id);
+			provider_argv_add(&a, "%s", jobs[i].id);
 	}
 	slurm_jobs_free(jobs, n);
 	*existed = a.n > 2;
 	if (a.n > 2 && (rc = slurm_call(conf, "scancel", &a, &res,
 	    cause)) == 0)
 		slurm_result_free(&res);
-	slurm_argv_free(&a);
+	provider_argv_free(&a);
 	return rc;
 }
 

@@ -414,23 +414,6 @@ slurm_parse_node_addr(const char *text, size_t len, char **addr,
 	return 0;
 }
 
-/* Parse a GPU index at s[0..n) (no leading zeros); -1 if bad. */
-static int
-slurm_gpu_index(const char *s, size_t n)
-{
-	size_t	i;
-	int	v = 0;
-
-	if (n == 0 || n > 4 || (n > 1 && s[0] == '0'))
-		return -1;
-	for (i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -1;
-		v = v * 10 + (s[i] - '0');
-	}
-	return v <= GPU_INDEX_MAX ? v : -1;
-}
-
 /* Mark the indexes of an IDX list ("0,2-3") at s[0..n) in seen[]. */
 static int
 slurm_idx_list(const char *s, size_t n, char *seen, char **cause)
@@ -447,10 +430,10 @@ slurm_idx_list(const char *s, size_t n, char *seen, char **cause)
 		if ((c = memchr(p, ',', end - p)) == NULL)
 			c = end;
 		if ((dash = memchr(p, '-', c - p)) == NULL) {
-			a = b = slurm_gpu_index(p, c - p);
+			a = b = gpu_parse_index(p, c - p);
 		} else {
-			a = slurm_gpu_index(p, dash - p);
-			b = slurm_gpu_index(dash + 1, c - dash - 1);
+			a = gpu_parse_index(p, dash - p);
+			b = gpu_parse_index(dash + 1, c - dash - 1);
 		}
 		if (a < 0 || b < a)
 			return claw_fail(cause, CLAW_ERR_PARSE,

@@ -471,3 +471,23 @@ jsonc_dup_member(const cJSON *obj)
 	free(v);
 	return dup;
 }
+
+/* The path of a member, escaped; see jsonc.h. */
+char *
+jsonc_key_path(const char *prefix, const char *name)
+{
+	struct buf		 b = BUF_INIT;
+	const unsigned char	*p;
+
+	if (prefix != NULL) {
+		buf_append_str(&b, prefix);
+		buf_append(&b, ".", 1);
+	}
+	for (p = (const unsigned char *)name; *p != '\0'; p++) {
+		if (*p < 0x20 || *p >= 0x7f || *p == '\\' || *p == '\'')
+			buf_appendf(&b, "\\x%02x", *p);
+		else
+			buf_append(&b, p, 1);
+	}
+	return buf_detach(&b);
+}

@@ -40,4 +40,11 @@ int	jsonc_load_file(const char *path, cJSON **out, char **cause);
  */
 const char	*jsonc_dup_member(const cJSON *obj);
 
+/*
+ * The dotted path "prefix.name" of a member (just name when prefix is
+ * NULL), allocated, with name's unprintable bytes, backslashes and
+ * quotes escaped as \xHH: what an error about that key prints.
+ */
+char	*jsonc_key_path(const char *prefix, const char *name);
+
 #endif /* CLAW_JSONC_H */

@@ -190,26 +190,6 @@ config_fail(const struct config_ctx *ctx, int err, const char *fmt, ...)
 	return err;
 }
 
-/* Return "prefix.name" (or name alone) with unprintable bytes escaped. */
-static char *
-config_key_path(const char *prefix, const char *name)
-{
-	struct buf		 b = BUF_INIT;
-	const unsigned char	*p;
-
-	if (prefix != NULL) {
-		buf_append_str(&b, prefix);
-		buf_append(&b, ".", 1);
-	}
-	for (p = (const unsigned char *)name; *p != '\0'; p++) {
-		if (*p < 0x20 || *p >= 0x7f || *p == '\\' || *p == '\'')
-			buf_appendf(&b, "\\x%02x", *p);
-		else
-			buf_append(&b, p, 1);
-	}
-	return buf_detach(&b);
-}
-
 /* Fail if two members of object obj share a name. */
 static int
 config_check_dups(const struct config_ctx *ctx, const cJSON *obj,
@@ -221,7 +201,7 @@ config_check_dups(const struct config_ctx *ctx, const cJSON *obj,
 
 	if (dup == NULL)
 		return 0;
-	key = config_key_path(prefix, dup);
+	key = jsonc_key_path(prefix, dup);
 	r = config_fail(ctx, CLAW_ERR_PARSE, "duplicate key '%s'", key);
 	free(key);
 	return r;
@@ -235,7 +215,7 @@ config_unknown(const struct config_ctx *ctx, const char *prefix,
 	char	*key;
 	int	 r;
 
-	key = config_key_path(prefix, name);
+	key = jsonc_key_path(prefix, name);
 	r = config_fail(ctx, CLAW_ERR_PARSE, "unknown key '%s'", key);
 	free(key);
 	return r;
@@ -331,7 +311,7 @@ config_add_env(const struct config_ctx *ctx, const cJSON *item,
 	char			*sub;
 	int			 r;
 
-	sub = config_key_path(key, item->string);
+	sub = jsonc_key_path(key, item->string);
 	if (!config_env_name_ok(item->string))
 		r = config_fail(ctx, CLAW_ERR_PARSE,
 		    "%s: invalid variable name", sub);
@@ -636,7 +616,7 @@ config_provider_one(const struct config_ctx *ctx, const cJSON *item,
 	if ((r = config_check_dups(ctx, item, key)) != 0)
 		return r;
 	for (m = item->child; m != NULL; m = m->next) {
-		mkey = config_key_path(key, m->string);
+		mkey = jsonc_key_path(key, m->string);
 		r = config_provider_key(ctx, m, mkey, p);
 		free(mkey);
 		if (r != 0)
@@ -668,7 +648,7 @@ config_set_providers(const struct config_ctx *ctx, const cJSON *item,
 	if ((r = config_check_dups(ctx, item, key)) != 0)
 		return r;
 	for (m = item->child; m != NULL; m = m->next) {
-		pkey = config_key_path(key, m->string);
+		pkey = jsonc_key_path(key, m->string);
 		if (m->string[0] == '\0' || strlen(m->string) >
 		    CONFIG_PROVIDER_NAME || m->string[strspn(m->string,
 		    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -776,7 +756,7 @@ config_member(const struct config_ctx *ctx, const struct config_key *keys,
 	}
 	if (k->name == NULL)
 		return config_unknown(ctx, prefix, item->string);
-	key = config_key_path(prefix, k->name);
+	key = jsonc_key_path(prefix, k->name);
 	r = config_set(ctx, k, item, key);
 	free(key);
 	return r;

@@ -38,11 +38,8 @@ gpu_table_free(struct gpu_table *t)
 	free(t);
 }
 
-/*
- * Parse a GPU index at s[0..n): 1..4 digits, no leading zero, at most
- * GPU_INDEX_MAX.  Return the index, or -1.
- */
-static int
+/* Parse a GPU index; see gpu_alloc.h. */
+int
 gpu_parse_index(const char *s, size_t n)
 {
 	size_t	i;

@@ -80,4 +80,10 @@ int	gpu_parse_devices(const char *text, size_t len, int **idx, size_t *n,
  */
 char	*gpu_visible(const int *got, size_t n);
 
+/*
+ * Parse a GPU index at s[0..n) (not NUL-terminated): 1..4 digits, no
+ * leading zero, at most GPU_INDEX_MAX.  Return the index, or -1.
+ */
+int	gpu_parse_index(const char *s, size_t n);
+
 #endif /* CLAW_GPU_ALLOC_H */

@@ -60,23 +60,6 @@ policy_quote(struct buf *b, const char *s)
 	buf_append(b, "\"", 1);
 }
 
-/* Return "prefix.name" with unprintable bytes of name escaped. */
-static char *
-policy_key(const char *prefix, const char *name)
-{
-	struct buf		 b = BUF_INIT;
-	const unsigned char	*p;
-
-	buf_appendf(&b, "%s.", prefix);
-	for (p = (const unsigned char *)name; *p != '\0'; p++) {
-		if (*p < 0x20 || *p >= 0x7f || *p == '\\' || *p == '\'')
-			buf_appendf(&b, "\\x%02x", *p);
-		else
-			buf_append(&b, p, 1);
-	}
-	return buf_detach(&b);
-}
-
 /* Fail with "prefix.name: why". */
 static int
 policy_fail_key(char **cause, const char *prefix, const char *name,
@@ -84,7 +67,7 @@ policy_fail_key(char **cause, const char *prefix, const char *name,
 {
 	char	*key;
 
-	key = policy_key(prefix, name);
+	key = jsonc_key_path(prefix, name);
 	claw_fail(cause, CLAW_ERR_PARSE, "%s: %s", key, why);
 	free(key);
 	return CLAW_ERR_PARSE;
@@ -149,7 +132,7 @@ policy_parse_level(const cJSON *obj, const char *path,
 	if ((r = policy_check_dups(obj, path, cause)) != 0)
 		return r;
 	for (m = obj->child; m != NULL && r == 0; m = m->next) {
-		key = policy_key(path, m->string);
+		key = jsonc_key_path(path, m->string);
 		if (strcmp(m->string, "allow") == 0)
 			r = policy_parse_list(m, key, &lv->allow, cause);
 		else if (strcmp(m->string, "deny") == 0)
@@ -201,7 +184,7 @@ policy_parse_names(const cJSON *obj, const char *path,
 			return policy_fail_key(cause, path, m->string,
 			    "empty name");
 		(*v)[*n].name = xstrdup(m->string);
-		(*v)[*n].path = policy_key(path, m->string);
+		(*v)[*n].path = jsonc_key_path(path, m->string);
 		r = policy_parse_level(m, (*v)[*n].path, &(*v)[*n], NULL,
 		    cause);
 		(*n)++;
@@ -227,7 +210,7 @@ policy_parse(const cJSON *obj, const char *keypath, struct claw_policy **out,
 	r = policy_parse_level(obj, keypath, &p->global, &p->elevated, cause);
 	for (m = r == 0 ? obj->child : NULL; m != NULL && r == 0;
 	    m = m->next) {
-		key = policy_key(keypath, m->string);
+		key = jsonc_key_path(keypath, m->string);
 		if (strcmp(m->string, "agents") == 0)
 			r = policy_parse_names(m, key, &p->agents,
 			    &p->nagents, cause);
