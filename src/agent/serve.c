@@ -181,7 +181,7 @@ serve_pollset(struct serve *s, struct pollfd *pfd, struct serve_slot *sl)
 		    (wire_pending(&e->hc.w) ? POLLOUT : 0), e, -1);
 		if (e->fd[0] != -1 && (e->inlen > 0 || e->in_eof))
 			serve_add(pfd, sl, &n, e->fd[0], POLLOUT, e, 0);
-		for (st = 1; st <= 2 && out_ok; st++)
+		for (st = 1; st <= 2 && out_ok && e->started; st++)
 			if (e->fd[st] != -1)
 				serve_add(pfd, sl, &n, e->fd[st], POLLIN, e,
 				    st);

@@ -46,6 +46,8 @@ struct serve_exec {
 	uint8_t			*in;		/* stdin not yet written */
 	size_t			 inlen;
 	int			 in_eof;	/* close stdin once written */
+	int			 started;	/* STARTED relayed: output may
+						   follow it (never before) */
 	int			 exited;	/* EXIT came: code or signo */
 	int			 code;
 	int			 signo;

@@ -356,9 +356,10 @@ serve_exec_frame(struct serve *s, struct serve_exec *e, const struct frame *f)
 	if (f->type == FRAME_STARTED && e->state == SERVE_RUN &&
 	    msg_started_get(f, &pid, &nfds) == 0) {
 		msg_u32(&s->out, FRAME_STARTED, e->id, TAG_PID, pid);
+		e->started = 1;
 		return;
 	}
-	if (f->type == FRAME_EXIT && e->state == SERVE_RUN &&
+	if (f->type == FRAME_EXIT && e->state == SERVE_RUN && e->started &&
 	    msg_exit_get(f, &e->code, &e->signo) == 0) {
 		e->exited = 1;
 		serve_exec_finish(s, e);

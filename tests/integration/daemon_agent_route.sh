@@ -111,6 +111,13 @@ case_2() {
 	expect_eq "$sum" "$(sha256sum < "$T/bin")" "1 MiB binary round trip"
 	out=$(x -- cat < /dev/null)
 	expect_eq "$out" "" "empty stdin"
+	# Output at once (serve once relayed it before STARTED, which the
+	# daemon takes as a broken agent: "a reply out of protocol").
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+		out=$(x -- echo "$i")
+		expect_eq "$out" "$i" "quick output $i"
+		routed "quick output $i"
+	done
 }
 
 case_3() {
