@@ -564,11 +564,15 @@ serve_http(const struct serve_args *a, const struct claw_config *cfg,
 	if (a->log != NULL && (freopen(a->log, "a", stderr) == NULL ||
 	    setvbuf(stderr, NULL, _IOLBF, 0) != 0))
 		cmd_fail("%s: %s", a->log, strerror(errno));
-	else if (mcp_http_token(path, &token, &cause) != 0 ||
-	    (o.token = token, mcp_http_run(&o, &cause)) != 0)
+	else if (mcp_http_token(path, &token, &cause) != 0)
 		cmd_fail("%s", cause);
-	else
-		rc = 0;
+	else {
+		o.token = token;
+		if (mcp_http_run(&o, &cause) != 0)
+			cmd_fail("%s", cause);
+		else
+			rc = 0;
+	}
 	free(cause);
 	if (token != NULL)
 		explicit_bzero(token, strlen(token));

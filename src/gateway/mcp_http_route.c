@@ -130,7 +130,7 @@ mh_pending_answer(struct mcp_http *s, struct mh_pending *p,
 	struct mh_conn	*c = p->conn;
 
 	if (c != NULL && !c->dead) {
-		if (c->sse || !p->json_ok) {
+		if (c->sse || (!p->json_ok && p->sse_ok)) {
 			mh_conn_event(c, json, extra);
 			mh_conn_event_end(c);
 		} else
