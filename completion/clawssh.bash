@@ -56,7 +56,7 @@ _clawssh_options() {
 	stat)
 		echo "--config --json --no-daemon --passphrase-file --state-dir --timeout -F -l -o -p -s -v" ;;
 	serve)
-		echo "--agent --config --detach --host --idle-timeout --json --key --log --max-result --mcp --socket --status --stdio --stop --workspace -F -s -v" ;;
+		echo "--agent --config --detach --host --idle-timeout --json --key --listen --log --max-body --max-result --mcp --socket --status --stdio --stop --token-file --workspace -F -s -v" ;;
 	ssh-config)
 		echo "--config --no-daemon --passphrase-file --state-dir -F -l -o -p -v" ;;
 	esac

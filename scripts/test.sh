@@ -9,6 +9,9 @@ sh scripts/install-deps.sh
 sh scripts/build.sh
 # The MCP SDK the gateway test drives, at the versions in its lock file.
 (cd tests/mcp && npm ci --no-audit --no-fund --loglevel=error)
+# The MCP conformance package and the Node.js (>= 22) it needs, pinned in
+# its lock file (Debian 12's Node.js is 20).
+(cd tests/conformance && npm ci --no-audit --no-fund --loglevel=error)
 # OpenClaw and the Node.js it needs (>= 24.16; Debian 12 has 20) for
 # tests/integration/openclaw_e2e.sh, at the versions in their lock files.
 # A failed download does not stop the other tests: that test then fails

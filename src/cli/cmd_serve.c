@@ -31,7 +31,9 @@
 #include "cmd_serve.h"
 #include "daemon.h"
 #include "error.h"
+#include "jsonrpc.h"
 #include "log.h"
+#include "mcp_http.h"
 #include "mcp_tools.h"
 #include "mux_client.h"
 #include "registry.h"
@@ -54,7 +56,10 @@ enum {
 	SERVE_OPT_STOP,
 	SERVE_OPT_STATUS,
 	SERVE_OPT_JSON,
-	SERVE_OPT_MAX_RESULT
+	SERVE_OPT_MAX_RESULT,
+	SERVE_OPT_LISTEN,
+	SERVE_OPT_TOKEN_FILE,
+	SERVE_OPT_MAX_BODY
 };
 
 static const struct option serve_longopts[] = {
@@ -74,6 +79,9 @@ static const struct option serve_longopts[] = {
 	{ "status", no_argument, NULL, SERVE_OPT_STATUS },
 	{ "json", no_argument, NULL, SERVE_OPT_JSON },
 	{ "max-result", required_argument, NULL, SERVE_OPT_MAX_RESULT },
+	{ "listen", required_argument, NULL, SERVE_OPT_LISTEN },
+	{ "token-file", required_argument, NULL, SERVE_OPT_TOKEN_FILE },
+	{ "max-body", required_argument, NULL, SERVE_OPT_MAX_BODY },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
@@ -84,6 +92,8 @@ static const char serve_usage[] =
     "           [--log FILE]\n"
     "       clawssh serve --stdio | --mcp [-s ID | --host TARGET --key KEY]\n"
     "           [--agent NAME] [--max-result BYTES]\n"
+    "       clawssh serve --mcp --listen ADDR [--token-file FILE]\n"
+    "           [--max-body BYTES] [-s ID | --host TARGET --key KEY] ...\n"
     "       clawssh serve --status [--json] | --stop [--socket PATH]\n\n"
     "  --socket PATH         control socket (default\n"
     "                        $XDG_RUNTIME_DIR/clawssh/control.sock)\n"
@@ -104,6 +114,15 @@ static const char serve_usage[] =
     "  --max-result BYTES    MCP: cap on one tool result (default\n"
     "                        mcp.maxResult, else 1048576); the rest of a\n"
     "                        longer exec output is kept for read_output\n"
+    "  --listen ADDR         MCP over Streamable HTTP at /mcp instead of\n"
+    "                        stdio: 127.0.0.1:PORT, [::1]:PORT,\n"
+    "                        localhost:PORT (0: any free port) or\n"
+    "                        unix:PATH; prints {\"url\", \"tokenFile\"}\n"
+    "  --token-file FILE     the bearer token clients must send (read;\n"
+    "                        made, mode 0600, if missing; default: a new\n"
+    "                        one in a private directory)\n"
+    "  --max-body BYTES      HTTP: cap on a request body (default\n"
+    "                        16777216)\n"
     "  --config FILE         clawssh config\n"
     "  -v                    more logging (repeatable)\n";
 
@@ -125,7 +144,35 @@ struct serve_args {
 	int		 status;
 	int		 json;
 	int		 max_result;	/* 0: from config */
+	const char	*listen;	/* MCP over HTTP here, or NULL */
+	const char	*token_file;
+	int		 max_body;	/* 0: the default */
 };
+
+/* The options of MCP over HTTP go together; 0 or the exit status. */
+static int
+serve_parse_http(const struct serve_args *a)
+{
+	char	*cause = NULL;
+	int	 rc;
+
+	if (a->listen == NULL) {
+		if (a->token_file != NULL || a->max_body != 0)
+			return cmd_fail("--token-file and --max-body go with "
+			    "--listen");
+		return 0;
+	}
+	if (a->stdio != DAEMON_STDIO_MCP)
+		return cmd_fail("--listen goes with --mcp");
+	if (a->socket != NULL)
+		return cmd_fail("--socket does not go with --listen");
+	if (mcp_http_listen_ok(a->listen, &cause) != 0) {
+		rc = cmd_fail("%s", cause);
+		free(cause);
+		return rc;
+	}
+	return 0;
+}
 
 /* Parse serve's options; 0, or the exit status to return. */
 static int
@@ -196,6 +243,19 @@ serve_parse(int argc, char **argv, struct serve_args *a)
 				    "%d bytes)", optarg, MCP_MAX_RESULT_MIN,
 				    MCP_MAX_RESULT_MAX);
 			break;
+		case SERVE_OPT_LISTEN:
+			a->listen = optarg;
+			break;
+		case SERVE_OPT_TOKEN_FILE:
+			a->token_file = optarg;
+			break;
+		case SERVE_OPT_MAX_BODY:
+			if (cmd_parse_int(optarg, MCP_HTTP_BODY_MIN,
+			    MCP_HTTP_BODY_MAX, &a->max_body) != 0)
+				return cmd_fail("bad --max-body '%s' (%d to "
+				    "%d bytes)", optarg, MCP_HTTP_BODY_MIN,
+				    MCP_HTTP_BODY_MAX);
+			break;
 		case 'v':
 			a->verbose++;
 			break;
@@ -227,7 +287,7 @@ serve_parse(int argc, char **argv, struct serve_args *a)
 	if (a->stdio == DAEMON_STDIO_MCP && (a->sandbox == NULL) ==
 	    (a->host == NULL || a->key == NULL))
 		return cmd_fail("--mcp needs -s ID, or --host and --key");
-	return 0;
+	return serve_parse_http(a);
 }
 
 /*
@@ -418,6 +478,115 @@ serve_detach(const char *log, int *ready_fd)
 	return cmd_fail("the daemon did not start (see --log FILE)");
 }
 
+/*
+ * The argv of the stdio MCP server behind --listen (a NULL-ended array
+ * of static and allocated strings: free with serve_http_argv_free).
+ */
+static char **
+serve_http_argv(const struct serve_args *a, const char *id)
+{
+	char	**v = xcalloc(20, sizeof *v);
+	size_t	  n = 0;
+	int	  i;
+
+	v[n++] = xstrdup("clawssh");
+	v[n++] = xstrdup("serve");
+	v[n++] = xstrdup("--mcp");
+	v[n++] = xasprintf("--sandbox=%s", id);
+	if (a->agent != NULL)
+		v[n++] = xasprintf("--agent=%s", a->agent);
+	if (a->max_result != 0)
+		v[n++] = xasprintf("--max-result=%d", a->max_result);
+	if (a->config != NULL)
+		v[n++] = xasprintf("--config=%s", a->config);
+	for (i = 0; i < a->verbose && i < 3; i++)
+		v[n++] = xstrdup("-v");
+	v[n] = NULL;
+	return v;
+}
+
+/* Free what serve_http_argv made. */
+static void
+serve_http_argv_free(char **v)
+{
+	size_t	i;
+
+	for (i = 0; v != NULL && v[i] != NULL; i++)
+		free(v[i]);
+	free(v);
+}
+
+/*
+ * The token file when none was given: "token" in a new private
+ * directory (allocated; *dir to remove at the end), or NULL.
+ */
+static char *
+serve_http_token_path(char **dir)
+{
+	const char	*xdg = getenv("XDG_RUNTIME_DIR");
+	char		*tmpl;
+
+	tmpl = xasprintf("%s/clawssh-mcp.XXXXXX", xdg != NULL &&
+	    xdg[0] == '/' ? xdg : "/tmp");
+	if (mkdtemp(tmpl) == NULL) {
+		cmd_fail("%s: %s", tmpl, strerror(errno));
+		free(tmpl);
+		return NULL;
+	}
+	*dir = tmpl;
+	return xasprintf("%s/token", tmpl);
+}
+
+/* Serve MCP over Streamable HTTP for sandbox id; the exit status. */
+static int
+serve_http(const struct serve_args *a, const struct claw_config *cfg,
+    const char *id)
+{
+	struct mcp_http_opts	 o;
+	char			*dir = NULL, *path, *token = NULL;
+	char			*cause = NULL;
+	size_t			 mr;
+	int			 rc = CMD_EXIT_FAILURE;
+
+	path = a->token_file != NULL ? xstrdup(a->token_file) :
+	    serve_http_token_path(&dir);
+	if (path == NULL)
+		return CMD_EXIT_FAILURE;
+	memset(&o, 0, sizeof o);
+	mr = (size_t)(a->max_result != 0 ? a->max_result :
+	    cfg->mcp_max_result != 0 ? cfg->mcp_max_result :
+	    MCP_MAX_RESULT_DEFAULT);
+	o.listen = a->listen;
+	o.token_file = path;
+	o.max_body = (size_t)a->max_body;
+	o.max_line = mr + 65536 > JSONRPC_LINE_MAX ? mr + 65536 : 0;
+	o.child_argv = serve_http_argv(a, id);
+	if (a->log != NULL && (freopen(a->log, "a", stderr) == NULL ||
+	    setvbuf(stderr, NULL, _IOLBF, 0) != 0))
+		cmd_fail("%s: %s", a->log, strerror(errno));
+	else if (mcp_http_token(path, &token, &cause) != 0)
+		cmd_fail("%s", cause);
+	else {
+		o.token = token;
+		if (mcp_http_run(&o, &cause) != 0)
+			cmd_fail("%s", cause);
+		else
+			rc = 0;
+	}
+	free(cause);
+	if (token != NULL)
+		explicit_bzero(token, strlen(token));
+	free(token);
+	serve_http_argv_free((char **)(uintptr_t)o.child_argv);
+	if (dir != NULL) {
+		(void)unlink(path);
+		(void)rmdir(dir);
+	}
+	free(dir);
+	free(path);
+	return rc;
+}
+
 /* The serve command; see clawssh(1). */
 int
 cmd_serve(int argc, char **argv)
@@ -456,6 +625,12 @@ cmd_serve(int argc, char **argv)
 	    (bound = serve_provision(&a)) == NULL) {
 		config_free(cfg);
 		return CMD_EXIT_FAILURE;
+	}
+	if (a.listen != NULL) {
+		rc = serve_http(&a, cfg, bound != NULL ? bound : a.sandbox);
+		free(bound);
+		config_free(cfg);
+		return rc;
 	}
 	if (a.stdio != DAEMON_STDIO_NONE && a.socket == NULL)
 		path = serve_private_socket(&dir);
