@@ -340,8 +340,8 @@ case_killed() {
 	fi
 	sleep 3		# the sweep leaves what was touched in the last 2 s
 	rm -f "$CUT_FILE"
-	c sync pull --no-daemon "$idr" 2>/dev/null ||
-	    lib_case_fail "the pull after a killed one"
+	c sync pull --no-daemon "$idr" 2> "$T/killed.err" ||
+	    lib_case_fail "the pull after a killed one: $(cat "$T/killed.err")"
 	whole "$WR" "after a killed pull"
 }
 
