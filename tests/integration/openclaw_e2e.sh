@@ -140,7 +140,7 @@ llm_start "$OCDIR/mirror.json" mirror
 oc_config mirror "$W" mirror
 agent mirror
 n=$(wc -l < "$T/mirror.jsonl")
-expect_eq "$n" 16 "mirror: tool results recorded"
+expect_eq "$n" 17 "mirror: tool results recorded"
 check mirror 0 "^hello e2e-env$" "exec env"
 if [ "$RUNTIME" = bwrap ]; then
 	check mirror 0 "^/workspace$" "exec starts at /workspace"
@@ -156,20 +156,22 @@ a.txt" "mirror step 4: exec sees the file tools' writes"
 check mirror 5 "^made-by-exec$" "read what exec made"
 check mirror 6 "Command still running (session " "background exec"
 check mirror 7 "^bg-done$" "poll: output"
-check mirror 7 "exited with code 0" "poll: exit status"
-check mirror 8 "Command still running (session " "yielded exec"
-check mirror 9 "Termination requested" "process kill"
+# (the first poll returns with the output, which may come before the
+# exit: a second poll waits for it, or repeats the finished result)
+check mirror 8 "exited with code 0" "poll: exit status"
+check mirror 9 "Command still running (session " "yielded exec"
+check mirror 10 "Termination requested" "process kill"
 no_process "^sleep 31.5\$" "killed exec"
-check mirror 10 "before-timeout" "timeout: output"
-check mirror 10 "timed out\|timeout" "timeout: said"
+check mirror 11 "before-timeout" "timeout: output"
+check mirror 11 "timed out\|timeout" "timeout: said"
 no_process "^sleep 20.25\$" "timed-out exec"
-check mirror 11 "^failing$" "failing exec: stderr"
-check mirror 11 "exited with code 3" "failing exec: status"
-check mirror 13 "/sub/dir$" "workdir"
-check mirror 13 "^in-sub$" "workdir: relative read"
-check mirror 14 "escapes allowed mounts" "path outside refused"
-check mirror 15 "^[a-z]" "skills copied"
-check mirror 15 "^no-late$" "killed command did not finish"
+check mirror 12 "^failing$" "failing exec: stderr"
+check mirror 12 "exited with code 3" "failing exec: status"
+check mirror 14 "/sub/dir$" "workdir"
+check mirror 14 "^in-sub$" "workdir: relative read"
+check mirror 15 "escapes allowed mounts" "path outside refused"
+check mirror 16 "^[a-z]" "skills copied"
+check mirror 16 "^no-late$" "killed command did not finish"
 # The local workspace has the sandbox's work, and only that.
 expect_eq "$(cat "$W/made.txt")" made-by-exec "mirror: exec's file here"
 expect_eq "$(cat "$W/notes/a.txt")" "alpha
