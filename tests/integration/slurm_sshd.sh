@@ -128,8 +128,9 @@ expect_match "$out" "Host key verification failed" "pinned key refused"
 # one's sshd; then scancel behind the driver's back.
 ssh_to one "$T/kh-one" 'exec sleep 4242' </dev/null >/dev/null 2>&1 &
 cpid=$!
-ssh_to one "$T/kh-one" 'setsid sleep 4243 </dev/null >/dev/null 2>&1 &' ||
-    fail "start an orphan in one"
+out=$(ssh_to one "$T/kh-one" \
+    'setsid sleep 4243 </dev/null >/dev/null 2>&1 &' 2>&1) ||
+    fail "start an orphan in one (ssh status $?): $out"
 i=0
 until [ "$(pgrep -c -f '^sleep 424[23]$')" -eq 2 ]; do
 	[ $i -lt 40 ] || fail "sleep 4242 and 4243 did not start in one"
