@@ -64,8 +64,9 @@ lib_cleanup() {
 		    "channel" >&2
 		_lib_fail=1
 	fi
-	# A daemon a test started (or autostarted) listens under $T/run.
-	pkill -f -- "clawssh serve.*$T/run/" 2>/dev/null || :
+	# A daemon a test started (or autostarted) listens under $T/run; an
+	# MCP HTTP server names its token file under $T.
+	pkill -f -- "clawssh serve.*$T/" 2>/dev/null || :
 	lib_end_holders
 	if [ -n "$SSHD_PID" ]; then
 		kill "$SSHD_PID" 2>/dev/null

@@ -55,5 +55,7 @@ for s in $SCENARIOS; do
 	fi
 done
 kill -0 "$SPID" || fail "the HTTP server died: $(tail -n 20 "$T/serve.log")"
+kill -TERM "$SPID"
+wait "$SPID"
 [ -z "$failed" ] || fail "conformance scenarios failed:$failed"
 exit 0
