@@ -40,7 +40,7 @@ cat > "$XDG_CONFIG_HOME/clawssh/config.json" <<CONF
     "k8s": { "driver": "kubernetes", "command": "$K",
              "args": [$(args)], "timeout": 10, "readyTimeout": 20 },
     "fast": { "driver": "kubernetes", "command": "$K",
-              "args": [$(args)], "timeout": 10, "readyTimeout": 6 },
+              "args": [$(args)], "timeout": 10, "readyTimeout": 12 },
     "garbage": { "driver": "kubernetes", "command": "$T/garbage",
                  "args": ["namespace=agents"], "timeout": 10 },
     "twice": { "driver": "kubernetes", "command": "$T/twice" },
@@ -201,7 +201,7 @@ fails() {
 used=$(jq -s '[.[].spec.containers[].resources.limits["nvidia.com/gpu"]
     | tonumber] | add' "$NS"/pods/*.json)
 echo "$used" > "$NS/quota"
-fails fast quota 255 "not ready after 6 s (readyTimeout); last state: pending (ReconcilerError: Error seen: pods \"claw-.*\" is forbidden: exceeded quota" \
+fails fast quota 255 "not ready after 12 s (readyTimeout); last state: pending (ReconcilerError: Error seen: pods \"claw-.*\" is forbidden: exceeded quota" \
     "GPU quota exceeded" --from gpu1 --gpu 1
 rm -f "$NS/quota"
 fails fast pull 255 "last state: pending (\(ImagePullBackOff: Back-off pulling\|ErrImagePull: failed to pull and unpack\) image \"registry.invalid/sshd:1\"" \
