@@ -41,6 +41,7 @@
 #define TRANSFER_ERR_MAX	(64 * 1024)
 #define TRANSFER_CHUNK		(64 * 1024)
 #define TRANSFER_ERR_SHOW	300	/* of the host's stderr in a message */
+#define TRANSFER_TRAIL_MAX	(1024 * 1024)	/* bytes after a tar's end */
 
 /* What the child reports back through its result pipe. */
 struct transfer_result {
@@ -189,6 +190,36 @@ transfer_read_cb(void *arg, const void **buf)
 	if (n > 0)
 		transfer_progress(f, (size_t)n, 0);
 	return n;
+}
+
+/*
+ * In the child, after the archive's end: read the rest of the stream (a
+ * tar pads its last record with zeros, GNU tar to 10 KiB), so that the
+ * host's tar is not cut off by a closed pipe (it would die of SIGPIPE,
+ * status 141, after a pull that went well).  More than
+ * TRANSFER_TRAIL_MAX bytes after the end is a hostile or broken host.
+ */
+static int
+transfer_drain(struct transfer_fd *f, char **why)
+{
+	const void	*p;
+	size_t		 total = 0;
+	ssize_t		 n;
+
+	while ((n = transfer_read_cb(f, &p)) > 0) {
+		if ((total += (size_t)n) > TRANSFER_TRAIL_MAX) {
+			*why = xasprintf("the host sent more than %d bytes "
+			    "after the end of the tar stream",
+			    TRANSFER_TRAIL_MAX);
+			return CLAW_ERR_PROTO;
+		}
+	}
+	if (n < 0) {
+		*why = xasprintf("reading the tar stream: %s",
+		    transfer_stopped ? "interrupted" : strerror(errno));
+		return CLAW_ERR_IO;
+	}
+	return 0;
 }
 
 /* In the child: send the outcome up the result pipe and exit. */
@@ -669,6 +700,8 @@ transfer_pull_do(struct transport *t, struct pathguard *pg,
 		    transfer_expect_want(ex));
 		rc = tarstream_extract_expect(pg, transfer_read_cb, &r, lim,
 		    ex, &cst, &why);
+		if (rc == 0)
+			rc = transfer_drain(&r, &why);
 		transfer_progress(&r, 0, 1);
 		transfer_child_exit(res, rc, &cst, why);
 	}
