@@ -23,6 +23,7 @@
 #include "error.h"
 #include "log.h"
 #include "managed.h"
+#include "num.h"
 #include "provider.h"
 #include "sandbox.h"
 #include "xmalloc.h"
@@ -188,16 +189,12 @@ managed_wait_ended(const struct managed *m, const char *name, char **cause)
 static int
 managed_retry_ms(void)
 {
-	const char	*s = getenv("CLAWSSH_PROVIDER_RETRY_MS");
-	size_t		 i;
+	uint64_t	v;
 
-	if (s == NULL || *s == '\0')
+	if (num_parse_str(getenv("CLAWSSH_PROVIDER_RETRY_MS"), 0, 600000,
+	    &v) != 0)
 		return MANAGED_RETRY_MS;
-	for (i = 0; s[i] != '\0'; i++) {
-		if (s[i] < '0' || s[i] > '9' || i >= 6)
-			return MANAGED_RETRY_MS;
-	}
-	return atoi(s) <= 600000 ? atoi(s) : MANAGED_RETRY_MS;
+	return (int)v;
 }
 
 /* cause without the "provider NAME (DRIVER): " that every error has. */

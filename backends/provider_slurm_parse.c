@@ -15,6 +15,7 @@
 #include "buf.h"
 #include "error.h"
 #include "gpu_alloc.h"
+#include "num.h"
 #include "provider_slurm.h"
 #include "xmalloc.h"
 
@@ -533,17 +534,13 @@ slurm_access_sshd(const char *v, size_t n, struct slurm_access_info *ai)
 {
 	const char	*c, *end = v + n;
 	size_t		 tn = sizeof "ssh-ed25519:" - 1;
-	long		 port = 0;
+	uint64_t	 port;
 
-	if ((c = memchr(v, ':', n)) == NULL || c == v || c - v > 5)
+	if ((c = memchr(v, ':', n)) == NULL ||
+	    num_parse(v, (size_t)(c - v), 0, 65535, &port) != 0)
 		return -1;
-	for (; v < c; v++) {
-		if (*v < '0' || *v > '9')
-			return -1;
-		port = port * 10 + (*v - '0');
-	}
 	v = c + 1;
-	if (port < 1 || port > 65535 || (size_t)(end - v) <= tn ||
+	if (port < 1 || (size_t)(end - v) <= tn ||
 	    memcmp(v, "ssh-ed25519:", tn) != 0)
 		return -1;
 	v += tn;

@@ -19,6 +19,7 @@
 #include "error.h"
 #include "exec.h"
 #include "log.h"
+#include "num.h"
 #include "remote_err.h"
 #include "sandbox.h"
 #include "shquote.h"
@@ -71,16 +72,11 @@ ssh_line(const char **p, const char *end)
 static int
 ssh_number(const char *s, int64_t *v)
 {
-	int64_t	n = 0;
+	uint64_t	n;
 
-	if (*s == '\0')
+	if (num_parse_str(s, 0, SSH_TIME_MAX - 1, &n) != 0)
 		return -1;
-	for (; *s != '\0'; s++) {
-		if (*s < '0' || *s > '9' || n > SSH_TIME_MAX / 10)
-			return -1;
-		n = n * 10 + (*s - '0');
-	}
-	*v = n;
+	*v = (int64_t)n;
 	return 0;
 }
 

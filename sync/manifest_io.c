@@ -28,6 +28,7 @@
 #include "log.h"
 #include "manifest.h"
 #include "manifest_int.h"
+#include "num.h"
 #include "xmalloc.h"
 
 #define IO_TEXT_FIELDS	7	/* TYPE MODE SIZE TIME HASH PATH TARGET */
@@ -200,21 +201,9 @@ static int
 io_number(const char *s, size_t len, unsigned base, uint64_t max,
     uint64_t *v)
 {
-	uint64_t	x = 0;
-	unsigned	d;
-	size_t		i;
-
-	if (len == 0 || len > 22)
+	if (len > 22 || num_parse(s, len, base == 8 ? NUM_OCTAL : 0, max,
+	    v) != 0)
 		return -1;
-	for (i = 0; i < len; i++) {
-		if (s[i] < '0' || s[i] > '0' + (int)base - 1)
-			return -1;
-		d = (unsigned)(s[i] - '0');
-		if (d > max || x > (max - d) / base)
-			return -1;
-		x = x * base + d;
-	}
-	*v = x;
 	return 0;
 }
 

@@ -17,6 +17,7 @@
 #include "error.h"
 #include "log.h"
 #include "mux_client.h"
+#include "num.h"
 #include "signals.h"
 #include "sshconfig.h"
 #include "transport.h"
@@ -32,13 +33,10 @@ const struct option cmd_conn_longopts[] = {
 int
 cmd_parse_int(const char *s, int lo, int hi, int *out)
 {
-	char	*end;
-	long	 v;
+	uint64_t	v;
 
-	if (*s < '0' || *s > '9')
-		return -1;
-	v = strtol(s, &end, 10);
-	if (*end != '\0' || v < lo || v > hi)
+	if (hi < 0 || num_parse_str(s, 0, (uint64_t)hi, &v) != 0 ||
+	    (int64_t)v < lo)
 		return -1;
 	*out = (int)v;
 	return 0;

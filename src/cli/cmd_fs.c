@@ -23,6 +23,7 @@
 #include "exec.h"
 #include "fstore.h"
 #include "hostws.h"
+#include "num.h"
 #include "pathguard.h"
 #include "registry.h"
 #include "xmalloc.h"
@@ -56,15 +57,8 @@ static const struct option fs_longopts[] = {
 static int
 fs_count(const char *opt, const char *arg, uint64_t *out)
 {
-	char			*end;
-	unsigned long long	 v;
-
-	if (*arg < '0' || *arg > '9')
+	if (num_parse_str(arg, 0, INT64_MAX, out) != 0)
 		return cmd_fail("bad %s '%s': want a number", opt, arg);
-	v = strtoull(arg, &end, 10);
-	if (*end != '\0' || v > INT64_MAX)
-		return cmd_fail("bad %s '%s': want a number", opt, arg);
-	*out = v;
 	return 0;
 }
 

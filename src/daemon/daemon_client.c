@@ -16,6 +16,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -28,6 +29,7 @@
 #include "error.h"
 #include "log.h"
 #include "mux_proto.h"
+#include "num.h"
 #include "pty.h"
 #include "sshconfig.h"
 #include "sshconfig_json.h"
@@ -179,18 +181,11 @@ dclient_resize(struct dclient *c, struct dchan *ch, const struct mux_frame *f)
 static void
 dclient_pgid(struct dchan *ch, const struct mux_frame *f)
 {
-	char	 num[24];
-	char	*end;
-	long	 v;
+	uint64_t	v;
 
-	if (f->len == 0 || f->len >= sizeof num)
-		return;
-	memcpy(num, f->payload, f->len);
-	num[f->len] = '\0';
-	errno = 0;
-	v = strtol(num, &end, 10);
-	if (errno == 0 && *end == '\0' && v > 1)
-		ch->pgid = v;
+	if (num_parse((const char *)f->payload, f->len, 0, LONG_MAX,
+	    &v) == 0 && v > 1)
+		ch->pgid = (long)v;
 }
 
 /* One frame from a control client. */

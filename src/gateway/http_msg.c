@@ -19,6 +19,7 @@
 
 #include "error.h"
 #include "http_msg.h"
+#include "num.h"
 #include "xmalloc.h"
 
 /* 1 if c may be in a token (RFC 9110 tchar). */
@@ -91,11 +92,11 @@ http_parse_start(char *line, struct http_req *req, const char **why)
 static long long
 http_length(const char *v)
 {
-	size_t	n = strlen(v);
+	uint64_t	n;
 
-	if (n == 0 || n > 18 || strspn(v, "0123456789") != n)
+	if (strlen(v) > 18 || num_parse_str(v, 0, INT64_MAX, &n) != 0)
 		return -1;
-	return strtoll(v, NULL, 10);
+	return (long long)n;
 }
 
 /* One header line into req; 0 or a status with *why. */

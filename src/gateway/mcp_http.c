@@ -32,6 +32,7 @@
 #include "error.h"
 #include "log.h"
 #include "mcp_http_int.h"
+#include "num.h"
 #include "signals.h"
 #include "xmalloc.h"
 
@@ -79,13 +80,10 @@ mh_addr_tcp(const char *listen, struct mh_addr *a, char **cause)
 	const char		*colon = strrchr(listen, ':');
 	char			 host[64];
 	size_t			 n;
-	long			 port;
-	char			*end;
+	uint64_t		 port;
 
 	if (colon == NULL || (n = (size_t)(colon - listen)) >= sizeof host ||
-	    colon[1] == '\0' || strlen(colon + 1) > 5 ||
-	    (port = strtol(colon + 1, &end, 10)) > 65535 || *end != '\0' ||
-	    strspn(colon + 1, "0123456789") != strlen(colon + 1))
+	    num_parse_str(colon + 1, 0, 65535, &port) != 0)
 		return claw_fail(cause, CLAW_ERR_INVAL, "--listen %s: "
 		    "HOST:PORT or unix:PATH expected", listen);
 	memcpy(host, listen, n);

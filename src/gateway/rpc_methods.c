@@ -343,13 +343,6 @@ rm_exec(struct rpc_params *rp, struct rpc_call *c)
 	return rm_command(rp, "argv");
 }
 
-static const char *const rm_scopes[] = { "session", "agent", "shared", NULL };
-static const char *const rm_access[] = { "none", "ro", "rw", NULL };
-static const char *const rm_modes[] = { "mirror", "remote", NULL };
-static const char *const rm_runtimes[] = { "bwrap", "none", NULL };
-static const char *const rm_networks[] = { "none", "host", NULL };
-static const char *const rm_workdirs[] = { "/workspace", "local", NULL };
-
 /* One resource limit: an integer, or a size string ("512M") for sizes. */
 static int
 rm_limit(struct rpc_params *rp, const char *key, const char *opt, int size)
@@ -410,7 +403,7 @@ rm_provision(struct rpc_params *rp, struct rpc_call *c)
 	if (rm_host(rp, c, RP_REQUIRED, &host) != 0)
 		return -1;
 	rp_argf(rp, "--host=%s", host);
-	if (rp_enum(rp, "scope", rm_scopes, &s) == 0 && s != NULL)
+	if (rp_enum(rp, "scope", &sandbox_scope_names, &s) == 0 && s != NULL)
 		rp_argf(rp, "--scope=%s", s);
 	if (rp_string(rp, "key", RP_NONEMPTY, SANDBOX_KEY_MAX, &s) == 0 &&
 	    s != NULL)
@@ -421,18 +414,18 @@ rm_provision(struct rpc_params *rp, struct rpc_call *c)
 			    "absolute path");
 		rp_argf(rp, "--workspace=%s", s);
 	}
-	if (rp_enum(rp, "access", rm_access, &s) == 0 && s != NULL)
+	if (rp_enum(rp, "access", &sandbox_access_names, &s) == 0 && s != NULL)
 		rp_argf(rp, "--access=%s", s);
-	if (rp_enum(rp, "mode", rm_modes, &s) == 0 && s != NULL)
+	if (rp_enum(rp, "mode", &sandbox_mode_names, &s) == 0 && s != NULL)
 		rp_argf(rp, "--mode=%s", s);
 	if (rp_string(rp, "from", RP_NONEMPTY | RP_NODASH | RP_WORD, 128,
 	    &s) == 0 && s != NULL)
 		rp_argf(rp, "--from=%s", s);
-	if (rp_enum(rp, "runtime", rm_runtimes, &s) == 0 && s != NULL)
+	if (rp_enum(rp, "runtime", &contain_runtime_names, &s) == 0 && s != NULL)
 		rp_argf(rp, "--runtime=%s", s);
-	if (rp_enum(rp, "network", rm_networks, &s) == 0 && s != NULL)
+	if (rp_enum(rp, "network", &contain_network_names, &s) == 0 && s != NULL)
 		rp_argf(rp, "--network=%s", s);
-	if (rp_enum(rp, "workdir", rm_workdirs, &s) == 0 && s != NULL)
+	if (rp_enum(rp, "workdir", &sandbox_workdir_names, &s) == 0 && s != NULL)
 		rp_argf(rp, "--workdir=%s", s);
 	for (i = 0; i < sizeof lim / sizeof *lim; i++)
 		rm_limit(rp, lim[i].key, lim[i].opt, lim[i].size);

@@ -146,32 +146,24 @@ rp_bool(struct rpc_params *rp, const char *key, int *out)
 	return 0;
 }
 
-/* One of a list of strings. */
+/* One of the names in t. */
 int
-rp_enum(struct rpc_params *rp, const char *key, const char *const *vals,
+rp_enum(struct rpc_params *rp, const char *key, const struct names *t,
     const char **out)
 {
 	const char	*s;
-	size_t		 i;
 	char		*list;
+	int		 v;
 
 	if (rp_string(rp, key, 0, 64, &s) != 0 || s == NULL) {
 		*out = NULL;
 		return rp->msg != NULL ? -1 : 0;
 	}
-	for (i = 0; vals[i] != NULL; i++) {
-		if (strcmp(s, vals[i]) == 0) {
-			*out = vals[i];
-			return 0;
-		}
+	if ((v = names_find(t, s)) >= 0) {
+		*out = t->v[v];
+		return 0;
 	}
-	list = xstrdup(vals[0]);
-	for (i = 1; vals[i] != NULL; i++) {
-		char	*n = xasprintf("%s, %s", list, vals[i]);
-
-		free(list);
-		list = n;
-	}
+	list = names_list(t, 0);
 	rp_fail(rp, "params.%s: expected one of %s", key, list);
 	free(list);
 	*out = NULL;

@@ -13,6 +13,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "names.h"
+
 #define RP_SEEN_MAX	48
 
 /* String flags. */
@@ -53,9 +55,9 @@ int	rp_int(struct rpc_params *rp, const char *key, int64_t lo, int64_t hi,
 /* A boolean param; *out is 0 when absent. */
 int	rp_bool(struct rpc_params *rp, const char *key, int *out);
 
-/* A string param that must be one of vals (NULL-ended). */
+/* A string param that must be one of the names in t. */
 int	rp_enum(struct rpc_params *rp, const char *key,
-	    const char *const *vals, const char **out);
+	    const struct names *t, const char **out);
 
 /*
  * Bytes given as key (a string) or key_base64 (base64), not both; *out

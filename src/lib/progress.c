@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "num.h"
 #include "progress.h"
 
 #define PROGRESS_MIB	(1024.0 * 1024.0)
@@ -20,16 +21,11 @@
 static int
 progress_after(int dflt)
 {
-	const char	*s = getenv("CLAWSSH_PROGRESS_MS");
-	size_t		 i;
+	uint64_t	v;
 
-	if (s == NULL || *s == '\0')
+	if (num_parse_str(getenv("CLAWSSH_PROGRESS_MS"), 0, 600000, &v) != 0)
 		return dflt;
-	for (i = 0; s[i] != '\0'; i++) {
-		if (s[i] < '0' || s[i] > '9' || i >= 6)
-			return dflt;
-	}
-	return atoi(s) <= 600000 ? atoi(s) : dflt;
+	return (int)v;
 }
 
 /* Start counting; see progress.h. */

@@ -26,6 +26,7 @@
 #include "exec.h"
 #include "fdio.h"
 #include "log.h"
+#include "num.h"
 #include "pty.h"
 #include "remote_cmd.h"
 #include "signals.h"
@@ -412,9 +413,8 @@ exec_resize(struct exec_state *st, char **cause)
 static int
 exec_size_file(const char *path, unsigned *cols, unsigned *rows)
 {
-	char		 buf[32];
-	unsigned long	 c, r;
-	char		*end;
+	char		 buf[32], *sp;
+	uint64_t	 c, r;
 	ssize_t		 n;
 	int		 fd;
 
@@ -425,13 +425,12 @@ exec_size_file(const char *path, unsigned *cols, unsigned *rows)
 	close(fd);
 	if (n <= 0)
 		return -1;
-	buf[n] = '\0';
-	c = strtoul(buf, &end, 10);
-	if (end == buf || *end != ' ')
-		return -1;
-	r = strtoul(end + 1, &end, 10);
-	if ((*end != '\0' && *end != '\n') || c < 1 || r < 1 ||
-	    c > PTY_SIZE_MAX || r > PTY_SIZE_MAX)
+	if (buf[n - 1] == '\n')
+		n--;
+	if ((sp = memchr(buf, ' ', (size_t)n)) == NULL ||
+	    num_parse(buf, (size_t)(sp - buf), 0, PTY_SIZE_MAX, &c) != 0 ||
+	    num_parse(sp + 1, (size_t)(buf + n - sp - 1), 0, PTY_SIZE_MAX,
+	    &r) != 0 || c < 1 || r < 1)
 		return -1;
 	*cols = (unsigned)c;
 	*rows = (unsigned)r;

@@ -15,6 +15,7 @@
 #include "compat.h"
 #include "buf.h"
 #include "error.h"
+#include "num.h"
 #include "pty.h"
 #include "remote_cmd.h"
 #include "shquote.h"
@@ -185,8 +186,8 @@ int
 remote_cmd_parse_pid(const struct remote_cmd *rc, const char *line,
     size_t len, long *pid)
 {
-	size_t	mlen = sizeof REMOTE_CMD_MARKER - 1, i, end;
-	long	v = 0;
+	size_t		mlen = sizeof REMOTE_CMD_MARKER - 1, i, end;
+	uint64_t	v;
 
 	if (len == 0 || line[len - 1] != '\n')
 		return 0;
@@ -199,16 +200,10 @@ remote_cmd_parse_pid(const struct remote_cmd *rc, const char *line,
 	    line[mlen + REMOTE_CMD_NONCE_LEN] != ' ')
 		return 0;
 	i = mlen + REMOTE_CMD_NONCE_LEN + 1;
-	if (line[i] == '0' || i + 8 < end)
+	if (num_parse(line + i, end - i, NUM_CANONICAL, REMOTE_PID_MAX,
+	    &v) != 0 || v < 2)
 		return 0;
-	for (; i < end; i++) {
-		if (line[i] < '0' || line[i] > '9')
-			return 0;
-		v = v * 10 + (line[i] - '0');
-	}
-	if (v < 2 || v > REMOTE_PID_MAX)
-		return 0;
-	*pid = v;
+	*pid = (long)v;
 	return 1;
 }
 

@@ -398,23 +398,23 @@ config_set_checked(const struct config_ctx *ctx, const cJSON *item,
 	return 0;
 }
 
-/* Return the names a sandbox enum of this type takes, for messages. */
-static const char *
+/* Return the name table of a sandbox enum of this type. */
+static const struct names *
 config_enum_names(enum config_type type)
 {
 	switch (type) {
 	case CONFIG_SCOPE:
-		return "\"session\", \"agent\" or \"shared\"";
+		return &sandbox_scope_names;
 	case CONFIG_MODE:
-		return "\"mirror\" or \"remote\"";
+		return &sandbox_mode_names;
 	case CONFIG_RUNTIME:
-		return "\"bwrap\", \"docker\", \"podman\" or \"none\"";
+		return &contain_runtime_names;
 	case CONFIG_NETWORK:
-		return "\"none\" or \"host\"";
+		return &contain_network_names;
 	case CONFIG_WORKDIR:
-		return "\"" SANDBOX_WORKSPACE "\" or \"local\"";
+		return &sandbox_workdir_names;
 	default:
-		return "\"rw\", \"ro\" or \"none\"";
+		return &sandbox_access_names;
 	}
 }
 
@@ -423,34 +423,18 @@ static int
 config_set_enum(const struct config_ctx *ctx, const cJSON *item,
     const char *key, enum config_type type, int *dst)
 {
-	const char		*s = cJSON_GetStringValue(item);
-	enum sandbox_scope	 scope;
-	enum sandbox_mode	 mode;
-	enum sandbox_access	 access;
-	enum contain_runtime	 runtime;
-	enum contain_network	 network;
-	enum sandbox_workdir	 workdir;
+	const struct names	*t = config_enum_names(type);
+	char			*list;
+	int			 v, rc;
 
-	if (type == CONFIG_SCOPE && sandbox_scope_parse(s, &scope) == 0)
-		*dst = (int)scope;
-	else if (type == CONFIG_MODE && sandbox_mode_parse(s, &mode) == 0)
-		*dst = (int)mode;
-	else if (type == CONFIG_ACCESS &&
-	    sandbox_access_parse(s, &access) == 0)
-		*dst = (int)access;
-	else if (type == CONFIG_RUNTIME &&
-	    contain_runtime_parse(s, &runtime) == 0)
-		*dst = (int)runtime;
-	else if (type == CONFIG_NETWORK &&
-	    contain_network_parse(s, &network) == 0)
-		*dst = (int)network;
-	else if (type == CONFIG_WORKDIR &&
-	    sandbox_workdir_parse(s, &workdir) == 0)
-		*dst = (int)workdir;
-	else
-		return config_fail(ctx, CLAW_ERR_PARSE, "%s: expected %s",
-		    key, config_enum_names(type));
-	return 0;
+	if ((v = names_find(t, cJSON_GetStringValue(item))) >= 0) {
+		*dst = v;
+		return 0;
+	}
+	list = names_list(t, 1);
+	rc = config_fail(ctx, CLAW_ERR_PARSE, "%s: expected %s", key, list);
+	free(list);
+	return rc;
 }
 
 #define CONFIG_EXCLUDE_MAX	1000	/* patterns in sync.exclude */

@@ -28,24 +28,12 @@ static const char *const contain_networks[] = {
 	[CONTAIN_NET_HOST] = "host",
 };
 
+const struct names contain_runtime_names = NAMES_OF(contain_runtimes);
+const struct names contain_network_names = NAMES_OF(contain_networks);
+
 #define NITEMS(a)	(sizeof(a) / sizeof((a)[0]))
 #define CONTAIN_IMAGE_CHARS	"abcdefghijklmnopqrstuvwxyz" \
 	"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._/:@-"
-
-/* Return the index of s in names[0..n), or -1. */
-static int
-contain_lookup(const char *const *names, size_t n, const char *s)
-{
-	size_t	i;
-
-	if (s == NULL)
-		return -1;
-	for (i = 0; i < n; i++) {
-		if (strcmp(names[i], s) == 0)
-			return (int)i;
-	}
-	return -1;
-}
 
 /* Parse a runtime name; see contain.h. */
 int
@@ -53,8 +41,7 @@ contain_runtime_parse(const char *s, enum contain_runtime *out)
 {
 	int	i;
 
-	if ((i = contain_lookup(contain_runtimes, NITEMS(contain_runtimes),
-	    s)) < 0)
+	if ((i = names_find(&contain_runtime_names, s)) < 0)
 		return CLAW_ERR_INVAL;
 	*out = (enum contain_runtime)i;
 	return 0;
@@ -64,9 +51,7 @@ contain_runtime_parse(const char *s, enum contain_runtime *out)
 const char *
 contain_runtime_name(enum contain_runtime r)
 {
-	if ((unsigned)r >= NITEMS(contain_runtimes))
-		return "unknown";
-	return contain_runtimes[r];
+	return names_get(&contain_runtime_names, (int)r);
 }
 
 /* Parse a network mode name; see contain.h. */
@@ -75,8 +60,7 @@ contain_network_parse(const char *s, enum contain_network *out)
 {
 	int	i;
 
-	if ((i = contain_lookup(contain_networks, NITEMS(contain_networks),
-	    s)) < 0)
+	if ((i = names_find(&contain_network_names, s)) < 0)
 		return CLAW_ERR_INVAL;
 	*out = (enum contain_network)i;
 	return 0;
@@ -86,9 +70,7 @@ contain_network_parse(const char *s, enum contain_network *out)
 const char *
 contain_network_name(enum contain_network n)
 {
-	if ((unsigned)n >= NITEMS(contain_networks))
-		return "unknown";
-	return contain_networks[n];
+	return names_get(&contain_network_names, (int)n);
 }
 
 /* Return the shift of unit letter c (K, M, G, T in any case), else 0. */

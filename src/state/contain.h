@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "names.h"
+
 enum contain_runtime {
 	CONTAIN_NONE = 0,		/* no confinement */
 	CONTAIN_BWRAP,			/* bubblewrap */
@@ -93,6 +95,10 @@ int		 contain_network_parse(const char *s,
 
 /* Return the static name of n, or "unknown" outside the enum. */
 const char	*contain_network_name(enum contain_network n);
+
+/* The names of the runtimes and network modes, in enum order (names.h). */
+extern const struct names contain_runtime_names;
+extern const struct names contain_network_names;
 
 /*
  * Parse a size like "512M", "2G", "1048576", "64k" (binary units K/M/G/T,

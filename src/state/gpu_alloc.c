@@ -14,6 +14,7 @@
 #include "buf.h"
 #include "error.h"
 #include "gpu_alloc.h"
+#include "num.h"
 #include "sandbox.h"
 #include "xmalloc.h"
 
@@ -42,17 +43,11 @@ gpu_table_free(struct gpu_table *t)
 int
 gpu_parse_index(const char *s, size_t n)
 {
-	size_t	i;
-	int	v = 0;
+	uint64_t	v;
 
-	if (n == 0 || n > 4 || (n > 1 && s[0] == '0'))
+	if (num_parse(s, n, NUM_CANONICAL, GPU_INDEX_MAX, &v) != 0)
 		return -1;
-	for (i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -1;
-		v = v * 10 + (s[i] - '0');
-	}
-	return v <= GPU_INDEX_MAX ? v : -1;
+	return (int)v;
 }
 
 /* Parse line number line, s[0..n) without its newline, into t. */

@@ -24,6 +24,7 @@
 #include "error.h"
 #include "jsonc.h"
 #include "log.h"
+#include "names.h"
 #include "sandbox.h"
 #include "xmalloc.h"
 
@@ -42,11 +43,13 @@
 
 #define SANDBOX_NITEMS(a)	(sizeof(a) / sizeof((a)[0]))
 
-static const char *const sandbox_scope_names[] = {
-	"session", "agent", "shared"
-};
-static const char *const sandbox_mode_names[] = { "mirror", "remote" };
-static const char *const sandbox_access_names[] = { "rw", "ro", "none" };
+static const char *const sandbox_scopes[] = { "session", "agent", "shared" };
+static const char *const sandbox_modes[] = { "mirror", "remote" };
+static const char *const sandbox_accesses[] = { "rw", "ro", "none" };
+
+const struct names sandbox_scope_names = NAMES_OF(sandbox_scopes);
+const struct names sandbox_mode_names = NAMES_OF(sandbox_modes);
+const struct names sandbox_access_names = NAMES_OF(sandbox_accesses);
 
 /*
  * Return s in single quotes for a message (allocated): bytes that are not
@@ -98,37 +101,13 @@ sandbox_fatal(const char *what)
 	abort();
 }
 
-/* Return the index of s in names[0..n), or -1 (also for s NULL). */
-static int
-sandbox_lookup(const char *const *names, size_t n, const char *s)
-{
-	size_t	i;
-
-	for (i = 0; s != NULL && i < n; i++) {
-		if (strcmp(names[i], s) == 0)
-			return (int)i;
-	}
-	return -1;
-}
-
-/* Return names[v], or "unknown" if v is out of range. */
-static const char *
-sandbox_name(const char *const *names, size_t n, int v)
-{
-	if (v < 0 || (size_t)v >= n)
-		return "unknown";
-	return names[v];
-}
-
 /* Parse a scope name. */
 int
 sandbox_scope_parse(const char *s, enum sandbox_scope *out)
 {
 	int	v;
 
-	v = sandbox_lookup(sandbox_scope_names,
-	    SANDBOX_NITEMS(sandbox_scope_names), s);
-	if (v == -1)
+	if ((v = names_find(&sandbox_scope_names, s)) < 0)
 		return CLAW_ERR_INVAL;
 	*out = (enum sandbox_scope)v;
 	return 0;
@@ -138,8 +117,7 @@ sandbox_scope_parse(const char *s, enum sandbox_scope *out)
 const char *
 sandbox_scope_name(enum sandbox_scope scope)
 {
-	return sandbox_name(sandbox_scope_names,
-	    SANDBOX_NITEMS(sandbox_scope_names), (int)scope);
+	return names_get(&sandbox_scope_names, (int)scope);
 }
 
 /* Parse a mode name. */
@@ -148,9 +126,7 @@ sandbox_mode_parse(const char *s, enum sandbox_mode *out)
 {
 	int	v;
 
-	v = sandbox_lookup(sandbox_mode_names,
-	    SANDBOX_NITEMS(sandbox_mode_names), s);
-	if (v == -1)
+	if ((v = names_find(&sandbox_mode_names, s)) < 0)
 		return CLAW_ERR_INVAL;
 	*out = (enum sandbox_mode)v;
 	return 0;
@@ -160,8 +136,7 @@ sandbox_mode_parse(const char *s, enum sandbox_mode *out)
 const char *
 sandbox_mode_name(enum sandbox_mode mode)
 {
-	return sandbox_name(sandbox_mode_names,
-	    SANDBOX_NITEMS(sandbox_mode_names), (int)mode);
+	return names_get(&sandbox_mode_names, (int)mode);
 }
 
 /* Parse an access name. */
@@ -170,9 +145,7 @@ sandbox_access_parse(const char *s, enum sandbox_access *out)
 {
 	int	v;
 
-	v = sandbox_lookup(sandbox_access_names,
-	    SANDBOX_NITEMS(sandbox_access_names), s);
-	if (v == -1)
+	if ((v = names_find(&sandbox_access_names, s)) < 0)
 		return CLAW_ERR_INVAL;
 	*out = (enum sandbox_access)v;
 	return 0;
@@ -182,8 +155,7 @@ sandbox_access_parse(const char *s, enum sandbox_access *out)
 const char *
 sandbox_access_name(enum sandbox_access access)
 {
-	return sandbox_name(sandbox_access_names,
-	    SANDBOX_NITEMS(sandbox_access_names), (int)access);
+	return names_get(&sandbox_access_names, (int)access);
 }
 
 /* Set settings to the defaults; see sandbox.h. */
@@ -638,10 +610,10 @@ meta_id(const cJSON *item, struct meta_ctx *c, char **why)
 	return *why == NULL ? 0 : -1;
 }
 
-/* Return the index of string item in names[0..n), or -1 with *why set. */
+/* Return the value string item names in t, or -1 with *why set. */
 static int
-meta_enum(const cJSON *item, const char *const *names, size_t n,
-    const char *what, char **why)
+meta_enum(const cJSON *item, const struct names *t, const char *what,
+    char **why)
 {
 	const char	*s;
 	char		*q;
@@ -649,7 +621,7 @@ meta_enum(const cJSON *item, const char *const *names, size_t n,
 
 	if ((s = meta_string(item, why)) == NULL)
 		return -1;
-	if ((v = sandbox_lookup(names, n, s)) == -1) {
+	if ((v = names_find(t, s)) == -1) {
 		q = sandbox_quote(s);
 		*why = xasprintf("unknown %s %s", what, q);
 		free(q);
@@ -663,8 +635,7 @@ meta_scope(const cJSON *item, struct meta_ctx *c, char **why)
 {
 	int	v;
 
-	v = meta_enum(item, sandbox_scope_names,
-	    SANDBOX_NITEMS(sandbox_scope_names), "scope", why);
+	v = meta_enum(item, &sandbox_scope_names, "scope", why);
 	if (v != -1)
 		c->m->scope = (enum sandbox_scope)v;
 	return v == -1 ? -1 : 0;
@@ -676,8 +647,7 @@ meta_mode(const cJSON *item, struct meta_ctx *c, char **why)
 {
 	int	v;
 
-	v = meta_enum(item, sandbox_mode_names,
-	    SANDBOX_NITEMS(sandbox_mode_names), "mode", why);
+	v = meta_enum(item, &sandbox_mode_names, "mode", why);
 	if (v != -1)
 		c->m->settings.mode = (enum sandbox_mode)v;
 	return v == -1 ? -1 : 0;
@@ -689,8 +659,7 @@ meta_access(const cJSON *item, struct meta_ctx *c, char **why)
 {
 	int	v;
 
-	v = meta_enum(item, sandbox_access_names,
-	    SANDBOX_NITEMS(sandbox_access_names), "access", why);
+	v = meta_enum(item, &sandbox_access_names, "access", why);
 	if (v != -1)
 		c->m->settings.access = (enum sandbox_access)v;
 	return v == -1 ? -1 : 0;

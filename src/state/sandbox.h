@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "contain.h"
+#include "names.h"
 
 enum sandbox_scope {
 	SANDBOX_SCOPE_SESSION = 0,
@@ -100,6 +101,12 @@ const char	*sandbox_access_name(enum sandbox_access access);
 int		 sandbox_workdir_parse(const char *s,
 		    enum sandbox_workdir *out);	/* "/workspace", "local" */
 const char	*sandbox_workdir_name(enum sandbox_workdir workdir);
+
+/* The names the parsers above take, in enum order (names.h). */
+extern const struct names sandbox_scope_names;
+extern const struct names sandbox_mode_names;
+extern const struct names sandbox_access_names;
+extern const struct names sandbox_workdir_names;
 
 /*
  * Set settings to the defaults: mirror, rw, image "host", runtime bwrap,

@@ -20,16 +20,22 @@ static const char *const sandbox_workdir_own[] = {
 	"/proc", "/dev", "/sys", "/tmp", "/run", SANDBOX_WORKSPACE "/"
 };
 
+static const char *const sandbox_workdirs[] = {
+	[SANDBOX_WORKDIR_WORKSPACE] = SANDBOX_WORKSPACE,
+	[SANDBOX_WORKDIR_LOCAL] = "local",
+};
+
+const struct names sandbox_workdir_names = NAMES_OF(sandbox_workdirs);
+
 /* Parse a workdir name. */
 int
 sandbox_workdir_parse(const char *s, enum sandbox_workdir *out)
 {
-	if (s != NULL && strcmp(s, SANDBOX_WORKSPACE) == 0)
-		*out = SANDBOX_WORKDIR_WORKSPACE;
-	else if (s != NULL && strcmp(s, "local") == 0)
-		*out = SANDBOX_WORKDIR_LOCAL;
-	else
+	int	v;
+
+	if ((v = names_find(&sandbox_workdir_names, s)) < 0)
 		return CLAW_ERR_INVAL;
+	*out = (enum sandbox_workdir)v;
 	return 0;
 }
 
@@ -37,13 +43,7 @@ sandbox_workdir_parse(const char *s, enum sandbox_workdir *out)
 const char *
 sandbox_workdir_name(enum sandbox_workdir workdir)
 {
-	switch (workdir) {
-	case SANDBOX_WORKDIR_WORKSPACE:
-		return SANDBOX_WORKSPACE;
-	case SANDBOX_WORKDIR_LOCAL:
-		return "local";
-	}
-	return "unknown";
+	return names_get(&sandbox_workdir_names, (int)workdir);
 }
 
 /* Return why the components of absolute path are not normalised, or NULL. */

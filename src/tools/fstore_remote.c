@@ -22,6 +22,7 @@
 #include "fstore_int.h"
 #include "fstore_scripts.h"
 #include "manifest.h"
+#include "num.h"
 #include "remote_err.h"
 #include "shquote.h"
 #include "transport.h"
@@ -29,6 +30,7 @@
 
 #define FR_LIST_MAX	(64 * 1024 * 1024)	/* listing bytes */
 #define FR_MODE_LINE	"clawssh-mode "
+#define FR_MODE_LINE_MAX 64		/* bytes of that line, with its newline */
 #define FR_TAG_BYTES	16		/* random bits of a temporary name */
 
 /*
@@ -117,23 +119,18 @@ fr_read_reply(const struct buf *o, const char *path, const char **data,
     size_t *len, unsigned *mode, char **cause)
 {
 	const size_t		 hl = sizeof FR_MODE_LINE - 1;
-	char			 line[64], *end;
-	const char		*nl;
-	unsigned long		 m;
-	unsigned long long	 n;
+	const char		*nl, *sp, *line;
+	uint64_t		 m, n;
 
 	if (o->len < hl || memcmp(o->data, FR_MODE_LINE, hl) != 0 ||
-	    (nl = memchr(o->data, '\n', o->len < sizeof line ? o->len :
-	    sizeof line)) == NULL)
+	    (nl = memchr(o->data, '\n', o->len < FR_MODE_LINE_MAX ? o->len :
+	    FR_MODE_LINE_MAX)) == NULL)
 		goto bad;
-	memcpy(line, o->data + hl, (size_t)(nl - o->data) - hl);
-	line[(size_t)(nl - o->data) - hl] = '\0';
-	m = strtoul(line, &end, 8);
-	if (end == line || *end != ' ' || m > 07777 ||
-	    end[1] < '0' || end[1] > '9')
-		goto bad;
-	n = strtoull(end + 1, &end, 10);
-	if (*end != '\0' || n > FSTORE_FILE_MAX)
+	line = o->data + hl;
+	if ((sp = memchr(line, ' ', (size_t)(nl - line))) == NULL ||
+	    num_parse(line, (size_t)(sp - line), NUM_OCTAL, 07777, &m) != 0 ||
+	    num_parse(sp + 1, (size_t)(nl - sp - 1), 0, FSTORE_FILE_MAX,
+	    &n) != 0)
 		goto bad;
 	if (n != o->len - (size_t)(nl + 1 - o->data))
 		return claw_fail(cause, CLAW_ERR_IO, "%s: changed while being "

@@ -24,6 +24,7 @@
 #include "clock.h"
 #include "error.h"
 #include "exec.h"
+#include "num.h"
 #include "process.h"
 #include "remote_err.h"
 #include "process_scripts.h"
@@ -164,20 +165,7 @@ process_run(struct transport *t, const char *body, const char *const *args,
 static int
 process_number(const char *s, size_t len, uint64_t *v)
 {
-	uint64_t	n = 0;
-	size_t		i;
-
-	if (len == 0 || len > 16)
-		return -1;
-	for (i = 0; i < len; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -1;
-		n = n * 10 + (uint64_t)(s[i] - '0');
-	}
-	if (n >= PROCESS_NUM_MAX)
-		return -1;
-	*v = n;
-	return 0;
+	return num_parse(s, len, 0, PROCESS_NUM_MAX - 1, v) == 0 ? 0 : -1;
 }
 
 /* Take the next space-separated field of line[*off..len); 0 or -1. */

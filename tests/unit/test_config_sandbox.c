@@ -497,8 +497,8 @@ test_sandbox_runtime_limits(void **state)
 	assert_int_equal(cfg->sandbox_runtime, CONTAIN_DOCKER);
 	config_free(cfg);
 	expect_sandbox_error(f, "\"runtime\": \"lxc\"",
-	    "sandbox.runtime: expected \"bwrap\", \"docker\", \"podman\" "
-	    "or \"none\"");
+	    "sandbox.runtime: expected \"none\", \"bwrap\", \"docker\" "
+	    "or \"podman\"");
 	expect_sandbox_error(f, "\"network\": \"bridge\"",
 	    "sandbox.network: expected \"none\" or \"host\"");
 	expect_sandbox_error(f, "\"limits\": {\"memory\": -1}",

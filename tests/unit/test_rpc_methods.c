@@ -121,6 +121,13 @@ test_sandbox_methods(void **state)
 	rpc_call_clear(&c);
 	builds("sandbox.provision", "{\"host\":\"h\",\"gpu\":2}",
 	    "provision|--host=h|--gpu=2|--json", NULL);
+	/* The runtimes the CLI takes, from the same table (issue 19). */
+	builds("sandbox.provision", "{\"host\":\"h\",\"runtime\":\"podman\"}",
+	    "provision|--host=h|--runtime=podman|--json", NULL);
+	builds("sandbox.provision", "{\"host\":\"h\",\"runtime\":\"docker\"}",
+	    "provision|--host=h|--runtime=docker|--json", NULL);
+	BAD("sandbox.provision", "{\"host\":\"h\",\"runtime\":\"lxc\"}",
+	    "params.runtime: expected one of none, bwrap, docker or podman");
 	builds("sandbox.provision", "{\"host\":\"h\",\"workdir\":\"local\"}",
 	    "provision|--host=h|--workdir=local|--json", NULL);
 	builds("sandbox.provision", "{\"host\":\"h\","
@@ -162,7 +169,7 @@ test_sandbox_refused(void **state)
 	    "params.host: may not start with '-'");
 	BAD("sandbox.provision", "{\"host\":\"a b\"}", "params.host: spaces");
 	BAD("sandbox.provision", "{\"host\":\"h\",\"scope\":\"x\"}",
-	    "params.scope: expected one of session, agent, shared");
+	    "params.scope: expected one of session, agent or shared");
 	BAD("sandbox.provision", "{\"host\":\"h\",\"workspace\":\"w\"}",
 	    "params.workspace: expected an absolute path");
 	BAD("sandbox.provision", "{\"host\":\"h\",\"memory\":-1}",
