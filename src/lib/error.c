@@ -15,7 +15,6 @@
 
 static const char *const claw_errstr[] = {
 	[0] = "success",
-	[-CLAW_ERR_NOMEM] = "out of memory",
 	[-CLAW_ERR_INVAL] = "invalid argument",
 	[-CLAW_ERR_IO] = "input/output error",
 	[-CLAW_ERR_PARSE] = "parse error",
@@ -34,13 +33,14 @@ static const char *const claw_errstr[] = {
 	[-CLAW_ERR_UNSUPPORTED] = "not supported",
 	[-CLAW_ERR_DENIED] = "denied by policy",
 	[-CLAW_ERR_RANGE] = "over a size limit",
+	[-CLAW_ERR_NOMEM] = "out of memory",
 };
 
 /* Return a static description of err; unknown codes get a generic text. */
 const char *
 claw_strerror(int err)
 {
-	if (err > 0 || err <= CLAW_ERR_LAST)
+	if (err > 0 || err <= CLAW_ERR_LAST || claw_errstr[-err] == NULL)
 		return "unknown error";
 	return claw_errstr[-err];
 }

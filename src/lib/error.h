@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * One error space for clawssh: 0 is success, negative values are failures.
- * Codes from libssh2, libarchive and errno are mapped into it at the edge.
+ * One error space for clawssh: 0 is success, negative CLAW_ERR_* values are
+ * failures.  Codes from libssh2, libarchive and errno are mapped into it
+ * at the edge.  -1 is deliberately no code: a bare -1 that leaks from a
+ * yes/no helper into an error path reads as "unknown error", never as a
+ * real cause (it used to read as "out of memory").
  */
 #ifndef CLAW_ERROR_H
 #define CLAW_ERROR_H
 
 enum claw_err {
 	CLAW_OK = 0,
-	CLAW_ERR_NOMEM = -1,		/* out of memory */
 	CLAW_ERR_INVAL = -2,		/* invalid argument or input */
 	CLAW_ERR_IO = -3,		/* local I/O failure */
 	CLAW_ERR_PARSE = -4,		/* malformed file or message */
@@ -27,7 +29,8 @@ enum claw_err {
 	CLAW_ERR_UNSUPPORTED = -17,	/* not supported here */
 	CLAW_ERR_DENIED = -18,		/* refused by policy */
 	CLAW_ERR_RANGE = -19,		/* a size or count over its limit */
-	CLAW_ERR_LAST = -20
+	CLAW_ERR_NOMEM = -20,		/* out of memory */
+	CLAW_ERR_LAST = -21
 };
 
 /* Return a static, human-readable description of err. */
