@@ -318,7 +318,24 @@ dagent_chan_gone(struct dagent *a)
 	free(why);
 }
 
-/* The agent at path on h, started when there is none. */
+/* How many host agents of h hold a channel; see daemon_int.h. */
+int
+dagent_live(const struct dhost *h)
+{
+	const struct dagent	*a;
+	int			 n = 0;
+
+	TAILQ_FOREACH(a, &h->agents, entry)
+		n += a->ch != NULL;
+	return n;
+}
+
+/*
+ * The agent at path on h, started when there is none and the host's pool
+ * has a channel to spare for it: the long-lived channels (agents and
+ * change watchers) always leave one for ordinary commands, or a command
+ * would wait for a channel forever.
+ */
 static struct dagent *
 dagent_get(struct dhost *h, const char *path)
 {
@@ -337,7 +354,9 @@ dagent_get(struct dhost *h, const char *path)
 		TAILQ_INIT(&a->reqs);
 		TAILQ_INSERT_TAIL(&h->agents, a, entry);
 	}
-	if (a->ch != NULL || clock_now_ms() < a->broken_until)
+	if (a->ch != NULL || clock_now_ms() < a->broken_until ||
+	    h->d->max_conns * h->d->max_sessions - dagent_live(h) -
+	    dwatch_live(h) < 2)
 		return a;
 	a->hello = 0;
 	a->next_id = 1;
@@ -426,7 +445,8 @@ dagent_open(struct dclient *c, const struct mux_frame *f)
 	rq->agent = a;
 	TAILQ_INSERT_TAIL(&a->reqs, rq, aentry);
 	if (a->ch == NULL) {
-		dareq_fail(rq, "it did not start on this host lately");
+		dareq_fail(rq, "not running on this host (it failed lately, "
+		    "or the connection pool has no channel to spare)");
 		return NULL;
 	}
 	rq->id = a->next_id++;

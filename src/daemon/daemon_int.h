@@ -296,6 +296,14 @@ void	dagent_output(struct dagent *, int stream, const char *p, size_t n);
 void	dagent_chan_gone(struct dagent *);
 int	dagent_blocked(struct dagent *);
 int	dagent_busy(struct dagent *);
+
+/*
+ * How many host agents, and change watchers, of h hold a channel: the
+ * long-lived channels, which together always leave one of the host's
+ * pool for ordinary commands.
+ */
+int	dagent_live(const struct dhost *h);
+int	dwatch_live(const struct dhost *h);
 void	dagent_free_all(struct dhost *);
 
 /* daemon_call.c */

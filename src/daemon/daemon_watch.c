@@ -494,18 +494,39 @@ dwatch_get(struct daemon *d, struct dhost *h, const char *ws,
 	return w;
 }
 
+/* How many change watchers of h hold a channel; see daemon_int.h. */
+int
+dwatch_live(const struct dhost *h)
+{
+	const struct dwatch	*o;
+	int			 n = 0;
+
+	TAILQ_FOREACH(o, &h->d->watches, entry)
+		n += o->host == h && o->ch != NULL;
+	return n;
+}
+
 /*
  * Make room for one more watcher on w's host: they hold a channel each,
  * so at most half the host's pool (maxConnections x maxSessions) goes to
- * them.  The least recently used one nobody holds is stopped (its next
- * take lists everything).  0, or -1 if every watcher is busy.
+ * them, and never the last channel the host agents leave: a command
+ * must always find one (with a pool of 2 and the agent's channel, there
+ * is no watcher).  The least recently used one nobody holds is stopped
+ * (its next take lists everything).  0, or -1 if every watcher is busy
+ * or there is no room at all.
  */
 static int
 dwatch_room(struct dwatch *w)
 {
 	struct daemon	*d = w->d;
 	struct dwatch	*o, *lru = NULL;
-	int		 n = 0, cap = d->max_conns * d->max_sessions / 2;
+	int		 n = 0, pool = d->max_conns * d->max_sessions;
+	int		 cap = pool / 2;
+
+	if (cap > pool - 1 - dagent_live(w->host))
+		cap = pool - 1 - dagent_live(w->host);
+	if (cap <= 0)
+		return -1;
 
 	TAILQ_FOREACH(o, &d->watches, entry) {
 		if (o->host != w->host || o->ch == NULL || o == w)
@@ -515,7 +536,7 @@ dwatch_room(struct dwatch *w)
 		    (lru == NULL || o->used < lru->used))
 			lru = o;
 	}
-	if (n < (cap > 0 ? cap : 1))
+	if (n < cap)
 		return 0;
 	if (lru == NULL)
 		return -1;

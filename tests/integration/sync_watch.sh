@@ -19,8 +19,10 @@ echo three > "$W/old/c.txt"
 id=$("$CLAWSSH" provision -F "$T/ssh_config" --host testhost --key w \
     --remote-root "$R" --workspace "$W")
 RW="$R/$id/workspace"
+# No exec may hang: a command that waits for a channel forever (the pool
+# all taken by long-lived channels) fails here, not at CI's time limit.
 x() {
-	"$CLAWSSH" exec -v -s "$id" "$@" 2>"$T/err"
+	timeout 120 "$CLAWSSH" exec -v -s "$id" "$@" 2>"$T/err"
 }
 lib_start_daemon "$T/daemon.log"
 
@@ -111,13 +113,14 @@ x -- sh -c 'find . -mindepth 1 -delete'
 expect_match "$(cat "$T/err")" "mirror halted" "guard message"
 expect_eq "$(find "$W" | wc -l)" "$n_before" "local workspace untouched"
 
-# A small pool (1 connection x 2 channels) has room for one watcher: a
-# second sandbox's pull stops the first's watcher, whose next pull lists
-# everything again (and misses nothing).
+# A small pool (1 connection x 3 channels: the host agent, one watcher,
+# one for commands) has room for one watcher: a second sandbox's pull
+# stops the first's watcher, whose next pull lists everything again (and
+# misses nothing).
 pkill -f -- "clawssh serve --socket $D" 2>/dev/null
 sleep 0.5
 mkdir -p "$XDG_CONFIG_HOME/clawssh"
-printf '{ "daemon": { "maxSessions": 2, "maxConnections": 1 } }\n' \
+printf '{ "daemon": { "maxSessions": 3, "maxConnections": 1 } }\n' \
     > "$XDG_CONFIG_HOME/clawssh/config.json"
 lib_start_daemon "$T/daemon2.log" -v
 W2="$T/ws2"
@@ -126,7 +129,7 @@ echo b > "$W2/b.txt"
 id2=$("$CLAWSSH" provision -F "$T/ssh_config" --host testhost --key w2 \
     --remote-root "$R" --workspace "$W2")
 y() {
-	"$CLAWSSH" exec -v -s "$id2" "$@" 2>"$T/err2"
+	timeout 120 "$CLAWSSH" exec -v -s "$id2" "$@" 2>"$T/err2"
 }
 rm -rf "${W:?}"/* "${RW:?}"/*	# back to a workspace the guard allows
 echo a > "$W/a.txt"
@@ -141,4 +144,23 @@ x -- true || fail "evict: exec A again: $(cat "$T/err")"
 expect_match "$(cat "$T/err")" "listing the sandbox workspace" \
     "A lists everything again"
 expect_eq "$(cat "$W/late2.txt")" "late" "change seen after eviction"
+
+# A pool of 2: the host agent takes one, and no watcher may take the
+# other (it did, and the next pull's listing waited for a channel
+# forever: CI ran out of time).  Every exec still goes through.
+pkill -f -- "clawssh serve .*--socket $D" 2>/dev/null
+i=0
+while pgrep -f -- "clawssh serve .*--socket $D" > /dev/null && [ $i -lt 50 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+printf '{ "daemon": { "maxSessions": 2, "maxConnections": 1 } }\n' \
+    > "$XDG_CONFIG_HOME/clawssh/config.json"
+lib_start_daemon "$T/daemon3.log" -v
+for i in 1 2 3; do
+	x -- sh -c "echo $i > pool2.txt" || fail "pool of 2: exec $i: $(cat "$T/err")"
+done
+expect_eq "$(cat "$W/pool2.txt")" 3 "pool of 2: the edits came down"
+expect_match "$(cat "$T/daemon3.log")" "starting host agent" \
+    "pool of 2: the host agent runs"
 exit 0
