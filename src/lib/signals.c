@@ -130,3 +130,16 @@ signals_from_name(const char *name)
 	}
 	return 0;
 }
+
+/* Name a signal as SSH does; see signals.h. */
+const char *
+signals_name(int num)
+{
+	size_t	i;
+
+	for (i = 0; i < sizeof signals_names / sizeof signals_names[0]; i++) {
+		if (signals_names[i].num == num)
+			return signals_names[i].name;
+	}
+	return NULL;
+}

@@ -37,4 +37,7 @@ void	signals_forward(pid_t pid);
  */
 int	signals_from_name(const char *name);
 
+/* The name of signal num without "SIG" ("TERM"), or NULL if unlisted. */
+const char	*signals_name(int num);
+
 #endif /* CLAW_SIGNALS_H */

@@ -9,6 +9,7 @@
 #include "config.h"
 #endif
 
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/types.h>
 
@@ -140,6 +141,8 @@ transport_poll_events(struct transport *t)
 
 	if (t->mux != NULL)
 		return mux_poll_events(t->mux);
+	if (t->local)
+		return POLLIN;	/* the epoll set: any channel ready */
 	dir = libssh2_session_block_directions(t->session);
 
 	if (dir & LIBSSH2_SESSION_BLOCK_INBOUND)
@@ -351,6 +354,8 @@ transport_free(struct transport *t)
 		}
 	}
 	transport_proxy_stop(t);
+	if (t->local)
+		close(t->fd);
 	free(t->proxy);
 	free(t->label);
 	free(t);
@@ -380,6 +385,32 @@ transport_from_mux(struct mux *m, const char *label)
 	t->fd = -1;
 	t->label = xstrdup(label);
 	return t;
+}
+
+/* A transport to this machine; see transport.h. */
+struct transport *
+transport_local(const char *label, char **cause)
+{
+	struct transport	*t;
+	int			 fd;
+
+	if ((fd = epoll_create1(EPOLL_CLOEXEC)) == -1) {
+		*cause = xasprintf("local: epoll: %s", strerror(errno));
+		return NULL;
+	}
+	t = xcalloc(1, sizeof *t);
+	t->local = 1;
+	t->fd = fd;
+	t->proxy_pid = -1;
+	t->label = xstrdup(label);
+	return t;
+}
+
+/* Whether t is local; see transport.h. */
+int
+transport_is_local(struct transport *t)
+{
+	return t->local;
 }
 
 /* Return the daemon connection, if any. */

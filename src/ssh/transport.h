@@ -39,6 +39,17 @@ int	 transport_connect(const struct sshconfig *sc,
  */
 struct transport	*transport_from_mux(struct mux *m, const char *label);
 
+/*
+ * A transport to this machine: each channel's command runs under
+ * /bin/sh -c here (chan_local.c).  For the unit tests, which drive exec,
+ * transfers and host scripts through it without sshd.  NULL with *cause
+ * if the epoll set cannot be made.
+ */
+struct transport	*transport_local(const char *label, char **cause);
+
+/* Whether t is a local transport. */
+int	transport_is_local(struct transport *t);
+
 /* The daemon connection behind t, or NULL for a session of our own. */
 struct mux	*transport_mux(struct transport *t);
 

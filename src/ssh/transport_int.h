@@ -26,6 +26,7 @@ struct transport {
 	int		 alive_count_max;
 	char		*proxy;		/* ProxyCommand, or NULL */
 	pid_t		 proxy_pid;	/* its process, or -1 */
+	int		 local;		/* fd is an epoll set (chan_local.c) */
 };
 
 /* Order host key algorithms so that types already known come first. */
