@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Unit tests for the remote file store (the file tools' host side) over
+ * the local transport: the real host scripts under /bin/sh against a
+ * directory standing for the sandbox's workspace; no sshd.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <sys/stat.h>
+
+#include <limits.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "buf.h"
+#include "error.h"
+#include "fstore.h"
+#include "hostws.h"
+#include "tmpdir.h"
+#include "transport.h"
+
+struct fx {
+	char			 top[64];
+	char			 host[128];
+	struct transport	*t;
+	struct hostws		 hw;
+	struct fstore		*fs;
+};
+
+static int
+setup(void **state)
+{
+	struct fx	*f = calloc(1, sizeof *f);
+	char		*cause = NULL;
+
+	signal(SIGPIPE, SIG_IGN);
+	snprintf(f->top, sizeof f->top, "/tmp/test_fstore_remote.XXXXXX");
+	assert_non_null(mkdtemp(f->top));
+	snprintf(f->host, sizeof f->host, "%s/host", f->top);
+	assert_int_equal(mkdir(f->host, 0755), 0);
+	assert_non_null(f->t = transport_local("local", &cause));
+	hostws_init(&f->hw, f->host, NULL);
+	f->fs = fstore_remote(f->t, &f->hw, NULL, 30);
+	*state = f;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	struct fx	*f = *state;
+
+	fstore_free(f->fs);
+	hostws_clear(&f->hw);
+	transport_free(f->t);
+	tmpdir_remove(f->top);
+	free(f);
+	return 0;
+}
+
+/* Run a shell command in the host workspace. */
+static void
+sh_host(struct fx *f, const char *cmd)
+{
+	char	buf[1024];
+
+	snprintf(buf, sizeof buf, "cd '%s' && %s", f->host, cmd);
+	assert_int_equal(system(buf), 0);
+}
+
+/* Read, with its mode, and a window of it. */
+static void
+test_read(void **state)
+{
+	struct fx	*f = *state;
+	struct buf	 out = BUF_INIT;
+	unsigned	 mode = 0;
+	char		*cause = NULL;
+
+	sh_host(f, "printf 'hello world' > a.txt && chmod 640 a.txt");
+	if (fstore_read(f->fs, "a.txt", 0, 0, &out, &mode, &cause) != 0)
+		fail_msg("read: %s", cause);
+	assert_int_equal(out.len, 11);
+	assert_memory_equal(out.data, "hello world", 11);
+	assert_int_equal(mode, 0640);
+	buf_reset(&out);
+	assert_int_equal(fstore_read(f->fs, "a.txt", 6, 3, &out, &mode,
+	    &cause), 0);
+	assert_int_equal(out.len, 3);
+	assert_memory_equal(out.data, "wor", 3);
+	buf_free(&out);
+	assert_int_not_equal(fstore_read(f->fs, "missing", 0, 0, &out, &mode,
+	    &cause), 0);
+	free(cause);
+}
+
+/* Write whole files atomically, create-only, remove, stat and list. */
+static void
+test_commit_stat_list(void **state)
+{
+	struct fx		*f = *state;
+	struct fstore_change	 ch[2];
+	struct fstore_stat	 st;
+	struct fstore_entry	*e = NULL;
+	size_t			 n = 0, i;
+	char			*cause = NULL;
+	int			 seen = 0;
+
+	memset(ch, 0, sizeof ch);
+	ch[0].path = "d/one.txt";
+	ch[0].data = "1\n";
+	ch[0].len = 2;
+	ch[0].mode = 0600;
+	ch[1].path = "two.txt";
+	ch[1].data = "2\n";
+	ch[1].len = 2;
+	ch[1].mode = -1;
+	if (fstore_commit(f->fs, ch, 2, &cause) != 0)
+		fail_msg("commit: %s", cause);
+	memset(&st, 0, sizeof st);
+	assert_int_equal(fstore_stat(f->fs, "d/one.txt", &st, &cause), 0);
+	assert_int_equal(st.type, 'f');
+	assert_int_equal(st.mode, 0600);
+	assert_int_equal(st.size, 2);
+	fstore_stat_clear(&st);
+	assert_int_equal(fstore_list(f->fs, ".", &e, &n, &cause), 0);
+	for (i = 0; i < n; i++)
+		seen |= (strcmp(e[i].name, "d") == 0) |
+		    (strcmp(e[i].name, "two.txt") == 0) << 1;
+	assert_int_equal(seen, 3);
+	fstore_entries_free(e, n);
+	/* create-only on an existing file fails, and changes nothing */
+	ch[0].create_only = 1;
+	ch[0].data = "X\n";
+	assert_int_not_equal(fstore_commit(f->fs, ch, 1, &cause), 0);
+	free(cause);
+	cause = NULL;
+	sh_host(f, "grep -qx 1 d/one.txt");
+	/* removal */
+	ch[1].data = NULL;
+	assert_int_equal(fstore_commit(f->fs, &ch[1], 1, &cause), 0);
+	sh_host(f, "test ! -e two.txt");
+}
+
+/* A link out of the workspace is never read or written through. */
+static void
+test_link_out(void **state)
+{
+	struct fx		*f = *state;
+	struct fstore_change	 ch;
+	struct buf		 out = BUF_INIT;
+	unsigned		 mode;
+	char			 cmd[256], *cause = NULL;
+
+	snprintf(cmd, sizeof cmd, "mkdir ../outside && echo secret > "
+	    "../outside/s && ln -s %s/outside esc", f->top);
+	sh_host(f, cmd);
+	assert_int_not_equal(fstore_read(f->fs, "esc/s", 0, 0, &out, &mode,
+	    &cause), 0);
+	assert_int_equal(out.len, 0);
+	free(cause);
+	cause = NULL;
+	memset(&ch, 0, sizeof ch);
+	ch.path = "esc/planted";
+	ch.data = "x";
+	ch.len = 1;
+	ch.mode = -1;
+	assert_int_not_equal(fstore_commit(f->fs, &ch, 1, &cause), 0);
+	free(cause);
+	snprintf(cmd, sizeof cmd, "test ! -e %s/outside/planted", f->top);
+	assert_int_equal(system(cmd), 0);
+	buf_free(&out);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_read, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_commit_stat_list, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_link_out, setup,
+		    teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
