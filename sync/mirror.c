@@ -25,8 +25,6 @@
 #include "manifest.h"
 #include "mirror.h"
 #include "mirror_int.h"
-#include "mux_client.h"
-#include "mux_proto.h"
 #include "pathguard.h"
 #include "shquote.h"
 #include "strv.h"
@@ -36,7 +34,6 @@
 #include "xmalloc.h"
 
 #define MIRROR_JOURNAL_MS	60000		/* the daemon answers by then */
-#define MIRROR_READY_MS		60000		/* its session is up by then */
 #define MIRROR_INLINE_MAX	(1024 * 1024)	/* tar sent with the command */
 #define MIRROR_INLINE_DEL_MAX	(32 * 1024)	/* deletions in its script */
 
@@ -134,26 +131,19 @@ mirror_rescan(struct mirror *m, const struct manifest *prev,
 
 /* Take from the daemon; see mirror_int.h. */
 int
-mirror_take(struct mirror *m, const struct buf *req, int type, int want,
-    int timeout_ms, const char *what, const char *fallback, struct buf *rep,
-    size_t *at)
+mirror_take(struct mirror *m, const struct buf *req,
+    enum mirror_take_kind kind, int timeout_ms, const char *what,
+    const char *fallback, struct buf *rep, size_t *at)
 {
-	struct mux	*mx = transport_mux(m->t);
-	char		*why = NULL;
-	int		 ok;
+	char	*why = NULL;
+	int	 ok;
 
-	if (mx == NULL) {
+	if (m->hints.take == NULL) {
 		log_info("%s: no daemon running: %s", what, fallback);
 		return 1;
 	}
-	if (!mux_has(mx, type == MUX_JTAKE ? "journal" : "jwatch",
-	    MIRROR_READY_MS)) {
-		log_info("%s: the running daemon does not offer it (older "
-		    "than this clawssh? restart it): %s", what, fallback);
-		return 1;
-	}
-	if (mux_request(mx, type, req->data, req->len, want, rep,
-	    timeout_ms, &why) != 0) {
+	if (m->hints.take(m->hints.arg, kind, req, timeout_ms, rep,
+	    &why) != 0) {
 		log_info("%s: %s: %s", what, why, fallback);
 		free(why);
 		return 1;
@@ -188,7 +178,7 @@ mirror_journal_take(struct mirror *m, struct buf *rep, size_t *at)
 	buf_append(&req, m->id, strlen(m->id) + 1);
 	if (m->excl_len != 0)
 		buf_append(&req, m->excl, m->excl_len);
-	rc = mirror_take(m, &req, MUX_JTAKE, MUX_JPATHS, MIRROR_JOURNAL_MS,
+	rc = mirror_take(m, &req, MIRROR_TAKE_JOURNAL, MIRROR_JOURNAL_MS,
 	    "change journal", "scanning the workspace", rep, at);
 	buf_free(&req);
 	if (rc == 0 && rep->data[0] != 'P') {
@@ -229,10 +219,8 @@ mirror_take_paths(const struct buf *rep, size_t at, size_t *n, size_t *list)
 void
 mirror_journal_ack(struct mirror *m)
 {
-	struct mux	*mx = transport_mux(m->t);
-
-	if (m->journal && mx != NULL)
-		mux_send(mx, MUX_JACK, NULL, 0);
+	if (m->journal && m->hints.ack != NULL)
+		m->hints.ack(m->hints.arg);
 	m->journal = 0;
 }
 

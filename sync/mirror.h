@@ -19,6 +19,7 @@
 
 #include "tarstream.h"
 
+struct buf;
 struct ignore;
 struct manifest;
 struct pathguard;
@@ -27,8 +28,32 @@ struct transport;
 
 #define MIRROR_CONFLICT_SUFFIX	".clawssh-remote"
 
+/*
+ * What the daemon can tell a mirror: the local change journal and the
+ * host's change watcher.  The caller, which knows the daemon, fills it
+ * in (sync/ never speaks the control protocol); take NULL: no daemon,
+ * so every push scans and every pull lists.
+ */
+enum mirror_take_kind {
+	MIRROR_TAKE_JOURNAL,	/* paths changed here since the last take */
+	MIRROR_TAKE_WATCH	/* paths the host's watcher saw change */
+};
+struct mirror_hints {
+	/*
+	 * Send req for kind and wait up to timeout_ms: 0 with the answer in
+	 * rep ("P" or "L", NUL, ...: see docs/daemon.md), or 1 with *why
+	 * (allocated) when none is to be had.
+	 */
+	int	(*take)(void *arg, enum mirror_take_kind kind,
+		    const struct buf *req, int timeout_ms, struct buf *rep,
+		    char **why);
+	void	(*ack)(void *arg);	/* what was taken is synced */
+	void	*arg;
+};
+
 struct mirror {
 	struct transport	*t;
+	struct mirror_hints	 hints;		/* set after mirror_open */
 	struct pathguard	*pg;
 	struct hostws		 hw;		/* the sandbox workspace */
 	int			 statefd;	/* holds the manifests */

@@ -58,15 +58,15 @@ int	mirror_remote_full(struct mirror *m, struct manifest **out,
 	    char **cause);
 
 /*
- * Send req (a JTAKE or RTAKE of mux_proto.h: type) to the daemon and
- * wait up to timeout_ms for its answer (of type want): 0 with "P" and the
- * paths (or, for RTAKE, "L", the paths and a listing) in rep from *at,
- * and a JACK owed; 1 when only a whole scan or listing can tell, logged
- * with -v as "what: why: fallback".
+ * Ask the daemon, through m->hints, for kind with req and wait up to
+ * timeout_ms: 0 with "P" and the paths (or, for the watcher, "L", the
+ * paths and a listing) in rep from *at, and an ack owed; 1 when only a
+ * whole scan or listing can tell, logged with -v as "what: why:
+ * fallback".
  */
-int	mirror_take(struct mirror *m, const struct buf *req, int type,
-	    int want, int timeout_ms, const char *what, const char *fallback,
-	    struct buf *rep, size_t *at);
+int	mirror_take(struct mirror *m, const struct buf *req,
+	    enum mirror_take_kind kind, int timeout_ms, const char *what,
+	    const char *fallback, struct buf *rep, size_t *at);
 
 /*
  * The paths of a take's answer in rep from at (mirror_take), sorted, as

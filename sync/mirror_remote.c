@@ -21,7 +21,6 @@
 #include "manifest.h"
 #include "mirror.h"
 #include "mirror_int.h"
-#include "mux_proto.h"
 #include "shquote.h"
 #include "strv.h"
 #include "syncstate.h"
@@ -135,7 +134,7 @@ mirror_remote_take(struct mirror *m, struct buf *rep, size_t *at)
 	if (m->hw.jail != NULL)
 		buf_append_str(&req, m->hw.jail);
 	buf_append(&req, "", 1);
-	rc = mirror_take(m, &req, MUX_RTAKE, MUX_RPATHS, MIRROR_WATCH_MS,
+	rc = mirror_take(m, &req, MIRROR_TAKE_WATCH, MIRROR_WATCH_MS,
 	    "host watcher", "listing the sandbox workspace", rep, at);
 	buf_free(&req);
 	return rc;

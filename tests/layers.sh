@@ -7,7 +7,7 @@
 # (src/agent is clawssh-agent, built static with libc only: it includes
 # nothing but its own headers.)
 # (docs/architecture.md says what lives where).  Prints every upward
-# include and fails if there is one.
+# include and fails if there is one; sync/ also includes no mux_*.h.
 set -u
 top=${top_srcdir:-$(dirname "$0")/..}
 cd "$top" || exit 99
@@ -50,5 +50,13 @@ for l in $LAYERS; do
 	done
 done
 rm -f "$tmp"
+# sync/ gets what the daemon knows through its caller (struct
+# mirror_hints), never by speaking the control protocol itself.
+for f in sync/*.c sync/*.h; do
+	if grep -q '^#include "mux_' "$f"; then
+		echo "sync speaks the daemon's protocol: $f includes mux_*.h" >&2
+		bad=1
+	fi
+done
 [ $bad -eq 0 ] && echo "layers: no upward include"
 exit $bad

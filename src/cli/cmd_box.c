@@ -13,6 +13,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "buf.h"
 #include "clawconfig.h"
 #include "cmd.h"
 #include "cmd_box.h"
@@ -23,6 +24,8 @@
 #include "log.h"
 #include "managed.h"
 #include "mirror.h"
+#include "mux_client.h"
+#include "mux_proto.h"
 #include "pathguard.h"
 #include "registry.h"
 #include "sshconfig.h"
@@ -293,6 +296,33 @@ cmd_box_hostws(const struct cmd_box *b, const char *sub, struct hostws *h)
 	free(jail);
 }
 
+#define BOX_READY_MS	60000	/* the daemon's session is up by then */
+
+/* mirror_hints' take through the daemon's control socket. */
+static int
+box_hint_take(void *arg, enum mirror_take_kind kind, const struct buf *req,
+    int timeout_ms, struct buf *rep, char **why)
+{
+	struct mux	*mx = arg;
+	int		 journal = kind == MIRROR_TAKE_JOURNAL;
+
+	if (!mux_has(mx, journal ? "journal" : "jwatch", BOX_READY_MS)) {
+		*why = xstrdup("the running daemon does not offer it (older "
+		    "than this clawssh? restart it)");
+		return 1;
+	}
+	return mux_request(mx, journal ? MUX_JTAKE : MUX_RTAKE, req->data,
+	    req->len, journal ? MUX_JPATHS : MUX_RPATHS, rep, timeout_ms,
+	    why) != 0;
+}
+
+/* mirror_hints' ack: JACK. */
+static void
+box_hint_ack(void *arg)
+{
+	mux_send(arg, MUX_JACK, NULL, 0);
+}
+
 /* Open the sync state of b's sandbox; see cmd_box.h. */
 int
 cmd_box_mirror(struct cmd_box *b, struct pathguard *pg, struct mirror *m,
@@ -310,6 +340,11 @@ cmd_box_mirror(struct cmd_box *b, struct pathguard *pg, struct mirror *m,
 	    b->cc.cfg->nsync_exclude, cause);
 	if (rc == 0)
 		ignore_set_push_git(m->ig, b->cc.cfg->sync_push_git);
+	if (rc == 0 && transport_mux(b->t) != NULL) {
+		m->hints.take = box_hint_take;
+		m->hints.ack = box_hint_ack;
+		m->hints.arg = transport_mux(b->t);
+	}
 	free(dir);
 	hostws_clear(&hw);
 	return rc;

@@ -24,6 +24,7 @@
 
 #include <cmocka.h>
 
+#include "buf.h"
 #include "hostws.h"
 #include "mirror.h"
 #include "pathguard.h"
@@ -182,6 +183,64 @@ test_conflict(void **state)
 	    "remote\n"));
 }
 
+/* Hints standing in for the daemon: a journal naming a.txt, no watcher. */
+static int	hint_takes, hint_acks;
+
+static int
+hint_take(void *arg, enum mirror_take_kind kind, const struct buf *req,
+    int timeout_ms, struct buf *rep, char **why)
+{
+	(void)arg;
+	(void)req;
+	(void)timeout_ms;
+	hint_takes++;
+	if (kind == MIRROR_TAKE_WATCH) {
+		*why = strdup("no watcher in this test");
+		return 1;
+	}
+	buf_append(rep, "P\0a.txt\0", 8);
+	return 0;
+}
+
+static void
+hint_ack(void *arg)
+{
+	(void)arg;
+	hint_acks++;
+}
+
+/*
+ * With the journal's answer, a push sends the paths it names (no scan),
+ * and the ack comes once the pull saved the state.
+ */
+static void
+test_hints(void **state)
+{
+	struct fx	*f = *state;
+	struct mirror	 m;
+	char		*cause = NULL;
+
+	sh_in(f->local, "echo one > a.txt && echo two > b.txt");
+	assert_int_equal(mirrored(f, NULL, &m), 0);
+	sh_in(f->local, "echo ONE > a.txt");
+	memset(&m, 0, sizeof m);
+	assert_int_equal(mirror_open(&m, f->t, f->pg, &f->hw, f->state, ID,
+	    NULL, 0, &cause), 0);
+	m.hints.take = hint_take;
+	m.hints.ack = hint_ack;
+	hint_takes = hint_acks = 0;
+	if (mirror_push(&m, &cause) != 0)
+		fail_msg("push: %s", cause);
+	assert_string_equal(m.local_how, "journal");
+	assert_int_equal(m.up.files, 1);
+	assert_int_equal(mirror_pull(&m, &cause), 0);
+	assert_string_equal(m.remote_how, "listing");
+	assert_true(hint_takes >= 2);
+	assert_int_equal(hint_acks, 1);
+	mirror_close(&m);
+	assert_true(holds(f->host, "a.txt", "ONE\n"));
+}
+
 /* The host's copy emptied: the pull halts and deletes nothing here. */
 static void
 test_mass_delete_guard(void **state)
@@ -206,6 +265,7 @@ main(void)
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_mass_delete_guard, setup,
 		    teardown),
+		cmocka_unit_test_setup_teardown(test_hints, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
