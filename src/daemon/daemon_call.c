@@ -28,6 +28,7 @@
 #include "buf.h"
 #include "daemon_int.h"
 #include "error.h"
+#include "fdio.h"
 #include "jsonrpc.h"
 #include "log.h"
 #include "mcp_spill.h"
@@ -91,18 +92,6 @@ dcall_child(struct dcall *c, const int in[2], const int out[2],
 	_exit(127);
 }
 
-/* Close both ends of up to three pipes. */
-static void
-dcall_close_pipes(int p[3][2])
-{
-	int	i, j;
-
-	for (i = 0; i < 3; i++)
-		for (j = 0; j < 2; j++)
-			if (p[i][j] != -1)
-				close(p[i][j]);
-}
-
 /* Start c's worker; see daemon_int.h. */
 int
 dcall_start(struct dcall *c, const char *sockpath, char **cause)
@@ -114,13 +103,13 @@ dcall_start(struct dcall *c, const char *sockpath, char **cause)
 	for (i = 0; i < 3; i++) {
 		if (pipe2(p[i], O_CLOEXEC) == -1) {
 			rc = claw_fail_errno(cause, "worker", "pipe");
-			dcall_close_pipes(p);
+			fdio_close_pipes(p, 3);
 			return rc;
 		}
 	}
 	if ((c->pid = fork()) == -1) {
 		rc = claw_fail_errno(cause, "worker", "fork");
-		dcall_close_pipes(p);
+		fdio_close_pipes(p, 3);
 		return rc;
 	}
 	if (c->pid == 0)

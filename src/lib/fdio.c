@@ -65,3 +65,17 @@ fdio_read_full(int fd, void *p, size_t n)
 	}
 	return (ssize_t)got;
 }
+
+/* Close the open ends of n pipes; see fdio.h. */
+void
+fdio_close_pipes(int (*p)[2], size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		if (p[i][0] != -1)
+			close(p[i][0]);
+		if (p[i][1] != -1)
+			close(p[i][1]);
+	}
+}

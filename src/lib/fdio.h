@@ -28,4 +28,7 @@ int	fdio_write_all(int fd, const void *p, size_t n);
  */
 ssize_t	fdio_read_full(int fd, void *p, size_t n);
 
+/* Close both ends of each of pipes p[0..n) that is open (not -1). */
+void	fdio_close_pipes(int (*p)[2], size_t n);
+
 #endif /* CLAW_FDIO_H */

@@ -25,6 +25,7 @@
 
 #include "chan_int.h"
 #include "error.h"
+#include "fdio.h"
 #include "signals.h"
 #include "spawn.h"
 #include "transport.h"
@@ -85,18 +86,6 @@ local_child(const char *command, int in[2], int out[2], int err[2])
 	_exit(127);
 }
 
-/* Close both ends of each pipe that is open. */
-static void
-local_close_pipes(int p[3][2])
-{
-	int	i, j;
-
-	for (i = 0; i < 3; i++)
-		for (j = 0; j < 2; j++)
-			if (p[i][j] != -1)
-				close(p[i][j]);
-}
-
 /* Start command under /bin/sh on this machine. */
 int
 chan_local_start(struct chan *c, const char *command,
@@ -114,13 +103,13 @@ chan_local_start(struct chan *c, const char *command,
 	for (i = 0; i < 3; i++) {
 		if (pipe2(p[i], O_CLOEXEC) == -1) {
 			*cause = xasprintf("local: pipe: %s", strerror(errno));
-			local_close_pipes(p);
+			fdio_close_pipes(p, 3);
 			return -1;
 		}
 	}
 	if ((pid = fork()) == -1) {
 		*cause = xasprintf("local: fork: %s", strerror(errno));
-		local_close_pipes(p);
+		fdio_close_pipes(p, 3);
 		return -1;
 	}
 	if (pid == 0)

@@ -26,27 +26,22 @@
 #include "backend.h"
 #include "buf.h"
 #include "exec.h"
+#include "local_fixture.h"
 #include "sandbox.h"
-#include "tmpdir.h"
 #include "transport.h"
 
 struct fx {
-	char			 top[64];
-	char			 root[128];
-	struct transport	*t;
+	struct local_fx		 lx;
+	char			 root[160];
 };
 
 static int
 setup(void **state)
 {
 	struct fx	*f = calloc(1, sizeof *f);
-	char		*cause = NULL;
 
-	signal(SIGPIPE, SIG_IGN);
-	snprintf(f->top, sizeof f->top, "/tmp/test_backend_local.XXXXXX");
-	assert_non_null(mkdtemp(f->top));
-	snprintf(f->root, sizeof f->root, "%s/root", f->top);
-	assert_non_null(f->t = transport_local("local", &cause));
+	local_fx_init(&f->lx, "test_backend_local", NULL, NULL);
+	snprintf(f->root, sizeof f->root, "%s/root", f->lx.top);
 	*state = f;
 	return 0;
 }
@@ -56,8 +51,7 @@ teardown(void **state)
 {
 	struct fx	*f = *state;
 
-	transport_free(f->t);
-	tmpdir_remove(f->top);
+	local_fx_free(&f->lx);
 	free(f);
 	return 0;
 }
@@ -92,7 +86,7 @@ test_lifecycle(void **state)
 
 	meta(&want, "k1");
 	memset(&got, 0, sizeof got);
-	if (backend_ssh.get_or_create(f->t, f->root, &want, &got, &created,
+	if (backend_ssh.get_or_create(f->lx.t, f->root, &want, &got, &created,
 	    &cause) != 0)
 		fail_msg("get_or_create: %s", cause);
 	assert_int_equal(created, 1);
@@ -101,11 +95,11 @@ test_lifecycle(void **state)
 	snprintf(dir, sizeof dir, "%s", ws);
 	assert_int_equal(stat(dir, &sb), 0);
 	assert_true(S_ISDIR(sb.st_mode));
-	assert_int_equal(backend_ssh.get_or_create(f->t, f->root, &want,
+	assert_int_equal(backend_ssh.get_or_create(f->lx.t, f->root, &want,
 	    &got, &created, &cause), 0);
 	assert_int_equal(created, 0);
 	memset(&l, 0, sizeof l);
-	assert_int_equal(backend_ssh.list(f->t, f->root, NULL, &l, &cause),
+	assert_int_equal(backend_ssh.list(f->lx.t, f->root, NULL, &l, &cause),
 	    0);
 	assert_int_equal(l.n, 1);
 	assert_string_equal(l.entries[0].meta.id, want.id);
@@ -113,20 +107,20 @@ test_lifecycle(void **state)
 	backend_list_clear(&l);
 	/* the per-command check passes while it is there */
 	pre = backend_ssh.exec_pre(f->root, want.id);
-	assert_int_equal(exec_script(f->t, pre, NULL, 0, 4096, &out, &err,
+	assert_int_equal(exec_script(f->lx.t, pre, NULL, 0, 4096, &out, &err,
 	    &status, &cause), 0);
 	assert_int_equal(status, 0);
-	assert_int_equal(backend_ssh.destroy(f->t, f->root, want.id,
+	assert_int_equal(backend_ssh.destroy(f->lx.t, f->root, want.id,
 	    &existed, &cause), 0);
 	assert_int_equal(existed, 1);
 	assert_int_not_equal(stat(dir, &sb), 0);
 	/* and fails, saying so, once it is gone */
 	buf_reset(&out);
 	buf_reset(&err);
-	assert_int_equal(exec_script(f->t, pre, NULL, 0, 4096, &out, &err,
+	assert_int_equal(exec_script(f->lx.t, pre, NULL, 0, 4096, &out, &err,
 	    &status, &cause), 0);
 	assert_int_not_equal(status, 0);
-	assert_int_equal(backend_ssh.destroy(f->t, f->root, want.id,
+	assert_int_equal(backend_ssh.destroy(f->lx.t, f->root, want.id,
 	    &existed, &cause), 0);
 	assert_int_equal(existed, 0);
 	free(pre);
@@ -147,13 +141,13 @@ test_list_corrupt(void **state)
 	int			 created;
 
 	meta(&want, "k2");
-	assert_int_equal(backend_ssh.get_or_create(f->t, f->root, &want,
+	assert_int_equal(backend_ssh.get_or_create(f->lx.t, f->root, &want,
 	    &got, &created, &cause), 0);
 	snprintf(cmd, sizeof cmd, "printf '{\"id\":\"../../etc\"' > "
 	    "%s/%s/meta.json", f->root, want.id);
 	assert_int_equal(system(cmd), 0);
 	memset(&l, 0, sizeof l);
-	assert_int_equal(backend_ssh.list(f->t, f->root, NULL, &l, &cause),
+	assert_int_equal(backend_ssh.list(f->lx.t, f->root, NULL, &l, &cause),
 	    0);
 	assert_int_equal(l.n, 0);
 	assert_int_equal(l.corrupt, 1);

@@ -27,13 +27,11 @@
 #include "error.h"
 #include "fstore.h"
 #include "hostws.h"
-#include "tmpdir.h"
+#include "local_fixture.h"
 #include "transport.h"
 
 struct fx {
-	char			 top[64];
-	char			 host[128];
-	struct transport	*t;
+	struct local_fx		 lx;
 	struct hostws		 hw;
 	struct fstore		*fs;
 };
@@ -42,16 +40,10 @@ static int
 setup(void **state)
 {
 	struct fx	*f = calloc(1, sizeof *f);
-	char		*cause = NULL;
 
-	signal(SIGPIPE, SIG_IGN);
-	snprintf(f->top, sizeof f->top, "/tmp/test_fstore_remote.XXXXXX");
-	assert_non_null(mkdtemp(f->top));
-	snprintf(f->host, sizeof f->host, "%s/host", f->top);
-	assert_int_equal(mkdir(f->host, 0755), 0);
-	assert_non_null(f->t = transport_local("local", &cause));
-	hostws_init(&f->hw, f->host, NULL);
-	f->fs = fstore_remote(f->t, &f->hw, NULL, 30);
+	local_fx_init(&f->lx, "test_fstore_remote", "host", NULL);
+	hostws_init(&f->hw, f->lx.a, NULL);
+	f->fs = fstore_remote(f->lx.t, &f->hw, NULL, 30);
 	*state = f;
 	return 0;
 }
@@ -63,20 +55,9 @@ teardown(void **state)
 
 	fstore_free(f->fs);
 	hostws_clear(&f->hw);
-	transport_free(f->t);
-	tmpdir_remove(f->top);
+	local_fx_free(&f->lx);
 	free(f);
 	return 0;
-}
-
-/* Run a shell command in the host workspace. */
-static void
-sh_host(struct fx *f, const char *cmd)
-{
-	char	buf[1024];
-
-	snprintf(buf, sizeof buf, "cd '%s' && %s", f->host, cmd);
-	assert_int_equal(system(buf), 0);
 }
 
 /* Read, with its mode, and a window of it. */
@@ -88,7 +69,7 @@ test_read(void **state)
 	unsigned	 mode = 0;
 	char		*cause = NULL;
 
-	sh_host(f, "printf 'hello world' > a.txt && chmod 640 a.txt");
+	local_sh(f->lx.a, "printf 'hello world' > a.txt && chmod 640 a.txt");
 	if (fstore_read(f->fs, "a.txt", 0, 0, &out, &mode, &cause) != 0)
 		fail_msg("read: %s", cause);
 	assert_int_equal(out.len, 11);
@@ -146,11 +127,11 @@ test_commit_stat_list(void **state)
 	assert_int_not_equal(fstore_commit(f->fs, ch, 1, &cause), 0);
 	free(cause);
 	cause = NULL;
-	sh_host(f, "grep -qx 1 d/one.txt");
+	local_sh(f->lx.a, "grep -qx 1 d/one.txt");
 	/* removal */
 	ch[1].data = NULL;
 	assert_int_equal(fstore_commit(f->fs, &ch[1], 1, &cause), 0);
-	sh_host(f, "test ! -e two.txt");
+	local_sh(f->lx.a, "test ! -e two.txt");
 }
 
 /* A link out of the workspace is never read or written through. */
@@ -164,8 +145,8 @@ test_link_out(void **state)
 	char			 cmd[256], *cause = NULL;
 
 	snprintf(cmd, sizeof cmd, "mkdir ../outside && echo secret > "
-	    "../outside/s && ln -s %s/outside esc", f->top);
-	sh_host(f, cmd);
+	    "../outside/s && ln -s %s/outside esc", f->lx.top);
+	local_sh(f->lx.a, cmd);
 	assert_int_not_equal(fstore_read(f->fs, "esc/s", 0, 0, &out, &mode,
 	    &cause), 0);
 	assert_int_equal(out.len, 0);
@@ -178,7 +159,7 @@ test_link_out(void **state)
 	ch.mode = -1;
 	assert_int_not_equal(fstore_commit(f->fs, &ch, 1, &cause), 0);
 	free(cause);
-	snprintf(cmd, sizeof cmd, "test ! -e %s/outside/planted", f->top);
+	snprintf(cmd, sizeof cmd, "test ! -e %s/outside/planted", f->lx.top);
 	assert_int_equal(system(cmd), 0);
 	buf_free(&out);
 }

@@ -26,22 +26,17 @@
 
 #include "buf.h"
 #include "hostws.h"
+#include "local_fixture.h"
 #include "mirror.h"
 #include "pathguard.h"
-#include "tmpdir.h"
 #include "transport.h"
 
 #define ID	"cmirrortest0001"
 
 /* A local workspace, a "host" one, a state directory, the transport. */
 struct fx {
-	char			 top[64];
-	char			 local[128];
-	char			 host[128];
-	char			 state[128];
-	struct transport	*t;
-	struct pathguard	*pg;
-	struct hostws		 hw;
+	struct local_sync	 sy;
+	char			 state[160];
 	uint64_t		 up, down;	/* files, the last exec */
 };
 
@@ -49,20 +44,10 @@ static int
 setup(void **state)
 {
 	struct fx	*f = calloc(1, sizeof *f);
-	char		*cause = NULL;
 
-	signal(SIGPIPE, SIG_IGN);
-	snprintf(f->top, sizeof f->top, "/tmp/test_mirror_local.XXXXXX");
-	assert_non_null(mkdtemp(f->top));
-	snprintf(f->local, sizeof f->local, "%s/local", f->top);
-	snprintf(f->host, sizeof f->host, "%s/host", f->top);
-	snprintf(f->state, sizeof f->state, "%s/state", f->top);
-	assert_int_equal(mkdir(f->local, 0755), 0);
-	assert_int_equal(mkdir(f->host, 0755), 0);
+	local_sync_init(&f->sy, "test_mirror_local");
+	snprintf(f->state, sizeof f->state, "%s/state", f->sy.lx.top);
 	assert_int_equal(mkdir(f->state, 0700), 0);
-	assert_non_null(f->t = transport_local("local", &cause));
-	assert_int_equal(pathguard_open(f->local, &f->pg, &cause), 0);
-	hostws_init(&f->hw, f->host, NULL);
 	*state = f;
 	return 0;
 }
@@ -72,39 +57,9 @@ teardown(void **state)
 {
 	struct fx	*f = *state;
 
-	hostws_clear(&f->hw);
-	pathguard_close(f->pg);
-	transport_free(f->t);
-	tmpdir_remove(f->top);
+	local_sync_free(&f->sy);
 	free(f);
 	return 0;
-}
-
-/* Run a shell command in dir (the test's stand-in for a command). */
-static void
-sh_in(const char *dir, const char *cmd)
-{
-	char	buf[1024];
-
-	snprintf(buf, sizeof buf, "cd '%s' && %s", dir, cmd);
-	assert_int_equal(system(buf), 0);
-}
-
-/* Whether dir/rel holds exactly text (NULL: does not exist). */
-static int
-holds(const char *dir, const char *rel, const char *text)
-{
-	char	 p[PATH_MAX], buf[256];
-	FILE	*fp;
-	size_t	 n;
-
-	snprintf(p, sizeof p, "%s/%s", dir, rel);
-	if ((fp = fopen(p, "r")) == NULL)
-		return text == NULL;
-	n = fread(buf, 1, sizeof buf - 1, fp);
-	fclose(fp);
-	buf[n] = '\0';
-	return text != NULL && strcmp(buf, text) == 0;
 }
 
 /* One mirrored exec: push, run cmd on the host, pull; the pull's rc. */
@@ -115,13 +70,13 @@ mirrored(struct fx *f, const char *cmd, struct mirror *m)
 	int	 rc;
 
 	memset(m, 0, sizeof *m);
-	if (mirror_open(m, f->t, f->pg, &f->hw, f->state, ID, NULL, 0,
+	if (mirror_open(m, f->sy.lx.t, f->sy.pg, &f->sy.hw, f->state, ID, NULL, 0,
 	    &cause) != 0)
 		fail_msg("mirror_open: %s", cause);
 	if (mirror_push(m, &cause) != 0)
 		fail_msg("mirror_push: %s", cause);
 	if (cmd != NULL)
-		sh_in(f->host, cmd);
+		local_sh(f->sy.lx.b, cmd);
 	rc = mirror_pull(m, &cause);
 	free(cause);
 	f->up = m->up.files;
@@ -137,26 +92,26 @@ test_round_trip(void **state)
 	struct fx	*f = *state;
 	struct mirror	 m;
 
-	sh_in(f->local, "echo one > a.txt && echo two > b.txt && "
+	local_sh(f->sy.lx.a, "echo one > a.txt && echo two > b.txt && "
 	    "mkdir d && echo three > d/c.txt");
 	assert_int_equal(mirrored(f, NULL, &m), 0);
-	assert_true(holds(f->host, "d/c.txt", "three\n"));
+	assert_true(local_holds(f->sy.lx.b, "d/c.txt", "three\n"));
 	assert_int_equal(mirrored(f, "echo ONE > a.txt && rm b.txt && "
 	    "echo new > n.txt && mv d e", &m), 0);
-	assert_true(holds(f->local, "a.txt", "ONE\n"));
-	assert_true(holds(f->local, "b.txt", NULL));
-	assert_true(holds(f->local, "n.txt", "new\n"));
-	assert_true(holds(f->local, "d/c.txt", NULL));
-	assert_true(holds(f->local, "e/c.txt", "three\n"));
+	assert_true(local_holds(f->sy.lx.a, "a.txt", "ONE\n"));
+	assert_true(local_holds(f->sy.lx.a, "b.txt", NULL));
+	assert_true(local_holds(f->sy.lx.a, "n.txt", "new\n"));
+	assert_true(local_holds(f->sy.lx.a, "d/c.txt", NULL));
+	assert_true(local_holds(f->sy.lx.a, "e/c.txt", "three\n"));
 	assert_int_equal(f->down, 3);
 	/* nothing changed: nothing moves */
 	assert_int_equal(mirrored(f, NULL, &m), 0);
 	assert_int_equal(f->up, 0);
 	assert_int_equal(f->down, 0);
-	sh_in(f->local, "echo up > u.txt");
+	local_sh(f->sy.lx.a, "echo up > u.txt");
 	assert_int_equal(mirrored(f, NULL, &m), 0);
 	assert_int_equal(f->up, 1);
-	assert_true(holds(f->host, "u.txt", "up\n"));
+	assert_true(local_holds(f->sy.lx.b, "u.txt", "up\n"));
 }
 
 /* A path changed on both sides keeps the local one, the host's beside. */
@@ -167,19 +122,19 @@ test_conflict(void **state)
 	struct mirror	 m;
 	char		*cause = NULL;
 
-	sh_in(f->local, "echo base > a.txt");
+	local_sh(f->sy.lx.a, "echo base > a.txt");
 	assert_int_equal(mirrored(f, NULL, &m), 0);
 	memset(&m, 0, sizeof m);
-	assert_int_equal(mirror_open(&m, f->t, f->pg, &f->hw, f->state, ID,
+	assert_int_equal(mirror_open(&m, f->sy.lx.t, f->sy.pg, &f->sy.hw, f->state, ID,
 	    NULL, 0, &cause), 0);
 	assert_int_equal(mirror_push(&m, &cause), 0);
-	sh_in(f->host, "echo remote > a.txt");
-	sh_in(f->local, "echo local > a.txt");
+	local_sh(f->sy.lx.b, "echo remote > a.txt");
+	local_sh(f->sy.lx.a, "echo local > a.txt");
 	assert_int_equal(mirror_pull(&m, &cause), 0);
 	assert_int_equal(m.conflicts, 1);
 	mirror_close(&m);
-	assert_true(holds(f->local, "a.txt", "local\n"));
-	assert_true(holds(f->local, "a.txt" MIRROR_CONFLICT_SUFFIX,
+	assert_true(local_holds(f->sy.lx.a, "a.txt", "local\n"));
+	assert_true(local_holds(f->sy.lx.a, "a.txt" MIRROR_CONFLICT_SUFFIX,
 	    "remote\n"));
 }
 
@@ -220,11 +175,11 @@ test_hints(void **state)
 	struct mirror	 m;
 	char		*cause = NULL;
 
-	sh_in(f->local, "echo one > a.txt && echo two > b.txt");
+	local_sh(f->sy.lx.a, "echo one > a.txt && echo two > b.txt");
 	assert_int_equal(mirrored(f, NULL, &m), 0);
-	sh_in(f->local, "echo ONE > a.txt");
+	local_sh(f->sy.lx.a, "echo ONE > a.txt");
 	memset(&m, 0, sizeof m);
-	assert_int_equal(mirror_open(&m, f->t, f->pg, &f->hw, f->state, ID,
+	assert_int_equal(mirror_open(&m, f->sy.lx.t, f->sy.pg, &f->sy.hw, f->state, ID,
 	    NULL, 0, &cause), 0);
 	m.hints.take = hint_take;
 	m.hints.ack = hint_ack;
@@ -238,7 +193,7 @@ test_hints(void **state)
 	assert_true(hint_takes >= 2);
 	assert_int_equal(hint_acks, 1);
 	mirror_close(&m);
-	assert_true(holds(f->host, "a.txt", "ONE\n"));
+	assert_true(local_holds(f->sy.lx.b, "a.txt", "ONE\n"));
 }
 
 /* The host's copy emptied: the pull halts and deletes nothing here. */
@@ -248,11 +203,11 @@ test_mass_delete_guard(void **state)
 	struct fx	*f = *state;
 	struct mirror	 m;
 
-	sh_in(f->local, "for i in 1 2 3 4 5 6 7 8; do echo $i > f$i; done");
+	local_sh(f->sy.lx.a, "for i in 1 2 3 4 5 6 7 8; do echo $i > f$i; done");
 	assert_int_equal(mirrored(f, NULL, &m), 0);
 	assert_int_not_equal(mirrored(f, "rm -f f*", &m), 0);
-	assert_true(holds(f->local, "f1", "1\n"));
-	assert_true(holds(f->local, "f8", "8\n"));
+	assert_true(local_holds(f->sy.lx.a, "f1", "1\n"));
+	assert_true(local_holds(f->sy.lx.a, "f8", "8\n"));
 }
 
 int

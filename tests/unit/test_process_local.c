@@ -22,31 +22,23 @@
 #include <cmocka.h>
 
 #include "buf.h"
+#include "local_fixture.h"
 #include "process.h"
-#include "tmpdir.h"
 #include "transport.h"
 
 struct fx {
-	char			 top[64];
-	char			 sbx[128];
-	char			 ws[128];
-	struct transport	*t;
+	struct local_fx		 lx;
+	char			 ws[160];
 };
 
 static int
 setup(void **state)
 {
 	struct fx	*f = calloc(1, sizeof *f);
-	char		*cause = NULL;
 
-	signal(SIGPIPE, SIG_IGN);
-	snprintf(f->top, sizeof f->top, "/tmp/test_process_local.XXXXXX");
-	assert_non_null(mkdtemp(f->top));
-	snprintf(f->sbx, sizeof f->sbx, "%s/sbx", f->top);
-	snprintf(f->ws, sizeof f->ws, "%s/sbx/workspace", f->top);
-	assert_int_equal(mkdir(f->sbx, 0700), 0);
+	local_fx_init(&f->lx, "test_process_local", "sbx", NULL);
+	snprintf(f->ws, sizeof f->ws, "%s/workspace", f->lx.a);
 	assert_int_equal(mkdir(f->ws, 0755), 0);
-	assert_non_null(f->t = transport_local("local", &cause));
 	*state = f;
 	return 0;
 }
@@ -56,8 +48,7 @@ teardown(void **state)
 {
 	struct fx	*f = *state;
 
-	transport_free(f->t);
-	tmpdir_remove(f->top);
+	local_fx_free(&f->lx);
 	free(f);
 	return 0;
 }
@@ -71,7 +62,7 @@ start(struct fx *f, const char *script, const char *name)
 	argv[0] = strdup("sh");
 	argv[1] = strdup("-c");
 	argv[2] = strdup(script);
-	if (process_start(f->t, f->sbx, f->ws, NULL, 3, argv, NULL, NULL, 0,
+	if (process_start(f->lx.t, f->lx.a, f->ws, NULL, 3, argv, NULL, NULL, 0,
 	    name, 0, &handle, &cause) != 0)
 		fail_msg("start: %s", cause);
 	free(argv[0]);
@@ -91,16 +82,16 @@ test_run_to_exit(void **state)
 	char			*h, *cause = NULL;
 
 	h = start(f, "pwd; read x; echo \"got $x\"; exit 3", "reader");
-	assert_int_equal(process_write(f->t, f->sbx, h, "yo\n", 3, -1, 1,
+	assert_int_equal(process_write(f->lx.t, f->lx.a, h, "yo\n", 3, -1, 1,
 	    &cause), 0);
 	memset(&st, 0, sizeof st);
-	if (process_wait(f->t, f->sbx, h, 20000, &st, &cause) != 0)
+	if (process_wait(f->lx.t, f->lx.a, h, 20000, &st, &cause) != 0)
 		fail_msg("wait: %s", cause);
 	assert_int_equal(st.run, PROCESS_EXITED);
 	assert_int_equal(st.exit_status, 3);
 	assert_string_equal(st.name, "reader");
 	process_state_clear(&st);
-	assert_int_equal(process_poll(f->t, f->sbx, h, &st, &out, &cause), 0);
+	assert_int_equal(process_poll(f->lx.t, f->lx.a, h, &st, &out, &cause), 0);
 	buf_append(&out, "", 1);
 	assert_non_null(strstr(out.data, "/sbx/workspace\n"));
 	assert_non_null(strstr(out.data, "got yo\n"));
@@ -120,7 +111,7 @@ test_list_kill(void **state)
 	int			 was = 0, found = 0;
 
 	h = start(f, "sleep 60", NULL);
-	assert_int_equal(process_list(f->t, f->sbx, &list, &n, &cause), 0);
+	assert_int_equal(process_list(f->lx.t, f->lx.a, &list, &n, &cause), 0);
 	for (i = 0; i < n; i++)
 		if (strcmp(list[i].handle, h) == 0) {
 			found = 1;
@@ -128,16 +119,16 @@ test_list_kill(void **state)
 		}
 	assert_true(found);
 	process_list_free(list, n);
-	assert_int_equal(process_kill(f->t, f->sbx, h, "TERM", &was, &cause),
+	assert_int_equal(process_kill(f->lx.t, f->lx.a, h, "TERM", &was, &cause),
 	    0);
 	assert_true(was);
 	memset(&st, 0, sizeof st);
-	assert_int_equal(process_wait(f->t, f->sbx, h, 20000, &st, &cause),
+	assert_int_equal(process_wait(f->lx.t, f->lx.a, h, 20000, &st, &cause),
 	    0);
 	assert_int_equal(st.run, PROCESS_KILLED);
 	process_state_clear(&st);
 	/* an unknown handle is an error, not a crash */
-	assert_int_not_equal(process_kill(f->t, f->sbx, "p00000000", "TERM",
+	assert_int_not_equal(process_kill(f->lx.t, f->lx.a, "p00000000", "TERM",
 	    &was, &cause), 0);
 	free(cause);
 	free(h);

@@ -24,37 +24,22 @@
 #include <cmocka.h>
 
 #include "hostws.h"
+#include "local_fixture.h"
 #include "pathguard.h"
-#include "tmpdir.h"
 #include "transfer.h"
 #include "transport.h"
 
 /* A local workspace, a "host" one, and the transport between them. */
 struct fx {
-	char			 top[64];
-	char			 local[128];
-	char			 host[128];
-	struct transport	*t;
-	struct pathguard	*pg;
-	struct hostws		 hw;
+	struct local_sync	 sy;
 };
 
 static int
 setup(void **state)
 {
 	struct fx	*f = calloc(1, sizeof *f);
-	char		*cause = NULL;
 
-	signal(SIGPIPE, SIG_IGN);
-	snprintf(f->top, sizeof f->top, "/tmp/test_transfer_local.XXXXXX");
-	assert_non_null(mkdtemp(f->top));
-	snprintf(f->local, sizeof f->local, "%s/local", f->top);
-	snprintf(f->host, sizeof f->host, "%s/host", f->top);
-	assert_int_equal(mkdir(f->local, 0755), 0);
-	assert_int_equal(mkdir(f->host, 0755), 0);
-	assert_non_null(f->t = transport_local("local", &cause));
-	assert_int_equal(pathguard_open(f->local, &f->pg, &cause), 0);
-	hostws_init(&f->hw, f->host, NULL);
+	local_sync_init(&f->sy, "test_transfer_local");
 	*state = f;
 	return 0;
 }
@@ -64,10 +49,7 @@ teardown(void **state)
 {
 	struct fx	*f = *state;
 
-	hostws_clear(&f->hw);
-	pathguard_close(f->pg);
-	transport_free(f->t);
-	tmpdir_remove(f->top);
+	local_sync_free(&f->sy);
 	free(f);
 	return 0;
 }
@@ -85,23 +67,6 @@ put(const char *dir, const char *rel, const char *text)
 	assert_int_equal(fclose(fp), 0);
 }
 
-/* Whether dir/rel holds exactly text. */
-static int
-holds(const char *dir, const char *rel, const char *text)
-{
-	char	 p[PATH_MAX], buf[256];
-	FILE	*fp;
-	size_t	 n;
-
-	snprintf(p, sizeof p, "%s/%s", dir, rel);
-	if ((fp = fopen(p, "r")) == NULL)
-		return 0;
-	n = fread(buf, 1, sizeof buf - 1, fp);
-	fclose(fp);
-	buf[n] = '\0';
-	return strcmp(buf, text) == 0;
-}
-
 /* A push carries files, directories, modes and links up. */
 static void
 test_push(void **state)
@@ -112,30 +77,30 @@ test_push(void **state)
 	struct stat		 sb;
 	ssize_t			 n;
 
-	put(f->local, "a.txt", "one\n");
-	snprintf(p, sizeof p, "%s/dir", f->local);
+	put(f->sy.lx.a, "a.txt", "one\n");
+	snprintf(p, sizeof p, "%s/dir", f->sy.lx.a);
 	assert_int_equal(mkdir(p, 0750), 0);
-	put(f->local, "dir/b.sh", "#!/bin/sh\n");
-	snprintf(p, sizeof p, "%s/dir/b.sh", f->local);
+	put(f->sy.lx.a, "dir/b.sh", "#!/bin/sh\n");
+	snprintf(p, sizeof p, "%s/dir/b.sh", f->sy.lx.a);
 	assert_int_equal(chmod(p, 0755), 0);
-	snprintf(p, sizeof p, "%s/ln", f->local);
+	snprintf(p, sizeof p, "%s/ln", f->sy.lx.a);
 	assert_int_equal(symlink("a.txt", p), 0);
 	memset(&st, 0, sizeof st);
-	if (transfer_push(f->t, f->pg, &f->hw, NULL, 0, 0, NULL, 0, &st,
+	if (transfer_push(f->sy.lx.t, f->sy.pg, &f->sy.hw, NULL, 0, 0, NULL, 0, &st,
 	    &cause) != 0)
 		fail_msg("push: %s", cause);
-	assert_true(holds(f->host, "a.txt", "one\n"));
-	assert_true(holds(f->host, "dir/b.sh", "#!/bin/sh\n"));
-	snprintf(p, sizeof p, "%s/dir/b.sh", f->host);
+	assert_true(local_holds(f->sy.lx.b, "a.txt", "one\n"));
+	assert_true(local_holds(f->sy.lx.b, "dir/b.sh", "#!/bin/sh\n"));
+	snprintf(p, sizeof p, "%s/dir/b.sh", f->sy.lx.b);
 	assert_int_equal(stat(p, &sb), 0);
 	assert_int_equal(sb.st_mode & 07777, 0755);
-	snprintf(p, sizeof p, "%s/ln", f->host);
+	snprintf(p, sizeof p, "%s/ln", f->sy.lx.b);
 	assert_true((n = readlink(p, link, sizeof link - 1)) > 0);
 	link[n] = '\0';
 	assert_string_equal(link, "a.txt");
 	/* the stage is gone */
 	snprintf(p, sizeof p, "find %s -name '.clawssh-tmp-*' | grep -q .",
-	    f->host);
+	    f->sy.lx.b);
 	assert_int_not_equal(system(p), 0);
 }
 
@@ -147,17 +112,17 @@ test_pull(void **state)
 	struct tarstream_stats	 st;
 	char			 p[PATH_MAX], *cause = NULL;
 
-	put(f->local, "a.txt", "one\n");
-	put(f->host, "a.txt", "ONE\n");
-	snprintf(p, sizeof p, "%s/new", f->host);
+	put(f->sy.lx.a, "a.txt", "one\n");
+	put(f->sy.lx.b, "a.txt", "ONE\n");
+	snprintf(p, sizeof p, "%s/new", f->sy.lx.b);
 	assert_int_equal(mkdir(p, 0755), 0);
-	put(f->host, "new/c.txt", "three\n");
+	put(f->sy.lx.b, "new/c.txt", "three\n");
 	memset(&st, 0, sizeof st);
-	if (transfer_pull(f->t, f->pg, &f->hw, NULL, 0, NULL, &st,
+	if (transfer_pull(f->sy.lx.t, f->sy.pg, &f->sy.hw, NULL, 0, NULL, &st,
 	    &cause) != 0)
 		fail_msg("pull: %s", cause);
-	assert_true(holds(f->local, "a.txt", "ONE\n"));
-	assert_true(holds(f->local, "new/c.txt", "three\n"));
+	assert_true(local_holds(f->sy.lx.a, "a.txt", "ONE\n"));
+	assert_true(local_holds(f->sy.lx.a, "new/c.txt", "three\n"));
 }
 
 /*
@@ -172,23 +137,23 @@ test_pull_link_out(void **state)
 	char			 p[PATH_MAX], out[256], *cause = NULL;
 	int			 rc;
 
-	snprintf(out, sizeof out, "%s/outside", f->top);
+	snprintf(out, sizeof out, "%s/outside", f->sy.lx.top);
 	assert_int_equal(mkdir(out, 0755), 0);
-	snprintf(p, sizeof p, "%s/esc", f->host);
+	snprintf(p, sizeof p, "%s/esc", f->sy.lx.b);
 	assert_int_equal(symlink(out, p), 0);
 	memset(&st, 0, sizeof st);
-	rc = transfer_pull(f->t, f->pg, &f->hw, NULL, 0, NULL, &st, &cause);
+	rc = transfer_pull(f->sy.lx.t, f->sy.pg, &f->sy.hw, NULL, 0, NULL, &st, &cause);
 	(void)rc;
 	free(cause);
 	cause = NULL;
 	/* now a tar whose entry goes through the link */
 	snprintf(p, sizeof p, "cd %s && rm esc && mkdir esc && "
-	    "echo pwned > esc/x", f->host);
+	    "echo pwned > esc/x", f->sy.lx.b);
 	assert_int_equal(system(p), 0);
-	snprintf(p, sizeof p, "%s/esc", f->local);
+	snprintf(p, sizeof p, "%s/esc", f->sy.lx.a);
 	(void)unlink(p);
 	assert_int_equal(symlink(out, p), 0);
-	(void)transfer_pull(f->t, f->pg, &f->hw, NULL, 0, NULL, &st, &cause);
+	(void)transfer_pull(f->sy.lx.t, f->sy.pg, &f->sy.hw, NULL, 0, NULL, &st, &cause);
 	free(cause);
 	snprintf(p, sizeof p, "%s/x", out);
 	assert_int_not_equal(access(p, F_OK), 0);
