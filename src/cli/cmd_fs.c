@@ -34,6 +34,7 @@ enum {
 };
 
 #define FS_USAGE_TIMEOUT						\
+	"  -s, --sandbox ID      the sandbox, as provision printed it\n"	\
 	"  --timeout SECONDS     give up on (and kill) a step on the host\n" \
 	"                        after SECONDS (default 60; 0: never)\n"
 

@@ -76,6 +76,7 @@ static const char proc_usage[] =
     "       clawssh process wait -s ID [--timeout S] [--json] HANDLE\n"
     "           (exits with its status; 124 if still running at S)\n"
     "\n"
+    "  -s, --sandbox ID      the sandbox, as provision printed it\n"
     CMD_CONN_USAGE;
 
 enum {

@@ -201,13 +201,16 @@ static const struct mcp_tool mcp_tools[] = {
 	  "\"data\":{\"type\":\"string\"},"
 	  "\"eof\":{\"type\":\"boolean\",\"description\":\"close its "
 	  "input after data\"}},"
-	  "\"required\":[\"handle\"],\"additionalProperties\":false}",
+	  "\"required\":[\"handle\"],"
+	  "\"anyOf\":[{\"required\":[\"data\"]},{\"required\":[\"eof\"],"
+	  "\"properties\":{\"eof\":{\"const\":true}}}],"
+	  "\"additionalProperties\":false}",
 	  MCP_TEXT_OUT, DE, NULL },
 	{ "process_kill", "process.kill",
 	  "Send a signal (default TERM) to a background process.",
 	  "{\"type\":\"object\",\"properties\":{" MCP_HANDLE_PROP ","
 	  "\"signal\":{\"type\":\"string\",\"description\":\"TERM, KILL, "
-	  "INT, HUP, ...\"}},"
+	  "INT, HUP, ... or a number\",\"examples\":[\"TERM\",\"KILL\"]}},"
 	  "\"required\":[\"handle\"],\"additionalProperties\":false}",
 	  MCP_TEXT_OUT, DE | ID, NULL },
 	{ "process_list", "process.list",
