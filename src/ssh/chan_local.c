@@ -3,7 +3,9 @@
  * Local channels: the command runs under /bin/sh -c on this machine, in
  * a process group of its own, with pipes for its stdin, stdout and
  * stderr.  The transport's descriptor is an epoll set holding every
- * channel's output pipes and process descriptor (pidfd), so the callers'
+ * channel's output pipes and process descriptor (pidfd; where there is
+ * none, as under valgrind 3.19, a 50 ms timerfd that wakes the loop to
+ * poll for the exit instead), so the callers'
  * poll on transport_fd wakes for any of them as it would for a session's
  * socket.  Used by the unit tests to drive exec, transfers and the host
  * scripts without sshd; the real sh runs the same scripts sshd would.
@@ -14,6 +16,7 @@
 
 #include <sys/epoll.h>
 #include <sys/syscall.h>
+#include <sys/timerfd.h>
 #include <sys/wait.h>
 
 #include <errno.h>
@@ -35,6 +38,7 @@
 struct chan_local {
 	pid_t	pid;
 	int	pidfd;		/* in the epoll set until reaped */
+	int	tick;		/* pidfd is a timerfd (no pidfd_open) */
 	int	in;		/* its stdin, -1 once EOF was sent */
 	int	out[2];		/* its stdout and stderr, -1 at EOF */
 	int	status;		/* wait status, valid once reaped */
@@ -72,6 +76,36 @@ local_nonblock(int fd)
 	int	fl = fcntl(fd, F_GETFL);
 
 	return fl == -1 ? -1 : fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+}
+
+/* A timerfd firing every 50 ms, for a kernel without pidfd_open. */
+static int
+local_ticker(int *tick)
+{
+	struct itimerspec	its;
+	int			fd;
+
+	if ((fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK |
+	    TFD_CLOEXEC)) == -1)
+		return -1;
+	memset(&its, 0, sizeof its);
+	its.it_value.tv_nsec = its.it_interval.tv_nsec = 50 * 1000 * 1000;
+	if (timerfd_settime(fd, 0, &its, NULL) == -1) {
+		close(fd);
+		return -1;
+	}
+	*tick = 1;
+	return fd;
+}
+
+/* Take the ticks that woke the poll, so that it sleeps again. */
+static void
+local_untick(struct chan_local *l)
+{
+	uint64_t	n;
+
+	if (l->tick && l->pidfd != -1)
+		(void)read(l->pidfd, &n, sizeof n);
 }
 
 /* In the child: the pipes as fds 0-2, then sh -c command. */
@@ -123,6 +157,8 @@ chan_local_start(struct chan *c, const char *command,
 	l->out[0] = p[1][0];
 	l->out[1] = p[2][0];
 	l->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (l->pidfd == -1 && errno == ENOSYS)
+		l->pidfd = local_ticker(&l->tick);
 	c->lc = l;
 	if (l->pidfd == -1 || local_nonblock(l->in) == -1 ||
 	    local_nonblock(l->out[0]) == -1 ||
@@ -144,6 +180,7 @@ local_read(struct chan *c, int stream, char *p, size_t n, char **cause)
 	int			*fd = &l->out[stream != 0];
 	ssize_t			 r;
 
+	local_untick(l);
 	if (*fd == -1)
 		return 0;
 	while ((r = read(*fd, p, n)) == -1 && errno == EINTR)
@@ -227,6 +264,7 @@ local_wait_closed(struct chan *c, char **cause)
 
 	if (l->reaped)
 		return 0;
+	local_untick(l);
 	if ((st = spawn_poll(l->pid)) == -1) {
 		if (kill(l->pid, 0) == -1 && errno == ESRCH) {
 			*cause = xstrdup("local: the command vanished");
