@@ -49,7 +49,10 @@ extern const struct chan_ops chan_ssh_ops;
 extern const struct chan_ops chan_mux_ops;
 extern const struct chan_ops chan_local_ops;
 
-/* Start command on c (ops, t set) through each kind: 0, or -1 with *cause. */
+/*
+ * Start command on c (ops, t set) through each kind: 0, or a negative
+ * CLAW_ERR_* with *cause.
+ */
 int	chan_ssh_start(struct chan *c, const char *command,
 	    const struct pty_req *pty, int64_t deadline, char **cause);
 int	chan_mux_start(struct chan *c, const char *command, const char *nonce,

@@ -132,19 +132,19 @@ chan_local_start(struct chan *c, const char *command,
 
 	if (pty != NULL) {
 		*cause = xstrdup("local: no terminals on the local transport");
-		return -1;
+		return CLAW_ERR_UNSUPPORTED;
 	}
 	for (i = 0; i < 3; i++) {
 		if (pipe2(p[i], O_CLOEXEC) == -1) {
 			*cause = xasprintf("local: pipe: %s", strerror(errno));
 			fdio_close_pipes(p, 3);
-			return -1;
+			return CLAW_ERR_IO;
 		}
 	}
 	if ((pid = fork()) == -1) {
 		*cause = xasprintf("local: fork: %s", strerror(errno));
 		fdio_close_pipes(p, 3);
-		return -1;
+		return CLAW_ERR_IO;
 	}
 	if (pid == 0)
 		local_child(command, p[0], p[1], p[2]);
@@ -167,7 +167,7 @@ chan_local_start(struct chan *c, const char *command,
 	    local_watch(c->t, l->out[1], EPOLL_CTL_ADD, EPOLLIN) == -1 ||
 	    local_watch(c->t, l->pidfd, EPOLL_CTL_ADD, EPOLLIN) == -1) {
 		*cause = xasprintf("local: %s", strerror(errno));
-		return -1;
+		return CLAW_ERR_IO;
 	}
 	return 0;
 }

@@ -35,7 +35,7 @@ chan_mux_start(struct chan *c, const char *command, const char *nonce,
 {
 	c->mc = mux_chan_open(transport_mux(c->t), command, nonce, pty,
 	    cause);
-	return c->mc != NULL ? 0 : -1;
+	return c->mc != NULL ? 0 : CLAW_ERR_CONNECT;
 }
 
 /* Open a command on the daemon's host agent channel. */
@@ -45,7 +45,7 @@ chan_mux_start_agent(struct chan *c, const char *agent, const void *frame,
 {
 	c->mc = mux_chan_open_agent(transport_mux(c->t), agent, frame, len,
 	    cause);
-	return c->mc != NULL ? 0 : -1;
+	return c->mc != NULL ? 0 : CLAW_ERR_CONNECT;
 }
 
 /* Read stream 0 or 1; CLAW_ERR_UNSUPPORTED: it never started. */

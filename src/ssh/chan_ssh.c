@@ -58,17 +58,16 @@ chan_ssh_start(struct chan *c, const char *command, const struct pty_req *pty,
 	int	rc;
 
 	if ((c->ch = transport_channel_open(c->t, deadline, cause)) == NULL)
-		return -1;
-	if (pty != NULL && ssh_request_pty(c, pty, deadline, cause) != 0)
-		return -1;
+		return CLAW_ERR_CONNECT;
+	if (pty != NULL && (rc = ssh_request_pty(c, pty, deadline,
+	    cause)) != 0)
+		return rc;
 	while ((rc = libssh2_channel_exec(c->ch, command)) ==
 	    LIBSSH2_ERROR_EAGAIN && transport_wait(c->t, deadline) == 0)
 		;
-	if (rc != 0) {
-		(void)ssh_fail(c, "the server refused to run the command", rc,
+	if (rc != 0)
+		return ssh_fail(c, "the server refused to run the command", rc,
 		    cause);
-		return -1;
-	}
 	return 0;
 }
 
