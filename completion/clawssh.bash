@@ -40,21 +40,21 @@ _clawssh_options() {
 	image)
 		echo "--config --force --host --json --no-daemon --passphrase-file --remote-root --state-dir -F -l -o -p -v" ;;
 	process)
-		echo "--config --env --eof --json --log-max --name --no-daemon --passphrase-file --pty --signal --state-dir --tail --timeout -F -l -o -p -s -v" ;;
+		echo "--config --env --eof --json --log-max --name --no-daemon --passphrase-file --pty --sandbox --signal --state-dir --tail --timeout -F -l -o -p -s -v" ;;
 	sync)
 		echo "--config --json --no-daemon --passphrase-file --state-dir -F -l -o -p -v" ;;
 	read)
-		echo "--config --limit --lines --no-daemon --offset --passphrase-file --state-dir --timeout -F -l -o -p -s -v" ;;
+		echo "--config --limit --lines --no-daemon --offset --passphrase-file --sandbox --state-dir --timeout -F -l -o -p -s -v" ;;
 	write)
-		echo "--config --no-daemon --passphrase-file --push --state-dir --timeout -F -l -o -p -s -v" ;;
+		echo "--config --no-daemon --passphrase-file --push --sandbox --state-dir --timeout -F -l -o -p -s -v" ;;
 	edit)
-		echo "--all --config --json --new --no-daemon --old --passphrase-file --push --state-dir --timeout -F -l -o -p -s -v" ;;
+		echo "--all --config --json --new --no-daemon --old --passphrase-file --push --sandbox --state-dir --timeout -F -l -o -p -s -v" ;;
 	apply-patch)
-		echo "--config --json --no-daemon --passphrase-file --push --state-dir --timeout -F -l -o -p -s -v" ;;
+		echo "--config --json --no-daemon --passphrase-file --push --sandbox --state-dir --timeout -F -l -o -p -s -v" ;;
 	ls)
-		echo "--config --json --no-daemon --passphrase-file --state-dir --timeout -F -l -o -p -s -v" ;;
+		echo "--config --json --no-daemon --passphrase-file --sandbox --state-dir --timeout -F -l -o -p -s -v" ;;
 	stat)
-		echo "--config --json --no-daemon --passphrase-file --state-dir --timeout -F -l -o -p -s -v" ;;
+		echo "--config --json --no-daemon --passphrase-file --sandbox --state-dir --timeout -F -l -o -p -s -v" ;;
 	serve)
 		echo "--agent --config --detach --host --idle-timeout --json --key --listen --log --max-body --max-result --mcp --socket --status --stdio --stop --token-file --workspace -F -s -v" ;;
 	ssh-config)
