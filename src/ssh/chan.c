@@ -89,7 +89,7 @@ chan_signal(struct chan *c, int sig, char **cause)
 int
 chan_started(struct chan *c)
 {
-	return c->ops->started(c);
+	return c->ops->started == NULL || c->ops->started(c);
 }
 
 /* New window size; see chan.h. */
@@ -131,7 +131,7 @@ chan_eof(struct chan *c)
 int
 chan_pending(struct chan *c)
 {
-	return c->ops->pending(c);
+	return c->ops->pending != NULL && c->ops->pending(c);
 }
 
 /* Wait for close; see chan.h. */
@@ -153,7 +153,8 @@ chan_exit(struct chan *c, int *status, char **signame)
 void
 chan_set_pgid(struct chan *c, long pgid)
 {
-	c->ops->set_pgid(c, pgid);
+	if (c->ops->set_pgid != NULL)
+		c->ops->set_pgid(c, pgid);
 }
 
 /* Free; see chan.h. */

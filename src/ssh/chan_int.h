@@ -21,7 +21,11 @@
 struct chan_local;
 struct mux_chan;
 
-/* What each kind does; the meanings are chan.h's. */
+/*
+ * What each kind does; the meanings are chan.h's.  pending, started and
+ * set_pgid may be NULL: nothing buffered here, started once opened, no
+ * process group to keep.
+ */
 struct chan_ops {
 	ssize_t	(*read)(struct chan *, int, char *, size_t, char **);
 	ssize_t	(*write)(struct chan *, const char *, size_t, char **);

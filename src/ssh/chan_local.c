@@ -126,7 +126,8 @@ chan_local_start(struct chan *c, const char *command,
     const struct pty_req *pty, char **cause)
 {
 	struct chan_local	*l;
-	int			 p[3][2] = { { -1, -1 }, { -1, -1 }, { -1, -1 } };
+	int			 p[3][2] = {
+		{ -1, -1 }, { -1, -1 }, { -1, -1 } };
 	int			 i;
 	pid_t			 pid;
 
@@ -247,14 +248,6 @@ local_eof(struct chan *c)
 	return c->lc->out[0] == -1 && c->lc->out[1] == -1;
 }
 
-/* Nothing is buffered on this side. */
-static int
-local_pending(struct chan *c)
-{
-	(void)c;
-	return 0;
-}
-
 /* Closed once the command was reaped (its pidfd woke the poll). */
 static int
 local_wait_closed(struct chan *c, char **cause)
@@ -316,22 +309,6 @@ local_signal(struct chan *c, int sig, char **cause)
 	return CLAW_ERR_IO;
 }
 
-/* A local command has started once forked. */
-static int
-local_started(struct chan *c)
-{
-	(void)c;
-	return 1;
-}
-
-/* The group is the child's own; nothing to keep. */
-static void
-local_set_pgid(struct chan *c, long pgid)
-{
-	(void)c;
-	(void)pgid;
-}
-
 /* Close the pipes; a command still running is ended, group and all. */
 static void
 local_free(struct chan *c)
@@ -351,7 +328,7 @@ local_free(struct chan *c)
 }
 
 const struct chan_ops chan_local_ops = {
-	local_read, local_write, local_send_eof, local_eof, local_pending,
-	local_wait_closed, local_exit, local_resize, local_signal,
-	local_started, local_set_pgid, local_free
+	local_read, local_write, local_send_eof, local_eof, NULL,
+	local_wait_closed, local_exit, local_resize, local_signal, NULL,
+	NULL, local_free
 };

@@ -184,22 +184,6 @@ ssh_signal(struct chan *c, int sig, char **cause)
 	return CLAW_ERR_UNSUPPORTED;
 }
 
-/* A command on a channel of our own has started once it was opened. */
-static int
-ssh_started(struct chan *c)
-{
-	(void)c;
-	return 1;
-}
-
-/* Only the daemon keeps the process group. */
-static void
-ssh_set_pgid(struct chan *c, long pgid)
-{
-	(void)c;
-	(void)pgid;
-}
-
 /* Free the libssh2 channel. */
 static void
 ssh_free(struct chan *c)
@@ -213,6 +197,6 @@ ssh_free(struct chan *c)
 
 const struct chan_ops chan_ssh_ops = {
 	ssh_read, ssh_write, ssh_send_eof, ssh_eof, ssh_pending,
-	ssh_wait_closed, ssh_exit, ssh_resize, ssh_signal, ssh_started,
-	ssh_set_pgid, ssh_free
+	ssh_wait_closed, ssh_exit, ssh_resize, ssh_signal, NULL, NULL,
+	ssh_free
 };

@@ -14,8 +14,8 @@ struct transport;
 
 struct local_fx {
 	char			 top[64];
-	char			 a[128];	/* top/A, made (NULL: none) */
-	char			 b[128];	/* top/B, made (NULL: none) */
+	char			 a[128];	/* top/A, made ("": none) */
+	char			 b[128];	/* top/B, made ("": none) */
 	struct transport	*t;
 };
 

@@ -86,7 +86,8 @@ run(struct transport *t, const char *const *args, int argc, const char *in,
 static void
 test_streams_status(void **state)
 {
-	const char *const argv[] = { "sh", "-c", "echo out; echo err >&2; exit 3" };
+	const char *const argv[] = { "sh", "-c",
+	    "echo out; echo err >&2; exit 3" };
 	struct buf	out = BUF_INIT, err = BUF_INIT;
 
 	assert_int_equal(run(*state, argv, 3, NULL, 0, &out, &err), 3);
@@ -102,7 +103,8 @@ test_streams_status(void **state)
 static void
 test_argv_quoting(void **state)
 {
-	const char *const argv[] = { "printf", "%s|", "a b", "$HOME", "'\"", "" };
+	const char *const argv[] = { "printf", "%s|", "a b", "$HOME", "'\"",
+	    "" };
 	struct buf	out = BUF_INIT, err = BUF_INIT;
 
 	assert_int_equal(run(*state, argv, 6, NULL, 0, &out, &err), 0);

@@ -36,8 +36,8 @@ sample(const char *name, const cJSON *s)
 {
 	const cJSON	*type = cJSON_GetObjectItemCaseSensitive(s, "type");
 	const cJSON	*en = cJSON_GetObjectItemCaseSensitive(s, "enum");
-	const cJSON	*min = cJSON_GetObjectItemCaseSensitive(s, "minimum");
-	const cJSON	*ex = cJSON_GetObjectItemCaseSensitive(s, "examples");
+	const cJSON	*min = cJSON_GetObjectItem(s, "minimum");
+	const cJSON	*ex = cJSON_GetObjectItem(s, "examples");
 	const char	*t = cJSON_GetStringValue(type);
 	cJSON		*o;
 
@@ -140,7 +140,7 @@ check_cli(const char *tool, const char *arg, const struct rpc_call *c)
 	int	 i;
 
 	if ((help = cli_help(c->argv)) == NULL)
-		return;		/* run outside make check: no CLI to ask */
+		return;	/* run outside make check: no CLI to ask */
 	for (i = 0; i < c->argc && strcmp(c->argv[i], "--") != 0; i++) {
 		if (strncmp(c->argv[i], "--", 2) != 0)
 			continue;

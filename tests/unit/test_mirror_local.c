@@ -62,6 +62,18 @@ teardown(void **state)
 	return 0;
 }
 
+/* Open the sandbox's mirror in m. */
+static void
+open_mirror(struct fx *f, struct mirror *m)
+{
+	char	*cause = NULL;
+
+	memset(m, 0, sizeof *m);
+	if (mirror_open(m, f->sy.lx.t, f->sy.pg, &f->sy.hw, f->state, ID,
+	    NULL, 0, &cause) != 0)
+		fail_msg("mirror_open: %s", cause);
+}
+
 /* One mirrored exec: push, run cmd on the host, pull; the pull's rc. */
 static int
 mirrored(struct fx *f, const char *cmd, struct mirror *m)
@@ -69,10 +81,7 @@ mirrored(struct fx *f, const char *cmd, struct mirror *m)
 	char	*cause = NULL;
 	int	 rc;
 
-	memset(m, 0, sizeof *m);
-	if (mirror_open(m, f->sy.lx.t, f->sy.pg, &f->sy.hw, f->state, ID, NULL, 0,
-	    &cause) != 0)
-		fail_msg("mirror_open: %s", cause);
+	open_mirror(f, m);
 	if (mirror_push(m, &cause) != 0)
 		fail_msg("mirror_push: %s", cause);
 	if (cmd != NULL)
@@ -124,9 +133,7 @@ test_conflict(void **state)
 
 	local_sh(f->sy.lx.a, "echo base > a.txt");
 	assert_int_equal(mirrored(f, NULL, &m), 0);
-	memset(&m, 0, sizeof m);
-	assert_int_equal(mirror_open(&m, f->sy.lx.t, f->sy.pg, &f->sy.hw, f->state, ID,
-	    NULL, 0, &cause), 0);
+	open_mirror(f, &m);
 	assert_int_equal(mirror_push(&m, &cause), 0);
 	local_sh(f->sy.lx.b, "echo remote > a.txt");
 	local_sh(f->sy.lx.a, "echo local > a.txt");
@@ -178,9 +185,7 @@ test_hints(void **state)
 	local_sh(f->sy.lx.a, "echo one > a.txt && echo two > b.txt");
 	assert_int_equal(mirrored(f, NULL, &m), 0);
 	local_sh(f->sy.lx.a, "echo ONE > a.txt");
-	memset(&m, 0, sizeof m);
-	assert_int_equal(mirror_open(&m, f->sy.lx.t, f->sy.pg, &f->sy.hw, f->state, ID,
-	    NULL, 0, &cause), 0);
+	open_mirror(f, &m);
 	m.hints.take = hint_take;
 	m.hints.ack = hint_ack;
 	hint_takes = hint_acks = 0;
@@ -203,7 +208,8 @@ test_mass_delete_guard(void **state)
 	struct fx	*f = *state;
 	struct mirror	 m;
 
-	local_sh(f->sy.lx.a, "for i in 1 2 3 4 5 6 7 8; do echo $i > f$i; done");
+	local_sh(f->sy.lx.a,
+	    "for i in 1 2 3 4 5 6 7 8; do echo $i > f$i; done");
 	assert_int_equal(mirrored(f, NULL, &m), 0);
 	assert_int_not_equal(mirrored(f, "rm -f f*", &m), 0);
 	assert_true(local_holds(f->sy.lx.a, "f1", "1\n"));

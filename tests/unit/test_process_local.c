@@ -91,7 +91,8 @@ test_run_to_exit(void **state)
 	assert_int_equal(st.exit_status, 3);
 	assert_string_equal(st.name, "reader");
 	process_state_clear(&st);
-	assert_int_equal(process_poll(f->lx.t, f->lx.a, h, &st, &out, &cause), 0);
+	assert_int_equal(process_poll(f->lx.t, f->lx.a, h, &st, &out, &cause),
+	    0);
 	buf_append(&out, "", 1);
 	assert_non_null(strstr(out.data, "/sbx/workspace\n"));
 	assert_non_null(strstr(out.data, "got yo\n"));
@@ -119,7 +120,8 @@ test_list_kill(void **state)
 		}
 	assert_true(found);
 	process_list_free(list, n);
-	assert_int_equal(process_kill(f->lx.t, f->lx.a, h, "TERM", &was, &cause),
+	assert_int_equal(process_kill(f->lx.t, f->lx.a, h, "TERM", &was,
+	    &cause),
 	    0);
 	assert_true(was);
 	memset(&st, 0, sizeof st);
