@@ -123,11 +123,16 @@ static const char slurm_job_body[] =
 	"    r=$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')\n"
 	"    port=$((20000 + r % 40000))\n"
 	"    conf \"$port\"\n"
-	"    rm -f \"$d/pid\"\n"
+	"    rm -f \"$d/pid\"; : > \"$d/log\"\n"
 	"    CLAWSSH_SLURM_JOB=$id \"$sshd\" -D -e -f \"$d/config\" \\\n"
 	"      </dev/null >/dev/null 2>>\"$d/log\" &\n"
 	"    s=$!\n"
-	"    up \"$s\" && return 0\n"
+	/*
+	 * sshd runs on when it binds one of 0.0.0.0 and :: only; a
+	 * port someone holds on either is tried again elsewhere.
+	 */
+	"    up \"$s\" && ! grep -q 'Bind to port\\|Cannot bind' \"$d/log\" &&\n"
+	"      return 0\n"
 	"    kill \"$s\" 2>/dev/null; wait \"$s\" 2>/dev/null; s=''\n"
 	"    grep -q 'Bind to port\\|Cannot bind' \"$d/log\" &&"
 	" why='bind-failed'\n"

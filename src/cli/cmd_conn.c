@@ -187,6 +187,15 @@ cmd_conn_all_lines(const struct cmd_conn *cc, size_t *n)
 	return v;
 }
 
+/* The ssh config file read; see cmd_conn.h. */
+char *
+cmd_conn_ssh_config_path(const struct cmd_conn *cc)
+{
+	if (cc->ssh_config != NULL)
+		return xstrdup(cc->ssh_config);
+	return xasprintf("%s/.ssh/config", cmd_home());
+}
+
 /* Resolve the target through ssh_config; see cmd_conn.h. */
 int
 cmd_conn_resolve(struct cmd_conn *cc, struct sshconfig **sc)
@@ -212,12 +221,9 @@ cmd_conn_resolve(struct cmd_conn *cc, struct sshconfig **sc)
 	lines = cmd_conn_all_lines(cc, &nlines);
 	q.options = lines;
 	q.noptions = nlines;
-	if (cc->ssh_config != NULL)
-		path = xstrdup(cc->ssh_config);
-	else {
-		path = xasprintf("%s/.ssh/config", q.home);
+	path = cmd_conn_ssh_config_path(cc);
+	if (cc->ssh_config == NULL)
 		flags = SSHCONFIG_OPTIONAL;
-	}
 	if ((rc = sshconfig_resolve(path, flags, &q, sc, &cause)) != 0) {
 		rc = cmd_fail("%s", cause);
 		free(cause);

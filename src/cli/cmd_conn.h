@@ -88,6 +88,9 @@ int	cmd_conn_load(struct cmd_conn *cc);
  */
 void	cmd_conn_endpoint(struct cmd_conn *cc, char **lines, size_t n);
 
+/* The ssh config file cmd_conn_resolve reads: -F, else ~/.ssh/config. */
+char	*cmd_conn_ssh_config_path(const struct cmd_conn *cc);
+
 /* Resolve cc->target through ssh_config.  Returns 0 or CMD_EXIT_FAILURE. */
 int	cmd_conn_resolve(struct cmd_conn *cc, struct sshconfig **sc);
 

@@ -29,11 +29,13 @@
 #include "cmd_conn.h"
 #include "cmd_env.h"
 #include "cmd_exec_bg.h"
+#include "cmd_exec_route.h"
 #include "contain_bwrap.h"
 #include "error.h"
 #include "exec.h"
 #include "log.h"
 #include "mirror.h"
+#include "mux_client.h"
 #include "pathguard.h"
 #include "pty.h"
 #include "registry.h"
@@ -60,6 +62,7 @@ struct exec_args {
 	int64_t		 yield_ms;	/* --yield-ms, -1: not given */
 	int		 json;		/* --json (with those two) */
 	int		 sync_json;	/* --sync-json */
+	int		 route_json;	/* --route-json (hidden) */
 	int		 argc;
 	char		**argv;
 	struct contain_limits limits;	/* in force when contained */
@@ -107,7 +110,7 @@ static const char exec_usage[] =
 enum {
 	OPT_TIMEOUT = CMD_OPT_FIRST_FREE, OPT_ENV, OPT_CWD, OPT_HOST,
 	OPT_STRICT, OPT_NOSYNC, OPT_BACKGROUND, OPT_YIELD, OPT_JSON,
-	OPT_SYNC_JSON, OPT_MASS_DELETE, OPT_SIZE
+	OPT_SYNC_JSON, OPT_MASS_DELETE, OPT_SIZE, OPT_ROUTE_JSON
 };
 
 static const struct option exec_longopts[] = {
@@ -120,6 +123,8 @@ static const struct option exec_longopts[] = {
 	{ "host", required_argument, NULL, OPT_HOST },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "no-sync", no_argument, NULL, OPT_NOSYNC },
+	/* a daemon's worker: the route of daemon_route.c, not in --help */
+	{ "route-json", no_argument, NULL, OPT_ROUTE_JSON },
 	{ "sync-json", no_argument, NULL, OPT_SYNC_JSON },
 	{ "sandbox", required_argument, NULL, 's' },
 	{ "size", required_argument, NULL, OPT_SIZE },
@@ -196,6 +201,9 @@ exec_option(struct exec_args *a, int ch, const char *arg)
 		return 0;
 	case OPT_SYNC_JSON:
 		a->sync_json = 1;
+		return 0;
+	case OPT_ROUTE_JSON:
+		a->route_json = 1;
 		return 0;
 	case OPT_JSON:
 		a->json = 1;
@@ -277,6 +285,8 @@ exec_parse_args(int argc, char **argv, struct exec_args *a)
 		return cmd_fail("give --background or --yield-ms, not both");
 	if (a->json && !a->background && a->yield_ms < 0)
 		return cmd_fail("--json goes with --background or --yield-ms");
+	if (a->route_json && a->sandbox == NULL)
+		return cmd_fail("--route-json needs -s ID");
 	return exec_check_tty(a);
 }
 
@@ -430,17 +440,11 @@ exec_sync_down(struct mirror *m, int status, char **err)
 static void
 exec_limit_note(const struct contain_limits *l, int status)
 {
-	if (status == 128 + SIGXCPU && l->cpu != 0)
-		log_warn("the command exceeded its CPU time limit (%lld s)",
-		    (long long)l->cpu);
-	else if (status == 128 + SIGXFSZ && l->fsize != 0)
-		log_warn("the command exceeded its file size limit (%lld "
-		    "bytes)", (long long)l->fsize);
-	else if ((status == 128 + SIGKILL || status == 128 + SIGSEGV ||
-	    status == 128 + SIGABRT) && l->memory != 0)
-		log_warn("the command died of signal %d; it may have hit its "
-		    "memory limit (%lld bytes)", status - 128,
-		    (long long)l->memory);
+	char	*note = contain_limit_note(l, status);
+
+	if (note != NULL)
+		log_warn("%s", note);
+	free(note);
 }
 
 /*
@@ -541,8 +545,7 @@ exec_fg(struct exec_args *a, const char *pre, const char *cwd,
 		free(cause);
 		*mirroring = 0;
 	} else if (status == EXEC_STATUS_TIMEOUT && eo.timeout > 0)
-		log_warn("command timed out after %d s; remote process "
-		    "stopped", eo.timeout);
+		log_warn(EXEC_TIMEOUT_NOTE, eo.timeout);
 	else
 		exec_limit_note(&a->limits, status);
 	if (inl != NULL) {
@@ -623,6 +626,47 @@ exec_sync_json(const struct mirror *m, int64_t up_ms, int64_t down_ms,
 	    m->remote_how != NULL ? m->remote_how : "none");
 }
 
+/*
+ * --route-json, once connected and the wrapper known: print the route
+ * to this sandbox's persistent environment, for the daemon.
+ */
+static int
+exec_route(struct exec_args *a)
+{
+	struct exec_route_out	 r;
+	struct mux		*m = transport_mux(a->box.t);
+	char			*files[4];
+	int			 rc;
+
+	if (a->box.warned)
+		return cmd_fail("sandbox %s runs with older settings: no "
+		    "route", a->sandbox);
+	files[0] = registry_record_path(a->box.reg, a->sandbox);
+	files[1] = a->box.cc.cfg->path != NULL ?
+	    xstrdup(a->box.cc.cfg->path) : config_default_path(cmd_home());
+	files[2] = cmd_conn_ssh_config_path(&a->box.cc);
+	files[3] = NULL;
+	if (files[1] == NULL) {		/* no config location at all */
+		files[1] = files[2];
+		files[2] = NULL;
+	}
+	memset(&r, 0, sizeof r);
+	r.sandbox = a->sandbox;
+	r.hello = m != NULL ? mux_hello_text(m) : NULL;
+	r.route = a->route.dir != NULL ? &a->route : NULL;
+	r.env = a->env.v;
+	r.nenv = a->env.n;
+	r.timeout = a->timeout > 0 ? a->timeout : 0;
+	r.limits = &a->now.limits;
+	r.mirror = exec_mirrors(a);
+	r.files = files;
+	rc = exec_route_print(&r);
+	free(files[0]);
+	free(files[1]);
+	free(files[2]);
+	return rc;
+}
+
 /* Connect and run the command; returns the exit status. */
 static int
 exec_connect_run(struct exec_args *a, const char *pre, const char *cwd)
@@ -640,6 +684,10 @@ exec_connect_run(struct exec_args *a, const char *pre, const char *cwd)
 	    (rc = cmd_conn_connect(&a->box.cc, a->box.sc, &a->box.t)) != 0 ||
 	    (rc = exec_wrap(a, &wrap)) != 0)
 		return rc;
+	if (a->route_json) {
+		free(wrap);
+		return exec_route(a);
+	}
 	if (exec_mirrors(a)) {
 		t0 = clock_now_ms();
 		if ((rc = exec_sync_up(a, &m, &pg)) != 0) {
@@ -747,6 +795,8 @@ static const struct option shell_longopts[] = {
 	{ "env", required_argument, NULL, OPT_ENV },
 	{ "help", no_argument, NULL, 'h' },
 	{ "no-sync", no_argument, NULL, OPT_NOSYNC },
+	/* a daemon's worker: the route of daemon_route.c, not in --help */
+	{ "route-json", no_argument, NULL, OPT_ROUTE_JSON },
 	{ "size", required_argument, NULL, OPT_SIZE },
 	{ "strict-config", no_argument, NULL, OPT_STRICT },
 	{ NULL, 0, NULL, 0 }

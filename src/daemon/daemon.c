@@ -159,6 +159,7 @@ daemon_timeout(struct daemon *d)
 	}
 	TAILQ_FOREACH(h, &d->hosts, entry)
 		t = clock_min(t, dhost_next_event(h));
+	t = clock_min(t, droute_next_event(d));
 	if (d->idle_ms > 0 && d->idle_since != 0)
 		t = clock_min(t, d->idle_since + d->idle_ms);
 	return clock_poll_timeout(t);
@@ -278,6 +279,7 @@ daemon_turn(struct daemon *d, struct pollfd **pfdp, size_t *cap)
 	if (pfd[1].revents & POLLIN)
 		daemon_connected(d);
 	dcall_io(d, pfd + (n - ncalls), ncalls);
+	droute_tick(d);
 	if (pfd[0].revents & POLLIN)
 		dclient_accept(d);
 	TAILQ_FOREACH(h, &d->hosts, entry)
@@ -385,6 +387,7 @@ daemon_init(struct daemon *d, const struct daemon_opts *o, char **cause)
 	TAILQ_INIT(&d->hosts);
 	TAILQ_INIT(&d->calls);
 	TAILQ_INIT(&d->watches);
+	TAILQ_INIT(&d->routes);
 	d->wake[0] = d->wake[1] = -1;
 	d->lockfd = -1;
 	d->policy = o->policy;
@@ -423,6 +426,7 @@ daemon_done(struct daemon *d)
 	struct dhost	*h;
 	char		*lock;
 
+	d->quit = 1;	/* in-process commands end, none falls back */
 	while ((c = TAILQ_FIRST(&d->clients)) != NULL)
 		dclient_free(c);
 	dwatch_free_all(d);
@@ -431,6 +435,7 @@ daemon_done(struct daemon *d)
 		dhost_free(h);
 	}
 	djournal_free(d);
+	droute_free_all(d);
 	(void)unlink(d->path);
 	lock = xasprintf("%s.lock", d->path);
 	(void)unlink(lock);		/* ours: held until the close below */

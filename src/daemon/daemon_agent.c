@@ -49,6 +49,7 @@ struct dareq {
 	TAILQ_ENTRY(dareq)	 centry;	/* the client's */
 	struct dagent		*agent;
 	struct dclient		*client;
+	struct dcall		*call;		/* in-process: a JSON-RPC exec */
 	uint32_t		 chan;		/* the client's number */
 	uint32_t		 id;		/* serve's request id */
 	int			 started;
@@ -95,7 +96,9 @@ dareq_free(struct dareq *rq)
 static void
 dareq_fail(struct dareq *rq, const char *why)
 {
-	char	*msg;
+	struct dcall	*c = rq->call;
+	char		*msg;
+	int		 started = rq->started;
 
 	if (rq->client != NULL) {
 		msg = xasprintf("host agent: %s", why);
@@ -104,6 +107,10 @@ dareq_fail(struct dareq *rq, const char *why)
 		free(msg);
 	}
 	dareq_free(rq);
+	if (c != NULL) {
+		c->areq = NULL;
+		droute_failed(c, started, why);
+	}
 }
 
 /* Queue a frame for serve's stdin. */
@@ -185,6 +192,8 @@ dareq_exit(struct dareq *rq, const struct frame *f)
 {
 	int	code, signo;
 
+	struct dcall	*c = rq->call;
+
 	if (msg_exit_get(f, &code, &signo) != 0)
 		return -1;
 	dareq_eof(rq, 3);
@@ -192,6 +201,10 @@ dareq_exit(struct dareq *rq, const struct frame *f)
 		mux_frame_put_num(&rq->client->out, MUX_EXIT, rq->chan,
 		    code >= 0 ? code : 128 + signo, "");
 	dareq_free(rq);
+	if (c != NULL) {
+		c->areq = NULL;
+		droute_exit(c, code >= 0 ? code : 128 + signo);
+	}
 	return 0;
 }
 
@@ -230,12 +243,18 @@ dagent_frame(struct dagent *a, const struct frame *f)
 		log_debug("%s: host agent: command %u started (pid %u)",
 		    a->host->label, f->id, pid);
 		dareq_put(rq, MUX_OPENED, NULL, 0);
+		if (rq->call != NULL)
+			droute_started(rq->call);
 		return 0;
 	case FRAME_DATA:
 		if (msg_data_get(f, &stream, &p, &n) != 0 || !rq->started ||
 		    (stream != 1 && stream != 2))
 			return -1;
-		dareq_put(rq, stream == 1 ? MUX_STDOUT : MUX_STDERR, p, n);
+		if (rq->call != NULL)
+			dcall_output(rq->call, stream - 1, (const char *)p, n);
+		else
+			dareq_put(rq, stream == 1 ? MUX_STDOUT : MUX_STDERR,
+			    p, n);
 		return 0;
 	case FRAME_EOF:
 		if (msg_eof_get(f, &stream) != 0 || (stream != 1 &&
@@ -289,6 +308,9 @@ dagent_blocked(struct dagent *a)
 	TAILQ_FOREACH(rq, &a->reqs, aentry) {
 		if (rq->client != NULL && rq->client->out.len >=
 		    DCLIENT_OUT_MAX)
+			return 1;
+		if (rq->call != NULL && rq->call->client != NULL &&
+		    rq->call->client->out.len >= DCLIENT_OUT_MAX)
 			return 1;
 	}
 	return 0;
@@ -422,6 +444,21 @@ dagent_parse_open(const struct mux_frame *f, char **path,
 	return 0;
 }
 
+/* Give rq serve's next id and queue its EXEC frame fp with that id. */
+static void
+dagent_queue_exec(struct dagent *a, struct dareq *rq, const uint8_t *fp,
+    size_t flen)
+{
+	rq->id = a->next_id++;
+	buf_append(&a->ch->in, fp, flen);
+	/* the id: after the length, version and type */
+	a->ch->in.data[a->ch->in.len - flen + 6] = (char)(rq->id >> 24);
+	a->ch->in.data[a->ch->in.len - flen + 7] = (char)(rq->id >> 16);
+	a->ch->in.data[a->ch->in.len - flen + 8] = (char)(rq->id >> 8);
+	a->ch->in.data[a->ch->in.len - flen + 9] = (char)rq->id;
+	a->host->d->again = 1;
+}
+
 /* OPEN_AGENT from a client; see daemon_int.h. */
 const char *
 dagent_open(struct dclient *c, const struct mux_frame *f)
@@ -449,14 +486,7 @@ dagent_open(struct dclient *c, const struct mux_frame *f)
 		    "or the connection pool has no channel to spare)");
 		return NULL;
 	}
-	rq->id = a->next_id++;
-	buf_append(&a->ch->in, fp, flen);
-	/* the id: after the length, version and type */
-	a->ch->in.data[a->ch->in.len - flen + 6] = (char)(rq->id >> 24);
-	a->ch->in.data[a->ch->in.len - flen + 7] = (char)(rq->id >> 16);
-	a->ch->in.data[a->ch->in.len - flen + 8] = (char)(rq->id >> 8);
-	a->ch->in.data[a->ch->in.len - flen + 9] = (char)rq->id;
-	c->d->again = 1;
+	dagent_queue_exec(a, rq, fp, flen);
 	return NULL;
 }
 
@@ -541,6 +571,54 @@ dagent_client_paused(struct dclient *c)
 			return 1;
 	}
 	return 0;
+}
+
+/* An in-process command on an agent that is up; see daemon_int.h. */
+struct dareq *
+dagent_call(struct dhost *h, const char *path, struct dcall *c,
+    const struct buf *frame)
+{
+	struct dagent	*a;
+	struct dareq	*rq;
+
+	TAILQ_FOREACH(a, &h->agents, entry) {
+		if (strcmp(a->path, path) == 0)
+			break;
+	}
+	if (a == NULL || a->ch == NULL || !a->hello ||
+	    a->ch->in.len > DCHAN_IN_MAX)
+		return NULL;
+	rq = xcalloc(1, sizeof *rq);
+	rq->call = c;
+	rq->agent = a;
+	TAILQ_INSERT_TAIL(&a->reqs, rq, aentry);
+	dagent_queue_exec(a, rq, (const uint8_t *)frame->data, frame->len);
+	return rq;
+}
+
+/* Signal an in-process command; see daemon_int.h. */
+void
+dareq_signal(struct dareq *rq, int sig)
+{
+	struct frame_wr	w = FRAME_WR_INIT;
+
+	msg_u32(&w, FRAME_SIGNAL, rq->id, TAG_SIGNO, (uint32_t)sig);
+	dagent_send(rq->agent, &w);
+}
+
+/* An in-process command's stdin, then its end; see daemon_int.h. */
+void
+dareq_stdin(struct dareq *rq, const char *p, size_t n)
+{
+	struct frame_wr	w = FRAME_WR_INIT;
+	size_t		off, k;
+
+	for (off = 0; off < n; off += k) {
+		k = n - off < DAGENT_DATA ? n - off : DAGENT_DATA;
+		msg_data_put(&w, rq->id, 0, (const uint8_t *)p + off, k);
+	}
+	msg_u32(&w, FRAME_EOF, rq->id, TAG_STREAM, 0);
+	dagent_send(rq->agent, &w);
 }
 
 /* Free h's agents (the host goes); see daemon_int.h. */

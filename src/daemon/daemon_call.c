@@ -179,8 +179,8 @@ dcall_write(struct dcall *c)
 	c->in_fd = -1;
 }
 
-/* Pass worker output on: a notification, or the collected result. */
-static void
+/* Pass output on: a notification, or the collected result. */
+void
 dcall_output(struct dcall *c, int stream, const char *p, size_t n)
 {
 	struct dclient	*cl = c->client;
@@ -281,6 +281,10 @@ dcall_io(struct daemon *d, const struct pollfd *pfd, size_t n)
 
 	for (c = TAILQ_FIRST(&d->calls); c != NULL && i < n; c = next) {
 		next = TAILQ_NEXT(c, entry);
+		if (c->areq != NULL) {		/* in-process: no pipes */
+			i += 3;
+			continue;
+		}
 		if (c->pid <= 0) {
 			i += 3;
 			if (c->pid < 0)		/* left before it started */
@@ -312,6 +316,8 @@ dcall_io(struct daemon *d, const struct pollfd *pfd, size_t n)
 void
 dcall_kill(struct dcall *c)
 {
-	if (c->pid > 0)
+	if (c->areq != NULL)
+		droute_kill(c);
+	else if (c->pid > 0)
 		(void)kill(c->pid, SIGTERM);
 }

@@ -20,6 +20,7 @@
 #include <cjson/cJSON.h>
 
 #include "buf.h"
+#include "contain.h"
 #include "remote_cmd.h"
 #include "rpc_methods.h"
 
@@ -33,6 +34,7 @@ struct mcp_spill;
 struct mcp_spills;
 struct dhost;
 struct djournal;
+struct droute;
 struct dwatch;
 struct jsonrpc_framer;
 struct mux_frame;
@@ -147,6 +149,15 @@ struct dcall {
 	uint64_t		 deaths;	/* sessions dead at start */
 	int			 retried;
 	int			 overflow;
+	/* in the daemon itself (daemon_route.c), not a worker: */
+	struct dareq		*areq;		/* its command on the agent */
+	int			 learn;		/* a worker learning a route */
+	int			 timeout_s;	/* 0: none */
+	int64_t			 deadline;	/* timeout, monotonic ms */
+	int64_t			 kill_at;	/* TERM sent: KILL then */
+	int64_t			 give_up_at;	/* KILL sent: stop waiting */
+	int			 timed_out;
+	struct contain_limits	 limits;	/* for the note at its end */
 };
 TAILQ_HEAD(dcall_list, dcall);
 
@@ -205,6 +216,7 @@ struct daemon {
 	const char		*config;	/* --config for workers, or NULL */
 	struct djournal		*journal;	/* change journals, lazily */
 	TAILQ_HEAD(, dwatch)	 watches;	/* change watchers on hosts */
+	TAILQ_HEAD(, droute)	 routes;	/* daemon_route.c */
 	int64_t			 started;	/* monotonic ms */
 	uint64_t		 nchannels;	/* commands run for clients */
 	uint64_t		 ncalls;	/* JSON-RPC calls taken */
@@ -306,8 +318,38 @@ int	dagent_live(const struct dhost *h);
 int	dwatch_live(const struct dhost *h);
 void	dagent_free_all(struct dhost *);
 
+/*
+ * In-process commands: c's EXEC frame (its id patched) on h's agent at
+ * path: the request, or NULL when that agent is not up (no channel, or
+ * no HELLO yet).  Its replies come to droute_started, dcall_output,
+ * droute_exit and droute_failed.
+ */
+struct dareq	*dagent_call(struct dhost *h, const char *path,
+		    struct dcall *c, const struct buf *frame);
+/* Signal its command; send p (n bytes) as its stdin, then EOF. */
+void	dareq_signal(struct dareq *, int sig);
+void	dareq_stdin(struct dareq *, const char *p, size_t n);
+
+/* daemon_route.c: JSON-RPC/MCP execs run in the daemon itself */
+/* Run c on its sandbox's host agent channel: 1 started, 0 not (worker). */
+int	droute_exec(struct dcall *c);
+/* c is a route-learning worker that ended with status: keep what it said. */
+void	droute_learned(struct dcall *c, int status);
+void	droute_started(struct dcall *c);
+void	droute_exit(struct dcall *c, int status);
+/* The agent refused (started 0: the worker runs it) or dropped it. */
+void	droute_failed(struct dcall *c, int started, const char *why);
+/* Stop c's command: TERM, KILL after EXEC_TERM_KILL_MS. */
+void	droute_kill(struct dcall *c);
+/* Timeouts and kills due; the next one's time (monotonic ms). */
+void	droute_tick(struct daemon *);
+int64_t	droute_next_event(struct daemon *);
+void	droute_free_all(struct daemon *);
+
 /* daemon_call.c */
 int	dcall_start(struct dcall *, const char *sockpath, char **cause);
+/* Pass output on: a notification, or the collected result. */
+void	dcall_output(struct dcall *, int stream, const char *p, size_t n);
 size_t	dcall_pollfds(struct daemon *, struct pollfd *);
 void	dcall_io(struct daemon *, const struct pollfd *, size_t n);
 void	dcall_kill(struct dcall *);

@@ -99,6 +99,8 @@ drpc_audit(struct dclient *cl, const struct rpc_call *rc, int64_t start,
 static void
 drpc_call_free(struct dcall *c)
 {
+	if (c->areq != NULL)		/* in-process, still running */
+		dareq_abandon(c->areq);
 	TAILQ_REMOVE(&c->d->calls, c, entry);
 	if (c->client != NULL)
 		TAILQ_REMOVE(&c->client->calls, c, centry);
@@ -188,6 +190,8 @@ drpc_run(struct dclient *cl, const cJSON *id, const char *method,
 	c->deaths = d->deaths;
 	TAILQ_INSERT_TAIL(&d->calls, c, entry);
 	TAILQ_INSERT_TAIL(&cl->calls, c, centry);
+	if (c->rc.result == RPC_RESULT_EXEC && droute_exec(c))
+		return;
 	drpc_start_pending(d);
 }
 
@@ -204,7 +208,7 @@ drpc_start_pending(struct daemon *d)
 	for (c = TAILQ_FIRST(&d->calls); c != NULL &&
 	    d->nworkers < d->max_workers; c = next) {
 		next = TAILQ_NEXT(c, entry);
-		if (c->pid != 0)
+		if (c->pid != 0 || c->areq != NULL)
 			continue;
 		c->start = clock_now_ms();
 		if (dcall_start(c, d->path, &msg) == 0)
@@ -312,7 +316,7 @@ drpc_cancel(struct dclient *cl, const cJSON *params)
 		log_info("%s: cancelled by the client", c->method);
 		c->cancelled = 1;
 		dcall_kill(c);
-		if (c->pid == 0)
+		if (c->pid == 0 && c->areq == NULL)
 			c->pid = -1;	/* never started */
 	}
 }
@@ -578,6 +582,11 @@ drpc_finish(struct dcall *c, int status)
 	int64_t		 ms = clock_now_ms() - c->start;
 	int		 code = 0;
 
+	if (c->learn) {
+		droute_learned(c, status);
+		drpc_call_free(c);
+		return;
+	}
 	if (status == 255 && c->rc.idempotent && !c->retried &&
 	    !c->cancelled && c->d->deaths != c->deaths && cl != NULL) {
 		log_info("%s: retrying after the connection was lost",
@@ -630,7 +639,7 @@ drpc_gone(struct dclient *cl)
 
 	while ((c = TAILQ_FIRST(&cl->calls)) != NULL) {
 		dcall_kill(c);
-		if (c->pid == 0)
+		if (c->pid == 0 && c->areq == NULL)
 			c->pid = -1;	/* never started: nothing to reap */
 		drpc_audit(cl, &c->rc, c->start_wall, clock_now_ms() - c->start,
 		    -1, "the client went away", c->bytes_out);

@@ -307,7 +307,7 @@ rm_exec(struct rpc_params *rp, struct rpc_call *c)
 {
 	const char	*host, *cwd, *id = NULL;
 	int64_t		 timeout;
-	int		 has, nosync, strict;
+	int		 has, nosync, strict, argc;
 
 	rp_arg(rp, "exec");
 	if (rm_host(rp, c, 0, &host) != 0)
@@ -324,22 +324,32 @@ rm_exec(struct rpc_params *rp, struct rpc_call *c)
 		c->elevated = 1;
 	} else
 		rp_argf(rp, "--sandbox=%s", id);
-	if (rm_path(rp, "cwd", 0, &cwd) == 0 && cwd != NULL)
+	if (rm_path(rp, "cwd", 0, &cwd) == 0 && cwd != NULL) {
 		rp_argf(rp, "--cwd=%s", cwd);
+		c->exec.cwd = xstrdup(cwd);
+	}
 	if (rp_int(rp, "timeout", 0, RPC_TIMEOUT_MAX, &timeout, &has) == 0 &&
-	    has && timeout > 0)
+	    has && timeout > 0) {
 		rp_argf(rp, "--timeout=%lld", (long long)timeout);
+		c->exec.timeout = (int)timeout;
+	}
 	if (rp_bool(rp, "no_sync", &nosync) == 0 && nosync) {
 		if (host != NULL)
 			return rp_fail(rp, "params.no_sync: only with sandbox");
 		rp_arg(rp, "--no-sync");
+		c->exec.no_sync = 1;
 	}
 	if (rp_bool(rp, "strict_config", &strict) == 0 && strict)
 		rp_arg(rp, "--strict-config");
+	argc = rp->argc;
 	if (rm_exec_pty(rp) != 0 || rm_env(rp, c) != 0 || rm_conn(rp) != 0 ||
 	    rp_data(rp, "stdin", "stdin_base64", &c->in, &c->inlen) != 0)
 		return -1;
 	c->stream = 1;
+	/* the env param adds "--env=NAME" only: nothing else may add */
+	c->exec.simple = host == NULL && !strict &&
+	    rp->argc - argc == (int)c->nenv;
+	c->exec.argi = rp->argc + 1;	/* after "--" */
 	return rm_command(rp, "argv");
 }
 
@@ -950,5 +960,6 @@ rpc_call_clear(struct rpc_call *c)
 	free(c->env_values);
 	free(c->sandbox);
 	free(c->host);
+	free(c->exec.cwd);
 	memset(c, 0, sizeof *c);
 }

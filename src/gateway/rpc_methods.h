@@ -24,6 +24,19 @@ enum rpc_result_kind { RPC_RESULT_JSON, RPC_RESULT_TEXT, RPC_RESULT_EXEC };
 #define RPC_PATH_MAX	4096
 #define RPC_TIMEOUT_MAX	31536000	/* exec timeout, seconds */
 
+/*
+ * An exec the daemon may run itself on the sandbox's host agent channel
+ * (daemon_route.c): a sandbox, no terminal, no connection options, no
+ * strict_config.  The command is argv[argi..argc).
+ */
+struct rpc_exec {
+	int		  simple;	/* all of the above holds */
+	int		  argi;
+	char		 *cwd;		/* params.cwd, or NULL */
+	int		  timeout;	/* params.timeout, 0: the config's */
+	int		  no_sync;	/* params.no_sync */
+};
+
 struct rpc_call {
 	char		**argv;		/* worker argv, argv[0] = subcommand
 					   ("exec", "read", ...), NULL-ended */
@@ -49,6 +62,7 @@ struct rpc_call {
 	char		**env_names;
 	char		**env_values;
 	size_t		  nenv;
+	struct rpc_exec	  exec;		/* exec only */
 };
 
 /*

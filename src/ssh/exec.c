@@ -39,7 +39,7 @@
 #define EXEC_GRACE_MS	5000		/* wait for the channel after a kill */
 #define EXEC_MARKER_MS	30000		/* wait for a late pid marker to kill */
 #define EXEC_KILL_MS	10000		/* the kill script's own deadline */
-#define EXEC_KILL_DS	20		/* TERM to KILL, tenths of a second */
+#define EXEC_KILL_DS	(EXEC_TERM_KILL_MS / 100) /* TERM to KILL, in ds */
 
 enum exec_stop {
 	EXEC_RUNNING = 0,

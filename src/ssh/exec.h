@@ -16,6 +16,10 @@ struct transport;
 
 #define EXEC_STATUS_TIMEOUT	124	/* as timeout(1) */
 #define EXEC_STATUS_FAILURE	255	/* connection-level failure, as ssh */
+#define EXEC_TERM_KILL_MS	2000	/* a stopped command: TERM to KILL */
+/* The warning after a --timeout, with its seconds (%d). */
+#define EXEC_TIMEOUT_NOTE	"command timed out after %d s; remote " \
+				"process stopped"
 
 /* Where one output stream goes: a descriptor, or a capped buffer. */
 struct exec_sink {

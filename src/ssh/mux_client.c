@@ -71,6 +71,7 @@ struct mux {
 	char			*error;		/* once dead */
 	int			 ready;		/* READY came */
 	char			*caps;		/* its capabilities, or "" */
+	char			*hello;		/* HELLO's payload, as sent */
 	int			 want;		/* answer awaited on channel 0 */
 	struct buf		*reply;		/* its payload goes there */
 	TAILQ_HEAD(, mux_chan)	 chans;
@@ -325,7 +326,15 @@ mux_hello(struct mux *m, const struct sshconfig *sc,
 	cJSON_Delete(o);
 	buf_append(&m->out, MUX_MAGIC, MUX_MAGIC_LEN);
 	mux_frame_put(&m->out, MUX_HELLO, 0, s, strlen(s));
-	free(s);
+	free(m->hello);
+	m->hello = s;
+}
+
+/* HELLO's payload; see mux_client.h. */
+const char *
+mux_hello_text(const struct mux *m)
+{
+	return m->hello;
 }
 
 /* Connect through the daemon; see mux_client.h. */
@@ -376,6 +385,7 @@ mux_free(struct mux *m)
 	buf_free(&m->out);
 	free(m->error);
 	free(m->caps);
+	free(m->hello);
 	free(m);
 }
 

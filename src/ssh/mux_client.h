@@ -65,6 +65,12 @@ int	mux_pump(struct mux *);
 const char	*mux_error(struct mux *);
 
 /*
+ * The HELLO this client sent (its host settings as JSON): the daemon's
+ * key for the host, which the route of an in-process exec names.
+ */
+const char	*mux_hello_text(const struct mux *);
+
+/*
  * Start command on a new channel, without waiting for the daemon: a
  * refusal fails the first read.  NULL with *cause if the daemon is
  * already gone.  nonce,

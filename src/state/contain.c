@@ -6,6 +6,7 @@
 #include "config.h"
 #endif
 
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "contain.h"
 #include "error.h"
 #include "shquote.h"
+#include "xmalloc.h"
 
 static const char *const contain_runtimes[] = {
 	[CONTAIN_NONE] = "none",
@@ -219,4 +221,22 @@ contain_image_ref_check(const char *image, char **cause)
 		    "reference (allowed: letters, digits and ._/:@- not "
 		    "first)");
 	return 0;
+}
+
+/* The limit an exit status points at; see contain.h. */
+char *
+contain_limit_note(const struct contain_limits *l, int status)
+{
+	if (status == 128 + SIGXCPU && l->cpu != 0)
+		return xasprintf("the command exceeded its CPU time limit "
+		    "(%lld s)", (long long)l->cpu);
+	if (status == 128 + SIGXFSZ && l->fsize != 0)
+		return xasprintf("the command exceeded its file size limit "
+		    "(%lld bytes)", (long long)l->fsize);
+	if ((status == 128 + SIGKILL || status == 128 + SIGSEGV ||
+	    status == 128 + SIGABRT) && l->memory != 0)
+		return xasprintf("the command died of signal %d; it may have "
+		    "hit its memory limit (%lld bytes)", status - 128,
+		    (long long)l->memory);
+	return NULL;
 }

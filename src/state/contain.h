@@ -128,6 +128,13 @@ int	contain_limits_from_json(const struct cJSON *o,
 	    struct contain_limits *l, char **cause);
 
 /*
+ * Which limit a contained command's exit status points at, if any, as a
+ * sentence (allocated; NULL when none does): "the command exceeded its
+ * CPU time limit (60 s)".
+ */
+char	*contain_limit_note(const struct contain_limits *l, int status);
+
+/*
  * Check a docker/podman image reference: 1..CONTAIN_IMAGE_REF_MAX
  * characters of [A-Za-z0-9._/:@-], not starting with '-' (no shell
  * metacharacters, never an option).  Returns 0 or CLAW_ERR_INVAL with a

@@ -281,6 +281,13 @@ registry_dir(const struct registry *reg)
 	return reg->dir;
 }
 
+/* The file of id's record; see registry.h. */
+char *
+registry_record_path(const struct registry *reg, const char *id)
+{
+	return xasprintf("%s/%s%s", reg->sbdir, id, REG_SUFFIX);
+}
+
 /* Take the exclusive lock for id, waiting for it; see registry.h. */
 int
 registry_lock(struct registry *reg, const char *id, char **cause)

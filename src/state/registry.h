@@ -64,6 +64,9 @@ void	registry_close(struct registry *reg);
 /* The state directory in use. */
 const char	*registry_dir(const struct registry *reg);
 
+/* The file that holds id's record (allocated; it may not exist). */
+char	*registry_record_path(const struct registry *reg, const char *id);
+
 /*
  * Take the exclusive lock for id (blocking, flock on locks/<id>.lock).
  * One lock at a time per registry handle.  Returns 0 or negative.

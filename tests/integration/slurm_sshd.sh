@@ -64,13 +64,23 @@ pin() {
 	printf '* %s\n' "$(field "$1" host_keys)" > "$2"
 }
 
-# ssh_to NAME KNOWN_HOSTS COMMAND: plain ssh to NAME's endpoint.
+# ssh_to NAME KNOWN_HOSTS COMMAND: plain ssh to NAME's endpoint, read
+# from one "drv get" (a driver call that fails under load would
+# otherwise hand ssh an empty port and look like ssh's own 255).
 ssh_to() {
-	ssh -F /dev/null -p "$(field "$1" port)" -l "$(field "$1" user)" \
+	e=$(drv get "$1") || { echo "drv get $1 failed: $e" >&2; return 99; }
+	ep=$(printf '%s\n' "$e" | sed -n 's/^port=//p')
+	eu=$(printf '%s\n' "$e" | sed -n 's/^user=//p')
+	eh=$(printf '%s\n' "$e" | sed -n 's/^host=//p')
+	if [ -z "$ep" ] || [ -z "$eu" ] || [ -z "$eh" ]; then
+		echo "no endpoint for $1: $e" >&2
+		return 99
+	fi
+	ssh -F /dev/null -p "$ep" -l "$eu" \
 	    -i "$T/id_ed25519" -o IdentitiesOnly=yes -o BatchMode=yes \
 	    -o UserKnownHostsFile="$2" -o GlobalKnownHostsFile=none \
 	    -o StrictHostKeyChecking=yes -o ConnectTimeout=10 \
-	    "$(field "$1" host)" "$3"
+	    "$eh" "$3"
 }
 
 # sshd_pid NAME: the pid of the sshd listening on NAME's port.
@@ -116,8 +126,8 @@ expect_match "$ga$gb" '^[01][01]$' "GPU indexes seen over ssh"
 [ "$ga" != "$gb" ] || fail "both sandboxes see GPU $ga"
 expect_eq "$(field one gpus)" "$ga" "driver's GPU list for one"
 expect_eq "$(field two gpus)" "$gb" "driver's GPU list for two"
-ssh_to one "$T/kh-one" 'exit 3'
-expect_status $? 3 "exit status over the job's sshd"
+out=$(ssh_to one "$T/kh-one" 'exit 3' 2>&1)
+expect_status $? 3 "exit status over the job's sshd ($out)"
 
 # One job's host key is not another's.
 out=$(ssh_to one "$T/kh-two" true 2>&1)

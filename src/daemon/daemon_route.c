@@ -1,0 +1,561 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * JSON-RPC and MCP execs run by the daemon itself (issues 18 and 19):
+ * for a sandbox whose host agent is up, the daemon sends serve's EXEC on
+ * that agent's channel and turns the replies into the call's output and
+ * result, with no worker process.  What a worker would work out first
+ * (the record, the config, the settings in force, the agent's path, the
+ * holder's run directory and token, the config's exec.env and timeout)
+ * comes from one worker per sandbox run as `exec --route-json`, and is
+ * kept as the sandbox's route:
+ * - while the files it came from (the record, config.json, the ssh
+ *   config) have not changed; a changed one drops it;
+ * - learnt again in the background after DROUTE_REFRESH_MS, the old one
+ *   serving meanwhile;
+ * - dropped when the agent refuses a command (no holder, other settings):
+ *   that command, and the next ones until a route is learnt again, go to
+ *   a worker as before, which starts the holder.
+ * A call that needs more than the route gives (a mirror sandbox without
+ * no_sync, a terminal, a host, connection options, strict_config) goes
+ * to a worker.  docs/architecture.md "In-process exec" has the picture.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <sys/queue.h>
+#include <sys/stat.h>
+
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "agent_req.h"
+#include "buf.h"
+#include "clock.h"
+#include "compat.h"
+#include "contain.h"
+#include "daemon_int.h"
+#include "exec.h"
+#include "log.h"
+#include "remote_cmd.h"
+#include "xmalloc.h"
+
+#define DROUTE_REFRESH_MS	(30 * 1000)	/* learn again after */
+#define DROUTE_RETRY_MS		(30 * 1000)	/* after "no route" */
+#define DROUTE_GIVE_UP_MS	5000		/* KILL sent, no EXIT */
+#define DROUTE_FILES_MAX	8
+#define DROUTE_ENV_MAX		256
+
+/* A file a route came from, as it was. */
+struct droute_file {
+	char		*path;
+	int		 absent;
+	double		 dev, ino, size, mtime_s, mtime_ns;
+};
+
+/* How to run one sandbox's commands, or that it cannot be done. */
+struct droute {
+	TAILQ_ENTRY(droute)	 entry;
+	char			*sandbox;
+	int			 none;		/* no route: use workers */
+	int64_t			 learnt;	/* monotonic ms */
+	char			*hello;		/* the host's key */
+	char			*agent;
+	char			*dir;
+	char			*token;
+	char			*workdir;
+	int			 mirror;
+	int			 timeout;
+	struct contain_limits	 limits;
+	struct claw_env		*env;
+	size_t			 nenv;
+	struct droute_file	 files[DROUTE_FILES_MAX];
+	size_t			 nfiles;
+};
+
+/* Free a route (unlinked). */
+static void
+droute_free(struct droute *r)
+{
+	size_t	i;
+
+	for (i = 0; i < r->nenv; i++) {
+		free(r->env[i].name);
+		freezero(r->env[i].value, strlen(r->env[i].value));
+	}
+	free(r->env);
+	for (i = 0; i < r->nfiles; i++)
+		free(r->files[i].path);
+	free(r->sandbox);
+	free(r->hello);
+	free(r->agent);
+	free(r->dir);
+	free(r->token);
+	free(r->workdir);
+	free(r);
+}
+
+/* The route kept for sandbox, or NULL. */
+static struct droute *
+droute_find(struct daemon *d, const char *sandbox)
+{
+	struct droute	*r;
+
+	TAILQ_FOREACH(r, &d->routes, entry) {
+		if (strcmp(r->sandbox, sandbox) == 0)
+			return r;
+	}
+	return NULL;
+}
+
+/* Forget r. */
+static void
+droute_drop(struct daemon *d, struct droute *r)
+{
+	TAILQ_REMOVE(&d->routes, r, entry);
+	droute_free(r);
+}
+
+/* Whether every file r came from is as it was. */
+static int
+droute_fresh(const struct droute *r)
+{
+	const struct droute_file	*f;
+	struct stat			 st;
+	size_t				 i;
+
+	for (i = 0; i < r->nfiles; i++) {
+		f = &r->files[i];
+		if (stat(f->path, &st) != 0) {
+			if (!f->absent)
+				return 0;
+			continue;
+		}
+		if (f->absent || f->dev != (double)st.st_dev ||
+		    f->ino != (double)st.st_ino ||
+		    f->size != (double)st.st_size ||
+		    f->mtime_s != (double)st.st_mtim.tv_sec ||
+		    f->mtime_ns != (double)st.st_mtim.tv_nsec)
+			return 0;
+	}
+	return 1;
+}
+
+/* Whether a worker is learning sandbox's route now. */
+static int
+droute_learning(struct daemon *d, const char *sandbox)
+{
+	struct dcall	*c;
+
+	TAILQ_FOREACH(c, &d->calls, entry) {
+		if (c->learn && strcmp(c->rc.sandbox, sandbox) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Queue a worker that learns sandbox's route (drpc_start_pending starts
+ * it), unless one is at it.
+ */
+static void
+droute_learn(struct daemon *d, const char *sandbox)
+{
+	struct dcall	*c;
+
+	if (droute_learning(d, sandbox))
+		return;
+	c = xcalloc(1, sizeof *c);
+	c->d = d;
+	c->learn = 1;
+	c->method = xstrdup("exec --route-json");
+	c->rc.argv = xcalloc(6, sizeof *c->rc.argv);
+	c->rc.argv[0] = xstrdup("exec");
+	c->rc.argv[1] = xstrdup("--route-json");
+	c->rc.argv[2] = xasprintf("--sandbox=%s", sandbox);
+	c->rc.argv[3] = xstrdup("--");
+	c->rc.argv[4] = xstrdup("true");
+	c->rc.argc = 5;
+	c->rc.sandbox = xstrdup(sandbox);
+	c->rc.tool = "exec";
+	c->in_fd = c->out_fd = c->err_fd = -1;
+	c->start = clock_now_ms();
+	TAILQ_INSERT_TAIL(&d->calls, c, entry);
+	log_debug("sandbox %s: learning its route", sandbox);
+}
+
+/* A string member of o, copied, or NULL when absent or not a string. */
+static char *
+droute_str(const cJSON *o, const char *key)
+{
+	const cJSON	*v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return cJSON_IsString(v) ? xstrdup(v->valuestring) : NULL;
+}
+
+/* Read the env and files arrays of a worker's route: 0 or -1. */
+static int
+droute_parse_lists(const cJSON *o, struct droute *r)
+{
+	const cJSON	*a, *v, *n, *x;
+
+	a = cJSON_GetObjectItemCaseSensitive(o, "env");
+	if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) > DROUTE_ENV_MAX)
+		return -1;
+	r->env = xcalloc((size_t)cJSON_GetArraySize(a) + 1, sizeof *r->env);
+	cJSON_ArrayForEach(v, a) {
+		n = cJSON_GetArrayItem(v, 0);
+		x = cJSON_GetArrayItem(v, 1);
+		if (!cJSON_IsString(n) || !cJSON_IsString(x) ||
+		    !remote_cmd_env_name_ok(n->valuestring))
+			return -1;
+		r->env[r->nenv].name = xstrdup(n->valuestring);
+		r->env[r->nenv++].value = xstrdup(x->valuestring);
+	}
+	a = cJSON_GetObjectItemCaseSensitive(o, "files");
+	if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) > DROUTE_FILES_MAX)
+		return -1;
+	cJSON_ArrayForEach(v, a) {
+		struct droute_file *f = &r->files[r->nfiles];
+
+		if ((f->path = droute_str(v, "path")) == NULL)
+			return -1;
+		r->nfiles++;
+		f->absent = cJSON_IsTrue(cJSON_GetObjectItem(v, "absent"));
+		f->dev = cJSON_GetNumberValue(cJSON_GetObjectItem(v, "dev"));
+		f->ino = cJSON_GetNumberValue(cJSON_GetObjectItem(v, "ino"));
+		f->size = cJSON_GetNumberValue(cJSON_GetObjectItem(v, "size"));
+		f->mtime_s = cJSON_GetNumberValue(cJSON_GetObjectItem(v,
+		    "mtime_s"));
+		f->mtime_ns = cJSON_GetNumberValue(cJSON_GetObjectItem(v,
+		    "mtime_ns"));
+	}
+	return 0;
+}
+
+/*
+ * Read what `exec --route-json` printed into r: 0, or -1 when anything
+ * is missing or of the wrong kind.
+ */
+static int
+droute_parse(const char *text, size_t len, struct droute *r)
+{
+	cJSON		*o, *h;
+	const cJSON	*v;
+	char		*cause = NULL;
+	int		 rc = -1;
+
+	if ((o = cJSON_ParseWithLength(text, len)) == NULL)
+		return -1;
+	r->hello = droute_str(o, "hello");
+	r->agent = droute_str(o, "agent");
+	r->dir = droute_str(o, "dir");
+	r->token = droute_str(o, "token");
+	r->workdir = droute_str(o, "workdir");
+	v = cJSON_GetObjectItemCaseSensitive(o, "timeout");
+	r->mirror = cJSON_IsTrue(cJSON_GetObjectItem(o, "mirror"));
+	if (r->hello == NULL || r->agent == NULL || r->dir == NULL ||
+	    r->token == NULL || r->workdir == NULL || *r->agent != '/' ||
+	    *r->workdir != '/' || !cJSON_IsNumber(v) || v->valuedouble < 0 ||
+	    v->valuedouble > INT32_MAX / 1000 ||
+	    contain_limits_from_json(cJSON_GetObjectItem(o, "limits"),
+	    &r->limits, &cause) != 0 || droute_parse_lists(o, r) != 0)
+		goto out;
+	r->timeout = (int)v->valuedouble;
+	/* the daemon's key for a host: HELLO as dclient_hello prints it */
+	if ((h = cJSON_Parse(r->hello)) == NULL)
+		goto out;
+	free(r->hello);
+	r->hello = cJSON_PrintUnformatted(h);
+	cJSON_Delete(h);
+	rc = 0;
+out:
+	free(cause);
+	cJSON_Delete(o);
+	return rc;
+}
+
+/* The route learning worker c ended; see daemon_int.h. */
+void
+droute_learned(struct dcall *c, int status)
+{
+	struct daemon	*d = c->d;
+	struct droute	*r, *old;
+	size_t		 n;
+	const char	*why;
+
+	r = xcalloc(1, sizeof *r);
+	r->sandbox = xstrdup(c->rc.sandbox);
+	r->learnt = clock_now_ms();
+	if (status != 0 || droute_parse(c->out.data, c->out.len, r) != 0) {
+		droute_free(r);
+		r = xcalloc(1, sizeof *r);
+		r->sandbox = xstrdup(c->rc.sandbox);
+		r->learnt = clock_now_ms();
+		r->none = 1;
+		buf_append(&c->err, "", 1);
+		why = c->err.data;
+		n = strcspn(why, "\n");
+		log_info("sandbox %s: its commands go through workers "
+		    "(status %d): %.*s", r->sandbox, status, (int)n,
+		    n != 0 ? why : "no route");
+	} else
+		log_debug("sandbox %s: route through %s", r->sandbox,
+		    r->agent);
+	if ((old = droute_find(d, r->sandbox)) != NULL)
+		droute_drop(d, old);
+	TAILQ_INSERT_TAIL(&d->routes, r, entry);
+	if (c->out.len != 0)
+		explicit_bzero(c->out.data, c->out.len);	/* env values */
+}
+
+/*
+ * The route for c's sandbox if it may run c now; NULL when c goes to a
+ * worker (learning the route in the background when there is none or
+ * it is stale).
+ */
+static struct droute *
+droute_for(struct dcall *c)
+{
+	struct daemon	*d = c->d;
+	struct droute	*r = droute_find(d, c->rc.sandbox);
+	int64_t		 now = clock_now_ms();
+
+	if (r != NULL && r->none && now - r->learnt >= DROUTE_RETRY_MS) {
+		droute_drop(d, r);
+		r = NULL;
+	}
+	if (r != NULL && !r->none && !droute_fresh(r)) {
+		log_debug("sandbox %s: its files changed: learning its route "
+		    "again", r->sandbox);
+		droute_drop(d, r);
+		r = NULL;
+	}
+	if (r == NULL) {
+		droute_learn(d, c->rc.sandbox);
+		return NULL;
+	}
+	if (r->none)
+		return NULL;
+	if (now - r->learnt >= DROUTE_REFRESH_MS)
+		droute_learn(d, c->rc.sandbox);
+	if (r->mirror && !c->rc.exec.no_sync)
+		return NULL;
+	return r;
+}
+
+/* The host the route's HELLO names, or NULL when it has none now. */
+static struct dhost *
+droute_host(struct daemon *d, const struct droute *r)
+{
+	struct dhost	*h;
+
+	TAILQ_FOREACH(h, &d->hosts, entry) {
+		if (strcmp(h->key, r->hello) == 0)
+			return h;
+	}
+	return NULL;
+}
+
+/*
+ * The command's variables: the call's env, then the route's (config
+ * exec.env) where the call has no such name, as exec --env does.
+ */
+static struct claw_env *
+droute_env(const struct dcall *c, const struct droute *r, size_t *n)
+{
+	struct claw_env	*v;
+	size_t		 i, j;
+
+	v = xcalloc(c->rc.nenv + r->nenv + 1, sizeof *v);
+	*n = 0;
+	for (i = 0; i < c->rc.nenv; i++) {
+		v[*n].name = c->rc.env_names[i];
+		v[(*n)++].value = c->rc.env_values[i];
+	}
+	for (i = 0; i < r->nenv; i++) {
+		for (j = 0; j < c->rc.nenv; j++)
+			if (strcmp(c->rc.env_names[j], r->env[i].name) == 0)
+				break;
+		if (j == c->rc.nenv)
+			v[(*n)++] = r->env[i];
+	}
+	return v;
+}
+
+/* Try c in the daemon; see daemon_int.h. */
+int
+droute_exec(struct dcall *c)
+{
+	struct exec_agent	 ea;
+	struct droute		*r;
+	struct dhost		*h;
+	struct claw_env		*env;
+	struct buf		 frame = BUF_INIT;
+	const char		*cwd = c->rc.exec.cwd;
+	char			*dir = NULL;
+	size_t			 nenv;
+	int			 argc = c->rc.argc - c->rc.exec.argi;
+
+	if (!c->rc.exec.simple || c->rc.sandbox == NULL || argc < 1 ||
+	    (r = droute_for(c)) == NULL || (h = droute_host(c->d, r)) == NULL)
+		return 0;
+	if (cwd == NULL)
+		cwd = r->workdir;
+	else if (*cwd != '/')
+		cwd = dir = xasprintf("%s/%s", r->workdir, cwd);
+	ea.path = r->agent;
+	ea.dir = r->dir;
+	ea.spec = r->token;
+	ea.cwd = cwd;
+	env = droute_env(c, r, &nenv);
+	if (agent_req_frame(&ea, argc, c->rc.argv + c->rc.exec.argi, env,
+	    nenv, &frame) == 0)
+		c->areq = dagent_call(h, r->agent, c, &frame);
+	buf_free_secret(&frame);
+	free(env);
+	free(dir);
+	if (c->areq == NULL)
+		return 0;
+	c->timeout_s = c->rc.exec.timeout > 0 ? c->rc.exec.timeout :
+	    r->timeout;
+	if (c->timeout_s > 0)
+		c->deadline = clock_now_ms() + (int64_t)c->timeout_s * 1000;
+	c->limits = r->limits;
+	log_debug("%s: sandbox %s: in the daemon, on the host agent's "
+	    "channel", c->method, c->rc.sandbox);
+	return 1;
+}
+
+/* The command started: its stdin goes down, then its end. */
+void
+droute_started(struct dcall *c)
+{
+	dareq_stdin(c->areq, c->rc.in, c->rc.inlen);
+}
+
+/* Add a "clawssh: warning: ..." line to c's stderr, as a worker would. */
+static void
+droute_warn(struct dcall *c, const char *text)
+{
+	char	*line = xasprintf("clawssh: warning: %s\n", text);
+
+	dcall_output(c, 1, line, strlen(line));
+	free(line);
+}
+
+/* The command ended with status (128+N for signal N). */
+void
+droute_exit(struct dcall *c, int status)
+{
+	char	*note;
+
+	if (c->timed_out) {
+		note = xasprintf(EXEC_TIMEOUT_NOTE, c->timeout_s);
+		droute_warn(c, note);
+		free(note);
+		status = EXEC_STATUS_TIMEOUT;
+	} else if ((note = contain_limit_note(&c->limits, status)) != NULL) {
+		droute_warn(c, note);
+		free(note);
+	}
+	drpc_finish(c, status);
+}
+
+/* The agent refused or dropped c's command; see daemon_int.h. */
+void
+droute_failed(struct dcall *c, int started, const char *why)
+{
+	struct droute	*r;
+	char		*line;
+
+	if (!started && !c->d->quit && c->client != NULL && !c->cancelled) {
+		log_info("%s: sandbox %s: host agent: %s; through a worker",
+		    c->method, c->rc.sandbox, why);
+		if ((r = droute_find(c->d, c->rc.sandbox)) != NULL)
+			droute_drop(c->d, r);
+		c->deadline = c->kill_at = c->give_up_at = 0;
+		c->d->again = 1;	/* drpc_start_pending takes it */
+		return;
+	}
+	line = xasprintf("clawssh: host agent: %s\n", why);
+	dcall_output(c, 1, line, strlen(line));
+	free(line);
+	drpc_finish(c, EXEC_STATUS_FAILURE);
+}
+
+/* Stop c's command; see daemon_int.h. */
+void
+droute_kill(struct dcall *c)
+{
+	if (c->areq == NULL || c->kill_at != 0 || c->give_up_at != 0)
+		return;
+	dareq_signal(c->areq, SIGTERM);
+	c->kill_at = clock_now_ms() + EXEC_TERM_KILL_MS;
+}
+
+/* Timeouts and kills due; see daemon_int.h. */
+void
+droute_tick(struct daemon *d)
+{
+	struct dcall	*c, *next;
+	int64_t		 now = clock_now_ms();
+
+	for (c = TAILQ_FIRST(&d->calls); c != NULL; c = next) {
+		next = TAILQ_NEXT(c, entry);
+		if (c->areq == NULL)
+			continue;
+		drpc_progress(c);
+		if (c->deadline != 0 && now >= c->deadline) {
+			c->deadline = 0;
+			c->timed_out = 1;
+			droute_kill(c);
+		}
+		if (c->kill_at != 0 && now >= c->kill_at) {
+			c->kill_at = 0;
+			c->give_up_at = now + DROUTE_GIVE_UP_MS;
+			dareq_signal(c->areq, SIGKILL);
+		}
+		if (c->give_up_at != 0 && now >= c->give_up_at) {
+			dareq_abandon(c->areq);
+			c->areq = NULL;
+			droute_failed(c, 1, "the command did not end after "
+			    "SIGKILL");
+		}
+	}
+}
+
+/* The next deadline of an in-process call; see daemon_int.h. */
+int64_t
+droute_next_event(struct daemon *d)
+{
+	struct dcall	*c;
+	int64_t		 t = CLOCK_NEVER;
+
+	TAILQ_FOREACH(c, &d->calls, entry) {
+		if (c->areq == NULL)
+			continue;
+		if (c->deadline != 0)
+			t = clock_min(t, c->deadline);
+		if (c->kill_at != 0)
+			t = clock_min(t, c->kill_at);
+		if (c->give_up_at != 0)
+			t = clock_min(t, c->give_up_at);
+	}
+	return t;
+}
+
+/* Forget every route; see daemon_int.h. */
+void
+droute_free_all(struct daemon *d)
+{
+	struct droute	*r;
+
+	while ((r = TAILQ_FIRST(&d->routes)) != NULL)
+		droute_drop(d, r);
+}

@@ -1,0 +1,262 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# JSON-RPC execs the daemon runs itself (daemon_route.c): once a
+# sandbox's route is learnt and its host agent is up, an exec on the
+# daemon's socket goes down the agent's channel with no worker process,
+# and gives what a worker gives.
+#
+#   case  what
+#   1     the first exec goes to a worker and the route is learnt; the
+#         next ones run in the daemon (no worker forked): streamed
+#         stdout and stderr, exit statuses 0, 3, 137
+#   2     stdin, env (the call's over config.json's exec.env, which
+#         applies too), cwd relative and absolute, the default cwd
+#   3     timeout: 124, the worker's warning, the command gone; a
+#         cancelled call and a client gone mid-exec stop theirs
+#   4     a changed config.json drops the route: the next exec sees the
+#         new exec.env at once, and exec.timeout applies
+#   5     stop: the agent refuses, the exec falls back to a worker and
+#         still runs; later ones run in the daemon again
+#   6     a mirror sandbox: without no_sync a worker (the sync runs),
+#         with no_sync the daemon
+#   7     64 execs in flight on one connection, each its own answer
+# RPC_ROUTE_CASES="1 4" runs some (default: all).
+# The case_N functions are called by name, by lib_run_cases.
+# shellcheck disable=SC2317,SC2016
+# shellcheck source=tests/integration/lib.sh
+. "$TESTLIB"
+top_srcdir=${top_srcdir:?make check sets it}
+
+lib_need_bwrap
+command -v python3 > /dev/null || { echo "SKIP: no python3"; exit 77; }
+CLAWSSH_STATE_DIR="$T/state"
+export CLAWSSH_STATE_DIR
+R="$T/root"
+mkdir -m 700 "$R"
+[ -n "${LIB_SSH_USER:-}" ] && chown "$LIB_SSH_USER:" "$R"
+CONF="$XDG_CONFIG_HOME/clawssh/config.json"
+mkdir -p "$XDG_CONFIG_HOME/clawssh"
+printf '{ "exec": { "env": { "CFG": "one", "BOTH": "config" } } }\n' \
+    > "$CONF"
+lib_start_daemon "$T/daemon.log" -vv
+SESSION="$top_srcdir/tests/helpers/rpc_session.py"
+
+# prov KEY [MODE]: the id of a bwrap sandbox of KEY (remote mode).
+prov() {
+	mkdir -p "$T/ws-$1"
+	"$CLAWSSH" provision -F "$T/ssh_config" --host testhost --key "$1" \
+	    --remote-root "$R" --workspace "$T/ws-$1" --mode "${2:-remote}" \
+	    --runtime bwrap
+}
+
+# rpc LINES...: one session (tests/helpers/rpc_session.py); all the
+# daemon sent is in $T/out.
+rpc() {
+	printf '%s\n' "$@" | python3 "$SESSION" "$D" > "$T/out" ||
+	    lib_case_fail "rpc session: $(tail -n 3 "$T/out")"
+}
+
+# ex ID PARAMS: an exec request line for $id with more PARAMS (",...").
+ex() {
+	printf '{"jsonrpc":"2.0","id":%s,"method":"exec","params":{"sandbox":"%s"%s}}' \
+	    "$1" "$id" "$2"
+}
+
+# status ID: the exit status in the answer to ID.
+status() {
+	jq -r "select(.id == $1) | .result.exit_status // .error.message" \
+	    "$T/out"
+}
+
+# stream ID NAME: what came on NAME (stdout, stderr) for ID.
+stream() {
+	jq -rj "select(.method == \"exec.output\" and .params.id == $1 and
+	    .params.stream == \"$2\") | .params.data" "$T/out"
+}
+
+# inproc: how many execs the daemon has run itself so far.
+inproc() {
+	grep -c "in the daemon, on the host agent's channel" "$T/daemon.log"
+}
+
+# workers: how many workers the daemon has started so far.
+workers() {
+	grep -c "debug: worker [0-9]*: exec$" "$T/daemon.log"
+}
+
+# learnt: wait until $id's route is learnt (10 s at most).
+learnt() {
+	_i=0
+	until grep -q "sandbox $id: route through" "$T/daemon.log" ||
+	    [ "$_i" -ge 100 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	grep -q "sandbox $id: route through" "$T/daemon.log" ||
+	    lib_case_fail "no route learnt: $(grep "$id" "$T/daemon.log" |
+	    tail -n 3)"
+}
+
+# warm KEY [MODE]: a sandbox whose environment runs and route is learnt.
+warm() {
+	id=$(prov "$@") || lib_case_fail "provision $1"
+	rpc "$(ex 1 ',"argv":["true"]')"
+	expect_eq "$(status 1)" 0 "first exec of $1"
+	learnt
+}
+
+# gone PATTERN: no process whose command line matches is left (5 s).
+gone() {
+	_i=0
+	while pgrep -f "$1" > /dev/null && [ "$_i" -lt 50 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	if pgrep -f "$1" > /dev/null; then
+		lib_case_fail "$1 still runs"
+	fi
+	return 0
+}
+
+case_1() {
+	id=$(prov one) || lib_case_fail "provision"
+	w0=$(workers)
+	rpc "$(ex 1 ',"argv":["sh","-c","echo first > /tmp/first"]')"
+	expect_eq "$(status 1)" 0 "first exec"
+	[ "$(workers)" -gt "$w0" ] || lib_case_fail "the first exec had no worker"
+	learnt
+	w0=$(workers)
+	n0=$(inproc)
+	rpc "$(ex 2 ',"argv":["sh","-c","cat /tmp/first; echo err >&2; exit 3"]')" \
+	    "$(ex 3 ',"argv":["true"]')" \
+	    "$(ex 4 ',"argv":["sh","-c","kill -KILL $$"]')"
+	expect_eq "$(status 2)" 3 "exit 3"
+	expect_eq "$(stream 2 stdout)" first "stdout (and /tmp persists)"
+	expect_eq "$(stream 2 stderr)" err "stderr"
+	expect_eq "$(status 3)" 0 "exit 0"
+	expect_eq "$(status 4)" 137 "death by SIGKILL"
+	expect_eq "$(( $(inproc) - n0 ))" 3 "execs run in the daemon"
+	expect_eq "$(workers)" "$w0" "workers started for them"
+}
+
+case_2() {
+	warm two
+	n0=$(inproc)
+	mkdir -p "$T/ws-two/sub"
+	rpc "$(ex 1 ',"argv":["cat"],"stdin":"piped\nlines\n"')" \
+	    "$(ex 2 ',"argv":["sh","-c","echo $CFG $BOTH $MINE"],"env":{"BOTH":"call","MINE":"x y"}')" \
+	    "$(ex 3 ',"argv":["mkdir","-p","sub/dir"]')" \
+	    "$(ex 4 ',"argv":["pwd"],"cwd":"sub/dir"')" \
+	    "$(ex 5 ',"argv":["pwd"],"cwd":"/tmp"')" \
+	    "$(ex 6 ',"argv":["pwd"]')" \
+	    "$(ex 7 ',"argv":["sh","-c","echo \"$HOME\"; wc -c"],"stdin_base64":"AAEC"')"
+	expect_eq "$(stream 1 stdout)" "piped
+lines" "stdin"
+	expect_eq "$(stream 2 stdout)" "one call x y" "env: the call's over the config's"
+	expect_eq "$(status 3)" 0 "mkdir"
+	expect_eq "$(stream 4 stdout)" /workspace/sub/dir "relative cwd"
+	expect_eq "$(stream 5 stdout)" /tmp "absolute cwd"
+	expect_eq "$(stream 6 stdout)" /workspace "default cwd"
+	expect_eq "$(stream 7 stdout)" "/tmp
+3" "HOME, binary stdin"
+	expect_eq "$(( $(inproc) - n0 ))" 7 "execs run in the daemon"
+}
+
+case_3() {
+	warm three
+	n0=$(inproc)
+	rpc "$(ex 1 ',"argv":["sleep","41.25"],"timeout":1')"
+	expect_eq "$(status 1)" 124 "timeout"
+	expect_match "$(stream 1 stderr)" \
+	    "^clawssh: warning: command timed out after 1 s; remote process stopped" \
+	    "the timeout's warning"
+	gone "sleep 41.25"
+	rpc "&$(ex 2 ',"argv":["sleep","42.5"]')" "sleep 1" \
+	    '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}' \
+	    "$(ex 3 ',"argv":["true"]')"
+	gone "sleep 42.5"
+	expect_eq "$(status 3)" 0 "an exec after the cancel"
+	[ -z "$(status 2)" ] || lib_case_fail "a cancelled call was answered"
+	# A client that goes away mid-exec.
+	(ex 4 ',"argv":["sleep","43.75"]'; echo; sleep 5) |
+	    timeout 2 nc -U "$D" > /dev/null
+	gone "sleep 43.75"
+	expect_eq "$(( $(inproc) - n0 ))" 4 "execs run in the daemon"
+}
+
+case_4() {
+	warm four
+	printf '{ "exec": { "timeout": 1, "env": { "CFG": "two" } } }\n' \
+	    > "$CONF"
+	rpc "$(ex 1 ',"argv":["sh","-c","echo $CFG"]')"
+	expect_eq "$(stream 1 stdout)" two "exec.env after the change"
+	learnt_again=0
+	for _i in 1 2 3 4 5 6 7 8 9 10; do
+		n0=$(inproc)
+		rpc "$(ex 2 ',"argv":["sh","-c","echo $CFG; sleep 30.5"]')"
+		if [ "$(inproc)" -gt "$n0" ]; then
+			learnt_again=1
+			break
+		fi
+		sleep 0.5
+	done
+	[ "$learnt_again" = 1 ] || lib_case_fail "the route was not learnt again"
+	expect_eq "$(stream 2 stdout)" two "exec.env, in the daemon"
+	expect_eq "$(status 2)" 124 "exec.timeout, in the daemon"
+	gone "sleep 30.5"
+	printf '{ "exec": { "env": { "CFG": "one", "BOTH": "config" } } }\n' \
+	    > "$CONF"
+}
+
+case_5() {
+	warm five
+	"$CLAWSSH" stop "$id" > /dev/null 2>&1 || lib_case_fail "stop"
+	w0=$(workers)
+	rpc "$(ex 1 ',"argv":["echo","again"]')"
+	expect_eq "$(stream 1 stdout)" again "exec after stop"
+	[ "$(workers)" -gt "$w0" ] || lib_case_fail "no fallback to a worker"
+	learnt
+	_i=0
+	n0=$(inproc)
+	while [ "$(inproc)" -eq "$n0" ] && [ "$_i" -lt 20 ]; do
+		rpc "$(ex 2 ',"argv":["echo","later"]')"
+		sleep 0.2
+		_i=$((_i + 1))
+	done
+	expect_eq "$(stream 2 stdout)" later "a later exec"
+	[ "$(inproc)" -gt "$n0" ] || lib_case_fail "not in the daemon again"
+}
+
+case_6() {
+	warm six mirror
+	echo local > "$T/ws-six/here.txt"
+	n0=$(inproc)
+	rpc "$(ex 1 ',"argv":["cat","here.txt"]')" \
+	    "$(ex 2 ',"argv":["true"],"no_sync":true')"
+	expect_eq "$(stream 1 stdout)" local "mirror exec sees the local file"
+	expect_eq "$(( $(inproc) - n0 ))" 1 "only the no_sync exec in the daemon"
+}
+
+case_7() {
+	warm seven
+	n0=$(inproc)
+	i=1
+	while [ $i -le 64 ]; do
+		echo "&$(ex $i ",\"argv\":[\"sh\",\"-c\",\"echo $i; exit $((i % 7))\"]")"
+		i=$((i + 1))
+	done > "$T/many"
+	python3 "$SESSION" "$D" < "$T/many" > "$T/out" ||
+	    lib_case_fail "session of 64"
+	i=1
+	while [ $i -le 64 ]; do
+		[ "$(stream $i stdout)" = "$i" ] ||
+		    lib_case_fail "output of $i: $(stream $i stdout)"
+		[ "$(status $i)" = "$((i % 7))" ] ||
+		    lib_case_fail "status of $i: $(status $i)"
+		i=$((i + 1))
+	done
+	[ "$(( $(inproc) - n0 ))" -ge 60 ] ||
+	    lib_case_fail "only $(( $(inproc) - n0 )) of 64 in the daemon"
+}
+
+lib_run_cases "${RPC_ROUTE_CASES:-1 2 3 4 5 6 7}"
