@@ -16,9 +16,9 @@
 #include "msg.h"
 
 /*
- * Fork m's command in a session of its own with fds[0..3) as its stdio,
- * or (FRAME_EXEC_PTY) a new pty whose master goes to *master.  The pid,
- * or -1 with a message in cause[len].
+ * Start m's command (vfork) in a session of its own with fds[0..3) as
+ * its stdio, or (FRAME_EXEC_PTY) a new pty whose master goes to
+ * *master.  The pid, or -1 with a message in cause[len].
  */
 pid_t	spawn_command(const struct msg_exec *m, const int *fds, int *master,
 	    char *cause, size_t len);

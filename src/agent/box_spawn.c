@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The holder starts a command: fork, a new session, its stdio (passed
+ * The holder starts a command: vfork, a new session, its stdio (passed
  * fds or a fresh pty), defaults for signals, its directory and
  * environment, then exec with sh's error conventions (127 not found,
- * 126 cannot run).
+ * 126 cannot run).  vfork, not fork: the holder's memory is neither
+ * copied nor torn down again at the exec (half the cost of a short
+ * command); the child therefore touches no memory of the holder's but
+ * its own stack, never allocates and never returns (see spawn_child).
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -27,8 +30,7 @@
 
 #define SPAWN_PATH	"/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:" \
 			"/sbin:/bin"
-
-extern char	**environ;
+#define SPAWN_ARGV_MAX	4096	/* a script's arguments, on the stack */
 
 /* "PREFIXWHAT: ERR" on fd 2 (the command's stderr). */
 static void
@@ -43,41 +45,56 @@ spawn_say(const char *prefix, const char *what, const char *err)
 		    (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
 }
 
-/* execve, and a file the kernel cannot run through /bin/sh (as execvp). */
-static int
-spawn_try(const char *path, char **argv)
+/* NAME's value in env (NAME=VALUE strings, NULL-ended), or NULL. */
+static const char *
+spawn_getenv(char **env, const char *name)
 {
-	char	**sh;
-	size_t	  n, i;
-	int	  e;
+	size_t	n = strlen(name);
 
-	execve(path, argv, environ);
+	for (; *env != NULL; env++)
+		if (strncmp(*env, name, n) == 0 && (*env)[n] == '=')
+			return *env + n + 1;
+	return NULL;
+}
+
+/*
+ * execve, and a file the kernel cannot run through /bin/sh (as execvp;
+ * the shell's argv on this stack: no allocation in a vfork child).
+ */
+static int
+spawn_try(const char *path, char **argv, char **env)
+{
+	char	*sh[SPAWN_ARGV_MAX + 2];
+	size_t	 n, i;
+	int	 e;
+
+	execve(path, argv, env);
 	if ((e = errno) != ENOEXEC)
 		return e;
 	for (n = 0; argv[n] != NULL; n++)
 		;
-	sh = xcalloc(n + 2, sizeof(*sh));
+	if (n > SPAWN_ARGV_MAX)
+		return E2BIG;
 	sh[0] = (char *)(uintptr_t)"sh";
 	sh[1] = (char *)(uintptr_t)path;
-	for (i = 1; i < n; i++)
-		sh[i + 1] = argv[i];
-	execve("/bin/sh", sh, environ);
-	free(sh);
+	for (i = 1; i <= n; i++)
+		sh[i + 1] = argv[i];	/* argv[n]: the NULL */
+	execve("/bin/sh", sh, env);
 	return ENOEXEC;
 }
 
 /* execvp through the command's own PATH: the errno of the failure. */
 static int
-spawn_execvp(char **argv)
+spawn_execvp(char **argv, char **env)
 {
-	const char	*path = getenv("PATH"), *p, *e;
+	const char	*path = spawn_getenv(env, "PATH"), *p, *e;
 	char		 buf[4096];
 	int		 err, seen = ENOENT;
 
 	if (argv[0][0] == '\0')
 		return ENOENT;
 	if (strchr(argv[0], '/') != NULL)
-		return spawn_try(argv[0], argv);
+		return spawn_try(argv[0], argv, env);
 	if (path == NULL || *path == '\0')
 		path = SPAWN_PATH;
 	for (p = path; ; p = e + 1) {
@@ -86,7 +103,7 @@ spawn_execvp(char **argv)
 			e = p + strlen(p);
 		if (snprintf(buf, sizeof(buf), "%.*s%s%s", (int)(e - p), p,
 		    e == p ? "" : "/", argv[0]) < (int)sizeof(buf)) {
-			err = spawn_try(buf, argv);
+			err = spawn_try(buf, argv, env);
 			if (err == EACCES)
 				seen = EACCES;
 			else if (err != ENOENT && err != ENOTDIR &&
@@ -100,16 +117,16 @@ spawn_execvp(char **argv)
 
 /* A login shell: bash if the sandbox has one, else sh. */
 static int
-spawn_login(void)
+spawn_login(char **env)
 {
 	char	*argv[2] = { NULL, NULL };
 
 	if (access("/bin/bash", X_OK) == 0) {
 		argv[0] = (char *)(uintptr_t)"-bash";
-		execve("/bin/bash", argv, environ);
+		execve("/bin/bash", argv, env);
 	}
 	argv[0] = (char *)(uintptr_t)"-sh";
-	execve("/bin/sh", argv, environ);
+	execve("/bin/sh", argv, env);
 	return errno;
 }
 
@@ -136,13 +153,15 @@ spawn_stdio(const int *fds, const char *slave)
 }
 
 /*
- * The child: never returns.  It starts with every signal blocked (the
- * holder's handlers would write to the holder's self-pipe: a SIGTERM
- * meant for the command would stop the sandbox), and its new session is
- * made before the fds are closed, which tells the holder (spawn_wait)
- * that signals to the process group can reach it.
+ * The child of vfork: never returns, and writes no memory but its own
+ * stack (the holder's globals, environ and heap are shared with it
+ * until the exec).  It starts with every signal blocked (the holder's
+ * handlers would write to the holder's self-pipe: a SIGTERM meant for
+ * the command would stop the sandbox); its own dispositions are its own
+ * (vfork shares no signal handlers).  The holder runs on once it has
+ * exec'd or ended, so its session exists before STARTED goes out.
  */
-static void
+static void __attribute__((__noreturn__))
 spawn_child(const struct msg_exec *m, const int *fds, const char *slave)
 {
 	sigset_t	set;
@@ -155,13 +174,13 @@ spawn_child(const struct msg_exec *m, const int *fds, const char *slave)
 	fd_close_from(3, NULL, 0);
 	sigemptyset(&set);
 	sigprocmask(SIG_SETMASK, &set, NULL);
-	environ = m->env;
 	if (chdir(m->cwd) == -1) {
 		err = errno;
 		spawn_say("clawssh: cd: ", m->cwd, strerror(err));
 		_exit(1);
 	}
-	err = m->argv[0] == NULL ? spawn_login() : spawn_execvp(m->argv);
+	err = m->argv[0] == NULL ? spawn_login(m->env) :
+	    spawn_execvp(m->argv, m->env);
 	spawn_say("", m->argv[0] != NULL ? m->argv[0] : "/bin/sh",
 	    err == ENOENT ? "not found" : strerror(err));
 	_exit(err == ENOENT ? 127 : 126);
@@ -189,28 +208,30 @@ spawn_pty(const struct msg_exec *m, char *slave, size_t len)
 }
 
 /*
- * Wait until the child closed its copy of the pipe's write end (it has
- * its session then, spawn_child), so that STARTED never precedes the
- * process group a SIGNAL is sent to.
+ * vfork with every signal blocked (see spawn_child); in its own frame,
+ * so that nothing of the caller's lives across it.
  */
-static void
-spawn_wait(int rd)
+static pid_t
+spawn_vfork(const struct msg_exec *m, const int *fds, const char *slave)
 {
-	char	c;
+	sigset_t	all, old;
+	pid_t		pid;
 
-	while (read(rd, &c, 1) == -1 && errno == EINTR)
-		;
-	close(rd);
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, &old);
+	if ((pid = vfork()) == 0)
+		spawn_child(m, fds, slave);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return pid;
 }
 
-/* Fork m's command: see box_init.h. */
+/* Start m's command: see box_init.h. */
 pid_t
 spawn_command(const struct msg_exec *m, const int *fds, int *master,
     char *cause, size_t len)
 {
-	sigset_t	all, old;
 	char		slave[128];
-	int		pty = -1, ready[2];
+	int		pty = -1;
 	pid_t		pid;
 
 	*master = -1;
@@ -219,26 +240,13 @@ spawn_command(const struct msg_exec *m, const int *fds, int *master,
 		snprintf(cause, len, "no pty: %s", strerror(errno));
 		return -1;
 	}
-	if (pipe2(ready, O_CLOEXEC) == -1) {
-		snprintf(cause, len, "pipe: %s", strerror(errno));
-		if (pty != -1)
-			close(pty);
-		return -1;
-	}
-	sigfillset(&all);
-	sigprocmask(SIG_SETMASK, &all, &old);
-	if ((pid = fork()) == 0)
-		spawn_child(m, fds, pty != -1 ? slave : NULL);
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	close(ready[1]);
+	pid = spawn_vfork(m, fds, pty != -1 ? slave : NULL);
 	if (pid == -1) {
-		snprintf(cause, len, "fork: %s", strerror(errno));
-		close(ready[0]);
+		snprintf(cause, len, "vfork: %s", strerror(errno));
 		if (pty != -1)
 			close(pty);
 		return -1;
 	}
-	spawn_wait(ready[0]);
 	*master = pty;
 	return pid;
 }

@@ -192,9 +192,11 @@ case_status() {
 	chmod 644 "$WS/s.sh"
 	x -- ./s.sh 2> /dev/null
 	expect_eq "$?" "126" "a file without x"
-	printf 'echo noexec-ran\n' > "$WS/n.sh"
+	printf 'echo noexec-ran "$#" "$@"\n' > "$WS/n.sh"
 	chmod 755 "$WS/n.sh"
-	expect_eq "$(x -- ./n.sh)" "noexec-ran" "no #!: run by sh"
+	expect_eq "$(x -- ./n.sh)" "noexec-ran 0" "no #!: run by sh"
+	expect_eq "$(x -- ./n.sh a 'b c')" "noexec-ran 2 a b c" \
+	    "no #!: run by sh, with its arguments"
 	x -- sh -c 'kill -9 $$'
 	expect_eq "$?" "137" "killed by 9"
 	x -- sh -c 'kill -TERM $$'
