@@ -3,6 +3,7 @@
 """One JSON-RPC session on the daemon's socket, driven by a script.
 
 usage: rpc_session.py SOCKET < SCRIPT
+       rpc_session.py -- COMMAND [ARG...] < SCRIPT   (its stdin and stdout)
 
 Each line of SCRIPT is one of
   {...}        send the request; if it has an id, read until its answer
@@ -16,17 +17,33 @@ the daemon closed the connection first.
 """
 import json
 import socket
+import subprocess
 import sys
 import time
 
 
 class Session:
-    def __init__(self, path):
+    def __init__(self, args):
+        self.answered = set()
+        if args[0] == "--":
+            self.proc = subprocess.Popen(args[1:], stdin=subprocess.PIPE,
+                                         stdout=subprocess.PIPE)
+            self.f = self.proc.stdout
+            self.write = self.proc.stdin.write
+            self.flush = self.proc.stdin.flush
+            return
+        self.proc = None
         self.s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.s.connect(path)
+        self.s.connect(args[0])
         self.s.settimeout(60)
         self.f = self.s.makefile("rb")
-        self.answered = set()
+        self.write = self.s.sendall
+        self.flush = lambda: None
+
+    def close(self):
+        if self.proc is not None:
+            self.proc.stdin.close()
+            self.proc.wait(timeout=60)
 
     def wait(self, rid):
         while rid not in self.answered:
@@ -41,13 +58,14 @@ class Session:
                 self.answered.add(json.dumps(m.get("id")))
 
     def send(self, text):
-        self.s.sendall(text.encode() + b"\n")
+        self.write(text.encode() + b"\n")
+        self.flush()
         m = json.loads(text)
         return json.dumps(m["id"]) if "id" in m else None
 
 
 def main():
-    sess = Session(sys.argv[1])
+    sess = Session(sys.argv[1:])
     pending = []
     for line in sys.stdin:
         line = line.strip()
@@ -72,6 +90,7 @@ def main():
                 pending = [p for p in pending if p != gone]
     for rid in pending:
         sess.wait(rid)
+    sess.close()
 
 
 if __name__ == "__main__":

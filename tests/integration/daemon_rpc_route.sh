@@ -20,6 +20,10 @@
 #   6     a mirror sandbox: without no_sync a worker (the sync runs),
 #         with no_sync the daemon
 #   7     64 execs in flight on one connection, each its own answer
+#   8     MCP (serve --mcp -s ID): tools/call exec runs in that server
+#         once it has learnt the route, with the same content
+#   9     cases 1, 2, 3 and 5 as the non-root SSH user clawssh-test (root
+#         only)
 # RPC_ROUTE_CASES="1 4" runs some (default: all).
 # The case_N functions are called by name, by lib_run_cases.
 # shellcheck disable=SC2317,SC2016
@@ -241,22 +245,62 @@ case_7() {
 	warm seven
 	n0=$(inproc)
 	i=1
-	while [ $i -le 64 ]; do
-		echo "&$(ex $i ",\"argv\":[\"sh\",\"-c\",\"echo $i; exit $((i % 7))\"]")"
+	while [ "$i" -le 64 ]; do
+		echo "&$(ex "$i" ",\"argv\":[\"sh\",\"-c\",\"echo $i; exit $((i % 7))\"]")"
 		i=$((i + 1))
 	done > "$T/many"
 	python3 "$SESSION" "$D" < "$T/many" > "$T/out" ||
 	    lib_case_fail "session of 64"
 	i=1
-	while [ $i -le 64 ]; do
-		[ "$(stream $i stdout)" = "$i" ] ||
-		    lib_case_fail "output of $i: $(stream $i stdout)"
-		[ "$(status $i)" = "$((i % 7))" ] ||
-		    lib_case_fail "status of $i: $(status $i)"
+	while [ "$i" -le 64 ]; do
+		[ "$(stream "$i" stdout)" = "$i" ] ||
+		    lib_case_fail "output of $i: $(stream "$i" stdout)"
+		[ "$(status "$i")" = "$((i % 7))" ] ||
+		    lib_case_fail "status of $i: $(status "$i")"
 		i=$((i + 1))
 	done
 	[ "$(( $(inproc) - n0 ))" -ge 60 ] ||
 	    lib_case_fail "only $(( $(inproc) - n0 )) of 64 in the daemon"
 }
 
-lib_run_cases "${RPC_ROUTE_CASES:-1 2 3 4 5 6 7}"
+# mcall ID ARGS: a tools/call of exec with ARGS (a JSON object's body).
+mcall() {
+	printf '{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":"exec","arguments":{%s}}}\n' \
+	    "$1" "$2"
+}
+
+case_8() {
+	warm eight
+	{
+		echo '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}'
+		echo '{"jsonrpc":"2.0","method":"notifications/initialized"}'
+		mcall 1 '"command":"echo one; exit 2"'
+		echo "sleep 3"	# the route is learnt meanwhile
+		mcall 2 '"argv":["sh","-c","echo two $X >&2"],"env":{"X":"y"}'
+		mcall 3 '"command":"cat","stdin":"three"'
+	} > "$T/mcp.in"
+	python3 "$SESSION" -- "$CLAWSSH" serve --mcp -s "$id" -vv \
+	    --log "$T/mcp.log" < "$T/mcp.in" > "$T/out" ||
+	    lib_case_fail "the MCP session: $(tail -n 3 "$T/out") $(tail -n 5 "$T/mcp.log")"
+	expect_eq "$(jq -c 'select(.id == 1) | .result.structuredContent |
+	    [.exitCode, .stdout]' "$T/out")" '[2,"one\n"]' "MCP exec 1"
+	expect_eq "$(jq -c 'select(.id == 2) | .result.structuredContent |
+	    [.exitCode, .stderr]' "$T/out")" '[0,"two y\n"]' "MCP exec 2"
+	expect_eq "$(jq -c 'select(.id == 3) | .result.structuredContent |
+	    [.exitCode, .stdout]' "$T/out")" '[0,"three"]' "MCP exec 3"
+	expect_eq "$(grep -c "in the daemon, on the host agent's channel" \
+	    "$T/mcp.log")" 2 "MCP execs run in the server itself"
+}
+
+case_9() {
+	if [ "$(id -u)" -ne 0 ] || [ -n "${LIB_SSH_USER:-}" ]; then
+		echo "skipped: needs root (and runs once)" >&2
+		return 0
+	fi
+	LIB_SSH_USER=clawssh-test RPC_ROUTE_CASES="1 2 3 5" sh "$0" >&2
+	_s=$?
+	[ "$_s" -eq 0 ] || [ "$_s" -eq 77 ] ||
+	    lib_case_fail "as user clawssh-test: status $_s"
+}
+
+lib_run_cases "${RPC_ROUTE_CASES:-1 2 3 4 5 6 7 8 9}"
