@@ -142,25 +142,12 @@ y" "--env"
 	fi
 }
 
-# gone PATTERN: no process whose command line matches is left.
-gone() {
-	_i=0
-	while pgrep -f "$1" > /dev/null && [ "$_i" -lt 50 ]; do
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	if pgrep -f "$1" > /dev/null; then
-		lib_case_fail "$1 still runs"
-	fi
-	return 0
-}
-
 case_4() {
 	warm four
 	x --timeout 1 -- sleep 31.25
 	expect_status $? 124 "--timeout"
 	routed "--timeout"
-	gone "sleep 31.25"
+	lib_gone_cmd "sleep 31.25"
 	"$CLAWSSH" exec -s "$id" -- sleep 32.75 2> /dev/null &
 	cp=$!
 	_i=0
@@ -172,7 +159,7 @@ case_4() {
 	    lib_case_fail "the command did not start"
 	kill -KILL "$cp"
 	wait "$cp" 2> /dev/null
-	gone "sleep 32.75"
+	lib_gone_cmd "sleep 32.75"
 	x -- true || lib_case_fail "an exec after the kill"
 	routed "an exec after the kill"
 }
@@ -264,7 +251,7 @@ case_8() {
 	cat "$T/k.err" >&2
 	grep -q "host agent" "$T/k.err" ||
 	    lib_case_fail "no clear error: $(cat "$T/k.err")"
-	gone "sleep 33.5"
+	lib_gone_cmd "sleep 33.5"
 	out=$(x -- echo back)
 	expect_eq "$out" back "the exec after the agent died"
 	routed "the exec after the agent died"

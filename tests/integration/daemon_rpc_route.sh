@@ -109,19 +109,6 @@ warm() {
 	learnt
 }
 
-# gone PATTERN: no process whose command line matches is left (5 s).
-gone() {
-	_i=0
-	while pgrep -f "$1" > /dev/null && [ "$_i" -lt 50 ]; do
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	if pgrep -f "$1" > /dev/null; then
-		lib_case_fail "$1 still runs"
-	fi
-	return 0
-}
-
 case_1() {
 	id=$(prov one) || lib_case_fail "provision"
 	w0=$(workers)
@@ -174,17 +161,17 @@ case_3() {
 	expect_match "$(stream 1 stderr)" \
 	    "^clawssh: warning: command timed out after 1 s; remote process stopped" \
 	    "the timeout's warning"
-	gone "sleep 41.25"
+	lib_gone_cmd "sleep 41.25"
 	rpc "&$(ex 2 ',"argv":["sleep","42.5"]')" "sleep 1" \
 	    '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}' \
 	    "$(ex 3 ',"argv":["true"]')"
-	gone "sleep 42.5"
+	lib_gone_cmd "sleep 42.5"
 	expect_eq "$(status 3)" 0 "an exec after the cancel"
 	[ -z "$(status 2)" ] || lib_case_fail "a cancelled call was answered"
 	# A client that goes away mid-exec.
 	(ex 4 ',"argv":["sleep","43.75"]'; echo; sleep 5) |
 	    timeout 2 nc -U "$D" > /dev/null
-	gone "sleep 43.75"
+	lib_gone_cmd "sleep 43.75"
 	expect_eq "$(( $(inproc) - n0 ))" 4 "execs run in the daemon"
 }
 
@@ -207,7 +194,7 @@ case_4() {
 	[ "$learnt_again" = 1 ] || lib_case_fail "the route was not learnt again"
 	expect_eq "$(stream 2 stdout)" two "exec.env, in the daemon"
 	expect_eq "$(status 2)" 124 "exec.timeout, in the daemon"
-	gone "sleep 30.5"
+	lib_gone_cmd "sleep 30.5"
 	printf '{ "exec": { "env": { "CFG": "one", "BOTH": "config" } } }\n' \
 	    > "$CONF"
 }

@@ -14,7 +14,8 @@
 # Set LIB_SSH_USER=NAME before sourcing to connect as that (non-root)
 # user instead of the one running the test: see lib_ssh_user.
 #   fail, expect_eq, expect_match, expect_status
-#   lib_snapshot, lib_case_fail, lib_run_cases (tests made of cases)
+#   lib_snapshot, lib_case_fail, lib_run_cases (tests made of cases),
+#   lib_wait_host, lib_gone_cmd (waits)
 
 set -u
 
@@ -299,6 +300,20 @@ lib_wait_host() {
 		_i=$((_i + 1))
 	done
 	test "$@" || lib_case_fail "timed out waiting for: test $*"
+}
+
+# lib_gone_cmd PATTERN: wait (up to 5 s) until no process whose command
+# line matches PATTERN (pgrep -f) is left; a case failure if one is.
+lib_gone_cmd() {
+	_i=0
+	while pgrep -f "$1" > /dev/null && [ "$_i" -lt 50 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	if pgrep -f "$1" > /dev/null; then
+		lib_case_fail "$1 still runs"
+	fi
+	return 0
 }
 
 # end, with the tail of the failed cases' stderr.
