@@ -6,8 +6,9 @@
  * result, with no worker process.  What a worker would work out first
  * (the record, the config, the settings in force, the agent's path, the
  * holder's run directory and token, the config's exec.env and timeout)
- * comes from one worker per sandbox run as `exec --route-json`, and is
- * kept as the sandbox's route:
+ * comes from one worker per sandbox (and set of connection parameters:
+ * config, ssh_config, state_dir...) run as `exec --route-json` with
+ * those, and is kept as the sandbox's route:
  * - while the files it came from (the record, config.json, the ssh
  *   config) have not changed; a changed one drops it;
  * - learnt again in the background after DROUTE_REFRESH_MS, the old one
@@ -16,8 +17,7 @@
  *   that command, and the next ones until a route is learnt again, go to
  *   a worker as before, which starts the holder.
  * A call that needs more than the route gives (a mirror sandbox without
- * no_sync, a terminal, a host, connection options, strict_config) goes
- * to a worker.  docs/architecture.md "In-process exec" has the picture.
+ * no_sync, a terminal, a host, strict_config) goes to a worker.  docs/architecture.md "In-process exec" has the picture.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -61,6 +61,7 @@ struct droute_file {
 /* How to run one sandbox's commands, or that it cannot be done. */
 struct droute {
 	TAILQ_ENTRY(droute)	 entry;
+	char			*key;		/* droute_key */
 	char			*sandbox;
 	int			 none;		/* no route: use workers */
 	int64_t			 learnt;	/* monotonic ms */
@@ -91,6 +92,7 @@ droute_free(struct droute *r)
 	free(r->env);
 	for (i = 0; i < r->nfiles; i++)
 		free(r->files[i].path);
+	free(r->key);
 	free(r->sandbox);
 	free(r->hello);
 	free(r->agent);
@@ -100,14 +102,34 @@ droute_free(struct droute *r)
 	free(r);
 }
 
-/* The route kept for sandbox, or NULL. */
+/*
+ * Which route a call takes: its sandbox and connection arguments, as a
+ * JSON array (allocated).
+ */
+static char *
+droute_key(const struct rpc_call *rc)
+{
+	cJSON	*a = cJSON_CreateArray();
+	char	*s;
+	int	 i;
+
+	cJSON_AddItemToArray(a, cJSON_CreateString(rc->sandbox));
+	for (i = 0; i < rc->exec.conn_n; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(
+		    rc->argv[rc->exec.conn_first + i]));
+	s = cJSON_PrintUnformatted(a);
+	cJSON_Delete(a);
+	return s;
+}
+
+/* The route kept under key, or NULL. */
 static struct droute *
-droute_find(struct daemon *d, const char *sandbox)
+droute_find(struct daemon *d, const char *key)
 {
 	struct droute	*r;
 
 	TAILQ_FOREACH(r, &d->routes, entry) {
-		if (strcmp(r->sandbox, sandbox) == 0)
+		if (strcmp(r->key, key) == 0)
 			return r;
 	}
 	return NULL;
@@ -146,47 +168,61 @@ droute_fresh(const struct droute *r)
 	return 1;
 }
 
-/* Whether a worker is learning sandbox's route now. */
+/* Whether a worker is learning the route of key now. */
 static int
-droute_learning(struct daemon *d, const char *sandbox)
+droute_learning(struct daemon *d, const char *key)
 {
 	struct dcall	*c;
+	char		*k;
+	int		 same;
 
 	TAILQ_FOREACH(c, &d->calls, entry) {
-		if (c->learn && strcmp(c->rc.sandbox, sandbox) == 0)
+		if (!c->learn)
+			continue;
+		k = droute_key(&c->rc);
+		same = strcmp(k, key) == 0;
+		free(k);
+		if (same)
 			return 1;
 	}
 	return 0;
 }
 
 /*
- * Queue a worker that learns sandbox's route (drpc_start_pending starts
- * it), unless one is at it.
+ * Queue a worker that learns the route of call (its sandbox, with its
+ * connection arguments) under key; drpc_start_pending starts it.  Not
+ * while one is at it.
  */
 static void
-droute_learn(struct daemon *d, const char *sandbox)
+droute_learn(struct daemon *d, const struct rpc_call *call, const char *key)
 {
 	struct dcall	*c;
+	int		 i, n = call->exec.conn_n;
 
-	if (droute_learning(d, sandbox))
+	if (droute_learning(d, key))
 		return;
 	c = xcalloc(1, sizeof *c);
 	c->d = d;
 	c->learn = 1;
 	c->method = xstrdup("exec --route-json");
-	c->rc.argv = xcalloc(6, sizeof *c->rc.argv);
+	c->rc.argv = xcalloc((size_t)n + 6, sizeof *c->rc.argv);
 	c->rc.argv[0] = xstrdup("exec");
 	c->rc.argv[1] = xstrdup("--route-json");
-	c->rc.argv[2] = xasprintf("--sandbox=%s", sandbox);
-	c->rc.argv[3] = xstrdup("--");
-	c->rc.argv[4] = xstrdup("true");
-	c->rc.argc = 5;
-	c->rc.sandbox = xstrdup(sandbox);
+	c->rc.argv[2] = xasprintf("--sandbox=%s", call->sandbox);
+	for (i = 0; i < n; i++)
+		c->rc.argv[3 + i] = xstrdup(call->argv[call->exec.conn_first +
+		    i]);
+	c->rc.argv[3 + n] = xstrdup("--");
+	c->rc.argv[4 + n] = xstrdup("true");
+	c->rc.argc = 5 + n;
+	c->rc.exec.conn_first = 3;
+	c->rc.exec.conn_n = n;
+	c->rc.sandbox = xstrdup(call->sandbox);
 	c->rc.tool = "exec";
 	c->in_fd = c->out_fd = c->err_fd = -1;
 	c->start = clock_now_ms();
 	TAILQ_INSERT_TAIL(&d->calls, c, entry);
-	log_debug("sandbox %s: learning its route", sandbox);
+	log_debug("sandbox %s: learning its route", call->sandbox);
 }
 
 /* A string member of o, copied, or NULL when absent or not a string. */
@@ -290,11 +326,13 @@ droute_learned(struct dcall *c, int status)
 	const char	*why;
 
 	r = xcalloc(1, sizeof *r);
+	r->key = droute_key(&c->rc);
 	r->sandbox = xstrdup(c->rc.sandbox);
 	r->learnt = clock_now_ms();
 	if (status != 0 || droute_parse(c->out.data, c->out.len, r) != 0) {
 		droute_free(r);
 		r = xcalloc(1, sizeof *r);
+		r->key = droute_key(&c->rc);
 		r->sandbox = xstrdup(c->rc.sandbox);
 		r->learnt = clock_now_ms();
 		r->none = 1;
@@ -307,7 +345,7 @@ droute_learned(struct dcall *c, int status)
 	} else
 		log_debug("sandbox %s: route through %s", r->sandbox,
 		    r->agent);
-	if ((old = droute_find(d, r->sandbox)) != NULL)
+	if ((old = droute_find(d, r->key)) != NULL)
 		droute_drop(d, old);
 	TAILQ_INSERT_TAIL(&d->routes, r, entry);
 	if (c->out.len != 0)
@@ -323,7 +361,8 @@ static struct droute *
 droute_for(struct dcall *c)
 {
 	struct daemon	*d = c->d;
-	struct droute	*r = droute_find(d, c->rc.sandbox);
+	char		*key = droute_key(&c->rc);
+	struct droute	*r = droute_find(d, key);
 	int64_t		 now = clock_now_ms();
 
 	if (r != NULL && r->none && now - r->learnt >= DROUTE_RETRY_MS) {
@@ -336,15 +375,12 @@ droute_for(struct dcall *c)
 		droute_drop(d, r);
 		r = NULL;
 	}
-	if (r == NULL) {
-		droute_learn(d, c->rc.sandbox);
-		return NULL;
-	}
-	if (r->none)
-		return NULL;
-	if (now - r->learnt >= DROUTE_REFRESH_MS)
-		droute_learn(d, c->rc.sandbox);
-	if (r->mirror && !c->rc.exec.no_sync)
+	if (r == NULL)
+		droute_learn(d, &c->rc, key);
+	else if (!r->none && now - r->learnt >= DROUTE_REFRESH_MS)
+		droute_learn(d, &c->rc, key);
+	free(key);
+	if (r == NULL || r->none || (r->mirror && !c->rc.exec.no_sync))
 		return NULL;
 	return r;
 }
@@ -472,13 +508,15 @@ void
 droute_failed(struct dcall *c, int started, const char *why)
 {
 	struct droute	*r;
-	char		*line;
+	char		*line, *key;
 
 	if (!started && !c->d->quit && c->client != NULL && !c->cancelled) {
 		log_info("%s: sandbox %s: host agent: %s; through a worker",
 		    c->method, c->rc.sandbox, why);
-		if ((r = droute_find(c->d, c->rc.sandbox)) != NULL)
+		key = droute_key(&c->rc);
+		if ((r = droute_find(c->d, key)) != NULL)
 			droute_drop(c->d, r);
+		free(key);
 		c->deadline = c->kill_at = c->give_up_at = 0;
 		c->d->again = 1;	/* drpc_start_pending takes it */
 		return;

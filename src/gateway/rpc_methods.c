@@ -342,13 +342,17 @@ rm_exec(struct rpc_params *rp, struct rpc_call *c)
 	if (rp_bool(rp, "strict_config", &strict) == 0 && strict)
 		rp_arg(rp, "--strict-config");
 	argc = rp->argc;
-	if (rm_exec_pty(rp) != 0 || rm_env(rp, c) != 0 || rm_conn(rp) != 0 ||
-	    rp_data(rp, "stdin", "stdin_base64", &c->in, &c->inlen) != 0)
+	if (rm_exec_pty(rp) != 0 || rm_env(rp, c) != 0)
 		return -1;
-	c->stream = 1;
-	/* the env param adds "--env=NAME" only: nothing else may add */
+	/* the env param adds "--env=NAME" only: no terminal may add */
 	c->exec.simple = host == NULL && !strict &&
 	    rp->argc - argc == (int)c->nenv;
+	c->exec.conn_first = rp->argc;
+	if (rm_conn(rp) != 0 ||
+	    rp_data(rp, "stdin", "stdin_base64", &c->in, &c->inlen) != 0)
+		return -1;
+	c->exec.conn_n = rp->argc - c->exec.conn_first;
+	c->stream = 1;
 	c->exec.argi = rp->argc + 1;	/* after "--" */
 	return rm_command(rp, "argv");
 }

@@ -26,11 +26,15 @@ enum rpc_result_kind { RPC_RESULT_JSON, RPC_RESULT_TEXT, RPC_RESULT_EXEC };
 
 /*
  * An exec the daemon may run itself on the sandbox's host agent channel
- * (daemon_route.c): a sandbox, no terminal, no connection options, no
- * strict_config.  The command is argv[argi..argc).
+ * (daemon_route.c): a sandbox, no terminal, no strict_config.  The
+ * connection options (config, ssh_config, state_dir...) are argv[
+ * conn_first..conn_first + conn_n), part of the route's key; the command
+ * is argv[argi..argc).
  */
 struct rpc_exec {
 	int		  simple;	/* all of the above holds */
+	int		  conn_first;
+	int		  conn_n;
 	int		  argi;
 	char		 *cwd;		/* params.cwd, or NULL */
 	int		  timeout;	/* params.timeout, 0: the config's */

@@ -22,8 +22,10 @@
 #   7     64 execs in flight on one connection, each its own answer
 #   8     MCP (serve --mcp -s ID): tools/call exec runs in that server
 #         once it has learnt the route, with the same content
-#   9     cases 1, 2, 3 and 5 as the non-root SSH user clawssh-test (root
-#         only)
+#   9     connection parameters (ssh_config, state_dir, as OpenClaw's
+#         plugin sends them): a route of their own, then in the daemon
+#   10    cases 1, 2, 3, 5 and 9 as the non-root SSH user clawssh-test
+#         (root only)
 # RPC_ROUTE_CASES="1 4" runs some (default: all).
 # The case_N functions are called by name, by lib_run_cases.
 # shellcheck disable=SC2317,SC2016
@@ -280,14 +282,34 @@ case_8() {
 }
 
 case_9() {
+	warm nine
+	c=",\"ssh_config\":\"$T/ssh_config\",\"state_dir\":\"$T/state\""
+	rpc "$(ex 1 "$c"',"argv":["echo","first"]')"
+	expect_eq "$(stream 1 stdout)" first "the first call with them"
+	_i=0
+	n0=$(inproc)
+	while [ "$(inproc)" -eq "$n0" ] && [ "$_i" -lt 20 ]; do
+		rpc "$(ex 2 "$c"',"argv":["sh","-c","echo $0; pwd","x"],"cwd":"/tmp"')"
+		sleep 0.2
+		_i=$((_i + 1))
+	done
+	[ "$(inproc)" -gt "$n0" ] || lib_case_fail "never in the daemon"
+	expect_eq "$(stream 2 stdout)" "x
+/tmp" "in the daemon, with them"
+	rpc "$(ex 3 ',"argv":["true"],"state_dir":"/nonexistent/state"')"
+	expect_match "$(status 3)" "." "another state_dir is its own route"
+	[ "$(status 3)" != 0 ] || lib_case_fail "a state_dir without the sandbox ran"
+}
+
+case_10() {
 	if [ "$(id -u)" -ne 0 ] || [ -n "${LIB_SSH_USER:-}" ]; then
 		echo "skipped: needs root (and runs once)" >&2
 		return 0
 	fi
-	LIB_SSH_USER=clawssh-test RPC_ROUTE_CASES="1 2 3 5" sh "$0" >&2
+	LIB_SSH_USER=clawssh-test RPC_ROUTE_CASES="1 2 3 5 9" sh "$0" >&2
 	_s=$?
 	[ "$_s" -eq 0 ] || [ "$_s" -eq 77 ] ||
 	    lib_case_fail "as user clawssh-test: status $_s"
 }
 
-lib_run_cases "${RPC_ROUTE_CASES:-1 2 3 4 5 6 7 8 9}"
+lib_run_cases "${RPC_ROUTE_CASES:-1 2 3 4 5 6 7 8 9 10}"
