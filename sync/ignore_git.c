@@ -15,6 +15,7 @@
 #include "config.h"
 #endif
 
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 
@@ -35,6 +36,7 @@
 #include "xmalloc.h"
 
 #define IGIT_DEFAULT_PATH	"/usr/local/bin:/usr/bin:/bin"
+#define IGIT_DEPTH_MAX		256	/* directories walked up for .git */
 
 /* Return the first executable "git" on PATH (allocated), or NULL. */
 static char *
@@ -164,6 +166,45 @@ igit_run(int rootfd, const char *git, char **envp, struct buf *out,
 	return rc;
 }
 
+/*
+ * Whether rootfd or a directory above it holds a .git (a directory, or
+ * the file of a worktree or submodule), as git's own discovery would
+ * look for it: without one, git is not asked (it would fail, and its
+ * start is most of what a pull of a few files costs).
+ */
+static int
+igit_below_git(int rootfd)
+{
+	struct stat	st, up;
+	int		fd, next, found = 0, depth;
+
+	if ((fd = dup(rootfd)) == -1)
+		return 1;	/* let git answer */
+	for (depth = 0; depth < IGIT_DEPTH_MAX; depth++) {
+		if (fstatat(fd, ".git", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode))) {
+			found = 1;
+			break;
+		}
+		if (fstat(fd, &st) == -1 ||
+		    (next = openat(fd, "..", O_RDONLY | O_DIRECTORY |
+		    O_CLOEXEC)) == -1) {
+			found = 1;	/* unsure: let git answer */
+			break;
+		}
+		close(fd);
+		fd = next;
+		if (fstat(fd, &up) == -1) {
+			found = 1;
+			break;
+		}
+		if (up.st_dev == st.st_dev && up.st_ino == st.st_ino)
+			break;		/* "/" */
+	}
+	close(fd);
+	return found || depth == IGIT_DEPTH_MAX;
+}
+
 /* The files git tracks below rootfd; see ignore_git.h. */
 int
 ignore_git_tracked(int rootfd, struct buf *out, char **cause)
@@ -172,6 +213,9 @@ ignore_git_tracked(int rootfd, struct buf *out, char **cause)
 	char		*git, **envp;
 	int		 rc;
 
+	if (!igit_below_git(rootfd))
+		return claw_fail(cause, CLAW_ERR_NOTFOUND,
+		    "not a git checkout (no .git at or above the workspace)");
 	if (path == NULL || *path == '\0')
 		path = IGIT_DEFAULT_PATH;
 	if ((git = igit_find(path)) == NULL)

@@ -236,6 +236,31 @@ test_tracked(void **state)
 	buf_free(&b);
 }
 
+/*
+ * A workspace below a checkout's top: git is found by the walk up, and
+ * what it tracks there counts (paths relative to the workspace).
+ */
+static void
+test_tracked_below_top(void **state)
+{
+	struct fx	*f = *state;
+	int		 top = f->fd;
+
+	if (system("git --version > /dev/null 2>&1") != 0)
+		skip();
+	put(f, "ws/.gitignore", "*.tmp\n");
+	put(f, "ws/keep.tmp", "x\n");
+	sh(f, "init -q");
+	sh(f, "add -f ws/.gitignore ws/keep.tmp");
+	f->fd = openat(top, "ws", O_RDONLY | O_DIRECTORY);
+	assert_true(f->fd != -1);
+	load_root(f);
+	assert_int_equal(ignore_match(f->ig, "keep.tmp", 0), 0);
+	assert_int_equal(ignore_match(f->ig, "other.tmp", 0), 1);
+	close(f->fd);
+	f->fd = top;
+}
+
 /* Outside a checkout every file is untracked, and describe says why. */
 static void
 test_no_checkout(void **state)
@@ -249,6 +274,8 @@ test_no_checkout(void **state)
 	ignore_describe(f->ig, &b);
 	buf_append(&b, "", 1);
 	assert_non_null(strstr(b.data, "a .gitignore applies to every file"));
+	/* no .git at or above it: git is not even asked (/tmp has none) */
+	assert_non_null(strstr(b.data, "no .git at or above"));
 	buf_free(&b);
 }
 
@@ -263,6 +290,7 @@ main(void)
 		T(test_keep),
 		T(test_user_only),
 		T(test_tracked),
+		T(test_tracked_below_top),
 		T(test_no_checkout),
 #undef T
 	};
