@@ -7,20 +7,56 @@
 #include "config.h"
 #endif
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "agent_req.h"
 #include "buf.h"
+#include "error.h"
+#include "exec.h"
 #include "hostws.h"
+#include "log.h"
 #include "shquote.h"
+#include "transport.h"
 #include "xmalloc.h"
 
 /* Set h; see hostws.h. */
 void
 hostws_init(struct hostws *h, const char *dir, const char *jail)
 {
+	memset(h, 0, sizeof *h);
 	h->dir = xstrdup(dir);
 	h->jail = jail != NULL ? xstrdup(jail) : NULL;
+}
+
+/* A copy or NULL. */
+static char *
+hostws_dup(const char *s)
+{
+	return s != NULL ? xstrdup(s) : NULL;
+}
+
+/* Copy; see hostws.h. */
+void
+hostws_copy(struct hostws *dst, const struct hostws *src)
+{
+	hostws_init(dst, src->dir, src->jail);
+	dst->agent = hostws_dup(src->agent);
+	dst->rundir = hostws_dup(src->rundir);
+	dst->token = hostws_dup(src->token);
+	dst->workdir = hostws_dup(src->workdir);
+}
+
+/* Join the environment; see hostws.h. */
+void
+hostws_join(struct hostws *h, const char *agent, const char *rundir,
+    const char *token, const char *workdir)
+{
+	h->agent = xstrdup(agent);
+	h->rundir = xstrdup(rundir);
+	h->token = xstrdup(token);
+	h->workdir = xstrdup(workdir);
 }
 
 /* Free h's strings; see hostws.h. */
@@ -29,7 +65,12 @@ hostws_clear(struct hostws *h)
 {
 	free(h->dir);
 	free(h->jail);
+	free(h->agent);
+	free(h->rundir);
+	free(h->token);
+	free(h->workdir);
 	h->dir = h->jail = NULL;
+	h->agent = h->rundir = h->token = h->workdir = NULL;
 }
 
 /* Append the step: the jail and exec, or cd and the body. */
@@ -73,4 +114,59 @@ hostws_inline(const struct hostws *h, const char *body)
 		shquote_append(&b, body);
 	}
 	return buf_detach(&b);
+}
+
+/* Run a step; see hostws.h. */
+int
+hostws_run(struct transport *t, const struct hostws *h, const char *body,
+    struct exec_opts *o, int *status, char **cause)
+{
+	struct exec_agent	 ea;
+	char			*argv[4], *script;
+	int			 rc;
+
+	if (h->agent != NULL && transport_mux(t) != NULL) {
+		argv[0] = (char *)(uintptr_t)"sh";
+		argv[1] = (char *)(uintptr_t)"-c";
+		argv[2] = (char *)(uintptr_t)body;
+		argv[3] = NULL;
+		ea.path = h->agent;
+		ea.dir = h->rundir;
+		ea.spec = h->token;
+		ea.cwd = h->workdir;
+		o->agent = &ea;
+		o->argc = 3;
+		o->argv = argv;
+		rc = exec_run(t, o, status, cause);
+		o->agent = NULL;
+		if (rc != CLAW_ERR_UNSUPPORTED)
+			return rc;
+		log_debug("a step through the host agent's channel: %s; in a "
+		    "jail of its own", *cause != NULL ? *cause : "refused");
+		free(*cause);
+		*cause = NULL;
+	}
+	script = hostws_script(h, body);
+	rc = exec_sh(t, script, o, status, cause);
+	free(script);
+	return rc;
+}
+
+/* A step with captured output; see hostws.h. */
+int
+hostws_capture(struct transport *t, const struct hostws *h, const char *body,
+    const char *in, size_t inlen, size_t max, struct buf *out,
+    struct buf *err, int *status, char **cause)
+{
+	struct exec_opts	o;
+
+	memset(&o, 0, sizeof o);
+	o.in_data = in;
+	o.in_len = inlen;
+	o.in_fd = -1;
+	o.out.fd = o.err.fd = -1;
+	o.out.buf = out;
+	o.err.buf = err;
+	o.out.max = o.err.max = max;
+	return hostws_run(t, h, body, &o, status, cause);
 }

@@ -12,15 +12,42 @@
 #ifndef CLAW_HOSTWS_H
 #define CLAW_HOSTWS_H
 
+#include <stddef.h>
+
+struct buf;
+struct exec_opts;
+struct transport;
+
 struct hostws {
 	char	*dir;		/* the workspace on the host */
 	char	*jail;		/* sh setting "$@" to the jail, or NULL:
 				   runtime none, the step runs as the SSH
 				   user in dir, like the command */
+	/*
+	 * Set by hostws_join: a step may run in the sandbox's persistent
+	 * environment, through the daemon's host agent channel.
+	 */
+	char	*agent;		/* the agent on the host */
+	char	*rundir;	/* the holder's run directory */
+	char	*token;		/* its start script's token */
+	char	*workdir;	/* the workspace inside */
 };
 
-/* Set h to dir and jail (both copied; jail may be NULL). */
+/* Set h to dir and jail (both copied; jail may be NULL), not joined. */
 void	hostws_init(struct hostws *h, const char *dir, const char *jail);
+
+/* Make dst a copy of src (a hostws_init'd one, joined or not). */
+void	hostws_copy(struct hostws *dst, const struct hostws *src);
+
+/*
+ * Let h's steps run (hostws_run) in the sandbox's persistent
+ * environment: the holder at rundir with the start script's token,
+ * reached through the agent on the host, the workspace at workdir in
+ * there (all copied).  Only for what the environment can do as the jail
+ * would (docs/agent.md, "Host-side steps"): the caller decides.
+ */
+void	hostws_join(struct hostws *h, const char *agent, const char *rundir,
+	    const char *token, const char *workdir);
 
 /* Free what h holds; h may be all zero. */
 void	hostws_clear(struct hostws *h);
@@ -42,5 +69,23 @@ char	*hostws_script(const struct hostws *h, const char *body);
  * script's working directory stays.
  */
 char	*hostws_inline(const struct hostws *h, const char *body);
+
+/*
+ * Run body as a step with o (as exec_run takes it; its argv and agent
+ * are set here): in the sandbox's running environment when h was joined
+ * and t goes through the daemon, else, or when the agent refuses before
+ * it starts (no environment running, other settings), as hostws_script.
+ * Returns as exec_run.
+ */
+int	hostws_run(struct transport *t, const struct hostws *h,
+	    const char *body, struct exec_opts *o, int *status, char **cause);
+
+/*
+ * hostws_run with in[0..inlen) as stdin and stdout and stderr captured
+ * into out and err, max bytes each, as exec_script.
+ */
+int	hostws_capture(struct transport *t, const struct hostws *h,
+	    const char *body, const char *in, size_t inlen, size_t max,
+	    struct buf *out, struct buf *err, int *status, char **cause);
 
 #endif /* CLAW_HOSTWS_H */

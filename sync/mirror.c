@@ -92,7 +92,7 @@ mirror_open(struct mirror *m, struct transport *t, struct pathguard *pg,
 		*cause = xasprintf("%s: %s", statedir, strerror(errno));
 		return CLAW_ERR_IO;
 	}
-	hostws_init(&m->hw, hw->dir, hw->jail);
+	hostws_copy(&m->hw, hw);
 	m->name = xasprintf("%s.manifest", id);
 	m->id = xstrdup(id);
 	mirror_excludes(m, extra, nextra);
@@ -239,21 +239,18 @@ static int
 mirror_remote_delete(struct mirror *m, const struct buf *del, char **cause)
 {
 	struct buf	 out = BUF_INIT, err = BUF_INIT;
-	char		*script;
 	int		 rc, status = 0;
 
 	if (del->len == 0)
 		return 0;
-	script = hostws_script(&m->hw, "while IFS= read -r p; do "
-	    "rm -rf -- \"./$p\" || exit 1; done");
-	rc = exec_script(m->t, script, del->data, del->len, 4096, &out, &err,
-	    &status, cause);
+	rc = hostws_capture(m->t, &m->hw, "while IFS= read -r p; do "
+	    "rm -rf -- \"./$p\" || exit 1; done", del->data, del->len, 4096,
+	    &out, &err, &status, cause);
 	if (rc == 0 && status != 0) {
 		*cause = xasprintf("%s: deleting on the host failed: %.200s",
 		    transport_label(m->t), err.data != NULL ? err.data : "");
 		rc = CLAW_ERR_PROTO;
 	}
-	free(script);
 	buf_free(&out);
 	buf_free(&err);
 	return rc;

@@ -41,7 +41,7 @@ mirror_heal_same_content(struct mirror *m, const struct manifest_entry *e,
     const struct manifest_entry *r)
 {
 	struct buf	 o = BUF_INIT, err = BUF_INIT;
-	char		*q, *body, *script, *why = NULL, hex[3];
+	char		*q, *body, *why = NULL, hex[3];
 	size_t		 i;
 	int		 status = 1, same;
 
@@ -50,15 +50,13 @@ mirror_heal_same_content(struct mirror *m, const struct manifest_entry *e,
 		return 0;
 	q = shquote(r->path);
 	body = xasprintf("exec sha256sum -- ./%s", q);
-	script = hostws_script(&m->hw, body);
-	same = exec_script(m->t, script, NULL, 0, HEAL_HASH_MAX, &o, &err,
-	    &status, &why) == 0 && status == 0 && o.len >= 64;
+	same = hostws_capture(m->t, &m->hw, body, NULL, 0, HEAL_HASH_MAX, &o,
+	    &err, &status, &why) == 0 && status == 0 && o.len >= 64;
 	for (i = 0; same && i < MANIFEST_HASH_LEN; i++) {
 		snprintf(hex, sizeof(hex), "%02x", e->hash[i]);
 		same = memcmp(o.data + 2 * i, hex, 2) == 0;
 	}
 	free(why);
-	free(script);
 	free(body);
 	free(q);
 	buf_free(&o);

@@ -96,24 +96,22 @@ mirror_fetch(struct mirror *m, const char *path, int fd, char **why)
 {
 	struct exec_opts	 o;
 	struct buf		 err = BUF_INIT;
-	char			*script, *body, *q;
+	char			*body, *q;
 	int			 rc, status = 0;
 
 	q = shquote(path);
 	body = xasprintf("exec cat -- ./%s", q);
-	script = hostws_script(&m->hw, body);
-	free(body);
 	memset(&o, 0, sizeof o);
 	o.out.fd = fd;
 	o.err.fd = -1;
 	o.err.buf = &err;
 	o.err.max = 4096;
-	if ((rc = exec_sh(m->t, script, &o, &status, why)) == 0 &&
+	if ((rc = hostws_run(m->t, &m->hw, body, &o, &status, why)) == 0 &&
 	    status != 0) {
 		*why = xasprintf("cat failed on the host (status %d)", status);
 		rc = CLAW_ERR_PROTO;
 	}
-	free(script);
+	free(body);
 	free(q);
 	buf_free(&err);
 	return rc;

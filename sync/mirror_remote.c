@@ -48,12 +48,10 @@ static int
 mirror_list_remote(struct mirror *m, struct manifest **out, char **cause)
 {
 	struct buf	 o = BUF_INIT, err = BUF_INIT;
-	char		*script;
 	int		 rc, status = 0;
 
-	script = hostws_script(&m->hw, manifest_remote_script());
-	rc = exec_script(m->t, script, NULL, 0, MIRROR_LIST_MAX, &o, &err,
-	    &status, cause);
+	rc = hostws_capture(m->t, &m->hw, manifest_remote_script(), NULL, 0,
+	    MIRROR_LIST_MAX, &o, &err, &status, cause);
 	if (rc == 0 && status != 0) {
 		*cause = xasprintf("%s: cannot list the sandbox workspace (it "
 		    "may have vanished); mirror halted, nothing deleted: "
@@ -64,7 +62,6 @@ mirror_list_remote(struct mirror *m, struct manifest **out, char **cause)
 	if (rc == 0)
 		rc = manifest_parse_find0(o.data != NULL ? o.data : "", o.len,
 		    NULL, out, cause);
-	free(script);
 	buf_free(&o);
 	buf_free(&err);
 	return rc;
@@ -149,7 +146,6 @@ mirror_list_part(struct mirror *m, char *const *v, size_t n,
     struct manifest **out, char **cause)
 {
 	struct buf	 in = BUF_INIT, o = BUF_INIT, err = BUF_INIT;
-	char		*script;
 	size_t		 i;
 	int		 rc, status = 0;
 
@@ -158,9 +154,8 @@ mirror_list_part(struct mirror *m, char *const *v, size_t n,
 		    mirror_syncable(v[i]))
 			buf_appendf(&in, "%s\n", v[i]);
 	}
-	script = hostws_script(&m->hw, mirror_part_script);
-	rc = exec_script(m->t, script, in.data, in.len, MIRROR_LIST_MAX, &o,
-	    &err, &status, cause);
+	rc = hostws_capture(m->t, &m->hw, mirror_part_script, in.data, in.len,
+	    MIRROR_LIST_MAX, &o, &err, &status, cause);
 	if (rc == 0 && status != 0) {
 		*cause = xasprintf("listing the changed paths failed: %.200s",
 		    err.data != NULL ? err.data : "");
@@ -169,7 +164,6 @@ mirror_list_part(struct mirror *m, char *const *v, size_t n,
 	if (rc == 0)
 		rc = manifest_parse_find0_part(o.data != NULL ? o.data : "",
 		    o.len, NULL, out, cause);
-	free(script);
 	buf_free(&in);
 	buf_free(&o);
 	buf_free(&err);

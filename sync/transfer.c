@@ -293,13 +293,15 @@ transfer_err_text(const struct buf *err)
 }
 
 /*
- * Run script on the host with in (then in_fd, unless -1) as stdin and
- * out_fd as stdout (-1: discarded); *statusp gets the exit status.  A
- * local SIGINT, SIGTERM or SIGHUP ends it at once: CLAW_ERR_INTERRUPTED.
+ * Run body on the host, as a step of hw (hostws_run), or with hw NULL as
+ * a whole script, with in (then in_fd, unless -1) as stdin and out_fd
+ * as stdout (-1: discarded); *statusp gets the exit status.  A local
+ * SIGINT, SIGTERM or SIGHUP ends it at once: CLAW_ERR_INTERRUPTED.
  */
 static int
-transfer_run(struct transport *t, const char *script, const struct buf *in,
-    int in_fd, int out_fd, int tolerant, int *statusp, char **cause)
+transfer_run(struct transport *t, const struct hostws *hw, const char *body,
+    const struct buf *in, int in_fd, int out_fd, int tolerant, int *statusp,
+    char **cause)
 {
 	struct exec_opts	 o;
 	struct buf		 err = BUF_INIT, out = BUF_INIT;
@@ -320,7 +322,8 @@ transfer_run(struct transport *t, const char *script, const struct buf *in,
 	o.err.fd = -1;
 	o.err.buf = &err;
 	o.err.max = TRANSFER_ERR_MAX;
-	rc = exec_sh(t, script, &o, &status, cause);
+	rc = hw != NULL ? hostws_run(t, hw, body, &o, &status, cause) :
+	    exec_sh(t, body, &o, &status, cause);
 	*statusp = status;
 	text = transfer_err_text(&err);
 	if ((sig = signals_caught(0)) != 0) {
@@ -466,25 +469,26 @@ transfer_names(struct buf *b, char *const *paths, size_t n)
 }
 
 /*
- * The host-side unpacking script for a push: in the jail, staged
+ * The host side of a push: a step's body (*step set) unpacking staged
  * (transfer_stage_body; for an exact list, after transfer_parents' lines
- * on stdin: TRANSFER_FIX_PARENTS), or for a seed into a stage beside the new workspace (as the SSH user:
- * nothing of the sandbox's has run yet), given to the sandbox when it
- * first runs.
+ * on stdin: TRANSFER_FIX_PARENTS), or for a seed a whole script (*step
+ * clear) unpacking into a stage beside the new workspace (as the SSH
+ * user: nothing of the sandbox's has run yet), given to the sandbox
+ * when it first runs.
  */
 static char *
-transfer_push_script(const struct hostws *hw, int stage, int exact)
+transfer_push_script(const struct hostws *hw, int stage, int exact,
+    int *step)
 {
 	struct buf	 body = BUF_INIT;
 	char		*q, *s;
 
+	*step = !stage;
 	if (!stage) {
 		if (exact)
 			buf_append_str(&body, TRANSFER_FIX_PARENTS);
 		transfer_stage_body(&body, "");
-		s = hostws_script(hw, body.data);
-		buf_free(&body);
-		return s;
+		return buf_detach(&body);
 	}
 	q = shquote(hw->dir);
 	s = xasprintf("d=%s; s=\"$d.stage.$$\"; o=\"$d.old.$$\"; "
@@ -612,7 +616,7 @@ transfer_push_do(struct transport *t, struct pathguard *pg,
 	struct buf		 parents = BUF_INIT;
 	char			*script, *why = NULL;
 	pid_t			 pid;
-	int			 data, res, rc, status = 0;
+	int			 data, res, rc, status = 0, step;
 
 	if ((rc = transfer_check_paths(paths, n, cause)) != 0)
 		return rc;
@@ -637,10 +641,10 @@ transfer_push_do(struct transport *t, struct pathguard *pg,
 	if (exact)
 		transfer_parents(paths, n, &parents);
 	script = transfer_push_script(hw, (flags & TRANSFER_STAGE) != 0,
-	    exact);
+	    exact, &step);
 	signals_forward(pid);
-	rc = transfer_run(t, script, exact ? &parents : NULL, data, -1, 0,
-	    &status, cause);
+	rc = transfer_run(t, step ? hw : NULL, script, exact ? &parents : NULL,
+	    data, -1, 0, &status, cause);
 	buf_free(&parents);
 	close(data);
 	free(script);
@@ -685,7 +689,7 @@ transfer_pull_do(struct transport *t, struct pathguard *pg,
 	struct transfer_fd	 r;
 	struct tarstream_stats	 cst;
 	struct buf		 names = BUF_INIT, b = BUF_INIT;
-	char			*script, *why = NULL;
+	char			*why = NULL;
 	pid_t			 pid;
 	int			 data, res, rc, status = 0;
 
@@ -716,13 +720,11 @@ transfer_pull_do(struct transport *t, struct pathguard *pg,
 	    "--exclude='" PATHGUARD_TMP_PREFIX "*' -cf - %s",
 	    n == 0 ? "." : ex == NULL || ex->want == NULL ?
 	    "--no-unquote -T -" : "--no-unquote --no-recursion -T -");
-	script = hostws_script(hw, b.data);
-	buf_free(&b);
 	signals_forward(pid);
-	rc = transfer_run(t, script, &names, -1, data, ex != NULL &&
+	rc = transfer_run(t, hw, b.data, &names, -1, data, ex != NULL &&
 	    ex->want != NULL, &status, cause);
 	close(data);
-	free(script);
+	buf_free(&b);
 	buf_free(&names);
 	return transfer_finish(pid, res, rc, status, st, cause);
 }

@@ -270,6 +270,26 @@ cmd_box_free(struct cmd_box *b)
 	memset(b, 0, sizeof *b);
 }
 
+/*
+ * Whether the host-side steps of a sandbox under now may run in its
+ * persistent environment instead of a jail of their own (docs/agent.md,
+ * "Host-side steps"): bwrap on the host's own image (the steps need its
+ * tar, find, sed), the workspace read-write there, and no limit a long
+ * step could hit where the jail has none (CPU time, file size,
+ * processes).  CLAWSSH_NO_STEP_JOIN=1 keeps them in their jails.
+ */
+static int
+box_steps_join(const struct sandbox_settings *now)
+{
+	const char	*off = getenv("CLAWSSH_NO_STEP_JOIN");
+
+	return (off == NULL || strcmp(off, "1") != 0) &&
+	    now->runtime == CONTAIN_BWRAP && strcmp(now->image, "host") == 0 &&
+	    now->access == SANDBOX_ACCESS_RW && now->gpus == 0 &&
+	    now->limits.cpu == 0 && now->limits.fsize == 0 &&
+	    now->limits.nproc == 0;
+}
+
 /* Where b's host-side steps run; see cmd_box.h. */
 void
 cmd_box_hostws(const struct cmd_box *b, const char *sub, struct hostws *h)
@@ -292,6 +312,10 @@ cmd_box_hostws(const struct cmd_box *b, const char *sub, struct hostws *h)
 	else
 		ws = xasprintf("%s/%s/%s", r->remote_root, r->id, sub);
 	hostws_init(h, ws, jail);
+	if (b->steps != NULL && b->steps->dir != NULL &&
+	    strcmp(sub, "workspace") == 0 && box_steps_join(&now))
+		hostws_join(h, b->steps->agent, b->steps->dir,
+		    b->steps->token, b->steps->workdir);
 	free(ws);
 	free(jail);
 }

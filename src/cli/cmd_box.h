@@ -29,6 +29,8 @@ struct cmd_box {
 	int				 strict_config;	/* --strict-config */
 	int				 warned;	/* stale: warned */
 	char				*hint;	/* recreate's flags, or NULL */
+	/* exec's route to the environment: its steps may join it */
+	const struct contain_route	*steps;
 };
 
 /* Open the registry (cc.state_dir or the default).  0 or exit status. */

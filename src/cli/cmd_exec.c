@@ -396,8 +396,14 @@ exec_sync_up(struct exec_args *a, struct mirror *m, struct pathguard **pg)
 		return rc;
 	}
 	if ((rc = cmd_box_mirror(&a->box, *pg, m, &cause)) == 0) {
+		/*
+		 * Not with a terminal (it would mangle a tar), nor where the
+		 * steps join the environment: a push of its own there and
+		 * the command on the agent's channel cost less than the
+		 * shell path a packed push needs.
+		 */
 		m->allow_inline = !a->background && a->yield_ms < 0 &&
-		    !a->term.pty;	/* a terminal would mangle a tar */
+		    !a->term.pty && m->hw.agent == NULL;
 		m->allow_mass_delete = a->mass_delete;
 		rc = mirror_push(m, &cause);
 	}
@@ -688,6 +694,8 @@ exec_connect_run(struct exec_args *a, const char *pre, const char *cwd)
 		free(wrap);
 		return exec_route(a);
 	}
+	if (a->route.dir != NULL)	/* the sync's steps may take it too */
+		a->box.steps = &a->route;
 	if (exec_mirrors(a)) {
 		t0 = clock_now_ms();
 		if ((rc = exec_sync_up(a, &m, &pg)) != 0) {

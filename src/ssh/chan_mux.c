@@ -48,19 +48,27 @@ chan_mux_start_agent(struct chan *c, const char *agent, const void *frame,
 	return c->mc != NULL ? 0 : CLAW_ERR_CONNECT;
 }
 
+/*
+ * A failure, said: CLAW_ERR_UNSUPPORTED when the agent refused the
+ * command before it started (its caller runs it another way), else
+ * mux_fail's.
+ */
+static int
+mux_failed(struct chan *c, char **cause)
+{
+	int	rc = mux_fail(c, cause);
+
+	return mux_chan_refused(c->mc) ? CLAW_ERR_UNSUPPORTED : rc;
+}
+
 /* Read stream 0 or 1; CLAW_ERR_UNSUPPORTED: it never started. */
 static ssize_t
 mux_read(struct chan *c, int stream, char *p, size_t n, char **cause)
 {
 	ssize_t	r;
 
-	if ((r = mux_chan_read(c->mc, stream, p, n)) ==
-	    CLAW_ERR_UNSUPPORTED) {
-		(void)mux_fail(c, cause);
-		return r;
-	}
-	if (r < 0)
-		return mux_fail(c, cause);
+	if ((r = mux_chan_read(c->mc, stream, p, n)) < 0)
+		return mux_failed(c, cause);
 	return r;
 }
 
@@ -71,7 +79,7 @@ mux_write(struct chan *c, const char *p, size_t n, char **cause)
 	ssize_t	r;
 
 	if ((r = mux_chan_write(c->mc, p, n)) < 0)
-		return mux_fail(c, cause);
+		return mux_failed(c, cause);
 	return r;
 }
 
@@ -82,7 +90,7 @@ mux_send_eof(struct chan *c, char **cause)
 	int	rc;
 
 	rc = mux_chan_send_eof(c->mc);
-	return rc >= 0 ? rc : mux_fail(c, cause);
+	return rc >= 0 ? rc : mux_failed(c, cause);
 }
 
 /* The command's output ended. */

@@ -295,6 +295,8 @@ exec_start_agent(struct exec_state *st, char **cause)
 	if (st->ch == NULL)
 		return CLAW_ERR_UNSUPPORTED;
 	st->marker_seen = st->sync_checked = 1;
+	if (st->o->in_len != 0)
+		buf_append(&st->in, st->o->in_data, st->o->in_len);
 	if (!st->o->forward_stdin)
 		st->in_eof = 1;
 	return 0;

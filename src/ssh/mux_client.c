@@ -603,6 +603,14 @@ mux_chan_started(const struct mux_chan *c)
 	return !c->agent || c->opened;
 }
 
+/* Whether an agent command was refused before it started. */
+int
+mux_chan_refused(const struct mux_chan *c)
+{
+	return c->failed && c->agent && !c->opened &&
+	    c->errnum == CLAW_ERR_UNSUPPORTED;
+}
+
 /* The channel's own error text, or NULL; see mux_client.h. */
 const char *
 mux_chan_errmsg(const struct mux_chan *c)
@@ -629,8 +637,7 @@ mux_chan_read(struct mux_chan *c, int stream, char *p, size_t n)
 
 	if (b->len == 0) {
 		(void)mux_pump(c->m);
-		if (b->len == 0 && c->failed && !c->closed && c->agent &&
-		    !c->opened && c->errnum == CLAW_ERR_UNSUPPORTED)
+		if (b->len == 0 && !c->closed && mux_chan_refused(c))
 			return CLAW_ERR_UNSUPPORTED;	/* never started */
 		if (b->len == 0)
 			return c->failed && !c->closed ? CLAW_ERR_CONNECT : 0;

@@ -100,6 +100,11 @@ struct mux_chan	*mux_chan_open_agent(struct mux *, const char *agent,
 /* Send signal sig to an OPEN_AGENT command's process group. */
 int	mux_chan_signal(struct mux_chan *, int sig);
 /* Whether the command started (always, but for OPEN_AGENT before OPENED). */
+/*
+ * Whether an OPEN_AGENT command was refused before it started (no holder,
+ * other settings): its caller may run it another way.
+ */
+int	mux_chan_refused(const struct mux_chan *);
 int	mux_chan_started(const struct mux_chan *);
 /* The ERROR text the daemon sent for this channel, or NULL. */
 const char	*mux_chan_errmsg(const struct mux_chan *);

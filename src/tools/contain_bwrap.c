@@ -676,11 +676,12 @@ contain_bwrap_route(const struct contain_spec *spec, struct contain_route *r)
 	free(start);
 	free(qrun);
 	free(qagent);
+	r->workdir = xstrdup(bw_workdir(spec));
 	if (spec->cwd == NULL)
-		r->cwd = xstrdup(bw_workdir(spec));
+		r->cwd = xstrdup(r->workdir);
 	else
 		r->cwd = spec->cwd[0] == '/' ? xstrdup(spec->cwd) :
-		    xasprintf("%s/%s", bw_workdir(spec), spec->cwd);
+		    xasprintf("%s/%s", r->workdir, spec->cwd);
 	return 0;
 }
 
@@ -691,6 +692,7 @@ contain_route_free(struct contain_route *r)
 	free(r->agent);
 	free(r->dir);
 	free(r->cwd);
+	free(r->workdir);
 	memset(r, 0, sizeof(*r));
 }
 

@@ -111,6 +111,7 @@ struct contain_route {
 	char	*dir;		/* <root>/<id>/run */
 	char	 token[17];	/* the start script's (bw_start) */
 	char	*cwd;		/* workdir[/cwd], or the absolute cwd */
+	char	*workdir;	/* where the workspace is inside */
 };
 
 /*

@@ -37,7 +37,7 @@ fstore_remote(struct transport *t, const struct hostws *hw, const char *pre,
 	struct fstore	*fs = xcalloc(1, sizeof *fs);
 
 	fs->t = t;
-	hostws_init(&fs->hw, hw->dir, hw->jail);
+	hostws_copy(&fs->hw, hw);
 	fs->pre = pre != NULL ? xstrdup(pre) : NULL;
 	fs->timeout = timeout > 0 ? timeout : 0;
 	return fs;

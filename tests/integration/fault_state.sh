@@ -92,7 +92,14 @@ repro() {
 	[ -e "$LOGF" ] && fail "$1/$2: no whole manifest written"
 	[ -f "$RW/X" ] || fail "$1/$2: X not up"
 	x -- true || fail "$1/$2: warm: $(cat "$T/err")"
-	x -- true || fail "$1/$2: warm 2: $(cat "$T/err")"
+	# until the host's watcher answers (an exec can outrun its start)
+	_w=0
+	until x -- true && grep -q "changed paths, no listing" "$T/err"; do
+		_w=$((_w + 1))
+		[ "$_w" -lt 50 ] || fail "$1/$2: the watcher never answered:" \
+		    "$(cat "$T/err")"
+		sleep 0.1
+	done
 	rm "$W/X"
 	x -- true || fail "$1/$2: delete: $(cat "$T/err")"
 	[ -e "$RW/X" ] && fail "$1/$2: deletion not sent"

@@ -92,8 +92,11 @@ expect_match "$(cat "$T/err")" "changed paths, no scan" "journal after kill"
 expect_eq "$(cat "$T/out")" "v2" "change taken by a killed client went up"
 cmp -s "$W/big.bin" "$RW/big.bin" || fail "big file not complete on host"
 
-# Small pushes go with the command; if the host cannot unpack them the
+# Where the steps run in jails of their own (CLAWSSH_NO_STEP_JOIN=1),
+# small pushes go with the command; if the host cannot unpack them the
 # command does not run, nothing is saved, and the next exec sends them.
+CLAWSSH_NO_STEP_JOIN=1
+export CLAWSSH_NO_STEP_JOIN
 echo v3 > "$W/src/r.txt"
 chattr +i "$RW/src" 2>/dev/null && immutable=1 || immutable=0
 if [ "$immutable" = 1 ]; then
@@ -111,6 +114,27 @@ fi
 x -- cat src/r.txt > "$T/out" || fail "exec after unpack failure"
 expect_eq "$(cat "$T/out")" "v3" "change sent again by the next exec"
 expect_match "$(cat "$T/err")" "sent along with the command" "push inline"
+unset CLAWSSH_NO_STEP_JOIN
+
+# Where the steps join the sandbox's environment (docs/agent.md), the
+# push is a step of its own there, before the command: the same failure
+# stops the exec before its command, and the next exec sends it.
+echo v4 > "$W/src/r.txt"
+if [ "$immutable" = 1 ]; then
+	chattr +i "$RW/src"
+	x -- sh -c 'echo RAN > ran.txt'
+	st=$?
+	chattr -i "$RW/src"
+	[ "$st" -ne 0 ] || fail "joined: exec with an unpack failure succeeded"
+	expect_match "$(cat "$T/err")" "sync up: .*remote tar failed" \
+	    "joined: unpack failure reported"
+	[ -e "$RW/ran.txt" ] && fail "joined: command ran, the push failed"
+	expect_eq "$(cat "$W/src/r.txt")" "v4" "joined: local file kept"
+fi
+x -- cat src/r.txt > "$T/out" || fail "joined: exec after unpack failure"
+expect_eq "$(cat "$T/out")" "v4" "joined: change sent again"
+expect_match "$(cat "$T/err")" "ran through the host agent's channel" \
+    "joined: the command took the agent's channel"
 
 # Garbage journal and watcher requests on the socket: an answer saying
 # why, and the daemon lives on.

@@ -63,10 +63,12 @@ expect_match "$(cat "$T/err")" "changed paths, no listing" \
     fail "a name with a newline came down"
 x -- sh -c 'rm -f nl*' || fail "cleaning the hostile name"
 
-# --sync-json: one line on stderr, last, saying what moved and how.
+# --sync-json: one line on stderr, last, saying what moved and how (the
+# steps in jails of their own: a small push goes with the command).
 echo up > "$W/up.txt"
-"$CLAWSSH" exec -s "$id" --sync-json -- sh -c 'echo down > down.txt' \
-    2>"$T/err" || fail "exec --sync-json: $(cat "$T/err")"
+CLAWSSH_NO_STEP_JOIN=1 "$CLAWSSH" exec -s "$id" --sync-json -- \
+    sh -c 'echo down > down.txt' 2>"$T/err" ||
+    fail "exec --sync-json: $(cat "$T/err")"
 j=$(tail -n 1 "$T/err")
 jf() {
 	printf '%s' "$j" | jq -r "$1" 2>/dev/null || echo "bad json: $j"
@@ -78,6 +80,16 @@ expect_eq "$(jf .sync.down.files)" 1 "json: files down"
 expect_eq "$(jf .sync.down.remote)" watcher "json: remote changes by watcher"
 expect_eq "$(jf .sync.down.done)" true "json: pulled"
 expect_eq "$(cat "$W/down.txt")" down "file came down"
+# The steps in the sandbox's environment: the push is a step of its own.
+echo up2 > "$W/up.txt"
+"$CLAWSSH" exec -s "$id" --sync-json -- sh -c 'echo down2 > down.txt' \
+    2>"$T/err" || fail "exec --sync-json, joined: $(cat "$T/err")"
+j=$(tail -n 1 "$T/err")
+expect_eq "$(jf .sync.up.files)" 1 "joined json: files up"
+expect_eq "$(jf .sync.up.with_command)" false "joined json: a step of its own"
+expect_eq "$(jf .sync.down.files)" 1 "joined json: files down"
+expect_eq "$(cat "$W/down.txt")" down2 "joined: file came down"
+expect_eq "$(cat "$RW/up.txt")" up2 "joined: file went up"
 
 # A change made on the host between execs (a background process, say).
 echo bg > "$RW/src/bg.txt"
