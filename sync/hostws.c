@@ -160,13 +160,6 @@ hostws_capture(struct transport *t, const struct hostws *h, const char *body,
 {
 	struct exec_opts	o;
 
-	memset(&o, 0, sizeof o);
-	o.in_data = in;
-	o.in_len = inlen;
-	o.in_fd = -1;
-	o.out.fd = o.err.fd = -1;
-	o.out.buf = out;
-	o.err.buf = err;
-	o.out.max = o.err.max = max;
+	exec_opts_capture(&o, in, inlen, max, out, err);
 	return hostws_run(t, h, body, &o, status, cause);
 }

@@ -658,6 +658,21 @@ exec_sh(struct transport *t, const char *script, struct exec_opts *o,
 	return exec_run(t, o, status, cause);
 }
 
+/* Options for captured, capped output; see exec.h. */
+void
+exec_opts_capture(struct exec_opts *o, const char *in, size_t inlen,
+    size_t max, struct buf *out, struct buf *err)
+{
+	memset(o, 0, sizeof *o);
+	o->in_data = in;
+	o->in_len = inlen;
+	o->in_fd = -1;
+	o->out.fd = o->err.fd = -1;
+	o->out.buf = out;
+	o->err.buf = err;
+	o->out.max = o->err.max = max;
+}
+
 /* Run a script with captured, capped output; see exec.h. */
 int
 exec_script(struct transport *t, const char *script, const char *in,
@@ -666,13 +681,6 @@ exec_script(struct transport *t, const char *script, const char *in,
 {
 	struct exec_opts	o;
 
-	memset(&o, 0, sizeof o);
-	o.in_data = in;
-	o.in_len = inlen;
-	o.in_fd = -1;
-	o.out.fd = o.err.fd = -1;
-	o.out.buf = out;
-	o.err.buf = err;
-	o.out.max = o.err.max = max;
+	exec_opts_capture(&o, in, inlen, max, out, err);
 	return exec_sh(t, script, &o, status, cause);
 }

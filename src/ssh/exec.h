@@ -90,6 +90,14 @@ int	exec_sh(struct transport *t, const char *script, struct exec_opts *o,
 	    int *status, char **cause);
 
 /*
+ * Set o for a command whose stdin is in[0..inlen) and whose stdout and
+ * stderr are captured into out and err, max bytes each (o zeroed
+ * first).
+ */
+void	exec_opts_capture(struct exec_opts *o, const char *in, size_t inlen,
+	    size_t max, struct buf *out, struct buf *err);
+
+/*
  * Run the sh script on t with in[0..inlen) as its stdin, collecting
  * stdout in out and stderr in err (each at most max bytes, else
  * CLAW_ERR_PARSE).  *status as for exec_run.

@@ -85,15 +85,7 @@ fr_run(struct fstore *fs, const char *op, const char *in, size_t inlen,
 	char			*script = fr_script(fs, op);
 	int			 r, status = 0;
 
-	memset(&o, 0, sizeof o);
-	o.in_data = in;
-	o.in_len = inlen;
-	o.in_fd = -1;
-	o.out.fd = o.err.fd = -1;
-	o.out.buf = out;
-	o.err.buf = &err;
-	o.out.max = max;
-	o.err.max = max;
+	exec_opts_capture(&o, in, inlen, max, out, &err);
 	o.timeout = fs->timeout;
 	r = exec_sh(fs->t, script, &o, &status, cause);
 	if (r == CLAW_ERR_PARSE) {
