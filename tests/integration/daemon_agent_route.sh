@@ -258,14 +258,7 @@ case_8() {
 }
 
 case_7() {
-	if [ "$(id -u)" -ne 0 ] || [ -n "${LIB_SSH_USER:-}" ]; then
-		echo "skipped: needs root (and runs once)" >&2
-		return 0
-	fi
-	LIB_SSH_USER=clawssh-test ROUTE_CASES="1 2 3 4" sh "$0" >&2
-	_s=$?
-	[ "$_s" -eq 0 ] || [ "$_s" -eq 77 ] ||
-	    lib_case_fail "as user clawssh-test: status $_s"
+	lib_cases_as_nonroot ROUTE_CASES "1 2 3 4"
 }
 
 lib_run_cases "${ROUTE_CASES:-1 2 3 4 5 6 8 7}"

@@ -302,14 +302,7 @@ case_9() {
 }
 
 case_10() {
-	if [ "$(id -u)" -ne 0 ] || [ -n "${LIB_SSH_USER:-}" ]; then
-		echo "skipped: needs root (and runs once)" >&2
-		return 0
-	fi
-	LIB_SSH_USER=clawssh-test RPC_ROUTE_CASES="1 2 3 5 9" sh "$0" >&2
-	_s=$?
-	[ "$_s" -eq 0 ] || [ "$_s" -eq 77 ] ||
-	    lib_case_fail "as user clawssh-test: status $_s"
+	lib_cases_as_nonroot RPC_ROUTE_CASES "1 2 3 5 9"
 }
 
 lib_run_cases "${RPC_ROUTE_CASES:-1 2 3 4 5 6 7 8 9 10}"

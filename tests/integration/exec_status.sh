@@ -163,14 +163,7 @@ case_4() {
 
 # Case 5: cases 1 and 4 again, connected as a non-root user.
 case_5() {
-	if [ "$(id -u)" -ne 0 ] || [ -n "${LIB_SSH_USER:-}" ]; then
-		echo "skipped: needs root (and runs once)" >&2
-		return 0
-	fi
-	LIB_SSH_USER=clawssh-test EXEC_STATUS_CASES="1 4" sh "$0" >&2
-	_s=$?
-	[ "$_s" -eq 0 ] || [ "$_s" -eq 77 ] ||
-	    lib_case_fail "as user clawssh-test: status $_s"
+	lib_cases_as_nonroot EXEC_STATUS_CASES "1 4"
 }
 
 lib_run_cases "${EXEC_STATUS_CASES:-1 2 3 4 5}"

@@ -15,7 +15,7 @@
 # user instead of the one running the test: see lib_ssh_user.
 #   fail, expect_eq, expect_match, expect_status
 #   lib_snapshot, lib_case_fail, lib_run_cases (tests made of cases),
-#   lib_wait_host, lib_gone_cmd (waits)
+#   lib_wait_host, lib_gone_cmd (waits), lib_cases_as_nonroot
 
 set -u
 
@@ -300,6 +300,21 @@ lib_wait_host() {
 		_i=$((_i + 1))
 	done
 	test "$@" || lib_case_fail "timed out waiting for: test $*"
+}
+
+# lib_cases_as_nonroot VAR CASES: run this test again, its cases CASES
+# (VAR names the variable the test takes them from), connected as the
+# non-root SSH user clawssh-test; once, from a root run; a case failure
+# if that run fails.
+lib_cases_as_nonroot() {
+	if [ "$(id -u)" -ne 0 ] || [ -n "${LIB_SSH_USER:-}" ]; then
+		echo "skipped: needs root (and runs once)" >&2
+		return 0
+	fi
+	env LIB_SSH_USER=clawssh-test "$1=$2" sh "$0" >&2
+	_s=$?
+	[ "$_s" -eq 0 ] || [ "$_s" -eq 77 ] ||
+	    lib_case_fail "as user clawssh-test: status $_s"
 }
 
 # lib_gone_cmd PATTERN: wait (up to 5 s) until no process whose command

@@ -262,14 +262,7 @@ case_5() {
 
 # Case 6: cases 1, 2 and 4 again, connected as a non-root user.
 case_6() {
-	if [ "$(id -u)" -ne 0 ] || [ -n "${LIB_SSH_USER:-}" ]; then
-		echo "skipped: needs root (and runs once)" >&2
-		return 0
-	fi
-	LIB_SSH_USER=clawssh-test LIFECYCLE_CASES="1 2 4" sh "$0" >&2
-	_s=$?
-	[ "$_s" -eq 0 ] || [ "$_s" -eq 77 ] ||
-	    lib_case_fail "as user clawssh-test: status $_s"
+	lib_cases_as_nonroot LIFECYCLE_CASES "1 2 4"
 }
 
 lib_run_cases "${LIFECYCLE_CASES:-1 2 3 4 5 6}"
