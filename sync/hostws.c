@@ -7,7 +7,6 @@
 #include "config.h"
 #endif
 
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -122,22 +121,16 @@ hostws_run(struct transport *t, const struct hostws *h, const char *body,
     struct exec_opts *o, int *status, char **cause)
 {
 	struct exec_agent	 ea;
-	char			*argv[4], *script;
+	char			*script;
 	int			 rc;
 
 	if (h->agent != NULL && transport_mux(t) != NULL) {
-		argv[0] = (char *)(uintptr_t)"sh";
-		argv[1] = (char *)(uintptr_t)"-c";
-		argv[2] = (char *)(uintptr_t)body;
-		argv[3] = NULL;
 		ea.path = h->agent;
 		ea.dir = h->rundir;
 		ea.spec = h->token;
 		ea.cwd = h->workdir;
 		o->agent = &ea;
-		o->argc = 3;
-		o->argv = argv;
-		rc = exec_run(t, o, status, cause);
+		rc = exec_sh(t, body, o, status, cause);
 		o->agent = NULL;
 		if (rc != CLAW_ERR_UNSUPPORTED)
 			return rc;

@@ -175,34 +175,34 @@ igit_run(int rootfd, const char *git, char **envp, struct buf *out,
 static int
 igit_below_git(int rootfd)
 {
-	struct stat	st, up;
-	int		fd, next, found = 0, depth;
+	struct stat	st, up, git;
+	int		fd, next, depth;
 
-	if ((fd = dup(rootfd)) == -1)
-		return 1;	/* let git answer */
+	if ((fd = dup(rootfd)) == -1 || fstat(fd, &st) == -1) {
+		if (fd != -1)
+			close(fd);
+		return 1;	/* unsure: let git answer */
+	}
 	for (depth = 0; depth < IGIT_DEPTH_MAX; depth++) {
-		if (fstatat(fd, ".git", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-		    (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode))) {
-			found = 1;
+		if (fstatat(fd, ".git", &git, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    (S_ISDIR(git.st_mode) || S_ISREG(git.st_mode)))
 			break;
-		}
-		if (fstat(fd, &st) == -1 ||
-		    (next = openat(fd, "..", O_RDONLY | O_DIRECTORY |
-		    O_CLOEXEC)) == -1) {
-			found = 1;	/* unsure: let git answer */
-			break;
+		if ((next = openat(fd, "..", O_RDONLY | O_DIRECTORY |
+		    O_CLOEXEC)) == -1 || fstat(next, &up) == -1) {
+			if (next != -1)
+				close(next);
+			break;		/* unsure: let git answer */
 		}
 		close(fd);
 		fd = next;
-		if (fstat(fd, &up) == -1) {
-			found = 1;
-			break;
+		if (up.st_dev == st.st_dev && up.st_ino == st.st_ino) {
+			close(fd);
+			return 0;	/* "/", and no .git on the way */
 		}
-		if (up.st_dev == st.st_dev && up.st_ino == st.st_ino)
-			break;		/* "/" */
+		st = up;
 	}
 	close(fd);
-	return found || depth == IGIT_DEPTH_MAX;
+	return 1;
 }
 
 /* The files git tracks below rootfd; see ignore_git.h. */

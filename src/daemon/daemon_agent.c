@@ -124,6 +124,18 @@ dagent_send(struct dagent *a, struct frame_wr *w)
 		a->host->d->again = 1;
 }
 
+/* Append data as stdin of request id, in DATA frames of DAGENT_DATA. */
+static void
+dareq_data(struct frame_wr *w, uint32_t id, const void *p, size_t n)
+{
+	size_t	off, k;
+
+	for (off = 0; off < n; off += k) {
+		k = n - off < DAGENT_DATA ? n - off : DAGENT_DATA;
+		msg_data_put(w, id, 0, (const uint8_t *)p + off, k);
+	}
+}
+
 /* Stop serve: its stdin ends, it ends its commands and exits. */
 static void
 dagent_stop(struct dagent *a, const char *why)
@@ -498,17 +510,12 @@ dagent_client_frame(struct dclient *c, const struct mux_frame *f)
 	struct dareq	*rq = dareq_find(c, f->chan);
 	int32_t		 sig;
 	char		*text;
-	size_t		 off, n;
 
 	if (rq == NULL)
 		return 0;
 	switch (f->type) {
 	case MUX_DATA:
-		for (off = 0; off < f->len; off += n) {
-			n = f->len - off < DAGENT_DATA ? f->len - off :
-			    DAGENT_DATA;
-			msg_data_put(&w, rq->id, 0, f->payload + off, n);
-		}
+		dareq_data(&w, rq->id, f->payload, f->len);
 		break;
 	case MUX_EOF:
 		msg_u32(&w, FRAME_EOF, rq->id, TAG_STREAM, 0);
@@ -536,12 +543,8 @@ dagent_client_frame(struct dclient *c, const struct mux_frame *f)
 void
 dareq_abandon(struct dareq *rq)
 {
-	struct frame_wr	w = FRAME_WR_INIT;
-
-	if (rq->agent != NULL && rq->agent->ch != NULL) {
-		msg_u32(&w, FRAME_SIGNAL, rq->id, TAG_SIGNO, SIGKILL);
-		dagent_send(rq->agent, &w);
-	}
+	if (rq->agent != NULL && rq->agent->ch != NULL)
+		dareq_signal(rq, SIGKILL);
 	if (rq->client != NULL) {
 		TAILQ_REMOVE(&rq->client->areqs, rq, centry);
 		rq->client = NULL;
@@ -611,12 +614,8 @@ void
 dareq_stdin(struct dareq *rq, const char *p, size_t n)
 {
 	struct frame_wr	w = FRAME_WR_INIT;
-	size_t		off, k;
 
-	for (off = 0; off < n; off += k) {
-		k = n - off < DAGENT_DATA ? n - off : DAGENT_DATA;
-		msg_data_put(&w, rq->id, 0, (const uint8_t *)p + off, k);
-	}
+	dareq_data(&w, rq->id, p, n);
 	msg_u32(&w, FRAME_EOF, rq->id, TAG_STREAM, 0);
 	dagent_send(rq->agent, &w);
 }

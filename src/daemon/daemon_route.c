@@ -326,25 +326,22 @@ droute_learned(struct dcall *c, int status)
 	const char	*why;
 
 	r = xcalloc(1, sizeof *r);
-	r->key = droute_key(&c->rc);
-	r->sandbox = xstrdup(c->rc.sandbox);
-	r->learnt = clock_now_ms();
 	if (status != 0 || droute_parse(c->out.data, c->out.len, r) != 0) {
-		droute_free(r);
+		droute_free(r);		/* what the parse got so far */
 		r = xcalloc(1, sizeof *r);
-		r->key = droute_key(&c->rc);
-		r->sandbox = xstrdup(c->rc.sandbox);
-		r->learnt = clock_now_ms();
 		r->none = 1;
 		buf_append(&c->err, "", 1);
 		why = c->err.data;
 		n = strcspn(why, "\n");
 		log_info("sandbox %s: its commands go through workers "
-		    "(status %d): %.*s", r->sandbox, status, (int)n,
+		    "(status %d): %.*s", c->rc.sandbox, status, (int)n,
 		    n != 0 ? why : "no route");
 	} else
-		log_debug("sandbox %s: route through %s", r->sandbox,
+		log_debug("sandbox %s: route through %s", c->rc.sandbox,
 		    r->agent);
+	r->key = droute_key(&c->rc);
+	r->sandbox = xstrdup(c->rc.sandbox);
+	r->learnt = clock_now_ms();
 	if ((old = droute_find(d, r->key)) != NULL)
 		droute_drop(d, old);
 	TAILQ_INSERT_TAIL(&d->routes, r, entry);
