@@ -41,6 +41,7 @@ void
 hostws_copy(struct hostws *dst, const struct hostws *src)
 {
 	hostws_init(dst, src->dir, src->jail);
+	dst->pre = hostws_dup(src->pre);
 	dst->agent = hostws_dup(src->agent);
 	dst->rundir = hostws_dup(src->rundir);
 	dst->token = hostws_dup(src->token);
@@ -58,24 +59,35 @@ hostws_join(struct hostws *h, const char *agent, const char *rundir,
 	h->workdir = xstrdup(workdir);
 }
 
+/* Set the check run first; see hostws.h. */
+void
+hostws_pre(struct hostws *h, const char *pre)
+{
+	free(h->pre);
+	h->pre = hostws_dup(pre);
+}
+
 /* Free h's strings; see hostws.h. */
 void
 hostws_clear(struct hostws *h)
 {
 	free(h->dir);
 	free(h->jail);
+	free(h->pre);
 	free(h->agent);
 	free(h->rundir);
 	free(h->token);
 	free(h->workdir);
-	h->dir = h->jail = NULL;
+	h->dir = h->jail = h->pre = NULL;
 	h->agent = h->rundir = h->token = h->workdir = NULL;
 }
 
-/* Append the step: the jail and exec, or cd and the body. */
+/* Append the step: the check, then the jail and exec, or cd and the body. */
 static void
 hostws_append(struct buf *b, const struct hostws *h, const char *body)
 {
+	if (h->pre != NULL)
+		buf_appendf(b, "%s\n", h->pre);
 	if (h->jail != NULL) {
 		buf_appendf(b, "%s\nexec \"$@\" sh -c ", h->jail);
 		shquote_append(b, body);
@@ -109,6 +121,8 @@ hostws_inline(const struct hostws *h, const char *body)
 		hostws_append(&b, h, body);
 		buf_append_str(&b, "\n)");
 	} else {
+		if (h->pre != NULL)
+			buf_appendf(&b, "%s\n", h->pre);
 		buf_appendf(&b, "%s\n\"$@\" sh -c ", h->jail);
 		shquote_append(&b, body);
 	}
@@ -132,8 +146,10 @@ hostws_run(struct transport *t, const struct hostws *h, const char *body,
 		o->agent = &ea;
 		rc = exec_sh(t, body, o, status, cause);
 		o->agent = NULL;
-		if (rc != CLAW_ERR_UNSUPPORTED)
+		if (rc != CLAW_ERR_UNSUPPORTED) {
+			log_debug("a step in the sandbox's running environment");
 			return rc;
+		}
 		log_debug("a step through the host agent's channel: %s; in a "
 		    "jail of its own", *cause != NULL ? *cause : "refused");
 		free(*cause);

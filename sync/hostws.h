@@ -23,6 +23,8 @@ struct hostws {
 	char	*jail;		/* sh setting "$@" to the jail, or NULL:
 				   runtime none, the step runs as the SSH
 				   user in dir, like the command */
+	char	*pre;		/* sh run first on the script's path,
+				   outside the jail, or NULL (hostws_pre) */
 	/*
 	 * Set by hostws_join: a step may run in the sandbox's persistent
 	 * environment, through the daemon's host agent channel.
@@ -48,6 +50,14 @@ void	hostws_copy(struct hostws *dst, const struct hostws *src);
  */
 void	hostws_join(struct hostws *h, const char *agent, const char *rundir,
 	    const char *token, const char *workdir);
+
+/*
+ * Run pre (sh text, copied) before each step that takes the script's
+ * path, outside the jail: the sandbox's check-and-touch.  A step in the
+ * joined environment needs none: a holder runs only for a sandbox that
+ * exists, and the agent checks its token.
+ */
+void	hostws_pre(struct hostws *h, const char *pre);
 
 /* Free what h holds; h may be all zero. */
 void	hostws_clear(struct hostws *h);

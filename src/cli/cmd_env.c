@@ -367,6 +367,25 @@ cmd_env_wrap(const struct cmd_box *b, const struct sandbox_settings *now,
 	return rc;
 }
 
+/* The steps' way into the environment; see cmd_env.h. */
+int
+cmd_env_steps_route(const struct cmd_box *b,
+    const struct sandbox_settings *now, struct contain_route *route)
+{
+	const char	*no = getenv("CLAWSSH_NO_AGENT_ROUTE");
+	struct cmd_env	 none = { NULL, 0 };
+	char		*wrap = NULL;
+	int		 rc;
+
+	memset(route, 0, sizeof *route);
+	if (transport_mux(b->t) == NULL || now->runtime != CONTAIN_BWRAP ||
+	    (no != NULL && *no != '\0' && strcmp(no, "0") != 0))
+		return 0;
+	rc = cmd_env_wrap(b, now, &none, NULL, NULL, NULL, &wrap, route);
+	free(wrap);
+	return rc;
+}
+
 /* The login shell's sh text; see cmd_env.h. */
 const char *
 cmd_env_login(const struct sandbox_settings *now)

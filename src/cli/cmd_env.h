@@ -81,6 +81,15 @@ int	cmd_env_wrap(const struct cmd_box *b,
 	    char **wrap, struct contain_route *route);
 
 /*
+ * Fill route with the way to b's running environment (under now) that
+ * its host-side steps may take (cmd_box_hostws), when b's transport goes
+ * through the daemon and the host agent runs: route->dir stays NULL
+ * otherwise.  0, or an exit status after printing why.
+ */
+int	cmd_env_steps_route(const struct cmd_box *b,
+	    const struct sandbox_settings *now, struct contain_route *route);
+
+/*
  * The sh text (static) that runs an interactive login shell for the
  * runtime of the settings now: none, the user's own ("${SHELL:-/bin/sh}"
  * -l) in the working directory; bwrap, docker and podman, bash -l where

@@ -18,6 +18,7 @@
 #include "buf.h"
 #include "clawconfig.h"
 #include "cmd.h"
+#include "cmd_env.h"
 #include "cmd_fs.h"
 #include "error.h"
 #include "exec.h"
@@ -208,8 +209,11 @@ cmd_fs_open(struct cmd_fs *f, int writing)
 	if (f->push)
 		return cmd_fail("%s: --push is for mirror mode; this sandbox's "
 		    "files live on the host", f->tool);
-	if ((rc = cmd_box_connect(&f->b)) != 0)
+	if ((rc = cmd_box_connect(&f->b)) != 0 ||
+	    (rc = cmd_env_steps_route(&f->b, &s, &f->route)) != 0)
 		return rc;
+	if (f->route.dir != NULL)
+		f->b.steps = &f->route;
 	fs_hostws(f, &s, &hw);
 	pre = f->b.be->exec_pre(r->remote_root, r->id);
 	f->fs = fstore_remote(f->b.t, &hw, pre, f->timeout >= 0 ?
@@ -288,5 +292,6 @@ cmd_fs_free(struct cmd_fs *f)
 	fstore_free(f->fs);
 	pathguard_close(f->pg);
 	cmd_box_free(&f->b);
+	contain_route_free(&f->route);
 	memset(f, 0, sizeof *f);
 }

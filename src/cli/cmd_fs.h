@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "cmd_box.h"
+#include "contain_bwrap.h"
 
 struct fstore;
 struct pathguard;
@@ -36,6 +37,8 @@ struct cmd_fs {
 	struct pathguard	*pg;		/* local store */
 	struct fstore		*fs;		/* after cmd_fs_open */
 	int			 local;		/* fs is the local copy */
+	struct contain_route	 route;		/* steps into the running
+						   environment (b.steps) */
 };
 
 /*
@@ -49,7 +52,8 @@ int	cmd_fs_parse(struct cmd_fs *f, const char *tool, int allowed,
 /*
  * Load the sandbox and open its canonical copy; with writing set, refuse
  * a read-only workspace.  The host's copy is reached through the
- * sandbox's step jail (cmd_box_hostws), each call bounded by --timeout
+ * sandbox's running environment when it can take the steps, else
+ * through its step jail (cmd_box_hostws), each call bounded by --timeout
  * (default FSTORE_TIMEOUT).  Returns 0 or an exit status (printed).
  */
 int	cmd_fs_open(struct cmd_fs *f, int writing);

@@ -24,6 +24,8 @@
 #include "cmd.h"
 #include "cmd_box.h"
 #include "cmd_conn.h"
+#include "cmd_env.h"
+#include "contain_bwrap.h"
 #include "hostws.h"
 #include "ignore.h"
 #include "log.h"
@@ -239,12 +241,30 @@ sync_tidy_paths(char **paths, size_t n)
 	}
 }
 
+/*
+ * Let b's steps run in its running environment where they can (through
+ * the daemon, cmd_box_hostws decides): route is where that is.
+ */
+static int
+sync_join(struct cmd_box *b, struct contain_route *route)
+{
+	struct sandbox_settings	now;
+	int			rc;
+
+	cmd_box_settings(b, &b->rec->settings, &now);
+	if ((rc = cmd_env_steps_route(b, &now, route)) == 0 &&
+	    route->dir != NULL)
+		b->steps = route;
+	return rc;
+}
+
 /* The sync command; see clawssh(1). */
 int
 cmd_sync(int argc, char **argv)
 {
-	struct cmd_box	b;
-	int		ch, rc, json = 0, push, status;
+	struct cmd_box		b;
+	struct contain_route	route;
+	int			ch, rc, json = 0, push, status;
 
 	memset(&b, 0, sizeof b);
 	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 ||
@@ -276,10 +296,13 @@ cmd_sync(int argc, char **argv)
 		return cmd_fail("%s", sync_usage);
 	}
 	sync_tidy_paths(argv + optind + 1, (size_t)(argc - optind - 1));
+	memset(&route, 0, sizeof route);
 	if ((rc = cmd_box_load(&b, argv[optind])) == 0 &&
-	    (rc = cmd_box_connect(&b)) == 0)
+	    (rc = cmd_box_connect(&b)) == 0 &&
+	    (rc = sync_join(&b, &route)) == 0)
 		rc = status ? sync_status(&b, json) : sync_move(&b, push,
 		    argv + optind + 1, (size_t)(argc - optind - 1), json);
 	cmd_box_free(&b);
+	contain_route_free(&route);
 	return rc;
 }

@@ -38,7 +38,8 @@ fstore_remote(struct transport *t, const struct hostws *hw, const char *pre,
 
 	fs->t = t;
 	hostws_copy(&fs->hw, hw);
-	fs->pre = pre != NULL ? xstrdup(pre) : NULL;
+	if (pre != NULL)
+		hostws_pre(&fs->hw, pre);
 	fs->timeout = timeout > 0 ? timeout : 0;
 	return fs;
 }
@@ -50,7 +51,6 @@ fstore_free(struct fstore *fs)
 	if (fs == NULL)
 		return;
 	hostws_clear(&fs->hw);
-	free(fs->pre);
 	free(fs);
 }
 

@@ -13,7 +13,6 @@ struct fstore {
 	struct pathguard	*pg;	/* local: not NULL */
 	struct transport	*t;	/* remote */
 	struct hostws		 hw;	/* where its steps run */
-	char			*pre;	/* run before, outside the jail */
 	int			 timeout;	/* seconds a call; 0: none */
 };
 

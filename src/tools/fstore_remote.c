@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The file tools on the host's copy of the workspace: one sh script per
- * call (fstore_scripts.h), run in the sandbox's step jail (hostws) after
- * the sandbox's own check, under a deadline; within the jail each path is
+ * call (fstore_scripts.h), run as a step of the sandbox (hostws_run: in
+ * its running environment, or in its step jail after the sandbox's own
+ * check), under a deadline; within either each path is
  * still resolved a component at a time and refused when it leads outside
  * the workspace.  What the host sends back is parsed with caps, like any
  * remote output.
@@ -32,25 +33,6 @@
 #define FR_MODE_LINE	"clawssh-mode "
 #define FR_MODE_LINE_MAX 64		/* bytes of that line, with its newline */
 #define FR_TAG_BYTES	16		/* random bits of a temporary name */
-
-/*
- * Build the script: the sandbox's check (outside the jail: it touches
- * the sandbox's directory, which the jail does not show), then the
- * prelude and op in the workspace, inside the jail.
- */
-static char *
-fr_script(struct fstore *fs, const char *op)
-{
-	char	*body, *step, *s;
-
-	body = xasprintf("%s%s", FSTORE_SCRIPT_PRELUDE, op);
-	step = hostws_script(&fs->hw, body);
-	s = xasprintf("%s%s%s", fs->pre != NULL ? fs->pre : "",
-	    fs->pre != NULL ? "\n" : "", step);
-	free(step);
-	free(body);
-	return s;
-}
 
 /* Turn the host's stderr into a cause: its clawssh-error line if any. */
 static int
@@ -82,12 +64,12 @@ fr_run(struct fstore *fs, const char *op, const char *in, size_t inlen,
 {
 	struct exec_opts	 o;
 	struct buf		 err = BUF_INIT;
-	char			*script = fr_script(fs, op);
+	char			*body = xasprintf("%s%s", FSTORE_SCRIPT_PRELUDE, op);
 	int			 r, status = 0;
 
 	exec_opts_capture(&o, in, inlen, max, out, &err);
 	o.timeout = fs->timeout;
-	r = exec_sh(fs->t, script, &o, &status, cause);
+	r = hostws_run(fs->t, &fs->hw, body, &o, &status, cause);
 	if (r == CLAW_ERR_PARSE) {
 		free(*cause);
 		*cause = xstrdup("the host sent more than expected");
@@ -96,7 +78,7 @@ fr_run(struct fstore *fs, const char *op, const char *in, size_t inlen,
 		    "(the host-side step was killed)", fs->timeout);
 	else if (r == 0 && status != 0)
 		r = fr_error(fs, &err, status, cause);
-	free(script);
+	free(body);
 	buf_free(&err);
 	return r;
 }

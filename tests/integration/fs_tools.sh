@@ -145,6 +145,27 @@ tools "$rid" "$RW2"
 out=$(echo x | "$CLAWSSH" write -s "$rid" --push q.txt 2>&1)
 expect_status $? 255 "--push in remote mode"
 
+# Through the daemon, with the sandbox's environment running (an exec
+# starts it), the tools run there as its steps (docs/agent.md), with the
+# same results; stopped, they take their jails again.
+if command -v bwrap >/dev/null 2>&1; then
+	lib_start_daemon "$T/daemon.log"
+	"$CLAWSSH" exec -s "$rid" -- true || fail "daemon: start the sandbox"
+	tools "$rid" "$RW2"
+	"$CLAWSSH" -vv stat -s "$rid" base.txt >/dev/null 2>"$T/err" ||
+	    fail "daemon: stat: $(cat "$T/err")"
+	expect_match "$(cat "$T/err")" "step in the sandbox's running env" \
+	    "daemon: the tool joined the environment"
+	"$CLAWSSH" stop "$rid" >/dev/null || fail "daemon: stop"
+	expect_eq "$("$CLAWSSH" -vv read -s "$rid" base.txt 2>"$T/err")" \
+	    base "daemon: read, stopped"
+	case $(cat "$T/err") in
+	*"step in the sandbox's running env"*)
+		fail "daemon: stopped, yet joined" ;;
+	esac
+	kill "$DPID" && wait "$DPID" 2>/dev/null
+fi
+
 # A read-only workspace refuses writes and edits, allows reads.
 W3="$T/ws3"
 mkdir -p "$W3"

@@ -111,4 +111,26 @@ c sync pull "$id" 2>/dev/null
 [ -d "$W/plant" ] && [ ! -L "$W/plant" ] || fail "type change not applied"
 [ -e "$W/target/f" ] && fail "download followed a planted symlink"
 expect_eq "$(cat "$W/plant/f")" "x" "file under the new directory"
+
+# Through the daemon, with the sandbox's environment running, push and
+# pull run their host-side steps there (docs/agent.md), the same hostile
+# entries refused.
+if command -v bwrap >/dev/null 2>&1; then
+	lib_start_daemon "$T/daemon.log"
+	c exec -s "$id" -- true || fail "daemon: start the sandbox"
+	echo joined > "$W/src/j.txt"
+	c -vv sync push "$id" src 2>"$T/err" || fail "daemon: push: $(cat "$T/err")"
+	expect_match "$(cat "$T/err")" "step in the sandbox's running env" \
+	    "daemon: the push joined the environment"
+	expect_eq "$(cat "$RW/src/j.txt")" joined "daemon: pushed"
+	c exec -s "$id" -- sh -c 'echo back > src/k.txt; ln -s /etc/passwd abs2'
+	c -vv sync pull "$id" 2>"$T/err"
+	expect_status $? 1 "daemon: pull with a refused entry"
+	expect_match "$(cat "$T/err")" "step in the sandbox's running env" \
+	    "daemon: the pull joined the environment"
+	expect_match "$(cat "$T/err")" "refused abs2" "daemon: link refused"
+	[ -e "$W/abs2" ] && fail "daemon: a refused entry was written"
+	expect_eq "$(cat "$W/src/k.txt")" back "daemon: pulled"
+	[ -z "$(ls -A "$T/outside")" ] || fail "daemon: written outside"
+fi
 exit 0
