@@ -665,6 +665,9 @@ exec_route(struct exec_args *a)
 	r.timeout = a->timeout > 0 ? a->timeout : 0;
 	r.limits = &a->now.limits;
 	r.mirror = exec_mirrors(a);
+	if (a->now.mode == SANDBOX_MODE_MIRROR &&	/* as cmd_fs_open */
+	    a->now.access != SANDBOX_ACCESS_NONE)
+		r.fs_local = a->box.rec->workspace;
 	r.files = files;
 	rc = exec_route_print(&r);
 	free(files[0]);

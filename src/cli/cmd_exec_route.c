@@ -68,6 +68,10 @@ exec_route_print(const struct exec_route_out *r)
 	cJSON_AddStringToObject(o, "token", r->route->token);
 	cJSON_AddStringToObject(o, "workdir", r->route->cwd);
 	cJSON_AddBoolToObject(o, "mirror", r->mirror);
+	if (r->fs_local != NULL)
+		cJSON_AddStringToObject(o, "fs_local", r->fs_local);
+	else
+		cJSON_AddNullToObject(o, "fs_local");
 	cJSON_AddNumberToObject(o, "timeout", r->timeout);
 	cJSON_AddItemToObject(o, "limits", contain_limits_json(r->limits));
 	a = cJSON_AddArrayToObject(o, "env");

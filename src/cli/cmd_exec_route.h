@@ -22,13 +22,15 @@ struct exec_route_out {
 	int				 timeout; /* seconds, 0: none */
 	const struct contain_limits	*limits;
 	int				 mirror; /* syncs around commands */
+	const char			*fs_local; /* the file tools' copy
+					   when it is the local one, or NULL */
 	char *const			*files;	/* NULL-ended */
 };
 
 /*
  * Print r on stdout:
  * {"sandbox", "hello", "agent", "dir", "token", "workdir", "mirror",
- *  "timeout", "limits", "env": [[NAME, VALUE]...], "files": [{"path",
+ *  "fs_local" (a path, or null), "timeout", "limits", "env": [[NAME, VALUE]...], "files": [{"path",
  *  "dev", "ino", "size", "mtime_s", "mtime_ns"} or {"path", "absent":
  *  true}]}.
  * 0, or an exit status after saying why there is no route.

@@ -30,6 +30,7 @@
 #include "fdio.h"
 #include "fsedit.h"
 #include "fstore.h"
+#include "fstore_show.h"
 #include "xmalloc.h"
 
 /* Parse, take exactly want path arguments (or want - 1 with optional). */
@@ -48,29 +49,6 @@ files_setup(struct cmd_fs *f, const char *tool, int allowed,
 	if (fstore_path(f->nargs == 1 ? f->args[0] : ".", path, &cause) != 0)
 		return cmd_fs_fail(f, cause);
 	return 0;
-}
-
-/* Keep lines [from, from + n) of b (n 0: to the end), 0-based. */
-static void
-files_lines(struct buf *b, uint64_t from, uint64_t n)
-{
-	size_t		 start = 0, end, i;
-	uint64_t	 line = 0;
-
-	for (i = 0; i < b->len && line < from; i++) {
-		if (b->data[i] == '\n')
-			line++;
-	}
-	start = line < from ? b->len : i;
-	end = b->len;
-	for (i = start, line = 0; n != 0 && i < b->len; i++) {
-		if (b->data[i] == '\n' && ++line == n) {
-			end = i + 1;
-			break;
-		}
-	}
-	memmove(b->data, b->data + start, end - start);
-	b->len = end - start;
 }
 
 static const char read_usage[] =
@@ -102,7 +80,7 @@ cmd_read(int argc, char **argv)
 		goto out;
 	}
 	if (f.lines)
-		files_lines(&b, f.offset, f.limit);
+		fstore_show_lines(&b, f.offset, f.limit);
 	if (b.len != 0 && fdio_write_all(STDOUT_FILENO, b.data, b.len) != 0)
 		rc = cmd_fail("read: stdout: %s", strerror(errno));
 out:
@@ -233,48 +211,6 @@ out:
 	return rc < 0 ? 0 : rc;
 }
 
-/* Format an mtime as UTC ISO 8601 with nanoseconds. */
-static void
-files_time(const struct fstore_stat *st, char *out, size_t len)
-{
-	struct tm	tm;
-	time_t		t = (time_t)st->mtime_sec;
-	char		day[32];
-
-	if (gmtime_r(&t, &tm) == NULL ||
-	    strftime(day, sizeof day, "%Y-%m-%dT%H:%M:%S", &tm) == 0)
-		snprintf(out, len, "%lld", (long long)st->mtime_sec);
-	else
-		snprintf(out, len, "%s.%09ldZ", day, st->mtime_nsec);
-}
-
-/* The word for an entry type. */
-static const char *
-files_type(char type)
-{
-	return type == 'f' ? "file" : type == 'd' ? "directory" :
-	    type == 'l' ? "symlink" : "other";
-}
-
-/* One entry as a JSON object. */
-static cJSON *
-files_json(const char *name, const struct fstore_stat *st)
-{
-	cJSON	*o = cJSON_CreateObject();
-	char	 when[64], mode[8];
-
-	files_time(st, when, sizeof when);
-	snprintf(mode, sizeof mode, "%04o", st->mode & 07777);
-	cJSON_AddStringToObject(o, "name", name);
-	cJSON_AddStringToObject(o, "type", files_type(st->type));
-	cJSON_AddStringToObject(o, "mode", mode);
-	cJSON_AddNumberToObject(o, "size", (double)st->size);
-	cJSON_AddStringToObject(o, "mtime", when);
-	if (st->link != NULL)
-		cJSON_AddStringToObject(o, "target", st->link);
-	return o;
-}
-
 /* Print a JSON value on its own line. */
 static void
 files_print_json(cJSON *o)
@@ -303,13 +239,13 @@ files_print_list(const struct fstore_entry *e, size_t n, int json)
 	if (json) {
 		a = cJSON_CreateArray();
 		for (i = 0; i < n; i++)
-			cJSON_AddItemToArray(a, files_json(e[i].name,
+			cJSON_AddItemToArray(a, fstore_show_json(e[i].name,
 			    &e[i].st));
 		files_print_json(a);
 		return;
 	}
 	for (i = 0; i < n; i++) {
-		files_time(&e[i].st, when, sizeof when);
+		fstore_show_time(&e[i].st, when, sizeof when);
 		printf("%c %04o %10llu %s %s%s%s%s\n", e[i].st.type == 'f' ?
 		    '-' : e[i].st.type, e[i].st.mode & 07777,
 		    (unsigned long long)e[i].st.size, when, e[i].name,
@@ -368,12 +304,12 @@ cmd_stat(int argc, char **argv)
 		goto out;
 	}
 	if (f.json)
-		files_print_json(files_json(*path == '\0' ? "." : path, &st));
+		files_print_json(fstore_show_json(*path == '\0' ? "." : path, &st));
 	else {
-		files_time(&st, when, sizeof when);
+		fstore_show_time(&st, when, sizeof when);
 		printf("path: %s\ntype: %s\nmode: %04o\nsize: %llu\n"
 		    "mtime: %s\n", *path == '\0' ? "." : path,
-		    files_type(st.type), st.mode & 07777,
+		    fstore_show_type(st.type), st.mode & 07777,
 		    (unsigned long long)st.size, when);
 		if (st.link != NULL)
 			printf("target: %s\n", st.link);

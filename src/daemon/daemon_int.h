@@ -341,10 +341,20 @@ void	droute_exit(struct dcall *c, int status);
 void	droute_failed(struct dcall *c, int started, const char *why);
 /* Stop c's command: TERM, KILL after EXEC_TERM_KILL_MS. */
 void	droute_kill(struct dcall *c);
+/*
+ * The local workspace that c's file tool acts on (a mirror sandbox's,
+ * as its route says), or NULL: no route yet, or the tool acts on the
+ * host's copy.
+ */
+const char *droute_fs_local(struct dcall *c);
 /* Timeouts and kills due; the next one's time (monotonic ms). */
 void	droute_tick(struct daemon *);
 int64_t	droute_next_event(struct daemon *);
 void	droute_free_all(struct daemon *);
+
+/* daemon_fs.c: fs.read, fs.stat, fs.ls on a local copy, in the daemon */
+/* Answer c (and free it): 1, or 0 when a worker must. */
+int	dfs_call(struct dcall *c);
 
 /* daemon_call.c */
 int	dcall_start(struct dcall *, const char *sockpath, char **cause);

@@ -71,6 +71,7 @@ struct droute {
 	char			*token;
 	char			*workdir;
 	int			 mirror;
+	char			*fs_local;	/* the file tools' local copy */
 	int			 timeout;
 	struct contain_limits	 limits;
 	struct claw_env		*env;
@@ -99,6 +100,7 @@ droute_free(struct droute *r)
 	free(r->dir);
 	free(r->token);
 	free(r->workdir);
+	free(r->fs_local);
 	free(r);
 }
 
@@ -114,9 +116,9 @@ droute_key(const struct rpc_call *rc)
 	int	 i;
 
 	cJSON_AddItemToArray(a, cJSON_CreateString(rc->sandbox));
-	for (i = 0; i < rc->exec.conn_n; i++)
+	for (i = 0; i < rc->conn_n; i++)
 		cJSON_AddItemToArray(a, cJSON_CreateString(
-		    rc->argv[rc->exec.conn_first + i]));
+		    rc->argv[rc->conn_first + i]));
 	s = cJSON_PrintUnformatted(a);
 	cJSON_Delete(a);
 	return s;
@@ -197,7 +199,7 @@ static void
 droute_learn(struct daemon *d, const struct rpc_call *call, const char *key)
 {
 	struct dcall	*c;
-	int		 i, n = call->exec.conn_n;
+	int		 i, n = call->conn_n;
 
 	if (droute_learning(d, key))
 		return;
@@ -210,13 +212,13 @@ droute_learn(struct daemon *d, const struct rpc_call *call, const char *key)
 	c->rc.argv[1] = xstrdup("--route-json");
 	c->rc.argv[2] = xasprintf("--sandbox=%s", call->sandbox);
 	for (i = 0; i < n; i++)
-		c->rc.argv[3 + i] = xstrdup(call->argv[call->exec.conn_first +
+		c->rc.argv[3 + i] = xstrdup(call->argv[call->conn_first +
 		    i]);
 	c->rc.argv[3 + n] = xstrdup("--");
 	c->rc.argv[4 + n] = xstrdup("true");
 	c->rc.argc = 5 + n;
-	c->rc.exec.conn_first = 3;
-	c->rc.exec.conn_n = n;
+	c->rc.conn_first = 3;
+	c->rc.conn_n = n;
 	c->rc.sandbox = xstrdup(call->sandbox);
 	c->rc.tool = "exec";
 	c->in_fd = c->out_fd = c->err_fd = -1;
@@ -295,6 +297,9 @@ droute_parse(const char *text, size_t len, struct droute *r)
 	r->workdir = droute_str(o, "workdir");
 	v = cJSON_GetObjectItemCaseSensitive(o, "timeout");
 	r->mirror = cJSON_IsTrue(cJSON_GetObjectItem(o, "mirror"));
+	if ((r->fs_local = droute_str(o, "fs_local")) != NULL &&
+	    *r->fs_local != '/')
+		goto out;
 	if (r->hello == NULL || r->agent == NULL || r->dir == NULL ||
 	    r->token == NULL || r->workdir == NULL || *r->agent != '/' ||
 	    *r->workdir != '/' || !cJSON_IsNumber(v) || v->valuedouble < 0 ||
@@ -350,12 +355,11 @@ droute_learned(struct dcall *c, int status)
 }
 
 /*
- * The route for c's sandbox if it may run c now; NULL when c goes to a
- * worker (learning the route in the background when there is none or
- * it is stale).
+ * The route for c's sandbox, fresh; NULL when there is none yet (it is
+ * learnt in the background when there is none or it is stale).
  */
 static struct droute *
-droute_for(struct dcall *c)
+droute_lookup(struct dcall *c)
 {
 	struct daemon	*d = c->d;
 	char		*key = droute_key(&c->rc);
@@ -377,9 +381,27 @@ droute_for(struct dcall *c)
 	else if (!r->none && now - r->learnt >= DROUTE_REFRESH_MS)
 		droute_learn(d, &c->rc, key);
 	free(key);
-	if (r == NULL || r->none || (r->mirror && !c->rc.exec.no_sync))
+	return r == NULL || r->none ? NULL : r;
+}
+
+/* The route if it may run c's command now; NULL: c goes to a worker. */
+static struct droute *
+droute_for(struct dcall *c)
+{
+	struct droute	*r = droute_lookup(c);
+
+	if (r == NULL || (r->mirror && !c->rc.exec.no_sync))
 		return NULL;
 	return r;
+}
+
+/* The local copy of c's sandbox for its file tool; see daemon_int.h. */
+const char *
+droute_fs_local(struct dcall *c)
+{
+	struct droute	*r = droute_lookup(c);
+
+	return r != NULL ? r->fs_local : NULL;
 }
 
 /* The host the route's HELLO names, or NULL when it has none now. */

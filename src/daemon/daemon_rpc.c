@@ -192,6 +192,8 @@ drpc_run(struct dclient *cl, const cJSON *id, const char *method,
 	TAILQ_INSERT_TAIL(&cl->calls, c, centry);
 	if (c->rc.result == RPC_RESULT_EXEC && droute_exec(c))
 		return;
+	if (c->rc.fs.simple && dfs_call(c))
+		return;
 	drpc_start_pending(d);
 }
 

@@ -16,6 +16,7 @@
 
 #include "base64.h"
 #include "contain.h"
+#include "fstore.h"
 #include "jsonrpc.h"
 #include "process.h"
 #include "pty.h"
@@ -347,11 +348,11 @@ rm_exec(struct rpc_params *rp, struct rpc_call *c)
 	/* the env param adds "--env=NAME" only: no terminal may add */
 	c->exec.simple = host == NULL && !strict &&
 	    rp->argc - argc == (int)c->nenv;
-	c->exec.conn_first = rp->argc;
+	c->conn_first = rp->argc;
 	if (rm_conn(rp) != 0 ||
 	    rp_data(rp, "stdin", "stdin_base64", &c->in, &c->inlen) != 0)
 		return -1;
-	c->exec.conn_n = rp->argc - c->exec.conn_first;
+	c->conn_n = rp->argc - c->conn_first;
 	c->stream = 1;
 	c->exec.argi = rp->argc + 1;	/* after "--" */
 	return rm_command(rp, "argv");
@@ -606,17 +607,28 @@ rm_fs_start(struct rpc_params *rp, struct rpc_call *c, const char *tool)
 		rp_argf(rp, "--timeout=%lld", (long long)timeout);
 	if (rp->msg != NULL)
 		return -1;
-	return rm_conn(rp);
+	c->conn_first = rp->argc;
+	if (rm_conn(rp) != 0)
+		return -1;
+	c->conn_n = rp->argc - c->conn_first;
+	return 0;
 }
 
-/* The path operand, after "--". */
+/*
+ * The path operand, after "--"; with fs set (a tool the daemon may
+ * answer itself), also as the CLI takes it into c->fs.
+ */
 static int
-rm_fs_path(struct rpc_params *rp, int required)
+rm_fs_path(struct rpc_params *rp, struct rpc_call *c, int required, int fs)
 {
 	const char	*p;
+	char		*cause = NULL;
 
 	if (rm_path(rp, "path", required ? RP_REQUIRED : 0, &p) != 0)
 		return -1;
+	if (fs && fstore_path(p != NULL ? p : ".", &c->fs.path, &cause) == 0)
+		c->fs.simple = 1;
+	free(cause);	/* the worker says it */
 	if (p == NULL)
 		return 0;
 	rp_arg(rp, "--");
@@ -643,13 +655,19 @@ rm_fs_read(struct rpc_params *rp, struct rpc_call *c)
 
 	if (rm_fs_start(rp, c, "read") != 0)
 		return -1;
-	if (rp_int(rp, "offset", 0, INT64_C(1) << 53, &v, &has) == 0 && has)
+	if (rp_int(rp, "offset", 0, INT64_C(1) << 53, &v, &has) == 0 && has) {
 		rp_argf(rp, "--offset=%lld", (long long)v);
-	if (rp_int(rp, "limit", 0, INT64_C(1) << 53, &v, &has) == 0 && has)
+		c->fs.offset = (uint64_t)v;
+	}
+	if (rp_int(rp, "limit", 0, INT64_C(1) << 53, &v, &has) == 0 && has) {
 		rp_argf(rp, "--limit=%lld", (long long)v);
-	if (rp_bool(rp, "lines", &lines) == 0 && lines)
+		c->fs.limit = (uint64_t)v;
+	}
+	if (rp_bool(rp, "lines", &lines) == 0 && lines) {
 		rp_arg(rp, "--lines");
-	return rm_fs_path(rp, 1);
+		c->fs.lines = 1;
+	}
+	return rm_fs_path(rp, c, 1, 1);
 }
 
 /* fs.write: replace a file with content (stdin of the worker). */
@@ -663,7 +681,7 @@ rm_fs_write(struct rpc_params *rp, struct rpc_call *c)
 	if (c->in == NULL)
 		return rp_fail(rp, "params.content: required (or "
 		    "content_base64)");
-	return rm_fs_path(rp, 1);
+	return rm_fs_path(rp, c, 1, 0);
 }
 
 /* fs.edit: replace exact text. */
@@ -684,7 +702,7 @@ rm_fs_edit(struct rpc_params *rp, struct rpc_call *c)
 	rp_argf(rp, "--new=%s", new);
 	if (rp_bool(rp, "all", &all) == 0 && all)
 		rp_arg(rp, "--all");
-	return rm_fs_path(rp, 1);
+	return rm_fs_path(rp, c, 1, 0);
 }
 
 /* fs.applyPatch: a diff or agent patch on stdin. */
@@ -710,7 +728,7 @@ rm_fs_ls(struct rpc_params *rp, struct rpc_call *c)
 	if (rm_fs_start(rp, c, "ls") != 0)
 		return -1;
 	rp_arg(rp, "--json");
-	return rm_fs_path(rp, 0);
+	return rm_fs_path(rp, c, 0, 1);
 }
 
 /* fs.stat: one entry. */
@@ -720,7 +738,7 @@ rm_fs_stat(struct rpc_params *rp, struct rpc_call *c)
 	if (rm_fs_start(rp, c, "stat") != 0)
 		return -1;
 	rp_arg(rp, "--json");
-	return rm_fs_path(rp, 1);
+	return rm_fs_path(rp, c, 1, 1);
 }
 
 /* process SUB --sandbox=ID [--json]. */
@@ -965,5 +983,6 @@ rpc_call_clear(struct rpc_call *c)
 	free(c->sandbox);
 	free(c->host);
 	free(c->exec.cwd);
+	free(c->fs.path);
 	memset(c, 0, sizeof *c);
 }

@@ -27,18 +27,26 @@ enum rpc_result_kind { RPC_RESULT_JSON, RPC_RESULT_TEXT, RPC_RESULT_EXEC };
 /*
  * An exec the daemon may run itself on the sandbox's host agent channel
  * (daemon_route.c): a sandbox, no terminal, no strict_config.  The
- * connection options (config, ssh_config, state_dir...) are argv[
- * conn_first..conn_first + conn_n), part of the route's key; the command
- * is argv[argi..argc).
+ * command is argv[argi..argc).
  */
 struct rpc_exec {
 	int		  simple;	/* all of the above holds */
-	int		  conn_first;
-	int		  conn_n;
 	int		  argi;
 	char		 *cwd;		/* params.cwd, or NULL */
 	int		  timeout;	/* params.timeout, 0: the config's */
 	int		  no_sync;	/* params.no_sync */
+};
+
+/*
+ * A file tool the daemon may answer itself (daemon_fs.c): fs.read,
+ * fs.stat or fs.ls on a sandbox, its path checked as the CLI checks it.
+ */
+struct rpc_fs {
+	int		  simple;	/* one of those, params as above */
+	char		 *path;		/* fstore_path's form: "" is the top */
+	uint64_t	  offset;	/* fs.read */
+	uint64_t	  limit;	/* 0: to the end */
+	int		  lines;	/* offset and limit count lines */
 };
 
 struct rpc_call {
@@ -66,7 +74,14 @@ struct rpc_call {
 	char		**env_names;
 	char		**env_values;
 	size_t		  nenv;
+	/*
+	 * The connection options (config, ssh_config, state_dir...):
+	 * argv[conn_first..conn_first + conn_n), part of a route's key.
+	 */
+	int		  conn_first;
+	int		  conn_n;
 	struct rpc_exec	  exec;		/* exec only */
+	struct rpc_fs	  fs;		/* fs.read, fs.stat, fs.ls only */
 };
 
 /*

@@ -24,8 +24,13 @@
 #         once it has learnt the route, with the same content
 #   9     connection parameters (ssh_config, state_dir, as OpenClaw's
 #         plugin sends them): a route of their own, then in the daemon
-#   10    cases 1, 2, 3, 5 and 9 as the non-root SSH user clawssh-test
-#         (root only)
+#   10    cases 1, 2, 3, 5, 9 and 11 as the non-root SSH user
+#         clawssh-test (root only)
+#   11    fs.read, fs.stat and fs.ls on a mirror sandbox answered by the
+#         daemon from the local copy (no worker): the CLI's bytes, JSON
+#         and errors (ranges, binary, a link inside, a link out, a FIFO,
+#         a missing file, a path outside); a remote sandbox's go to a
+#         worker
 # RPC_ROUTE_CASES="1 4" runs some (default: all).
 # The case_N functions are called by name, by lib_run_cases.
 # shellcheck disable=SC2317,SC2016
@@ -85,9 +90,10 @@ inproc() {
 	grep -c "in the daemon, on the host agent's channel" "$T/daemon.log"
 }
 
-# workers: how many workers the daemon has started so far.
+# workers [TOOL]: how many workers (for exec, or TOOL) the daemon has
+# started so far.
 workers() {
-	grep -c "debug: worker [0-9]*: exec$" "$T/daemon.log"
+	grep -c "debug: worker [0-9]*: ${1:-exec}$" "$T/daemon.log"
 }
 
 # learnt: wait until $id's route is learnt (10 s at most).
@@ -302,7 +308,89 @@ case_9() {
 }
 
 case_10() {
-	lib_cases_as_nonroot RPC_ROUTE_CASES "1 2 3 5 9"
+	lib_cases_as_nonroot RPC_ROUTE_CASES "1 2 3 5 9 11"
 }
 
-lib_run_cases "${RPC_ROUTE_CASES:-1 2 3 4 5 6 7 8 9 10}"
+# fs ID METHOD PARAMS: a file tool request line for $id.
+fs() {
+	printf '{"jsonrpc":"2.0","id":%s,"method":"fs.%s","params":{"sandbox":"%s"%s}}' \
+	    "$1" "$2" "$id" "$3"
+}
+
+# answer ID: the result (or the error's message) for ID, compact.
+answer() {
+	jq -c "select(.id == $1) | .result // .error.message" "$T/out"
+}
+
+# local: how many file tools the daemon has answered itself so far.
+local_fs() {
+	grep -c "in the daemon, on the local copy" "$T/daemon.log"
+}
+
+case_11() {
+	warm eleven mirror
+	W11="$T/ws-eleven"
+	printf 'one\ntwo\nthree\n' > "$W11/a.txt"
+	head -c 2000 /dev/urandom > "$W11/bin"
+	mkdir -p "$W11/d/e"
+	ln -s ../a.txt "$W11/d/in"
+	ln -s /etc/passwd "$W11/out"
+	mkfifo "$W11/fifo"
+	w0=$(workers read)
+	n0=$(local_fs)
+	rpc "$(fs 1 read ',"path":"a.txt"')" \
+	    "$(fs 2 read ',"path":"/workspace/a.txt","offset":4,"limit":3')" \
+	    "$(fs 3 read ',"path":"a.txt","lines":true,"offset":1,"limit":1')" \
+	    "$(fs 4 read ',"path":"bin"')" \
+	    "$(fs 5 stat ',"path":"d"')" \
+	    "$(fs 6 ls ',"path":"d"')" \
+	    "$(fs 7 ls '')" \
+	    "$(fs 8 read ',"path":"d/in"')" \
+	    "$(fs 9 read ',"path":"out"')" \
+	    "$(fs 10 read ',"path":"fifo"')" \
+	    "$(fs 11 read ',"path":"nope"')" \
+	    "$(fs 12 stat ',"path":"d/in"')"
+	expect_eq "$(( $(local_fs) - n0 ))" 12 "answered in the daemon"
+	expect_eq "$(workers read)$(workers stat)$(workers ls)" "${w0}00" \
+	    "workers started for them"
+	expect_eq "$(jq -r 'select(.id == 1) | .result.content' "$T/out")" \
+	    "$("$CLAWSSH" read -s "$id" a.txt)" "read"
+	expect_eq "$(answer 2)" '{"content":"two"}' "byte range"
+	expect_eq "$(answer 3)" '{"content":"two\n"}' "line range"
+	jq -r 'select(.id == 4) | .result.content_base64' "$T/out" |
+	    base64 -d > "$T/bin.got"
+	cmp -s "$T/bin.got" "$W11/bin" || lib_case_fail "binary read differs"
+	expect_eq "$(answer 5)" "$("$CLAWSSH" stat -s "$id" --json d)" "stat"
+	expect_eq "$(answer 6)" \
+	    "{\"entries\":$("$CLAWSSH" ls -s "$id" --json d)}" "ls d"
+	expect_eq "$(answer 7)" \
+	    "{\"entries\":$("$CLAWSSH" ls -s "$id" --json)}" "ls"
+	expect_eq "$(jq -r 'select(.id == 8) | .result.content' "$T/out")" \
+	    "$(cat "$W11/a.txt")" "a link inside is followed"
+	for n in 9 10 11; do
+		case $n in 9) p=out ;; 10) p=fifo ;; 11) p=nope ;; esac
+		want=$("$CLAWSSH" read -s "$id" "$p" 2>&1 >/dev/null)
+		expect_eq "\"clawssh: $(answer "$n" | tr -d '"')\"" \
+		    "\"$want\"" "error for $p"
+	done
+	expect_eq "$(answer 12)" "$("$CLAWSSH" stat -s "$id" --json d/in)" \
+	    "stat through a link"
+	# a path outside: the worker says it, as before
+	w0=$(workers read)
+	rpc "$(fs 1 read ',"path":"/etc/passwd"')"
+	expect_match "$(answer 1)" "absolute path outside" "a path outside"
+	[ "$(workers read)" -gt "$w0" ] ||
+	    lib_case_fail "a path outside: no worker"
+	# a remote sandbox's files are on the host: a worker reads them
+	warm eleven-r
+	echo there > "$R/$id/workspace/r.txt"
+	w0=$(workers read)
+	n0=$(local_fs)
+	rpc "$(fs 1 read ',"path":"r.txt"')"
+	expect_eq "$(answer 1)" '{"content":"there\n"}' "remote read"
+	expect_eq "$(local_fs)" "$n0" "a remote read in the daemon"
+	[ "$(workers read)" -gt "$w0" ] ||
+	    lib_case_fail "a remote read: no worker"
+}
+
+lib_run_cases "${RPC_ROUTE_CASES:-1 2 3 4 5 6 7 8 9 10 11}"

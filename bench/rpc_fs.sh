@@ -1,0 +1,67 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# read and stat of a small file over JSON-RPC on the daemon's socket (no
+# CLI process of the caller's), in one run on loopback, RUNS sequential
+# calls each, medians and p99 (ms):
+#   mirror-read   fs.read on a mirror sandbox: the daemon answers from
+#   mirror-stat   the local copy itself (daemon_fs.c), no worker
+#   remote-read   fs.read on a remote sandbox: a worker per call, the
+#                 step in the sandbox's running environment
+#   ssh-cat       hyperfine of `ssh cat FILE` through a ControlMaster,
+#                 the baseline the ratios are against
+# Floor (issue 18): read/stat of a small file <= 0.3x ssh-cat.
+# Usage: bench/rpc_fs.sh [RUNS]   (run after building clawssh)
+set -eu
+cd "$(dirname "$0")/.."
+RUNS=${1:-100}
+CLAWSSH=${CLAWSSH:-$PWD/clawssh}
+SSHD=${SSHD:-$(command -v sshd || echo /usr/sbin/sshd)}
+TESTLIB=$PWD/tests/integration/lib.sh
+export CLAWSSH SSHD
+[ -x "$CLAWSSH" ] || { echo "build clawssh first" >&2; exit 1; }
+for p in hyperfine jq bwrap python3; do
+	command -v $p >/dev/null ||
+	    { echo "$p missing: apt-get install $p" >&2; exit 1; }
+done
+. "$TESTLIB"
+
+CLAWSSH_STATE_DIR=$T/state
+export CLAWSSH_STATE_DIR
+mkdir -p "$T/wm" "$T/wr" "$XDG_CONFIG_HOME/clawssh"
+printf '{ "audit": { "file": "" } }\n' > "$XDG_CONFIG_HOME/clawssh/config.json"
+head -c 1000 /dev/urandom | base64 > "$T/wm/f.txt"
+cp "$T/wm/f.txt" "$T/wr/f.txt"
+P="provision -F $T/ssh_config --host testhost --remote-root $T/root"
+# shellcheck disable=SC2086
+mbox=$("$CLAWSSH" $P --workspace "$T/wm" --mode mirror --key fsm)
+# shellcheck disable=SC2086
+rbox=$("$CLAWSSH" $P --workspace "$T/wr" --mode remote --key fsr)
+SSH="ssh -F $T/ssh_config -o BatchMode=yes"
+MUX="$SSH -o ControlMaster=auto -o ControlPath=$T/cm -o ControlPersist=300"
+$MUX testhost true
+lib_start_daemon "$T/daemon.log" --idle-timeout 0
+for b in "$mbox" "$rbox"; do	# warm: agent, environment, route
+	"$CLAWSSH" exec -s "$b" --no-sync -- true
+	python3 bench/rpc_fs.py "$D" "$b" fs.read f.txt 3 >/dev/null
+	sleep 1
+done
+mr=$(python3 bench/rpc_fs.py "$D" "$mbox" fs.read f.txt "$RUNS")
+ms=$(python3 bench/rpc_fs.py "$D" "$mbox" fs.stat f.txt "$RUNS")
+rr=$(python3 bench/rpc_fs.py "$D" "$rbox" fs.read f.txt "$RUNS")
+hyperfine -N --warmup 5 --runs "$RUNS" --export-json "$T/r.json" \
+    -n ssh-cat "$MUX testhost cat $T/wr/f.txt" >/dev/null
+$MUX -O exit testhost 2>/dev/null || true
+sc=$(jq -r '.results[0].times | sort | .[length / 2 | floor] * 1000' \
+    "$T/r.json")
+sp=$(jq -r '.results[0].times | sort |
+    .[(length * 99 / 100 | ceil) - 1] * 1000' "$T/r.json")
+echo "file tools over JSON-RPC, $RUNS sequential calls each (ms):"
+printf '  %-12s %8s %8s\n' "" median p99
+# shellcheck disable=SC2086 # each holds "median p99"
+printf '  %-12s %8.2f %8.2f\n' mirror-read $mr mirror-stat $ms \
+    remote-read $rr ssh-cat "$sc" "$sp"
+awk -v r="${mr% *}" -v s="${ms% *}" -v w="${rr% *}" -v c="$sc" 'BEGIN {
+	printf "mirror-read / ssh-cat   %.3f  (floor: <= 0.30)\n", r / c
+	printf "mirror-stat / ssh-cat   %.3f  (floor: <= 0.30)\n", s / c
+	printf "remote-read / ssh-cat   %.3f  (a worker per call)\n", w / c
+}'
