@@ -668,6 +668,7 @@ exec_route(struct exec_args *a)
 	if (a->now.mode == SANDBOX_MODE_MIRROR &&	/* as cmd_fs_open */
 	    a->now.access != SANDBOX_ACCESS_NONE)
 		r.fs_local = a->box.rec->workspace;
+	r.fs_ro = a->now.access == SANDBOX_ACCESS_RO;
 	r.files = files;
 	rc = exec_route_print(&r);
 	free(files[0]);

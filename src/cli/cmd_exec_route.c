@@ -72,6 +72,7 @@ exec_route_print(const struct exec_route_out *r)
 		cJSON_AddStringToObject(o, "fs_local", r->fs_local);
 	else
 		cJSON_AddNullToObject(o, "fs_local");
+	cJSON_AddBoolToObject(o, "fs_ro", r->fs_ro);
 	cJSON_AddNumberToObject(o, "timeout", r->timeout);
 	cJSON_AddItemToObject(o, "limits", contain_limits_json(r->limits));
 	a = cJSON_AddArrayToObject(o, "env");

@@ -102,7 +102,6 @@ int
 cmd_write(int argc, char **argv)
 {
 	struct cmd_fs		 f;
-	struct fstore_change	 c;
 	struct buf		 b = BUF_INIT;
 	char			*path = NULL, *cause = NULL;
 	int			 rc;
@@ -112,12 +111,7 @@ cmd_write(int argc, char **argv)
 	    argv, 0, &path)) != 0 || (rc = cmd_fs_stdin(&f, &b)) != 0 ||
 	    (rc = cmd_fs_open(&f, 1)) != 0)
 		goto out;
-	memset(&c, 0, sizeof c);
-	c.path = path;
-	c.data = b.data != NULL ? b.data : "";
-	c.len = b.len;
-	c.mode = -1;
-	if ((rc = fstore_commit(f.fs, &c, 1, &cause)) != 0)
+	if ((rc = fstore_write_file(f.fs, path, b.data, b.len, &cause)) != 0)
 		rc = cmd_fs_error(&f, rc, cause);
 	else
 		rc = cmd_fs_after_write(&f);
@@ -154,35 +148,19 @@ files_edit_report(const struct cmd_fs *f, const char *path, size_t count)
 	cJSON_Delete(o);
 }
 
-/* Read, replace and write back. */
+/* Replace, write back and say how many. */
 static int
 files_edit(struct cmd_fs *f, const char *path)
 {
-	struct fstore_change	 c;
-	struct buf		 b = BUF_INIT;
-	char			*out = NULL, *cause = NULL;
-	size_t			 outlen, count;
-	unsigned		 mode;
-	int			 rc;
+	char	*cause = NULL;
+	size_t	 count;
+	int	 rc;
 
-	if ((rc = fstore_read(f->fs, path, 0, 0, &b, &mode, &cause)) != 0 ||
-	    (rc = fsedit_replace(path, b.data != NULL ? b.data : "", b.len,
-	    f->old, strlen(f->old), f->new, strlen(f->new), f->all, &out,
-	    &outlen, &count, &cause)) != 0) {
-		buf_free(&b);
+	if ((rc = fstore_edit(f->fs, path, f->old, f->new, f->all, &count,
+	    &cause)) != 0)
 		return cmd_fs_error(f, rc, cause);
-	}
-	memset(&c, 0, sizeof c);
-	c.path = path;
-	c.data = out;
-	c.len = outlen;
-	c.mode = (int)(mode & 0777);
-	if ((rc = fstore_commit(f->fs, &c, 1, &cause)) != 0)
-		rc = cmd_fs_error(f, rc, cause);
-	else if ((rc = cmd_fs_after_write(f)) == 0)
+	if ((rc = cmd_fs_after_write(f)) == 0)
 		files_edit_report(f, path, count);
-	free(out);
-	buf_free(&b);
 	return rc;
 }
 

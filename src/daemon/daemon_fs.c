@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * JSON-RPC and MCP fs.read, fs.stat and fs.ls answered by the daemon
- * itself where the file tools act on the local copy (a mirror sandbox,
- * access rw or ro): the sandbox's route (daemon_route.c) names that
- * copy, and the daemon reads it through pathguard as the CLI's worker
- * would, with the same output and errors, and no worker process.  The
- * reads are local and bounded (FSTORE_FILE_MAX, FSTORE_LIST_MAX); a FIFO
- * or device is refused without blocking (pathguard opens O_NONBLOCK).
+ * JSON-RPC and MCP fs.read, fs.stat, fs.ls, fs.write and fs.edit
+ * answered by the daemon itself where the file tools act on the local
+ * copy (a mirror sandbox, access rw, or ro for reading; no push): the
+ * sandbox's route (daemon_route.c) names that copy, and the daemon uses
+ * it through pathguard and fstore as the CLI's worker would, with the
+ * same output and errors, and no worker process.  Everything is local
+ * and bounded (FSTORE_FILE_MAX, FSTORE_LIST_MAX); a FIFO or device is
+ * refused without blocking (pathguard opens O_NONBLOCK).  What the CLI
+ * would refuse before touching a file (a read-only workspace, content
+ * over FSTORE_FILE_MAX) goes to a worker, which says so.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -28,6 +31,15 @@
 #include "xmalloc.h"
 
 #define DFS_EXIT_FAILED	255	/* the CLI's own failures */
+
+/* The tools answered here, and whether they write. */
+static const struct {
+	const char	*name;
+	int		 writes;
+} dfs_tools[] = {
+	{ "read", 0 }, { "stat", 0 }, { "ls", 0 }, { "write", 1 },
+	{ "edit", 1 }
+};
 
 /* fs.read: the file, or its byte or line range, as stdout. */
 static int
@@ -93,6 +105,21 @@ dfs_ls(struct fstore *fs, const struct rpc_fs *a, struct buf *out,
 	return 0;
 }
 
+/* fs.edit: "N replacement(s)", as the CLI says it. */
+static int
+dfs_edit(struct fstore *fs, const struct rpc_fs *a, struct buf *out,
+    char **cause)
+{
+	size_t	count;
+	int	r;
+
+	if ((r = fstore_edit(fs, a->path, a->old, a->new, a->all, &count,
+	    cause)) == 0)
+		buf_appendf(out, "%zu replacement%s\n", count,
+		    count == 1 ? "" : "s");
+	return r;
+}
+
 /* Run c's tool on the copy at ws: 0 and out, or an error and cause. */
 static int
 dfs_run(const struct dcall *c, const char *ws, struct buf *out,
@@ -110,11 +137,34 @@ dfs_run(const struct dcall *c, const char *ws, struct buf *out,
 		r = dfs_read(fs, &c->rc.fs, out, cause);
 	else if (strcmp(tool, "stat") == 0)
 		r = dfs_stat(fs, &c->rc.fs, out, cause);
-	else
+	else if (strcmp(tool, "ls") == 0)
 		r = dfs_ls(fs, &c->rc.fs, out, cause);
+	else if (strcmp(tool, "write") == 0)
+		r = fstore_write_file(fs, c->rc.fs.path, c->rc.in,
+		    c->rc.inlen, cause);
+	else
+		r = dfs_edit(fs, &c->rc.fs, out, cause);
 	fstore_free(fs);
 	pathguard_close(pg);
 	return r;
+}
+
+/*
+ * Whether c's tool may run here on a copy that is read-only or not:
+ * one of dfs_tools, and within what the CLI takes.
+ */
+static int
+dfs_may(const struct dcall *c, int ro)
+{
+	size_t	i;
+
+	if (c->rc.inlen > FSTORE_FILE_MAX)
+		return 0;
+	for (i = 0; i < sizeof dfs_tools / sizeof dfs_tools[0]; i++) {
+		if (strcmp(c->rc.argv[0], dfs_tools[i].name) == 0)
+			return !dfs_tools[i].writes || !ro;
+	}
+	return 0;
 }
 
 /* Answer c here; see daemon_int.h. */
@@ -124,10 +174,10 @@ dfs_call(struct dcall *c)
 	struct buf	 out = BUF_INIT;
 	const char	*ws;
 	char		*cause = NULL, *line;
-	int		 status = 0;
+	int		 status = 0, ro;
 
 	if (!c->rc.fs.simple || c->rc.sandbox == NULL ||
-	    (ws = droute_fs_local(c)) == NULL)
+	    (ws = droute_fs_local(c, &ro)) == NULL || !dfs_may(c, ro))
 		return 0;
 	log_debug("%s: sandbox %s: in the daemon, on the local copy",
 	    c->method, c->rc.sandbox);

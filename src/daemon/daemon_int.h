@@ -344,15 +344,15 @@ void	droute_kill(struct dcall *c);
 /*
  * The local workspace that c's file tool acts on (a mirror sandbox's,
  * as its route says), or NULL: no route yet, or the tool acts on the
- * host's copy.
+ * host's copy.  *ro: the sandbox's workspace is read-only.
  */
-const char *droute_fs_local(struct dcall *c);
+const char *droute_fs_local(struct dcall *c, int *ro);
 /* Timeouts and kills due; the next one's time (monotonic ms). */
 void	droute_tick(struct daemon *);
 int64_t	droute_next_event(struct daemon *);
 void	droute_free_all(struct daemon *);
 
-/* daemon_fs.c: fs.read, fs.stat, fs.ls on a local copy, in the daemon */
+/* daemon_fs.c: file tools on a local copy, in the daemon */
 /* Answer c (and free it): 1, or 0 when a worker must. */
 int	dfs_call(struct dcall *c);
 

@@ -72,6 +72,7 @@ struct droute {
 	char			*workdir;
 	int			 mirror;
 	char			*fs_local;	/* the file tools' local copy */
+	int			 fs_ro;		/* ... read-only */
 	int			 timeout;
 	struct contain_limits	 limits;
 	struct claw_env		*env;
@@ -300,6 +301,7 @@ droute_parse(const char *text, size_t len, struct droute *r)
 	if ((r->fs_local = droute_str(o, "fs_local")) != NULL &&
 	    *r->fs_local != '/')
 		goto out;
+	r->fs_ro = !cJSON_IsFalse(cJSON_GetObjectItem(o, "fs_ro"));
 	if (r->hello == NULL || r->agent == NULL || r->dir == NULL ||
 	    r->token == NULL || r->workdir == NULL || *r->agent != '/' ||
 	    *r->workdir != '/' || !cJSON_IsNumber(v) || v->valuedouble < 0 ||
@@ -397,10 +399,11 @@ droute_for(struct dcall *c)
 
 /* The local copy of c's sandbox for its file tool; see daemon_int.h. */
 const char *
-droute_fs_local(struct dcall *c)
+droute_fs_local(struct dcall *c, int *ro)
 {
 	struct droute	*r = droute_lookup(c);
 
+	*ro = r == NULL || r->fs_ro;
 	return r != NULL ? r->fs_local : NULL;
 }
 

@@ -635,13 +635,11 @@ rm_fs_path(struct rpc_params *rp, struct rpc_call *c, int required, int fs)
 	return rp_arg(rp, p);
 }
 
-/* The push param of the writing file tools. */
+/* The push param of the writing file tools: *push set. */
 static int
-rm_fs_push(struct rpc_params *rp)
+rm_fs_push(struct rpc_params *rp, int *push)
 {
-	int	push;
-
-	if (rp_bool(rp, "push", &push) == 0 && push)
+	if (rp_bool(rp, "push", push) == 0 && *push)
 		rp_arg(rp, "--push");
 	return rp->msg != NULL ? -1 : 0;
 }
@@ -674,14 +672,16 @@ rm_fs_read(struct rpc_params *rp, struct rpc_call *c)
 static int
 rm_fs_write(struct rpc_params *rp, struct rpc_call *c)
 {
-	if (rm_fs_start(rp, c, "write") != 0 || rm_fs_push(rp) != 0)
+	int	push;
+
+	if (rm_fs_start(rp, c, "write") != 0 || rm_fs_push(rp, &push) != 0)
 		return -1;
 	if (rp_data(rp, "content", "content_base64", &c->in, &c->inlen) != 0)
 		return -1;
 	if (c->in == NULL)
 		return rp_fail(rp, "params.content: required (or "
 		    "content_base64)");
-	return rm_fs_path(rp, c, 1, 0);
+	return rm_fs_path(rp, c, 1, !push);
 }
 
 /* fs.edit: replace exact text. */
@@ -689,9 +689,9 @@ static int
 rm_fs_edit(struct rpc_params *rp, struct rpc_call *c)
 {
 	const char	*old, *new;
-	int		 all;
+	int		 all, push;
 
-	if (rm_fs_start(rp, c, "edit") != 0 || rm_fs_push(rp) != 0)
+	if (rm_fs_start(rp, c, "edit") != 0 || rm_fs_push(rp, &push) != 0)
 		return -1;
 	if (rp_string(rp, "old", RP_REQUIRED | RP_NONEMPTY | RP_TEXT,
 	    RPC_ARG_MAX - 6, &old) != 0 ||
@@ -700,9 +700,13 @@ rm_fs_edit(struct rpc_params *rp, struct rpc_call *c)
 		return -1;
 	rp_argf(rp, "--old=%s", old);
 	rp_argf(rp, "--new=%s", new);
-	if (rp_bool(rp, "all", &all) == 0 && all)
+	if (rp_bool(rp, "all", &all) == 0 && all) {
 		rp_arg(rp, "--all");
-	return rm_fs_path(rp, c, 1, 0);
+		c->fs.all = 1;
+	}
+	c->fs.old = xstrdup(old);
+	c->fs.new = xstrdup(new);
+	return rm_fs_path(rp, c, 1, !push);
 }
 
 /* fs.applyPatch: a diff or agent patch on stdin. */
@@ -710,8 +714,10 @@ static int
 rm_fs_patch(struct rpc_params *rp, struct rpc_call *c)
 {
 	const char	*patch;
+	int		 push;
 
-	if (rm_fs_start(rp, c, "apply-patch") != 0 || rm_fs_push(rp) != 0)
+	if (rm_fs_start(rp, c, "apply-patch") != 0 ||
+	    rm_fs_push(rp, &push) != 0)
 		return -1;
 	if (rp_string(rp, "patch", RP_REQUIRED | RP_NONEMPTY | RP_TEXT,
 	    SIZE_MAX, &patch) != 0)
@@ -984,5 +990,7 @@ rpc_call_clear(struct rpc_call *c)
 	free(c->host);
 	free(c->exec.cwd);
 	free(c->fs.path);
+	free(c->fs.old);
+	free(c->fs.new);
 	memset(c, 0, sizeof *c);
 }

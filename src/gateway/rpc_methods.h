@@ -39,7 +39,8 @@ struct rpc_exec {
 
 /*
  * A file tool the daemon may answer itself (daemon_fs.c): fs.read,
- * fs.stat or fs.ls on a sandbox, its path checked as the CLI checks it.
+ * fs.stat, fs.ls, or fs.write or fs.edit without push, its path checked
+ * as the CLI checks it; fs.write's content is the call's in[0..inlen).
  */
 struct rpc_fs {
 	int		  simple;	/* one of those, params as above */
@@ -47,6 +48,9 @@ struct rpc_fs {
 	uint64_t	  offset;	/* fs.read */
 	uint64_t	  limit;	/* 0: to the end */
 	int		  lines;	/* offset and limit count lines */
+	char		 *old;		/* fs.edit */
+	char		 *new;
+	int		  all;
 };
 
 struct rpc_call {

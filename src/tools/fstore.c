@@ -12,6 +12,7 @@
 
 #include "buf.h"
 #include "error.h"
+#include "fsedit.h"
 #include "fstore_int.h"
 #include "hostws.h"
 #include "pathguard.h"
@@ -158,6 +159,49 @@ fstore_commit(struct fstore *fs, const struct fstore_change *ch, size_t n,
 	if (fs->pg != NULL)
 		return fstore_local_commit(fs, ch, n, cause);
 	return fstore_remote_commit(fs, ch, n, cause);
+}
+
+/* Replace a file; see fstore.h. */
+int
+fstore_write_file(struct fstore *fs, const char *path, const char *data,
+    size_t len, char **cause)
+{
+	struct fstore_change	c;
+
+	memset(&c, 0, sizeof c);
+	c.path = path;
+	c.data = data != NULL ? data : "";
+	c.len = len;
+	c.mode = -1;
+	return fstore_commit(fs, &c, 1, cause);
+}
+
+/* Read, replace and write back; see fstore.h. */
+int
+fstore_edit(struct fstore *fs, const char *path, const char *old,
+    const char *new, int all, size_t *count, char **cause)
+{
+	struct fstore_change	 c;
+	struct buf		 b = BUF_INIT;
+	char			*out = NULL;
+	size_t			 outlen;
+	unsigned		 mode;
+	int			 rc;
+
+	if ((rc = fstore_read(fs, path, 0, 0, &b, &mode, cause)) == 0 &&
+	    (rc = fsedit_replace(path, b.data != NULL ? b.data : "", b.len,
+	    old, strlen(old), new, strlen(new), all, &out, &outlen, count,
+	    cause)) == 0) {
+		memset(&c, 0, sizeof c);
+		c.path = path;
+		c.data = out;
+		c.len = outlen;
+		c.mode = (int)(mode & 0777);
+		rc = fstore_commit(fs, &c, 1, cause);
+	}
+	free(out);
+	buf_free(&b);
+	return rc;
 }
 
 /* Compare entries by name. */

@@ -109,6 +109,21 @@ int	fstore_list(struct fstore *fs, const char *path,
 int	fstore_commit(struct fstore *fs, const struct fstore_change *ch,
 	    size_t n, char **cause);
 
+/*
+ * Replace path with data[0..len) (fstore_commit: atomic, parents made, an
+ * existing file's mode kept).
+ */
+int	fstore_write_file(struct fstore *fs, const char *path,
+	    const char *data, size_t len, char **cause);
+
+/*
+ * Replace old by new in path (fsedit_replace: the one occurrence, or
+ * every one with all) and write it back with its mode; *count is how
+ * many were replaced.
+ */
+int	fstore_edit(struct fstore *fs, const char *path, const char *old,
+	    const char *new, int all, size_t *count, char **cause);
+
 /* Free a listing and a stat's link. */
 void	fstore_entries_free(struct fstore_entry *e, size_t n);
 void	fstore_stat_clear(struct fstore_stat *st);

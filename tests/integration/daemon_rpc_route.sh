@@ -31,6 +31,10 @@
 #         and errors (ranges, binary, a link inside, a link out, a FIFO,
 #         a missing file, a path outside); a remote sandbox's go to a
 #         worker
+#   12    fs.write and fs.edit on a mirror sandbox in the daemon: new
+#         files and parents, binary, the mode kept, counts, the CLI's
+#         errors, a link out refused with the file outside unchanged;
+#         push and a read-only workspace go to a worker
 # RPC_ROUTE_CASES="1 4" runs some (default: all).
 # The case_N functions are called by name, by lib_run_cases.
 # shellcheck disable=SC2317,SC2016
@@ -308,7 +312,7 @@ case_9() {
 }
 
 case_10() {
-	lib_cases_as_nonroot RPC_ROUTE_CASES "1 2 3 5 9 11"
+	lib_cases_as_nonroot RPC_ROUTE_CASES "1 2 3 5 9 11 12"
 }
 
 # fs ID METHOD PARAMS: a file tool request line for $id.
@@ -393,4 +397,58 @@ case_11() {
 	    lib_case_fail "a remote read: no worker"
 }
 
-lib_run_cases "${RPC_ROUTE_CASES:-1 2 3 4 5 6 7 8 9 10 11}"
+case_12() {
+	warm twelve mirror
+	W12="$T/ws-twelve"
+	printf 'a b a\n' > "$W12/e.txt"
+	chmod 640 "$W12/e.txt"
+	echo sentinel > "$T/outside12"
+	ln -s "$T/outside12" "$W12/out"
+	n0=$(local_fs)
+	w0=$(workers write)$(workers edit)
+	rpc "$(fs 1 write ',"path":"n/e/w.txt","content":"new\n"')" \
+	    "$(fs 2 write ',"path":"b.bin","content_base64":"AAEC/w=="')" \
+	    "$(fs 3 edit ',"path":"e.txt","old":"a","new":"X","all":true')" \
+	    "$(fs 4 edit ',"path":"e.txt","old":"b","new":"Y"')" \
+	    "$(fs 5 edit ',"path":"e.txt","old":"zz","new":"Y"')" \
+	    "$(fs 6 write ',"path":"out","content":"pwned\n"')" \
+	    "$(fs 7 write ',"path":"e.txt","content":"whole\n"')"
+	expect_eq "$(( $(local_fs) - n0 ))" 7 "answered in the daemon"
+	expect_eq "$(workers write)$(workers edit)" "$w0" "workers for them"
+	expect_eq "$(cat "$W12/n/e/w.txt")" new "written with parents"
+	expect_eq "$(od -An -tx1 "$W12/b.bin" | tr -d ' ')" 000102ff "binary"
+	expect_eq "$(answer 3)" '{"text":"2 replacements\n"}' "edit --all"
+	expect_eq "$(answer 4)" '{"text":"1 replacement\n"}' "edit"
+	printf 'X b X\n' > "$T/e.want"
+	want=$("$CLAWSSH" edit -s "$id" e.txt --old zz --new Y 2>&1 >/dev/null)
+	expect_eq "\"clawssh: $(answer 5 | tr -d '"')\"" "\"$want\"" \
+	    "edit of absent text"
+	want=$(echo x | "$CLAWSSH" write -s "$id" out 2>&1 >/dev/null)
+	expect_eq "\"clawssh: $(answer 6 | tr -d '"')\"" "\"$want\"" \
+	    "write through a link out"
+	expect_eq "$(cat "$T/outside12")" sentinel "the file outside"
+	expect_eq "$(cat "$W12/e.txt")" whole "replaced"
+	expect_eq "$(stat -c %a "$W12/e.txt")" 640 "the mode kept"
+	# push: the worker sends it up at once
+	w0=$(workers write)
+	rpc "$(fs 1 write ',"path":"p.txt","content":"up\n","push":true')"
+	expect_eq "$(answer 1)" '{"text":""}' "write with push"
+	[ "$(workers write)" -gt "$w0" ] || lib_case_fail "push: no worker"
+	expect_eq "$(cat "$R/$id/workspace/p.txt")" up "pushed"
+	# a read-only workspace: the worker refuses, as the CLI does
+	mkdir -p "$T/ws-twelve-ro"
+	id=$("$CLAWSSH" provision -F "$T/ssh_config" --host testhost --key \
+	    twelve-ro --remote-root "$R" --workspace "$T/ws-twelve-ro" \
+	    --mode mirror --runtime bwrap --access ro) ||
+	    lib_case_fail "provision ro"
+	rpc "$(ex 1 ',"argv":["true"]')"
+	learnt
+	echo keep > "$T/ws-twelve-ro/k.txt"
+	rpc "$(fs 2 write ',"path":"k.txt","content":"no\n"')" \
+	    "$(fs 3 read ',"path":"k.txt"')"
+	expect_match "$(answer 2)" "read-only workspace" "ro: write refused"
+	expect_eq "$(answer 3)" '{"content":"keep\n"}' "ro: read"
+	expect_eq "$(cat "$T/ws-twelve-ro/k.txt")" keep "ro: unchanged"
+}
+
+lib_run_cases "${RPC_ROUTE_CASES:-1 2 3 4 5 6 7 8 9 10 11 12}"
