@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * JSON-RPC and MCP fs.read, fs.stat, fs.ls, fs.write and fs.edit
- * answered by the daemon itself where the file tools act on the local
+ * JSON-RPC and MCP fs.read, fs.stat, fs.ls, fs.write, fs.edit and
+ * fs.applyPatch answered by the daemon itself where the file tools act on the local
  * copy (a mirror sandbox, access rw, or ro for reading; no push): the
  * sandbox's route (daemon_route.c) names that copy, and the daemon uses
  * it through pathguard and fstore as the CLI's worker would, with the
@@ -25,8 +25,10 @@
 #include "buf.h"
 #include "daemon_int.h"
 #include "fstore.h"
+#include "fstore_patch.h"
 #include "fstore_show.h"
 #include "log.h"
+#include "patch.h"
 #include "pathguard.h"
 #include "xmalloc.h"
 
@@ -38,7 +40,7 @@ static const struct {
 	int		 writes;
 } dfs_tools[] = {
 	{ "read", 0 }, { "stat", 0 }, { "ls", 0 }, { "write", 1 },
-	{ "edit", 1 }
+	{ "edit", 1 }, { "apply-patch", 1 }
 };
 
 /* fs.read: the file, or its byte or line range, as stdout. */
@@ -120,6 +122,20 @@ dfs_edit(struct fstore *fs, const struct rpc_fs *a, struct buf *out,
 	return r;
 }
 
+/* fs.applyPatch: every file or none, "M PATH" lines as the CLI says. */
+static int
+dfs_patch(struct fstore *fs, const struct dcall *c, struct buf *out,
+    char **cause)
+{
+	struct patch	*p = NULL;
+	int		 r;
+
+	if ((r = patch_parse(c->rc.in, c->rc.inlen, &p, cause)) == 0)
+		r = fstore_patch(fs, p, 0, out, cause);
+	patch_free(p);
+	return r;
+}
+
 /* Run c's tool on the copy at ws: 0 and out, or an error and cause. */
 static int
 dfs_run(const struct dcall *c, const char *ws, struct buf *out,
@@ -142,8 +158,10 @@ dfs_run(const struct dcall *c, const char *ws, struct buf *out,
 	else if (strcmp(tool, "write") == 0)
 		r = fstore_write_file(fs, c->rc.fs.path, c->rc.in,
 		    c->rc.inlen, cause);
-	else
+	else if (strcmp(tool, "edit") == 0)
 		r = dfs_edit(fs, &c->rc.fs, out, cause);
+	else
+		r = dfs_patch(fs, c, out, cause);
 	fstore_free(fs);
 	pathguard_close(pg);
 	return r;

@@ -724,6 +724,7 @@ rm_fs_patch(struct rpc_params *rp, struct rpc_call *c)
 		return -1;
 	c->inlen = strlen(patch);
 	c->in = xstrdup(patch);
+	c->fs.simple = !push;
 	return 0;
 }
 

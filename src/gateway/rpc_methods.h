@@ -39,8 +39,10 @@ struct rpc_exec {
 
 /*
  * A file tool the daemon may answer itself (daemon_fs.c): fs.read,
- * fs.stat, fs.ls, or fs.write or fs.edit without push, its path checked
- * as the CLI checks it; fs.write's content is the call's in[0..inlen).
+ * fs.stat, fs.ls, or fs.write, fs.edit or fs.applyPatch without push,
+ * its path checked as the CLI checks it (fs.applyPatch has none);
+ * fs.write's content and fs.applyPatch's patch are the call's
+ * in[0..inlen).
  */
 struct rpc_fs {
 	int		  simple;	/* one of those, params as above */

@@ -31,10 +31,11 @@
 #         and errors (ranges, binary, a link inside, a link out, a FIFO,
 #         a missing file, a path outside); a remote sandbox's go to a
 #         worker
-#   12    fs.write and fs.edit on a mirror sandbox in the daemon: new
-#         files and parents, binary, the mode kept, counts, the CLI's
-#         errors, a link out refused with the file outside unchanged;
-#         push and a read-only workspace go to a worker
+#   12    fs.write, fs.edit and fs.applyPatch on a mirror sandbox in the
+#         daemon: new files and parents, binary, the mode kept, counts,
+#         the CLI's lines and errors, a link out refused with the file
+#         outside unchanged, a failing hunk changing nothing; push and a
+#         read-only workspace go to a worker
 # RPC_ROUTE_CASES="1 4" runs some (default: all).
 # The case_N functions are called by name, by lib_run_cases.
 # shellcheck disable=SC2317,SC2016
@@ -429,6 +430,27 @@ case_12() {
 	expect_eq "$(cat "$T/outside12")" sentinel "the file outside"
 	expect_eq "$(cat "$W12/e.txt")" whole "replaced"
 	expect_eq "$(stat -c %a "$W12/e.txt")" 640 "the mode kept"
+	# apply-patch: every file or none, the CLI's lines and errors
+	good='--- a/e.txt\n+++ b/e.txt\n@@ -1 +1 @@\n-whole\n+patched\n--- /dev/null\n+++ b/added.txt\n@@ -0,0 +1 @@\n+added\n'
+	bad='--- a/e.txt\n+++ b/e.txt\n@@ -1 +1 @@\n-patched\n+again\n--- a/n/e/w.txt\n+++ b/n/e/w.txt\n@@ -1 +1 @@\n-nope\n+x\n'
+	n0=$(local_fs)
+	rpc "$(fs 8 applyPatch ",\"patch\":\"$good\"")" \
+	    "$(fs 9 applyPatch ",\"patch\":\"$bad\"")" \
+	    "$(fs 10 applyPatch ',"patch":"not a patch"')"
+	expect_eq "$(( $(local_fs) - n0 ))" 3 "patches in the daemon"
+	expect_eq "$(answer 8)" '{"text":"M e.txt\nA added.txt\n"}' "patch"
+	expect_eq "$(cat "$W12/e.txt")$(cat "$W12/added.txt")" patchedadded \
+	    "patched"
+	expect_eq "$(stat -c %a "$W12/e.txt")" 640 "patch keeps the mode"
+	want=$(printf '%b' "$bad" | "$CLAWSSH" apply-patch -s "$id" 2>&1 \
+	    >/dev/null)
+	expect_eq "\"clawssh: $(answer 9 | tr -d '"')\"" "\"$want\"" \
+	    "a hunk that does not match"
+	expect_eq "$(cat "$W12/e.txt")" patched "nothing changed"
+	want=$(echo "not a patch" | "$CLAWSSH" apply-patch -s "$id" 2>&1 \
+	    >/dev/null)
+	expect_eq "\"clawssh: $(answer 10 | tr -d '"')\"" "\"$want\"" \
+	    "not a patch"
 	# push: the worker sends it up at once
 	w0=$(workers write)
 	rpc "$(fs 1 write ',"path":"p.txt","content":"up\n","push":true')"
