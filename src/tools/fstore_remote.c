@@ -22,49 +22,25 @@
 #include "exec.h"
 #include "fstore_int.h"
 #include "fstore_scripts.h"
-#include "manifest.h"
-#include "num.h"
-#include "remote_err.h"
+#include "fstore_wire.h"
 #include "shquote.h"
 #include "transport.h"
 #include "xmalloc.h"
 
-#define FR_LIST_MAX	(64 * 1024 * 1024)	/* listing bytes */
-#define FR_MODE_LINE	"clawssh-mode "
-#define FR_MODE_LINE_MAX 64		/* bytes of that line, with its newline */
 #define FR_TAG_BYTES	16		/* random bits of a temporary name */
 
-/* Turn the host's stderr into a cause: its clawssh-error line if any. */
-static int
-fr_error(struct fstore *fs, const struct buf *err, int status, char **cause)
-{
-	char	*msg;
-
-	if ((msg = remote_err_tagged(err)) != NULL) {
-		*cause = msg;
-		return strstr(msg, "no such file") != NULL ?
-		    CLAW_ERR_NOTFOUND : CLAW_ERR_INVAL;
-	}
-	msg = remote_err_clean(err->data != NULL ? err->data : "", err->len);
-	*cause = xasprintf("%s: the file tool failed on the host (status %d)"
-	    "%s%s", transport_label(fs->t), status, *msg != '\0' ? ": " : "",
-	    msg);
-	free(msg);
-	return CLAW_ERR_PROTO;
-}
-
 /*
- * Run op with stdin in[0..inlen), stdout into out (at most max), within
- * the store's timeout: past it the remote process group is killed and
- * the call fails with CLAW_ERR_TIMEOUT.
+ * Run body (fstore_wire's, or the commit's) with stdin in[0..inlen),
+ * stdout into out (at most max), within the store's timeout: past it
+ * the remote process group is killed and the call fails with
+ * CLAW_ERR_TIMEOUT.
  */
 static int
-fr_run(struct fstore *fs, const char *op, const char *in, size_t inlen,
+fr_run(struct fstore *fs, const char *body, const char *in, size_t inlen,
     size_t max, struct buf *out, char **cause)
 {
 	struct exec_opts	 o;
 	struct buf		 err = BUF_INIT;
-	char			*body = xasprintf("%s%s", FSTORE_SCRIPT_PRELUDE, op);
 	int			 r, status = 0;
 
 	exec_opts_capture(&o, in, inlen, max, out, &err);
@@ -77,45 +53,10 @@ fr_run(struct fstore *fs, const char *op, const char *in, size_t inlen,
 		r = claw_fail(cause, CLAW_ERR_TIMEOUT, "timed out after %d s "
 		    "(the host-side step was killed)", fs->timeout);
 	else if (r == 0 && status != 0)
-		r = fr_error(fs, &err, status, cause);
-	free(body);
+		r = fstore_wire_failure(transport_label(fs->t), err.data,
+		    err.len, status, cause);
 	buf_free(&err);
 	return r;
-}
-
-/*
- * Parse the read reply in o: the line "clawssh-mode MODE LEN", then
- * exactly LEN bytes (fewer: the file changed or was swapped for a FIFO
- * while being read).  Sets *data, *len and *mode.
- */
-static int
-fr_read_reply(const struct buf *o, const char *path, const char **data,
-    size_t *len, unsigned *mode, char **cause)
-{
-	const size_t		 hl = sizeof FR_MODE_LINE - 1;
-	const char		*nl, *sp, *line;
-	uint64_t		 m, n;
-
-	if (o->len < hl || memcmp(o->data, FR_MODE_LINE, hl) != 0 ||
-	    (nl = memchr(o->data, '\n', o->len < FR_MODE_LINE_MAX ? o->len :
-	    FR_MODE_LINE_MAX)) == NULL)
-		goto bad;
-	line = o->data + hl;
-	if ((sp = memchr(line, ' ', (size_t)(nl - line))) == NULL ||
-	    num_parse(line, (size_t)(sp - line), NUM_OCTAL, 07777, &m) != 0 ||
-	    num_parse(sp + 1, (size_t)(nl - sp - 1), 0, FSTORE_FILE_MAX,
-	    &n) != 0)
-		goto bad;
-	if (n != o->len - (size_t)(nl + 1 - o->data))
-		return claw_fail(cause, CLAW_ERR_IO, "%s: changed while being "
-		    "read (or is not a regular file); try again", path);
-	*data = nl + 1;
-	*len = (size_t)n;
-	*mode = (unsigned)m;
-	return 0;
-bad:
-	return claw_fail(cause, CLAW_ERR_PROTO, "%s: garbled reply from the "
-	    "host", path);
 }
 
 /* Read a file on the host. */
@@ -125,51 +66,22 @@ fstore_remote_read(struct fstore *fs, const char *path, uint64_t off,
 {
 	struct buf	 o = BUF_INIT;
 	const char	*data = NULL;
-	char		*q = shquote(path), *op;
+	char		*body = fstore_wire_read(path, off, lim);
 	size_t		 len = 0;
 	unsigned	 m = 0;
 	int		 r;
 
-	op = xasprintf(FSTORE_SCRIPT_READ, q, (unsigned long long)off,
-	    (unsigned long long)lim, (unsigned long long)FSTORE_FILE_MAX);
-	r = fr_run(fs, op, NULL, 0, FSTORE_FILE_MAX + 64, &o, cause);
+	r = fr_run(fs, body, NULL, 0, FSTORE_WIRE_READ_MAX, &o, cause);
 	if (r == 0)
-		r = fr_read_reply(&o, path, &data, &len, &m, cause);
+		r = fstore_wire_read_reply(o.data, o.len, path, &data, &len,
+		    &m, cause);
 	if (r == 0) {
 		buf_append(out, data, len);
 		if (mode != NULL)
 			*mode = m;
 	}
 	buf_free(&o);
-	free(op);
-	free(q);
-	return r;
-}
-
-/* Copy a manifest entry into a stat. */
-static void
-fr_fill(const struct manifest_entry *e, struct fstore_stat *st)
-{
-	st->type = (char)e->type;
-	st->mode = e->mode;
-	st->size = e->size;
-	st->mtime_sec = e->mtime_sec;
-	st->mtime_nsec = e->mtime_nsec;
-	st->link = e->link != NULL ? xstrdup(e->link) : NULL;
-}
-
-/* Run a find-printing op and parse the records. */
-static int
-fr_find(struct fstore *fs, const char *op, struct manifest **m,
-    char **cause)
-{
-	struct buf	 o = BUF_INIT;
-	int		 r;
-
-	if ((r = fr_run(fs, op, NULL, 0, FR_LIST_MAX, &o, cause)) == 0)
-		r = manifest_parse_find0(o.data != NULL ? o.data : "", o.len,
-		    NULL, m, cause);
-	buf_free(&o);
+	free(body);
 	return r;
 }
 
@@ -178,22 +90,15 @@ int
 fstore_remote_stat(struct fstore *fs, const char *path,
     struct fstore_stat *st, char **cause)
 {
-	struct manifest	*m = NULL;
-	char		*q = shquote(path), *op;
+	struct buf	 o = BUF_INIT;
+	char		*body = fstore_wire_stat(path);
 	int		 r;
 
-	op = xasprintf(FSTORE_SCRIPT_STAT, q);
-	r = fr_find(fs, op, &m, cause);
-	free(op);
-	free(q);
-	if (r != 0)
-		return r;
-	if (m->n != 1)
-		r = claw_fail(cause, CLAW_ERR_INVAL, "%s: not a regular file, "
-		    "directory or link", path);
-	else
-		fr_fill(&m->e[0], st);
-	manifest_free(m);
+	if ((r = fr_run(fs, body, NULL, 0, FSTORE_WIRE_LIST_MAX, &o,
+	    cause)) == 0)
+		r = fstore_wire_stat_reply(o.data, o.len, path, st, cause);
+	buf_free(&o);
+	free(body);
 	return r;
 }
 
@@ -202,34 +107,17 @@ int
 fstore_remote_list(struct fstore *fs, const char *path,
     struct fstore_entry **out, size_t *n, char **cause)
 {
-	struct manifest		*m = NULL;
-	struct fstore_entry	*e;
-	char			*q = shquote(path), *op;
-	size_t			 i, k = 0;
-	int			 r;
+	struct buf	 o = BUF_INIT;
+	char		*body = fstore_wire_list(path);
+	int		 r;
 
-	op = xasprintf(FSTORE_SCRIPT_LIST, q);
-	r = fr_find(fs, op, &m, cause);
-	free(op);
-	free(q);
-	if (r != 0)
-		return r;
-	if (m->n > FSTORE_LIST_MAX) {
-		manifest_free(m);
-		return claw_fail(cause, CLAW_ERR_INVAL, "%s: over %d entries",
-		    path, FSTORE_LIST_MAX);
-	}
-	e = xcalloc(m->n + 1, sizeof *e);
-	for (i = 0; i < m->n; i++) {
-		if (strchr(m->e[i].path, '/') != NULL)
-			continue;	/* find -maxdepth 1 gives none */
-		e[k].name = xstrdup(m->e[i].path);
-		fr_fill(&m->e[i], &e[k++].st);
-	}
-	manifest_free(m);
-	*out = e;
-	*n = k;
-	return 0;
+	if ((r = fr_run(fs, body, NULL, 0, FSTORE_WIRE_LIST_MAX, &o,
+	    cause)) == 0)
+		r = fstore_wire_list_reply(o.data, o.len, path, out, n,
+		    cause);
+	buf_free(&o);
+	free(body);
+	return r;
 }
 
 /* Build the commit request: the header lines, ".", then the data. */
@@ -269,7 +157,7 @@ fstore_remote_commit(struct fstore *fs, const struct fstore_change *ch,
 	for (i = 0; i < sizeof raw; i++)
 		snprintf(tag + 2 * i, 3, "%02x", raw[i]);
 	q = shquote(tag);
-	op = xasprintf(FSTORE_SCRIPT_COMMIT, q);
+	op = xasprintf("%s" FSTORE_SCRIPT_COMMIT, FSTORE_SCRIPT_PRELUDE, q);
 	free(q);
 	fr_request(ch, n, &req);
 	r = fr_run(fs, op, req.data, req.len, 4096, &o, cause);

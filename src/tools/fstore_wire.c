@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The remote file store's calls as text.  See fstore_wire.h.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "error.h"
+#include "fstore_int.h"
+#include "fstore_scripts.h"
+#include "fstore_wire.h"
+#include "manifest.h"
+#include "num.h"
+#include "remote_err.h"
+#include "shquote.h"
+#include "xmalloc.h"
+
+#define FW_MODE_LINE	"clawssh-mode "
+#define FW_MODE_LINE_MAX 64		/* bytes of that line, with its newline */
+
+/* The prelude and op (allocated; the caller frees op and q). */
+static char *
+fw_body(char *op, char *q)
+{
+	char	*body = xasprintf("%s%s", FSTORE_SCRIPT_PRELUDE, op);
+
+	free(op);
+	free(q);
+	return body;
+}
+
+/* A read's body; see fstore_wire.h. */
+char *
+fstore_wire_read(const char *path, uint64_t off, uint64_t lim)
+{
+	char	*q = shquote(path), *op;
+
+	op = xasprintf(FSTORE_SCRIPT_READ, q, (unsigned long long)off,
+	    (unsigned long long)lim, (unsigned long long)FSTORE_FILE_MAX);
+	return fw_body(op, q);
+}
+
+/* A stat's body; see fstore_wire.h. */
+char *
+fstore_wire_stat(const char *path)
+{
+	char	*q = shquote(path);
+
+	return fw_body(xasprintf(FSTORE_SCRIPT_STAT, q), q);
+}
+
+/* A listing's body; see fstore_wire.h. */
+char *
+fstore_wire_list(const char *path)
+{
+	char	*q = shquote(path);
+
+	return fw_body(xasprintf(FSTORE_SCRIPT_LIST, q), q);
+}
+
+/* A failed call's cause; see fstore_wire.h. */
+int
+fstore_wire_failure(const char *label, const char *err, size_t errlen,
+    int status, char **cause)
+{
+	struct buf	 b = BUF_INIT;
+	char		*msg;
+
+	buf_append(&b, err != NULL ? err : "", errlen);
+	if ((msg = remote_err_tagged(&b)) != NULL) {
+		buf_free(&b);
+		*cause = msg;
+		return strstr(msg, "no such file") != NULL ?
+		    CLAW_ERR_NOTFOUND : CLAW_ERR_INVAL;
+	}
+	msg = remote_err_clean(b.data != NULL ? b.data : "", b.len);
+	buf_free(&b);
+	*cause = xasprintf("%s: the file tool failed on the host (status %d)"
+	    "%s%s", label, status, *msg != '\0' ? ": " : "", msg);
+	free(msg);
+	return CLAW_ERR_PROTO;
+}
+
+/* A read's reply; see fstore_wire.h. */
+int
+fstore_wire_read_reply(const char *o, size_t len, const char *path,
+    const char **data, size_t *dlen, unsigned *mode, char **cause)
+{
+	const size_t		 hl = sizeof FW_MODE_LINE - 1;
+	const char		*nl, *sp, *line;
+	uint64_t		 m, n;
+
+	if (o == NULL || len < hl || memcmp(o, FW_MODE_LINE, hl) != 0 ||
+	    (nl = memchr(o, '\n', len < FW_MODE_LINE_MAX ? len :
+	    FW_MODE_LINE_MAX)) == NULL)
+		goto bad;
+	line = o + hl;
+	if ((sp = memchr(line, ' ', (size_t)(nl - line))) == NULL ||
+	    num_parse(line, (size_t)(sp - line), NUM_OCTAL, 07777, &m) != 0 ||
+	    num_parse(sp + 1, (size_t)(nl - sp - 1), 0, FSTORE_FILE_MAX,
+	    &n) != 0)
+		goto bad;
+	if (n != len - (size_t)(nl + 1 - o))
+		return claw_fail(cause, CLAW_ERR_IO, "%s: changed while being "
+		    "read (or is not a regular file); try again", path);
+	*data = nl + 1;
+	*dlen = (size_t)n;
+	*mode = (unsigned)m;
+	return 0;
+bad:
+	return claw_fail(cause, CLAW_ERR_PROTO, "%s: garbled reply from the "
+	    "host", path);
+}
+
+/* Copy a manifest entry into a stat. */
+static void
+fw_fill(const struct manifest_entry *e, struct fstore_stat *st)
+{
+	st->type = (char)e->type;
+	st->mode = e->mode;
+	st->size = e->size;
+	st->mtime_sec = e->mtime_sec;
+	st->mtime_nsec = e->mtime_nsec;
+	st->link = e->link != NULL ? xstrdup(e->link) : NULL;
+}
+
+/* A stat's reply; see fstore_wire.h. */
+int
+fstore_wire_stat_reply(const char *o, size_t len, const char *path,
+    struct fstore_stat *st, char **cause)
+{
+	struct manifest	*m = NULL;
+	int		 r;
+
+	memset(st, 0, sizeof *st);
+	if ((r = manifest_parse_find0(o != NULL ? o : "", len, NULL, &m,
+	    cause)) != 0)
+		return r;
+	if (m->n != 1)
+		r = claw_fail(cause, CLAW_ERR_INVAL, "%s: not a regular file, "
+		    "directory or link", path);
+	else
+		fw_fill(&m->e[0], st);
+	manifest_free(m);
+	return r;
+}
+
+/* A listing's reply; see fstore_wire.h. */
+int
+fstore_wire_list_reply(const char *o, size_t len, const char *path,
+    struct fstore_entry **out, size_t *n, char **cause)
+{
+	struct manifest		*m = NULL;
+	struct fstore_entry	*e;
+	size_t			 i, k = 0;
+	int			 r;
+
+	if ((r = manifest_parse_find0(o != NULL ? o : "", len, NULL, &m,
+	    cause)) != 0)
+		return r;
+	if (m->n > FSTORE_LIST_MAX) {
+		manifest_free(m);
+		return claw_fail(cause, CLAW_ERR_INVAL, "%s: over %d entries",
+		    path, FSTORE_LIST_MAX);
+	}
+	e = xcalloc(m->n + 1, sizeof *e);
+	for (i = 0; i < m->n; i++) {
+		if (strchr(m->e[i].path, '/') != NULL)
+			continue;	/* find -maxdepth 1 gives none */
+		e[k].name = xstrdup(m->e[i].path);
+		fw_fill(&m->e[i], &e[k++].st);
+	}
+	manifest_free(m);
+	fstore_sort(e, k);
+	*out = e;
+	*n = k;
+	return 0;
+}
