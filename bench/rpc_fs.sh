@@ -5,8 +5,11 @@
 # calls each, medians and p99 (ms):
 #   mirror-read   fs.read on a mirror sandbox: the daemon answers from
 #   mirror-stat   the local copy itself (daemon_fs.c), no worker
-#   remote-read   fs.read on a remote sandbox: a worker per call, the
-#                 step in the sandbox's running environment
+#   remote-read   fs.read on a remote sandbox: the daemon sends the
+#                 read's step into the sandbox's running environment on
+#                 the host agent's channel itself (no worker)
+#   remote-worker the same with CLAWSSH_NO_AGENT_ROUTE=1 in the daemon's
+#                 environment: a worker per call, the path before
 #   ssh-cat       hyperfine of `ssh cat FILE` through a ControlMaster,
 #                 the baseline the ratios are against
 # Floor (issue 18): read/stat of a small file <= 0.3x ssh-cat.
@@ -48,6 +51,14 @@ done
 mr=$(python3 bench/rpc_fs.py "$D" "$mbox" fs.read f.txt "$RUNS")
 ms=$(python3 bench/rpc_fs.py "$D" "$mbox" fs.stat f.txt "$RUNS")
 rr=$(python3 bench/rpc_fs.py "$D" "$rbox" fs.read f.txt "$RUNS")
+D2=$T/run/clawssh/worker.sock
+CLAWSSH_NO_AGENT_ROUTE=1 "$CLAWSSH" serve --socket "$D2" --idle-timeout 0 \
+    --log "$T/worker.log" &
+W2=$!
+sleep 0.5
+python3 bench/rpc_fs.py "$D2" "$rbox" fs.read f.txt 3 >/dev/null
+rw=$(python3 bench/rpc_fs.py "$D2" "$rbox" fs.read f.txt "$RUNS")
+kill "$W2"
 hyperfine -N --warmup 5 --runs "$RUNS" --export-json "$T/r.json" \
     -n ssh-cat "$MUX testhost cat $T/wr/f.txt" >/dev/null
 $MUX -O exit testhost 2>/dev/null || true
@@ -59,9 +70,11 @@ echo "file tools over JSON-RPC, $RUNS sequential calls each (ms):"
 printf '  %-12s %8s %8s\n' "" median p99
 # shellcheck disable=SC2086 # each holds "median p99"
 printf '  %-12s %8.2f %8.2f\n' mirror-read $mr mirror-stat $ms \
-    remote-read $rr ssh-cat "$sc" "$sp"
-awk -v r="${mr% *}" -v s="${ms% *}" -v w="${rr% *}" -v c="$sc" 'BEGIN {
+    remote-read $rr remote-worker $rw ssh-cat "$sc" "$sp"
+awk -v r="${mr% *}" -v s="${ms% *}" -v w="${rr% *}" -v x="${rw% *}" \
+    -v c="$sc" 'BEGIN {
 	printf "mirror-read / ssh-cat   %.3f  (floor: <= 0.30)\n", r / c
 	printf "mirror-stat / ssh-cat   %.3f  (floor: <= 0.30)\n", s / c
-	printf "remote-read / ssh-cat   %.3f  (a worker per call)\n", w / c
+	printf "remote-read / ssh-cat   %.3f  (a step on the agent channel)\n", w / c
+	printf "remote-worker / ssh-cat %.3f  (a worker per call)\n", x / c
 }'

@@ -270,16 +270,9 @@ cmd_box_free(struct cmd_box *b)
 	memset(b, 0, sizeof *b);
 }
 
-/*
- * Whether the host-side steps of a sandbox under now may run in its
- * persistent environment instead of a jail of their own (docs/agent.md,
- * "Host-side steps"): bwrap on the host's own image (the steps need its
- * tar, find, sed), the workspace read-write there, and no limit a long
- * step could hit where the jail has none (CPU time, file size,
- * processes).  CLAWSSH_NO_STEP_JOIN=1 keeps them in their jails.
- */
-static int
-box_steps_join(const struct sandbox_settings *now)
+/* Whether steps may join the environment; see cmd_box.h. */
+int
+cmd_box_steps_join(const struct sandbox_settings *now)
 {
 	const char	*off = getenv("CLAWSSH_NO_STEP_JOIN");
 
@@ -313,7 +306,7 @@ cmd_box_hostws(const struct cmd_box *b, const char *sub, struct hostws *h)
 		ws = xasprintf("%s/%s/%s", r->remote_root, r->id, sub);
 	hostws_init(h, ws, jail);
 	if (b->steps != NULL && b->steps->dir != NULL &&
-	    strcmp(sub, "workspace") == 0 && box_steps_join(&now))
+	    strcmp(sub, "workspace") == 0 && cmd_box_steps_join(&now))
 		hostws_join(h, b->steps->agent, b->steps->dir,
 		    b->steps->token, b->steps->workdir);
 	free(ws);

@@ -90,6 +90,16 @@ struct mirror;
 struct pathguard;
 
 /*
+ * Whether the host-side steps of a sandbox under now may run in its
+ * persistent environment instead of a jail of their own (docs/agent.md,
+ * "Host-side steps"): bwrap on the host's own image (the steps need its
+ * tar, find, sed), the workspace read-write there, and no limit a long
+ * step could hit where the jail has none (CPU time, file size,
+ * processes).  CLAWSSH_NO_STEP_JOIN=1 keeps them in their jails.
+ */
+int	cmd_box_steps_join(const struct sandbox_settings *now);
+
+/*
  * Fill h with where the host-side steps on b's sandbox directory sub
  * run ("workspace"; "private", where an access none sandbox's command
  * works): the directory and, unless the runtime is none, the jail of

@@ -669,6 +669,10 @@ exec_route(struct exec_args *a)
 	    a->now.access != SANDBOX_ACCESS_NONE)
 		r.fs_local = a->box.rec->workspace;
 	r.fs_ro = a->now.access == SANDBOX_ACCESS_RO;
+	r.fs_steps = r.fs_local == NULL &&	/* as cmd_box_hostws */
+	    a->now.access != SANDBOX_ACCESS_NONE &&
+	    cmd_box_steps_join(&a->now);
+	r.label = transport_label(a->box.t);
 	r.files = files;
 	rc = exec_route_print(&r);
 	free(files[0]);

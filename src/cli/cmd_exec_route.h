@@ -25,13 +25,17 @@ struct exec_route_out {
 	const char			*fs_local; /* the file tools' copy
 					   when it is the local one, or NULL */
 	int				 fs_ro;	/* they may not write */
+	int				 fs_steps; /* the host's copy: their
+					   steps may join the environment */
+	const char			*label;	/* the host, for messages */
 	char *const			*files;	/* NULL-ended */
 };
 
 /*
  * Print r on stdout:
  * {"sandbox", "hello", "agent", "dir", "token", "workdir", "mirror",
- *  "fs_local" (a path, or null), "fs_ro", "timeout", "limits", "env": [[NAME, VALUE]...], "files": [{"path",
+ *  "fs_local" (a path, or null), "fs_ro", "fs_steps", "label",
+ *  "timeout", "limits", "env": [[NAME, VALUE]...], "files": [{"path",
  *  "dev", "ino", "size", "mtime_s", "mtime_ns"} or {"path", "absent":
  *  true}]}.
  * 0, or an exit status after saying why there is no route.

@@ -24,9 +24,11 @@
 
 #include "buf.h"
 #include "daemon_int.h"
+#include "exec.h"
 #include "fstore.h"
 #include "fstore_patch.h"
 #include "fstore_show.h"
+#include "fstore_wire.h"
 #include "log.h"
 #include "patch.h"
 #include "pathguard.h"
@@ -185,30 +187,160 @@ dfs_may(const struct dcall *c, int ro)
 	return 0;
 }
 
+/*
+ * Finish c with out as its stdout, or with the CLI's "clawssh: TOOL:
+ * cause" line and status (cause is freed).
+ */
+static void
+dfs_finish(struct dcall *c, const struct buf *out, char *cause, int status)
+{
+	char	*line;
+
+	if (cause != NULL || status != 0) {
+		line = xasprintf("clawssh: %s: %s\n", c->rc.argv[0],
+		    cause != NULL ? cause : "failed");
+		dcall_output(c, 1, line, strlen(line));
+		free(line);
+		free(cause);
+		if (status == 0)
+			status = DFS_EXIT_FAILED;
+	} else if (out->len != 0)
+		dcall_output(c, 0, out->data, out->len);
+	drpc_finish(c, status);
+}
+
+/*
+ * Start c's tool as a step in the sandbox's running environment where
+ * the tools act on the host's copy and the steps may join it (the
+ * route's fs_steps): read, stat and ls, one step each.  1 started.
+ */
+static int
+dfs_step(struct dcall *c)
+{
+	const struct rpc_fs	*a = &c->rc.fs;
+	const char		*tool = c->rc.argv[0];
+	char			*body;
+	int			 started;
+
+	if (strcmp(tool, "read") == 0)
+		body = fstore_wire_read(a->path, a->lines ? 0 : a->offset,
+		    a->lines ? 0 : a->limit);
+	else if (strcmp(tool, "stat") == 0)
+		body = fstore_wire_stat(a->path);
+	else if (strcmp(tool, "ls") == 0)
+		body = fstore_wire_list(a->path);
+	else
+		return 0;
+	if (strcmp(tool, "read") == 0 && *a->path == '\0') {
+		free(body);	/* fstore_read's own refusal: the worker's */
+		return 0;
+	}
+	started = droute_fs_step(c, body, a->timeout >= 0 ? a->timeout :
+	    FSTORE_TIMEOUT);
+	free(body);
+	return started;
+}
+
 /* Answer c here; see daemon_int.h. */
 int
 dfs_call(struct dcall *c)
 {
 	struct buf	 out = BUF_INIT;
 	const char	*ws;
-	char		*cause = NULL, *line;
-	int		 status = 0, ro;
+	char		*cause = NULL;
+	int		 ro;
 
-	if (!c->rc.fs.simple || c->rc.sandbox == NULL ||
-	    (ws = droute_fs_local(c, &ro)) == NULL || !dfs_may(c, ro))
+	if (!c->rc.fs.simple || c->rc.sandbox == NULL)
+		return 0;
+	if ((ws = droute_fs_local(c, &ro)) == NULL)
+		return dfs_step(c);
+	if (!dfs_may(c, ro))
 		return 0;
 	log_debug("%s: sandbox %s: in the daemon, on the local copy",
 	    c->method, c->rc.sandbox);
-	if (dfs_run(c, ws, &out, &cause) != 0) {
-		line = xasprintf("clawssh: %s: %s\n", c->rc.argv[0],
-		    cause != NULL ? cause : "failed");
-		dcall_output(c, 1, line, strlen(line));
-		free(line);
-		free(cause);
-		status = DFS_EXIT_FAILED;
-	} else if (out.len != 0)
-		dcall_output(c, 0, out.data, out.len);
+	if (dfs_run(c, ws, &out, &cause) != 0 && cause == NULL)
+		cause = xstrdup("failed");
+	dfs_finish(c, &out, cause, 0);
 	buf_free(&out);
-	drpc_finish(c, status);
 	return 1;
+}
+
+/* Turn a step's reply (c->out) into the tool's output in out. */
+static int
+dfs_step_reply(const struct dcall *c, struct buf *out, char **cause)
+{
+	const struct rpc_fs	*a = &c->rc.fs;
+	const char		*tool = c->rc.argv[0], *data;
+	struct fstore_stat	 st;
+	struct fstore_entry	*e = NULL;
+	unsigned		 mode;
+	size_t			 len, n = 0, i;
+	cJSON			*o;
+	char			*s;
+	int			 r;
+
+	if (strcmp(tool, "read") == 0) {
+		if ((r = fstore_wire_read_reply(c->out.data, c->out.len,
+		    a->path, &data, &len, &mode, cause)) != 0)
+			return r;
+		buf_append(out, data, len);
+		if (a->lines)
+			fstore_show_lines(out, a->offset, a->limit);
+		return 0;
+	}
+	if (strcmp(tool, "stat") == 0) {
+		if ((r = fstore_wire_stat_reply(c->out.data, c->out.len,
+		    a->path, &st, cause)) != 0)
+			return r;
+		o = fstore_show_json(*a->path == '\0' ? "." : a->path, &st);
+		fstore_stat_clear(&st);
+	} else {
+		if ((r = fstore_wire_list_reply(c->out.data, c->out.len,
+		    a->path, &e, &n, cause)) != 0)
+			return r;
+		o = cJSON_CreateArray();
+		for (i = 0; i < n; i++)
+			cJSON_AddItemToArray(o, fstore_show_json(e[i].name,
+			    &e[i].st));
+		fstore_entries_free(e, n);
+	}
+	s = cJSON_PrintUnformatted(o);
+	buf_appendf(out, "%s\n", s);
+	free(s);
+	cJSON_Delete(o);
+	return 0;
+}
+
+/* c's step ended; see daemon_int.h. */
+void
+dfs_step_exit(struct dcall *c, int status)
+{
+	struct buf	 out = BUF_INIT;
+	char		*cause = NULL;
+
+	if (status == EXEC_STATUS_TIMEOUT && c->timed_out)
+		cause = xasprintf("timed out after %d s (the host-side step "
+		    "was killed)", c->timeout_s);
+	else if (status != 0) {
+		(void)fstore_wire_failure(c->fs_label, c->err.data,
+		    c->err.len, status, &cause);
+		status = DFS_EXIT_FAILED;
+	} else
+		(void)dfs_step_reply(c, &out, &cause);
+	buf_reset(&c->out);	/* the step's reply, not the tool's output */
+	buf_reset(&c->err);
+	dfs_finish(c, &out, cause, status);
+	buf_free(&out);
+}
+
+/* The agent dropped c's step; see daemon_int.h. */
+void
+dfs_step_failed(struct dcall *c, const char *why)
+{
+	struct buf	out = BUF_INIT;
+
+	buf_reset(&c->out);
+	buf_reset(&c->err);
+	dfs_finish(c, &out, xasprintf("host agent: %s", why),
+	    DFS_EXIT_FAILED);
 }

@@ -158,6 +158,7 @@ struct dcall {
 	int64_t			 give_up_at;	/* KILL sent: stop waiting */
 	int			 timed_out;
 	struct contain_limits	 limits;	/* for the note at its end */
+	char			*fs_label;	/* a file tool's step: the host */
 };
 TAILQ_HEAD(dcall_list, dcall);
 
@@ -347,14 +348,24 @@ void	droute_kill(struct dcall *c);
  * host's copy.  *ro: the sandbox's workspace is read-only.
  */
 const char *droute_fs_local(struct dcall *c, int *ro);
+/*
+ * Run a file tool's step (sh body) in c's sandbox's running environment
+ * on the host agent's channel, within timeout_s seconds (0: none), with
+ * c as its sink (c->fs_label set): 1 sent, 0 not (no route, the tools
+ * act elsewhere, or the agent is not up).
+ */
+int	droute_fs_step(struct dcall *c, const char *body, int timeout_s);
 /* Timeouts and kills due; the next one's time (monotonic ms). */
 void	droute_tick(struct daemon *);
 int64_t	droute_next_event(struct daemon *);
 void	droute_free_all(struct daemon *);
 
 /* daemon_fs.c: file tools on a local copy, in the daemon */
-/* Answer c (and free it): 1, or 0 when a worker must. */
+/* Answer c (and free it) or start its step: 1, or 0 when a worker must. */
 int	dfs_call(struct dcall *c);
+/* c's step ended with status (124: timed out), or the agent dropped it. */
+void	dfs_step_exit(struct dcall *c, int status);
+void	dfs_step_failed(struct dcall *c, const char *why);
 
 /* daemon_call.c */
 int	dcall_start(struct dcall *, const char *sockpath, char **cause);

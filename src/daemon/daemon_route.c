@@ -73,6 +73,8 @@ struct droute {
 	int			 mirror;
 	char			*fs_local;	/* the file tools' local copy */
 	int			 fs_ro;		/* ... read-only */
+	int			 fs_steps;	/* the host's copy, joined */
+	char			*label;		/* the host, for messages */
 	int			 timeout;
 	struct contain_limits	 limits;
 	struct claw_env		*env;
@@ -102,6 +104,7 @@ droute_free(struct droute *r)
 	free(r->token);
 	free(r->workdir);
 	free(r->fs_local);
+	free(r->label);
 	free(r);
 }
 
@@ -302,6 +305,9 @@ droute_parse(const char *text, size_t len, struct droute *r)
 	    *r->fs_local != '/')
 		goto out;
 	r->fs_ro = !cJSON_IsFalse(cJSON_GetObjectItem(o, "fs_ro"));
+	r->fs_steps = cJSON_IsTrue(cJSON_GetObjectItem(o, "fs_steps"));
+	if ((r->label = droute_str(o, "label")) == NULL)
+		goto out;
 	if (r->hello == NULL || r->agent == NULL || r->dir == NULL ||
 	    r->token == NULL || r->workdir == NULL || *r->agent != '/' ||
 	    *r->workdir != '/' || !cJSON_IsNumber(v) || v->valuedouble < 0 ||
@@ -446,47 +452,93 @@ droute_env(const struct dcall *c, const struct droute *r, size_t *n)
 	return v;
 }
 
+/*
+ * Send argv (env, cwd under the route) as serve's EXEC on r's agent with
+ * c as its sink: 1 sent, 0 not (no session or agent up now).
+ */
+static int
+droute_start(struct dcall *c, struct droute *r, int argc, char *const *argv,
+    const struct claw_env *env, size_t nenv, const char *cwd)
+{
+	struct exec_agent	 ea;
+	struct dhost		*h;
+	struct buf		 frame = BUF_INIT;
+
+	if ((h = droute_host(c->d, r)) == NULL)
+		return 0;
+	ea.path = r->agent;
+	ea.dir = r->dir;
+	ea.spec = r->token;
+	ea.cwd = cwd;
+	if (agent_req_frame(&ea, argc, argv, env, nenv, &frame) == 0)
+		c->areq = dagent_call(h, r->agent, c, &frame);
+	buf_free_secret(&frame);
+	if (c->areq == NULL)
+		return 0;
+	c->limits = r->limits;
+	return 1;
+}
+
+/* Set c's deadline timeout_s seconds from now (0: none). */
+static void
+droute_deadline(struct dcall *c, int timeout_s)
+{
+	c->timeout_s = timeout_s;
+	if (timeout_s > 0)
+		c->deadline = clock_now_ms() + (int64_t)timeout_s * 1000;
+}
+
 /* Try c in the daemon; see daemon_int.h. */
 int
 droute_exec(struct dcall *c)
 {
-	struct exec_agent	 ea;
 	struct droute		*r;
-	struct dhost		*h;
 	struct claw_env		*env;
-	struct buf		 frame = BUF_INIT;
 	const char		*cwd = c->rc.exec.cwd;
 	char			*dir = NULL;
 	size_t			 nenv;
-	int			 argc = c->rc.argc - c->rc.exec.argi;
+	int			 started, argc = c->rc.argc - c->rc.exec.argi;
 
 	if (!c->rc.exec.simple || c->rc.sandbox == NULL || argc < 1 ||
-	    (r = droute_for(c)) == NULL || (h = droute_host(c->d, r)) == NULL)
+	    (r = droute_for(c)) == NULL)
 		return 0;
 	if (cwd == NULL)
 		cwd = r->workdir;
 	else if (*cwd != '/')
 		cwd = dir = xasprintf("%s/%s", r->workdir, cwd);
-	ea.path = r->agent;
-	ea.dir = r->dir;
-	ea.spec = r->token;
-	ea.cwd = cwd;
 	env = droute_env(c, r, &nenv);
-	if (agent_req_frame(&ea, argc, c->rc.argv + c->rc.exec.argi, env,
-	    nenv, &frame) == 0)
-		c->areq = dagent_call(h, r->agent, c, &frame);
-	buf_free_secret(&frame);
+	started = droute_start(c, r, argc, c->rc.argv + c->rc.exec.argi, env,
+	    nenv, cwd);
 	free(env);
 	free(dir);
-	if (c->areq == NULL)
+	if (!started)
 		return 0;
-	c->timeout_s = c->rc.exec.timeout > 0 ? c->rc.exec.timeout :
-	    r->timeout;
-	if (c->timeout_s > 0)
-		c->deadline = clock_now_ms() + (int64_t)c->timeout_s * 1000;
-	c->limits = r->limits;
+	droute_deadline(c, c->rc.exec.timeout > 0 ? c->rc.exec.timeout :
+	    r->timeout);
 	log_debug("%s: sandbox %s: in the daemon, on the host agent's "
 	    "channel", c->method, c->rc.sandbox);
+	return 1;
+}
+
+/* Run a file tool's step in the environment; see daemon_int.h. */
+int
+droute_fs_step(struct dcall *c, const char *body, int timeout_s)
+{
+	struct droute	*r = droute_lookup(c);
+	char		*argv[4];
+
+	if (r == NULL || !r->fs_steps)
+		return 0;
+	argv[0] = (char *)(uintptr_t)"sh";
+	argv[1] = (char *)(uintptr_t)"-c";
+	argv[2] = (char *)(uintptr_t)body;
+	argv[3] = NULL;
+	if (!droute_start(c, r, 3, argv, NULL, 0, r->workdir))
+		return 0;
+	droute_deadline(c, timeout_s);
+	c->fs_label = xstrdup(r->label);
+	log_debug("%s: sandbox %s: in the daemon, a step in the sandbox's "
+	    "environment", c->method, c->rc.sandbox);
 	return 1;
 }
 
@@ -513,6 +565,10 @@ droute_exit(struct dcall *c, int status)
 {
 	char	*note;
 
+	if (c->fs_label != NULL) {
+		dfs_step_exit(c, c->timed_out ? EXEC_STATUS_TIMEOUT : status);
+		return;
+	}
 	if (c->timed_out) {
 		note = xasprintf(EXEC_TIMEOUT_NOTE, c->timeout_s);
 		droute_warn(c, note);
@@ -540,7 +596,13 @@ droute_failed(struct dcall *c, int started, const char *why)
 			droute_drop(c->d, r);
 		free(key);
 		c->deadline = c->kill_at = c->give_up_at = 0;
+		free(c->fs_label);
+		c->fs_label = NULL;
 		c->d->again = 1;	/* drpc_start_pending takes it */
+		return;
+	}
+	if (c->fs_label != NULL) {
+		dfs_step_failed(c, why);
 		return;
 	}
 	line = xasprintf("clawssh: host agent: %s\n", why);

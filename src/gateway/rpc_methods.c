@@ -600,11 +600,14 @@ rm_fs_start(struct rpc_params *rp, struct rpc_call *c, const char *tool)
 	int	has;
 
 	rp_arg(rp, tool);
+	c->fs.timeout = -1;
 	if (rm_sandbox_opt(rp, c) != 0)
 		return -1;
 	if (rp_int(rp, "timeout", 0, RPC_TIMEOUT_MAX, &timeout, &has) == 0 &&
-	    has)
+	    has) {
 		rp_argf(rp, "--timeout=%lld", (long long)timeout);
+		c->fs.timeout = (int)timeout;
+	}
 	if (rp->msg != NULL)
 		return -1;
 	c->conn_first = rp->argc;

@@ -53,6 +53,7 @@ struct rpc_fs {
 	char		 *old;		/* fs.edit */
 	char		 *new;
 	int		  all;
+	int		  timeout;	/* params.timeout; -1: not given */
 };
 
 struct rpc_call {

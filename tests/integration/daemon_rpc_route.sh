@@ -29,13 +29,15 @@
 #   11    fs.read, fs.stat and fs.ls on a mirror sandbox answered by the
 #         daemon from the local copy (no worker): the CLI's bytes, JSON
 #         and errors (ranges, binary, a link inside, a link out, a FIFO,
-#         a missing file, a path outside); a remote sandbox's go to a
-#         worker
+#         a missing file, a path outside)
 #   12    fs.write, fs.edit and fs.applyPatch on a mirror sandbox in the
 #         daemon: new files and parents, binary, the mode kept, counts,
 #         the CLI's lines and errors, a link out refused with the file
 #         outside unchanged, a failing hunk changing nothing; push and a
 #         read-only workspace go to a worker
+#   13    fs.read, fs.stat and fs.ls on a remote sandbox: one step each in
+#         its running environment, sent by the daemon (no worker), with
+#         the CLI's bytes, JSON and errors; stopped, a worker again
 # RPC_ROUTE_CASES="1 4" runs some (default: all).
 # The case_N functions are called by name, by lib_run_cases.
 # shellcheck disable=SC2317,SC2016
@@ -313,7 +315,7 @@ case_9() {
 }
 
 case_10() {
-	lib_cases_as_nonroot RPC_ROUTE_CASES "1 2 3 5 9 11 12"
+	lib_cases_as_nonroot RPC_ROUTE_CASES "1 2 3 5 9 11 12 13"
 }
 
 # fs ID METHOD PARAMS: a file tool request line for $id.
@@ -386,16 +388,6 @@ case_11() {
 	expect_match "$(answer 1)" "absolute path outside" "a path outside"
 	[ "$(workers read)" -gt "$w0" ] ||
 	    lib_case_fail "a path outside: no worker"
-	# a remote sandbox's files are on the host: a worker reads them
-	warm eleven-r
-	echo there > "$R/$id/workspace/r.txt"
-	w0=$(workers read)
-	n0=$(local_fs)
-	rpc "$(fs 1 read ',"path":"r.txt"')"
-	expect_eq "$(answer 1)" '{"content":"there\n"}' "remote read"
-	expect_eq "$(local_fs)" "$n0" "a remote read in the daemon"
-	[ "$(workers read)" -gt "$w0" ] ||
-	    lib_case_fail "a remote read: no worker"
 }
 
 case_12() {
@@ -473,4 +465,62 @@ case_12() {
 	expect_eq "$(cat "$T/ws-twelve-ro/k.txt")" keep "ro: unchanged"
 }
 
-lib_run_cases "${RPC_ROUTE_CASES:-1 2 3 4 5 6 7 8 9 10 11 12}"
+# steps: how many file tool steps the daemon has sent itself so far.
+steps() {
+	grep -c "in the daemon, a step in the sandbox's environment" \
+	    "$T/daemon.log"
+}
+
+case_13() {
+	warm thirteen
+	RW13="$R/$id/workspace"
+	sh -c "printf 'one\\ntwo\\nthree\\n' > '$RW13/a.txt' &&
+	    mkdir -p '$RW13/d/e' && ln -s ../a.txt '$RW13/d/in' &&
+	    ln -s /etc/passwd '$RW13/out' && mkfifo '$RW13/fifo' &&
+	    head -c 3000 /dev/urandom > '$RW13/bin'"
+	w0=$(workers read)$(workers stat)$(workers ls)
+	n0=$(steps)
+	rpc "$(fs 1 read ',"path":"a.txt"')" \
+	    "$(fs 2 read ',"path":"a.txt","offset":4,"limit":3')" \
+	    "$(fs 3 read ',"path":"a.txt","lines":true,"offset":1,"limit":1')" \
+	    "$(fs 4 read ',"path":"bin"')" \
+	    "$(fs 5 stat ',"path":"d"')" \
+	    "$(fs 6 ls ',"path":"d"')" \
+	    "$(fs 7 ls '')" \
+	    "$(fs 8 read ',"path":"d/in"')" \
+	    "$(fs 9 read ',"path":"out"')" \
+	    "$(fs 10 read ',"path":"fifo"')" \
+	    "$(fs 11 read ',"path":"nope"')" \
+	    "$(fs 12 read ',"path":"d"')"
+	expect_eq "$(( $(steps) - n0 ))" 12 "steps sent by the daemon"
+	expect_eq "$(workers read)$(workers stat)$(workers ls)" "$w0" \
+	    "workers started for them"
+	expect_eq "$(answer 1)" '{"content":"one\ntwo\nthree\n"}' "read"
+	expect_eq "$(answer 2)" '{"content":"two"}' "byte range"
+	expect_eq "$(answer 3)" '{"content":"two\n"}' "line range"
+	jq -r 'select(.id == 4) | .result.content_base64' "$T/out" |
+	    base64 -d > "$T/bin.got"
+	cmp -s "$T/bin.got" "$RW13/bin" || lib_case_fail "binary read differs"
+	expect_eq "$(answer 5)" "$("$CLAWSSH" stat -s "$id" --json d)" "stat"
+	expect_eq "$(answer 6)" \
+	    "{\"entries\":$("$CLAWSSH" ls -s "$id" --json d)}" "ls d"
+	expect_eq "$(answer 7)" \
+	    "{\"entries\":$("$CLAWSSH" ls -s "$id" --json)}" "ls"
+	expect_eq "$(answer 8)" '{"content":"one\ntwo\nthree\n"}' \
+	    "a link inside"
+	for n in 9 10 11 12; do
+		case $n in 9) p=out ;; 10) p=fifo ;; 11) p=nope ;; 12) p=d ;; esac
+		want=$("$CLAWSSH" read -s "$id" "$p" 2>&1 >/dev/null)
+		expect_eq "\"clawssh: $(answer "$n" | tr -d '"')\"" \
+		    "\"$want\"" "error for $p"
+	done
+	# stopped: the agent refuses, a worker reads (and starts nothing)
+	"$CLAWSSH" stop "$id" > /dev/null || lib_case_fail "stop"
+	w0=$(workers read)
+	rpc "$(fs 1 read ',"path":"a.txt"')"
+	expect_eq "$(answer 1)" '{"content":"one\ntwo\nthree\n"}' \
+	    "read, stopped"
+	[ "$(workers read)" -gt "$w0" ] || lib_case_fail "stopped: no worker"
+}
+
+lib_run_cases "${RPC_ROUTE_CASES:-1 2 3 4 5 6 7 8 9 10 11 12 13}"
