@@ -22,6 +22,7 @@
 #include "exec.h"
 #include "fstore_int.h"
 #include "fstore_scripts.h"
+#include "lines.h"
 #include "manifest.h"
 #include "num.h"
 #include "remote_err.h"
@@ -30,7 +31,6 @@
 #include "xmalloc.h"
 
 #define FR_LIST_MAX	(64 * 1024 * 1024)	/* listing bytes */
-#define FR_MODE_LINE	"clawssh-mode "
 #define FR_MODE_LINE_MAX 64		/* bytes of that line, with its newline */
 #define FR_TAG_BYTES	16		/* random bits of a temporary name */
 
@@ -92,24 +92,23 @@ static int
 fr_read_reply(const struct buf *o, const char *path, const char **data,
     size_t *len, unsigned *mode, char **cause)
 {
-	const size_t		 hl = sizeof FR_MODE_LINE - 1;
-	const char		*nl, *sp, *line;
-	uint64_t		 m, n;
+	struct lines	 lr, w;
+	const char	*line;
+	size_t		 ll;
+	uint64_t	 m, n;
 
-	if (o->len < hl || memcmp(o->data, FR_MODE_LINE, hl) != 0 ||
-	    (nl = memchr(o->data, '\n', o->len < FR_MODE_LINE_MAX ? o->len :
-	    FR_MODE_LINE_MAX)) == NULL)
+	lines_init(&lr, o->data, o->len);
+	if (lines_next(&lr, FR_MODE_LINE_MAX - 1, &line, &ll) != 0)
 		goto bad;
-	line = o->data + hl;
-	if ((sp = memchr(line, ' ', (size_t)(nl - line))) == NULL ||
-	    num_parse(line, (size_t)(sp - line), NUM_OCTAL, 07777, &m) != 0 ||
-	    num_parse(sp + 1, (size_t)(nl - sp - 1), 0, FSTORE_FILE_MAX,
-	    &n) != 0)
+	lines_init(&w, line, ll);
+	if (lines_expect(&w, "clawssh-mode") != 0 ||
+	    lines_number(&w, NUM_OCTAL, 07777, &m) != 0 ||
+	    lines_number(&w, 0, FSTORE_FILE_MAX, &n) != 0 ||
+	    lines_left(&w) != 0)
 		goto bad;
-	if (n != o->len - (size_t)(nl + 1 - o->data))
+	if (n != lines_left(&lr) || lines_bytes(&lr, (size_t)n, data) != 0)
 		return claw_fail(cause, CLAW_ERR_IO, "%s: changed while being "
 		    "read (or is not a regular file); try again", path);
-	*data = nl + 1;
 	*len = (size_t)n;
 	*mode = (unsigned)m;
 	return 0;
