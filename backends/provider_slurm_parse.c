@@ -15,6 +15,7 @@
 #include "buf.h"
 #include "error.h"
 #include "gpu_alloc.h"
+#include "lines.h"
 #include "num.h"
 #include "provider_slurm.h"
 #include "xmalloc.h"
@@ -250,18 +251,18 @@ slurm_parse_squeue(const char *text, size_t len, const char *want,
     struct slurm_job **jobs, size_t *n, char **cause)
 {
 	struct slurm_job	*v = NULL;
-	const char		*p = text, *end = text + len, *nl;
+	struct lines		 lr;
+	const char		*p;
 	size_t			 nv = 0, line = 0, ll;
 	int			 rc;
 
 	if (memchr(text, '\0', len) != NULL)
 		return claw_fail(cause, CLAW_ERR_PARSE,
 		    "slurm: squeue printed a NUL byte");
-	while (p < end) {
-		if ((nl = memchr(p, '\n', end - p)) == NULL)
-			nl = end;
-		ll = nl - p;
-		if (++line > SLURM_LINES_MAX || ll > SLURM_LINE_MAX) {
+	lines_init(&lr, text, len);
+	while (lines_left(&lr) != 0) {
+		if (++line > SLURM_LINES_MAX ||
+		    lines_next_loose(&lr, SLURM_LINE_MAX, &p, &ll) != 0) {
 			rc = claw_fail(cause, CLAW_ERR_PARSE, "slurm: squeue "
 			    "output too long (line %zu)", line);
 			goto fail;
@@ -274,7 +275,6 @@ slurm_parse_squeue(const char *text, size_t len, const char *want,
 			goto fail;
 		if (ll != 0 && rc == 0)
 			nv++;
-		p = nl + 1;
 	}
 	if (nv == 0) {
 		free(v);

@@ -18,6 +18,7 @@
 #include "buf.h"
 #include "error.h"
 #include "exec.h"
+#include "lines.h"
 #include "log.h"
 #include "num.h"
 #include "remote_err.h"
@@ -30,7 +31,6 @@
 
 #define SSH_OUT_MAX	(16 * 1024 * 1024)	/* a listing's output cap */
 #define SSH_ERR_MAX	(64 * 1024)
-#define SSH_LINE_MAX	256			/* a header line */
 #define SSH_TIME_MAX	((int64_t)1 << 53)
 
 /* Run a script, requiring status 0; output lands in out. */
@@ -51,21 +51,16 @@ ssh_run(struct transport *t, const char *script, const char *in,
 	return rc;
 }
 
-/* Take one line (without its newline) from *p; NULL at the end. */
+/* Take one line from l, allocated; see ssh_int.h. */
 char *
-ssh_line(const char **p, const char *end)
+ssh_line(struct lines *l)
 {
-	const char	*nl;
-	char		*line;
+	const char	*s;
+	size_t		 n;
 
-	if (*p >= end)
+	if (lines_next(l, SSH_LINE_MAX, &s, &n) != 0)
 		return NULL;
-	nl = memchr(*p, '\n', (size_t)(end - *p));
-	if (nl == NULL || nl - *p > SSH_LINE_MAX)
-		return NULL;
-	line = xstrndup(*p, (size_t)(nl - *p));
-	*p = nl + 1;
-	return line;
+	return xstrndup(s, n);
 }
 
 /* Parse a non-negative decimal below 2^53. */
@@ -102,28 +97,27 @@ ssh_entry_header(char *line, char *id, int64_t *created, int64_t *used,
 }
 
 /*
- * Parse one entry at *p: header line, then SIZE bytes of metadata.
+ * Parse one entry at l: header line, then SIZE bytes of metadata.
  * Returns 0 (entry filled), 1 (framing fine, metadata bad: skipped), or
  * -1 (framing broken).
  */
 static int
-ssh_entry(const char **p, const char *end, struct backend_entry *e,
-    char **cause)
+ssh_entry(struct lines *l, struct backend_entry *e, char **cause)
 {
-	char	*line, id[SANDBOX_ID_LEN + 1];
-	int64_t	 size;
-	int	 rc;
+	const char	*meta;
+	char		*line, id[SANDBOX_ID_LEN + 1];
+	int64_t		 size;
+	int		 rc;
 
 	memset(e, 0, sizeof *e);
-	if ((line = ssh_line(p, end)) == NULL)
+	if ((line = ssh_line(l)) == NULL)
 		return -1;
 	rc = ssh_entry_header(line, id, &e->created, &e->last_used, &size);
 	free(line);
-	if (rc != 0 || size > end - *p)
+	if (rc != 0 || lines_bytes(l, (size_t)size, &meta) != 0)
 		return -1;
 	memcpy(e->meta.id, id, sizeof id);
-	rc = sandbox_meta_decode(*p, (size_t)size, id, &e->meta, cause);
-	*p += size;
+	rc = sandbox_meta_decode(meta, (size_t)size, id, &e->meta, cause);
 	return rc == 0 ? 0 : 1;
 }
 
@@ -140,22 +134,22 @@ static int
 ssh_parse_list(struct transport *t, const struct buf *out,
     struct backend_list *l, char **cause)
 {
-	const char		*p = out->data, *end = out->data + out->len;
+	struct lines		 lr;
 	struct backend_entry	 e;
 	char			*line, *why = NULL;
 	int			 rc;
 
-	if (p == NULL || (line = ssh_line(&p, end)) == NULL ||
+	lines_init(&lr, out->data, out->len);
+	if ((line = ssh_line(&lr)) == NULL ||
 	    strncmp(line, "clawssh-now ", 12) != 0 ||
 	    ssh_number(line + 12, &l->now) != 0) {
-		if (p != NULL)
-			free(line);
+		free(line);
 		*cause = xasprintf("%s: malformed listing", transport_label(t));
 		return CLAW_ERR_PARSE;
 	}
 	free(line);
-	while (p < end) {
-		if ((rc = ssh_entry(&p, end, &e, &why)) < 0) {
+	while (lines_left(&lr) != 0) {
+		if ((rc = ssh_entry(&lr, &e, &why)) < 0) {
 			*cause = xasprintf("%s: malformed listing entry",
 			    transport_label(t));
 			return CLAW_ERR_PARSE;
@@ -204,23 +198,24 @@ static int
 ssh_parse_got(struct transport *t, const struct buf *out,
     struct backend_entry *got, int *created, char **cause)
 {
-	const char	*p = out->data, *end = out->data + out->len;
+	struct lines	 lr;
 	char		*line, *why = NULL;
 	int		 rc;
 
-	if (p == NULL || (line = ssh_line(&p, end)) == NULL)
+	lines_init(&lr, out->data, out->len);
+	if ((line = ssh_line(&lr)) == NULL)
 		line = xstrdup("");
 	*created = strcmp(line, "clawssh-created") == 0;
 	rc = *created || strcmp(line, "clawssh-found") == 0 ? 0 : -1;
 	free(line);
-	if (rc == 0 && (rc = ssh_entry(&p, end, got, &why)) == 1) {
+	if (rc == 0 && (rc = ssh_entry(&lr, got, &why)) == 1) {
 		*cause = xasprintf("%s: sandbox %s has corrupt metadata (%s);"
 		    " destroy it to start again", transport_label(t),
 		    got->meta.id, why);
 		free(why);
 		return CLAW_ERR_PARSE;
 	}
-	if (rc != 0 || p != end) {
+	if (rc != 0 || lines_left(&lr) != 0) {
 		*cause = xasprintf("%s: malformed answer from the host",
 		    transport_label(t));
 		return CLAW_ERR_PARSE;

@@ -17,6 +17,7 @@
 #include "buf.h"
 #include "error.h"
 #include "gpu_alloc.h"
+#include "lines.h"
 #include "sandbox.h"
 #include "shquote.h"
 #include "ssh_int.h"
@@ -71,7 +72,7 @@ gs_parse(struct transport *t, const struct buf *o, struct gpu_state *g,
     char **cause)
 {
 	const char	*p = o->data, *end = o->data + o->len, *dev, *live, *tab;
-	const char	*l;
+	struct lines	 l;
 	char		*line;
 
 	if (p == NULL || (dev = gs_after(p, end, "clawssh-devices")) == NULL ||
@@ -82,9 +83,8 @@ gs_parse(struct transport *t, const struct buf *o, struct gpu_state *g,
 	if (gpu_parse_devices(dev, (size_t)(live - dev) -
 	    strlen("clawssh-live\n"), &g->present, &g->npresent, cause) != 0)
 		return CLAW_ERR_PROTO;
-	l = live;
-	while ((line = ssh_line(&l, tab - strlen("clawssh-table\n"))) !=
-	    NULL) {
+	lines_init(&l, live, (size_t)(tab - live) - strlen("clawssh-table\n"));
+	while ((line = ssh_line(&l)) != NULL) {
 		if (!sandbox_id_ok(line)) {
 			free(line);
 			continue;

@@ -9,7 +9,6 @@
 #endif
 
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +16,7 @@
 #include "buf.h"
 #include "error.h"
 #include "exec.h"
+#include "lines.h"
 #include "remote_err.h"
 #include "shquote.h"
 #include "ssh_int.h"
@@ -27,22 +27,33 @@
 #define IMG_OUT_MAX	(1024 * 1024)	/* listing bytes */
 #define IMG_MAX		10000		/* images listed */
 
-/* Parse "clawssh-image NAME TIME KIB" into im; 0 or -1. */
+/*
+ * Parse the line[0..len) "clawssh-image NAME TIME KIB" (single spaces,
+ * digits only) into im; 0 or -1.
+ */
 static int
-img_parse(const char *line, struct backend_image *im)
+img_parse(const char *line, size_t len, struct backend_image *im)
 {
-	char			name[SANDBOX_IMAGE_MAX + 2];
-	long long		when;
-	unsigned long long	kib;
-	int			used = 0;
+	struct lines	 w;
+	const char	*s;
+	char		 name[SANDBOX_IMAGE_MAX + 1];
+	size_t		 n;
+	uint64_t	 when, kib;
 
 	memset(im, 0, sizeof *im);
-	if (sscanf(line, "clawssh-image %65s %lld %llu%n", name, &when, &kib,
-	    &used) != 3 || line[used] != '\0' || when < 0 ||
-	    sandbox_image_check(name, NULL) != 0 || strcmp(name, "host") == 0)
+	lines_init(&w, line, len);
+	if (lines_expect(&w, "clawssh-image") != 0 ||
+	    lines_word(&w, &s, &n) != 0 || n > SANDBOX_IMAGE_MAX ||
+	    memchr(s, '\0', n) != NULL ||
+	    lines_number(&w, 0, INT64_MAX, &when) != 0 ||
+	    lines_number(&w, 0, UINT64_MAX, &kib) != 0 || lines_left(&w) != 0)
 		return -1;
-	memcpy(im->name, name, strlen(name) + 1);	/* checked: fits */
-	im->imported = when;
+	memcpy(name, s, n);
+	name[n] = '\0';
+	if (sandbox_image_check(name, NULL) != 0 || strcmp(name, "host") == 0)
+		return -1;
+	memcpy(im->name, name, n + 1);
+	im->imported = (int64_t)when;
 	im->kib = kib;
 	return 0;
 }
@@ -54,8 +65,11 @@ ssh_image_import(struct transport *t, const char *root, const char *name,
 {
 	struct exec_opts	 o;
 	struct buf		 out = BUF_INIT, err = BUF_INIT;
+	struct lines		 lr;
+	const char		*line;
 	char			*qroot = shquote(root), *qname = shquote(name);
-	char			*script, *nl;
+	char			*script;
+	size_t			 n;
 	int			 rc, status = 0;
 
 	script = xasprintf(SSH_SCRIPT_IMAGE_IMPORT, qroot, qname, zflag);
@@ -71,10 +85,9 @@ ssh_image_import(struct transport *t, const char *root, const char *name,
 		*cause = remote_err_explain(t, &err, status);
 		rc = CLAW_ERR_PROTO;
 	}
-	if (rc == 0 && (out.data == NULL ||
-	    (nl = strchr(out.data, '\n')) == NULL ||
-	    (*nl = '\0', img_parse(out.data, got)) != 0 ||
-	    strcmp(got->name, name) != 0))
+	lines_init(&lr, out.data, out.len);
+	if (rc == 0 && (lines_next(&lr, SSH_LINE_MAX, &line, &n) != 0 ||
+	    img_parse(line, n, got) != 0 || strcmp(got->name, name) != 0))
 		rc = claw_fail(cause, CLAW_ERR_PROTO, "%s: garbled reply to "
 		    "the image import", transport_label(t));
 	free(script);
@@ -92,26 +105,24 @@ ssh_image_list(struct transport *t, const char *root,
 {
 	struct backend_image	*v = NULL;
 	struct buf		 out = BUF_INIT;
-	const char		*p, *end;
-	char			*qroot = shquote(root), *script, *line;
-	size_t			 k = 0;
+	struct lines		 lr;
+	const char		*line;
+	char			*qroot = shquote(root), *script;
+	size_t			 k = 0, ll;
 	int			 rc;
 
 	script = xasprintf(SSH_SCRIPT_IMAGE_LIST, qroot);
 	rc = ssh_run(t, script, NULL, 0, &out, cause);
-	p = out.data != NULL ? out.data : "";
-	end = p + out.len;
-	while (rc == 0 && (line = ssh_line(&p, end)) != NULL) {
+	lines_init(&lr, out.data, out.len);
+	while (rc == 0 && lines_left(&lr) != 0) {
 		v = xreallocarray(v, k + 1, sizeof *v);
-		if (k >= IMG_MAX || img_parse(line, &v[k]) != 0)
+		if (k >= IMG_MAX ||
+		    lines_next(&lr, SSH_LINE_MAX, &line, &ll) != 0 ||
+		    img_parse(line, ll, &v[k]) != 0)
 			rc = claw_fail(cause, CLAW_ERR_PROTO, "%s: garbled "
 			    "image listing", transport_label(t));
 		k++;
-		free(line);
 	}
-	if (rc == 0 && p != end)
-		rc = claw_fail(cause, CLAW_ERR_PROTO, "%s: garbled image "
-		    "listing", transport_label(t));
 	free(script);
 	free(qroot);
 	buf_free(&out);

@@ -7,15 +7,21 @@
 
 #include <stddef.h>
 
+#define SSH_LINE_MAX	256	/* bytes of a header line from the host */
+
 struct buf;
+struct lines;
 struct transport;
 
 /* Run a script with stdin in[0..inlen), requiring status 0; out: stdout. */
 int	ssh_run(struct transport *t, const char *script, const char *in,
 	    size_t inlen, struct buf *out, char **cause);
 
-/* Take one line (without its newline) from *p; NULL at the end. */
-char	*ssh_line(const char **p, const char *end);
+/*
+ * Take one line of at most SSH_LINE_MAX bytes from l (allocated, without
+ * its newline); NULL at the end or for a line too long or unterminated.
+ */
+char	*ssh_line(struct lines *l);
 
 struct backend_image;
 

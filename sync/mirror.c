@@ -21,6 +21,7 @@
 #include "error.h"
 #include "exec.h"
 #include "ignore.h"
+#include "lines.h"
 #include "log.h"
 #include "manifest.h"
 #include "mirror.h"
@@ -308,8 +309,10 @@ mirror_inline_plan(struct mirror *m, char **send, size_t nsend,
 {
 	struct buf	 tar = BUF_INIT, pre = BUF_INIT, body = BUF_INIT;
 	struct buf	 fix = BUF_INIT;
+	struct lines	 lr;
 	char		*why = NULL, *q, *step, *feed;
-	const char	*p, *nl;
+	const char	*p;
+	size_t		 n;
 
 	if (del->len > MIRROR_INLINE_DEL_MAX)
 		return CLAW_ERR_RANGE;
@@ -322,10 +325,9 @@ mirror_inline_plan(struct mirror *m, char **send, size_t nsend,
 	}
 	transfer_parents(send, nsend, &fix);
 	buf_append_str(&body, TRANSFER_FIX_PARENTS ":");
-	for (p = del->data; del->len != 0 && p < del->data + del->len;
-	    p = nl + 1) {
-		nl = memchr(p, '\n', (size_t)(del->data + del->len - p));
-		q = xstrndup(p, (size_t)(nl - p));
+	lines_init(&lr, del->data, del->len);
+	while (lines_next(&lr, del->len, &p, &n) == 0) {
+		q = xstrndup(p, n);
 		buf_append_str(&body, " && rm -rf -- ./");
 		shquote_append(&body, q);
 		free(q);

@@ -14,6 +14,7 @@
 #include "buf.h"
 #include "error.h"
 #include "gpu_alloc.h"
+#include "lines.h"
 #include "num.h"
 #include "sandbox.h"
 #include "xmalloc.h"
@@ -89,8 +90,9 @@ gpu_table_parse(const char *text, size_t len, struct gpu_table **out,
     char **cause)
 {
 	struct gpu_table	*t;
-	const char		*p, *nl;
-	size_t			 n, off, line = 0;
+	struct lines		 lr;
+	const char		*p;
+	size_t			 n, line = 0;
 	int			 r = 0;
 
 	if (len > GPU_TABLE_MAX_BYTES)
@@ -100,15 +102,13 @@ gpu_table_parse(const char *text, size_t len, struct gpu_table **out,
 		return claw_fail(cause, CLAW_ERR_PARSE,
 		    "GPU allocation file holds a NUL byte");
 	t = gpu_table_new();
-	for (off = 0; off < len; off += n + (nl != NULL)) {
+	lines_init(&lr, text, len);
+	while (lines_next_loose(&lr, len, &p, &n) == 0) {
 		if (++line > GPU_TABLE_MAX_LINES) {
 			r = claw_fail(cause, CLAW_ERR_PARSE, "line %zu: more "
 			    "than %d lines", line, GPU_TABLE_MAX_LINES);
 			goto out;
 		}
-		p = text + off;
-		nl = memchr(p, '\n', len - off);
-		n = nl != NULL ? (size_t)(nl - p) : len - off;
 		if ((r = gpu_parse_line(t, p, n, line, cause)) != 0)
 			goto out;
 	}
@@ -357,8 +357,9 @@ gpu_parse_devices(const char *text, size_t len, int **idx, size_t *n,
     char **cause)
 {
 	unsigned char	 seen[GPU_NSLOTS];
-	const char	*p, *nl;
-	size_t		 k, off, line = 0, count = 0;
+	struct lines	 lr;
+	const char	*p;
+	size_t		 k, line = 0, count = 0;
 	int		 i, *v;
 
 	if (len > GPU_DEVICES_MAX_BYTES)
@@ -368,11 +369,9 @@ gpu_parse_devices(const char *text, size_t len, int **idx, size_t *n,
 		return claw_fail(cause, CLAW_ERR_PARSE,
 		    "device listing holds a NUL byte");
 	memset(seen, 0, sizeof(seen));
-	for (off = 0; off < len; off += k + (nl != NULL)) {
+	lines_init(&lr, text, len);
+	while (lines_next_loose(&lr, len, &p, &k) == 0) {
 		line++;
-		p = text + off;
-		nl = memchr(p, '\n', len - off);
-		k = nl != NULL ? (size_t)(nl - p) : len - off;
 		if ((i = gpu_device_index(p, k)) == -2)
 			return claw_fail(cause, CLAW_ERR_PARSE, "line %zu: GPU "
 			    "device index over %d", line, GPU_INDEX_MAX);

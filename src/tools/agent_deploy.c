@@ -26,6 +26,7 @@
 #include "error.h"
 #include "exec.h"
 #include "fdio.h"
+#include "lines.h"
 #include "log.h"
 #include "remote_err.h"
 #include "shquote.h"
@@ -256,21 +257,25 @@ static int
 agent_ask(struct transport *t, const char *script, const void *in,
     size_t inlen, char **line, char **cause)
 {
-	struct buf	out = BUF_INIT, err = BUF_INIT;
-	int		rc, status = 0;
+	struct buf	 out = BUF_INIT, err = BUF_INIT;
+	struct lines	 lr;
+	const char	*s;
+	size_t		 n;
+	int		 rc, status = 0;
 
 	rc = exec_script(t, script, in, inlen, AGENT_OUT_MAX, &out, &err,
 	    &status, cause);
+	lines_init(&lr, out.data, out.len);
 	if (rc == 0 && status != 0) {
 		*cause = remote_err_explain(t, &err, status);
 		rc = CLAW_ERR_PROTO;
-	} else if (rc == 0 && (out.len == 0 || out.data[out.len - 1] != '\n' ||
-	    memchr(out.data, '\n', out.len) != out.data + out.len - 1)) {
+	} else if (rc == 0 && (lines_next(&lr, AGENT_OUT_MAX, &s, &n) != 0 ||
+	    lines_left(&lr) != 0)) {
 		*cause = xasprintf("%s: malformed answer about the host agent",
 		    transport_label(t));
 		rc = CLAW_ERR_PARSE;
 	} else if (rc == 0)
-		*line = xstrndup(out.data, out.len - 1);
+		*line = xstrndup(s, n);
 	buf_free(&out);
 	buf_free(&err);
 	return rc;

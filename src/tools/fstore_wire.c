@@ -14,13 +14,13 @@
 #include "fstore_int.h"
 #include "fstore_scripts.h"
 #include "fstore_wire.h"
+#include "lines.h"
 #include "manifest.h"
 #include "num.h"
 #include "remote_err.h"
 #include "shquote.h"
 #include "xmalloc.h"
 
-#define FW_MODE_LINE	"clawssh-mode "
 #define FW_MODE_LINE_MAX 64		/* bytes of that line, with its newline */
 
 /* The prelude and op (allocated; the caller frees op and q). */
@@ -91,24 +91,23 @@ int
 fstore_wire_read_reply(const char *o, size_t len, const char *path,
     const char **data, size_t *dlen, unsigned *mode, char **cause)
 {
-	const size_t		 hl = sizeof FW_MODE_LINE - 1;
-	const char		*nl, *sp, *line;
-	uint64_t		 m, n;
+	struct lines	 lr, w;
+	const char	*line;
+	size_t		 ll;
+	uint64_t	 m, n;
 
-	if (o == NULL || len < hl || memcmp(o, FW_MODE_LINE, hl) != 0 ||
-	    (nl = memchr(o, '\n', len < FW_MODE_LINE_MAX ? len :
-	    FW_MODE_LINE_MAX)) == NULL)
+	lines_init(&lr, o != NULL ? o : "", o != NULL ? len : 0);
+	if (lines_next(&lr, FW_MODE_LINE_MAX - 1, &line, &ll) != 0)
 		goto bad;
-	line = o + hl;
-	if ((sp = memchr(line, ' ', (size_t)(nl - line))) == NULL ||
-	    num_parse(line, (size_t)(sp - line), NUM_OCTAL, 07777, &m) != 0 ||
-	    num_parse(sp + 1, (size_t)(nl - sp - 1), 0, FSTORE_FILE_MAX,
-	    &n) != 0)
+	lines_init(&w, line, ll);
+	if (lines_expect(&w, "clawssh-mode") != 0 ||
+	    lines_number(&w, NUM_OCTAL, 07777, &m) != 0 ||
+	    lines_number(&w, 0, FSTORE_FILE_MAX, &n) != 0 ||
+	    lines_left(&w) != 0)
 		goto bad;
-	if (n != len - (size_t)(nl + 1 - o))
+	if (n != lines_left(&lr) || lines_bytes(&lr, (size_t)n, data) != 0)
 		return claw_fail(cause, CLAW_ERR_IO, "%s: changed while being "
 		    "read (or is not a regular file); try again", path);
-	*data = nl + 1;
 	*dlen = (size_t)n;
 	*mode = (unsigned)m;
 	return 0;

@@ -24,6 +24,7 @@
 #include "clock.h"
 #include "error.h"
 #include "exec.h"
+#include "lines.h"
 #include "num.h"
 #include "process.h"
 #include "remote_err.h"
@@ -168,22 +169,6 @@ process_number(const char *s, size_t len, uint64_t *v)
 	return num_parse(s, len, 0, PROCESS_NUM_MAX - 1, v) == 0 ? 0 : -1;
 }
 
-/* Take the next space-separated field of line[*off..len); 0 or -1. */
-static int
-process_field(const char *line, size_t len, size_t *off, const char **f,
-    size_t *flen)
-{
-	const char	*sp;
-
-	if (*off >= len)
-		return -1;
-	*f = line + *off;
-	sp = memchr(*f, ' ', len - *off);
-	*flen = sp != NULL ? (size_t)(sp - *f) : len - *off;
-	*off += *flen + (sp != NULL ? 1 : 0);
-	return *flen > 0 ? 0 : -1;
-}
-
 /* Set st->run and st->exit_status from the STATE and RC fields. */
 static int
 process_parse_run(const char *s, size_t slen, const char *r, size_t rlen,
@@ -233,49 +218,38 @@ int
 process_parse_state(const char *line, size_t len, struct process_state *st)
 {
 	struct process_state	 new;
-	const char		*f[6];
-	size_t			 fl[6], off = 0, i;
+	struct lines		 w;
+	const char		*f[5], *end = line + len, *cmd;
+	size_t			 fl[5], i;
 	uint64_t		 start;
 
 	memset(&new, 0, sizeof new);
 	if (len > PROCESS_LINE_MAX || memchr(line, '\0', len) != NULL)
 		return CLAW_ERR_PARSE;
-	for (i = 0; i < 6; i++) {
-		if (process_field(line, len, &off, &f[i], &fl[i]) != 0)
+	lines_init(&w, line, len);
+	if (lines_expect(&w, "clawssh-proc") != 0)
+		return CLAW_ERR_PARSE;
+	for (i = 0; i < 5; i++) {
+		if (lines_word(&w, &f[i], &fl[i]) != 0)
 			return CLAW_ERR_PARSE;
 	}
-	if (fl[0] != 12 || memcmp(f[0], "clawssh-proc", 12) != 0 ||
-	    fl[1] != PROCESS_HANDLE_LEN || fl[2] > PROCESS_NAME_MAX)
+	if (fl[0] != PROCESS_HANDLE_LEN || fl[1] > PROCESS_NAME_MAX)
 		return CLAW_ERR_PARSE;
-	memcpy(new.handle, f[1], fl[1]);
-	memcpy(new.name, f[2], fl[2]);
+	memcpy(new.handle, f[0], fl[0]);
+	memcpy(new.name, f[1], fl[1]);
 	if (!process_handle_ok(new.handle) || (strcmp(new.name, "-") != 0 &&
 	    !process_name_ok(new.name)) ||
-	    process_parse_run(f[3], fl[3], f[4], fl[4], &new) != 0 ||
-	    process_number(f[5], fl[5], &start) != 0)
+	    process_parse_run(f[2], fl[2], f[3], fl[3], &new) != 0 ||
+	    process_number(f[4], fl[4], &start) != 0)
 		return CLAW_ERR_PARSE;
 	if (strcmp(new.name, "-") == 0)
 		new.name[0] = '\0';
 	new.started = (int64_t)start;
-	new.command = process_command(line + off, len - off);
+	/* CMD: all after START's one space. */
+	cmd = f[4] + fl[4] < end ? f[4] + fl[4] + 1 : end;
+	new.command = process_command(cmd, (size_t)(end - cmd));
 	*st = new;
 	return 0;
-}
-
-/* Take one line of at most PROCESS_LINE_MAX from *p; length or -1. */
-static ssize_t
-process_line(const char **p, const char *end, const char **line)
-{
-	const char	*nl;
-
-	if (*p >= end)
-		return -1;
-	nl = memchr(*p, '\n', (size_t)(end - *p));
-	if (nl == NULL || nl - *p > PROCESS_LINE_MAX)
-		return -1;
-	*line = *p;
-	*p = nl + 1;
-	return nl - *line;
 }
 
 /* Whether word reads the same bare as quoted in sh. */
@@ -421,34 +395,35 @@ process_parse_output(const struct buf *in, const char *handle,
     struct process_state *st, struct buf *output)
 {
 	struct process_state	 new;
-	const char		*p = in->data, *end = in->data + in->len;
-	const char		*line, *f;
-	size_t			 off = 0, fl;
-	ssize_t			 n;
+	struct lines		 lr, w;
+	const char		*line, *data;
+	size_t			 n;
 	uint64_t		 dropped, len;
 
-	if (p == NULL || (n = process_line(&p, end, &line)) < 0 ||
-	    process_parse_state(line, (size_t)n, &new) != 0)
+	lines_init(&lr, in->data, in->len);
+	if (lines_next(&lr, PROCESS_LINE_MAX, &line, &n) != 0 ||
+	    process_parse_state(line, n, &new) != 0)
 		return -1;
 	if (strcmp(new.handle, handle) != 0 ||
-	    (n = process_line(&p, end, &line)) < 0 ||
-	    process_field(line, (size_t)n, &off, &f, &fl) != 0 ||
-	    fl != 11 || memcmp(f, "clawssh-out", 11) != 0 ||
-	    process_field(line, (size_t)n, &off, &f, &fl) != 0 ||
-	    process_number(f, fl, &dropped) != 0 ||
-	    process_field(line, (size_t)n, &off, &f, &fl) != 0 ||
-	    process_number(f, fl, &len) != 0 || off != (size_t)n ||
-	    len != (uint64_t)(end - p)) {
-		process_state_clear(&new);
-		return -1;
-	}
+	    lines_next(&lr, PROCESS_LINE_MAX, &line, &n) != 0)
+		goto bad;
+	lines_init(&w, line, n);
+	if (lines_expect(&w, "clawssh-out") != 0 ||
+	    lines_number(&w, 0, PROCESS_NUM_MAX - 1, &dropped) != 0 ||
+	    lines_number(&w, 0, PROCESS_NUM_MAX - 1, &len) != 0 ||
+	    lines_left(&w) != 0 || len != lines_left(&lr) ||
+	    lines_bytes(&lr, (size_t)len, &data) != 0)
+		goto bad;
 	new.dropped = dropped;
 	if (dropped != 0)
 		buf_appendf(output, "[clawssh: %llu bytes of earlier output "
 		    "dropped]\n", (unsigned long long)dropped);
-	buf_append(output, p, (size_t)len);
+	buf_append(output, data, (size_t)len);
 	*st = new;
 	return 0;
+bad:
+	process_state_clear(&new);
+	return -1;
 }
 
 /* Run the poll or log script and parse its reply. */
@@ -506,9 +481,10 @@ process_wait_once(struct transport *t, const char *sandbox_dir,
 {
 	struct process_state	 new;
 	struct buf		 out = BUF_INIT;
-	const char		*args[3], *p, *end, *line;
+	struct lines		 lr;
+	const char		*args[3], *line;
 	char			 lim[16];
-	ssize_t			 n;
+	size_t			 n;
 	int			 rc;
 
 	snprintf(lim, sizeof lim, "%d", ds);
@@ -517,10 +493,9 @@ process_wait_once(struct transport *t, const char *sandbox_dir,
 	args[2] = lim;
 	rc = process_run(t, PROCESS_SCRIPT_WAIT, args, 3, PROCESS_ERR_MAX,
 	    &out, cause);
-	p = out.data;
-	end = p != NULL ? p + out.len : NULL;
-	if (rc == 0 && (p == NULL || (n = process_line(&p, end, &line)) < 0 ||
-	    p != end || process_parse_state(line, (size_t)n, &new) != 0))
+	lines_init(&lr, out.data, out.len);
+	if (rc == 0 && (lines_next(&lr, PROCESS_LINE_MAX, &line, &n) != 0 ||
+	    lines_left(&lr) != 0 || process_parse_state(line, n, &new) != 0))
 		rc = claw_fail(cause, CLAW_ERR_PARSE, "%s: garbled state for "
 		    "process %s on the host", transport_label(t), handle);
 	else if (rc == 0 && strcmp(new.handle, handle) != 0) {
@@ -585,17 +560,17 @@ process_parse_list(const struct buf *in, struct process_state **list,
     size_t *n)
 {
 	struct process_state	*v = NULL;
-	const char		*p = in->data, *end = in->data + in->len;
+	struct lines		 lr;
 	const char		*line;
-	size_t			 k = 0;
-	ssize_t			 len;
+	size_t			 k = 0, len;
 
-	while (p != NULL && p < end) {
+	lines_init(&lr, in->data, in->len);
+	while (lines_left(&lr) != 0) {
 		if (k >= PROCESS_LIST_ENTRIES ||
-		    (len = process_line(&p, end, &line)) < 0)
+		    lines_next(&lr, PROCESS_LINE_MAX, &line, &len) != 0)
 			goto bad;
 		v = xreallocarray(v, k + 1, sizeof *v);
-		if (process_parse_state(line, (size_t)len, &v[k]) != 0)
+		if (process_parse_state(line, len, &v[k]) != 0)
 			goto bad;
 		k++;
 	}

@@ -114,6 +114,16 @@ fi
 x -- cat src/r.txt > "$T/out" || fail "exec after unpack failure"
 expect_eq "$(cat "$T/out")" "v3" "change sent again by the next exec"
 expect_match "$(cat "$T/err")" "sent along with the command" "push inline"
+# Deletions go along too, each name quoted for the host's sh.
+echo x > "$W/src/two words.txt"
+echo y > "$W/src/it's.txt"
+x -- true || fail "exec with two new files: $(cat "$T/err")"
+[ -e "$RW/src/two words.txt" ] || fail "new file with a space not sent"
+rm "$W/src/two words.txt" "$W/src/it's.txt"
+x -- true || fail "exec after two deletions: $(cat "$T/err")"
+expect_match "$(cat "$T/err")" "sent along with the command" "deletion inline"
+[ -e "$RW/src/two words.txt" ] && fail "inline deletion not applied"
+[ -e "$RW/src/it's.txt" ] && fail "inline deletion of a quoted name"
 unset CLAWSSH_NO_STEP_JOIN
 
 # Where the steps join the sandbox's environment (docs/agent.md), the

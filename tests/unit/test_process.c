@@ -101,6 +101,18 @@ test_parse_good(void **state)
 	assert_int_equal(st.run, PROCESS_LOST);
 	assert_string_equal(st.command, "a?b");
 	process_state_clear(&st);
+
+	/* CMD is all after START's one space, spaces included, or empty. */
+	assert_int_equal(parse("clawssh-proc p0000abcd - lost - 5  x ",
+	    &st), 0);
+	assert_string_equal(st.command, " x ");
+	process_state_clear(&st);
+	assert_int_equal(parse("clawssh-proc p0000abcd - lost - 5 ", &st), 0);
+	assert_string_equal(st.command, "");
+	process_state_clear(&st);
+	assert_int_equal(parse("clawssh-proc p0000abcd - lost - 5", &st), 0);
+	assert_string_equal(st.command, "");
+	process_state_clear(&st);
 }
 
 /* Anything malformed is refused, and *st is left alone. */
