@@ -11,8 +11,10 @@
  * exit status 3.
  *
  * real P sets $r to the real path of workspace-relative P: each existing
- * component is resolved with readlink -f and must stay inside the
- * workspace; the first missing one ends the walk (kept as written).  In
+ * component that is a link is resolved with readlink -f and must stay
+ * inside the workspace (one that is not is already real: $r is, and P
+ * has no "." or ".." component, fstore_path sees to that); the first
+ * missing one ends the walk (kept as written).  In
  * the jail this only keeps a path within the sandbox's own view, which is
  * all that is left to protect there.
  */
@@ -22,18 +24,19 @@
 #define FSTORE_SCRIPT_PRELUDE						\
 	"umask 022\n"							\
 	"clawfail() { echo \"clawssh-error: $*\" >&2; exit 3; }\n"	\
-	"ws=$(pwd -P) && [ -n \"$ws\" ] ||"				\
+	"cd -P . && ws=$PWD && [ -n \"$ws\" ] ||"			\
 	" clawfail 'the sandbox workspace is missing'\n"		\
 	"inside() { case $1 in \"$ws\"|\"$ws\"/*) return 0 ;; esac;"	\
 	" return 1; }\n"						\
 	"real() { r=$ws; rest=$1;"					\
 	" while [ -n \"$rest\" ]; do c=${rest%%/*};"			\
 	" case $rest in */*) rest=${rest#*/} ;; *) rest= ;; esac;"	\
-	" if [ -L \"$r/$c\" ] || [ -e \"$r/$c\" ]; then"		\
+	" if [ -L \"$r/$c\" ]; then"					\
 	" n=$(readlink -f -- \"$r/$c\") && [ -n \"$n\" ] ||"		\
 	" clawfail \"$1: cannot resolve $c\";"				\
 	" inside \"$n\" || clawfail \"$1: a symbolic link on the way"	\
 	" leads outside the workspace\"; r=$n;"				\
+	" elif [ -e \"$r/$c\" ]; then r=$r/$c;"				\
 	" else r=$r/$c${rest:+/$rest}; return 0; fi; done; }\n"
 
 /*
