@@ -209,10 +209,26 @@ dfs_finish(struct dcall *c, const struct buf *out, char *cause, int status)
 	drpc_finish(c, status);
 }
 
+/* fs.write's commit request, as fstore_write_file makes it. */
+static void
+dfs_write_request(struct dcall *c)
+{
+	struct fstore_change	ch;
+
+	memset(&ch, 0, sizeof ch);
+	ch.path = c->rc.fs.path;
+	ch.data = c->rc.in != NULL ? c->rc.in : "";
+	ch.len = c->rc.inlen;
+	ch.mode = -1;
+	buf_reset(&c->fs_in);
+	fstore_wire_commit_request(&ch, 1, &c->fs_in);
+}
+
 /*
  * Start c's tool as a step in the sandbox's running environment where
  * the tools act on the host's copy and the steps may join it (the
- * route's fs_steps): read, stat and ls, one step each.  1 started.
+ * route's fs_steps): read, stat, ls and write, one step each.  1
+ * started.
  */
 static int
 dfs_step(struct dcall *c)
@@ -222,6 +238,9 @@ dfs_step(struct dcall *c)
 	char			*body;
 	int			 started;
 
+	if ((strcmp(tool, "read") == 0 || strcmp(tool, "write") == 0) &&
+	    *a->path == '\0')
+		return 0;	/* the store's own refusal: the worker's */
 	if (strcmp(tool, "read") == 0)
 		body = fstore_wire_read(a->path, a->lines ? 0 : a->offset,
 		    a->lines ? 0 : a->limit);
@@ -229,12 +248,12 @@ dfs_step(struct dcall *c)
 		body = fstore_wire_stat(a->path);
 	else if (strcmp(tool, "ls") == 0)
 		body = fstore_wire_list(a->path);
-	else
+	else if (strcmp(tool, "write") == 0 &&
+	    c->rc.inlen <= FSTORE_FILE_MAX) {
+		body = fstore_wire_commit();
+		dfs_write_request(c);
+	} else
 		return 0;
-	if (strcmp(tool, "read") == 0 && *a->path == '\0') {
-		free(body);	/* fstore_read's own refusal: the worker's */
-		return 0;
-	}
 	started = droute_fs_step(c, body, a->timeout >= 0 ? a->timeout :
 	    FSTORE_TIMEOUT);
 	free(body);
@@ -279,6 +298,8 @@ dfs_step_reply(const struct dcall *c, struct buf *out, char **cause)
 	char			*s;
 	int			 r;
 
+	if (strcmp(tool, "write") == 0)
+		return 0;	/* nothing to say */
 	if (strcmp(tool, "read") == 0) {
 		if ((r = fstore_wire_read_reply(c->out.data, c->out.len,
 		    a->path, &data, &len, &mode, cause)) != 0)

@@ -159,6 +159,7 @@ struct dcall {
 	int			 timed_out;
 	struct contain_limits	 limits;	/* for the note at its end */
 	char			*fs_label;	/* a file tool's step: the host */
+	struct buf		 fs_in;		/* ... and its stdin */
 };
 TAILQ_HEAD(dcall_list, dcall);
 
@@ -351,8 +352,8 @@ const char *droute_fs_local(struct dcall *c, int *ro);
 /*
  * Run a file tool's step (sh body) in c's sandbox's running environment
  * on the host agent's channel, within timeout_s seconds (0: none), with
- * c as its sink (c->fs_label set): 1 sent, 0 not (no route, the tools
- * act elsewhere, or the agent is not up).
+ * c as its sink (c->fs_label set) and c->fs_in as its stdin: 1 sent, 0
+ * not (no route, the tools act elsewhere, or the agent is not up).
  */
 int	droute_fs_step(struct dcall *c, const char *body, int timeout_s);
 /* Timeouts and kills due; the next one's time (monotonic ms). */

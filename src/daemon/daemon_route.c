@@ -546,7 +546,10 @@ droute_fs_step(struct dcall *c, const char *body, int timeout_s)
 void
 droute_started(struct dcall *c)
 {
-	dareq_stdin(c->areq, c->rc.in, c->rc.inlen);
+	if (c->fs_label != NULL)	/* a file tool's step */
+		dareq_stdin(c->areq, c->fs_in.data, c->fs_in.len);
+	else
+		dareq_stdin(c->areq, c->rc.in, c->rc.inlen);
 }
 
 /* Add a "clawssh: warning: ..." line to c's stderr, as a worker would. */

@@ -108,6 +108,7 @@ drpc_call_free(struct dcall *c)
 	cJSON_Delete(c->progress);
 	mcp_spill_free(c->spill);
 	free(c->fs_label);
+	buf_free_secret(&c->fs_in);
 	free(c->method);
 	rpc_call_clear(&c->rc);
 	buf_free(&c->out);

@@ -27,7 +27,6 @@
 #include "transport.h"
 #include "xmalloc.h"
 
-#define FR_TAG_BYTES	16		/* random bits of a temporary name */
 
 /*
  * Run body (fstore_wire's, or the commit's) with stdin in[0..inlen),
@@ -120,49 +119,20 @@ fstore_remote_list(struct fstore *fs, const char *path,
 	return r;
 }
 
-/* Build the commit request: the header lines, ".", then the data. */
-static void
-fr_request(const struct fstore_change *ch, size_t n, struct buf *b)
-{
-	size_t	i;
-
-	for (i = 0; i < n; i++) {
-		if (ch[i].data == NULL)
-			buf_appendf(b, "D - - - /%s/\n", ch[i].path);
-		else
-			buf_appendf(b, "W %s%o %zu %d /%s/\n",
-			    ch[i].mode < 0 ? "-" : "", ch[i].mode < 0 ? 1 :
-			    (unsigned)ch[i].mode & 0777, ch[i].len,
-			    ch[i].create_only != 0, ch[i].path);
-	}
-	buf_append_str(b, ".\n");
-	for (i = 0; i < n; i++) {
-		if (ch[i].data != NULL)
-			buf_append(b, ch[i].data, ch[i].len);
-	}
-}
-
-/* Apply changes on the host; the temporaries' tag is fresh and random. */
+/* Apply changes on the host. */
 int
 fstore_remote_commit(struct fstore *fs, const struct fstore_change *ch,
     size_t n, char **cause)
 {
 	struct buf	 req = BUF_INIT, o = BUF_INIT;
-	unsigned char	 raw[FR_TAG_BYTES];
-	char		 tag[2 * FR_TAG_BYTES + 1], *q, *op;
-	size_t		 i;
+	char		*body = fstore_wire_commit();
 	int		 r;
 
-	arc4random_buf(raw, sizeof raw);
-	for (i = 0; i < sizeof raw; i++)
-		snprintf(tag + 2 * i, 3, "%02x", raw[i]);
-	q = shquote(tag);
-	op = xasprintf("%s" FSTORE_SCRIPT_COMMIT, FSTORE_SCRIPT_PRELUDE, q);
-	free(q);
-	fr_request(ch, n, &req);
-	r = fr_run(fs, op, req.data, req.len, 4096, &o, cause);
+	fstore_wire_commit_request(ch, n, &req);
+	r = fr_run(fs, body, req.data, req.len, FSTORE_WIRE_COMMIT_MAX, &o,
+	    cause);
 	buf_free(&req);
 	buf_free(&o);
-	free(op);
+	free(body);
 	return r;
 }

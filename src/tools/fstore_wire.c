@@ -6,9 +6,11 @@
 #include "config.h"
 #endif
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "compat.h"
 #include "buf.h"
 #include "error.h"
 #include "fstore_int.h"
@@ -22,6 +24,7 @@
 #include "xmalloc.h"
 
 #define FW_MODE_LINE_MAX 64		/* bytes of that line, with its newline */
+#define FW_TAG_BYTES	16		/* random bits of a temporary name */
 
 /* The prelude and op (allocated; the caller frees op and q). */
 static char *
@@ -61,6 +64,44 @@ fstore_wire_list(const char *path)
 	char	*q = shquote(path);
 
 	return fw_body(xasprintf(FSTORE_SCRIPT_LIST, q), q);
+}
+
+/* A commit's body; see fstore_wire.h. */
+char *
+fstore_wire_commit(void)
+{
+	unsigned char	 raw[FW_TAG_BYTES];
+	char		 tag[2 * FW_TAG_BYTES + 1], *q;
+	size_t		 i;
+
+	arc4random_buf(raw, sizeof raw);
+	for (i = 0; i < sizeof raw; i++)
+		snprintf(tag + 2 * i, 3, "%02x", raw[i]);
+	q = shquote(tag);
+	return fw_body(xasprintf(FSTORE_SCRIPT_COMMIT, q), q);
+}
+
+/* A commit's stdin; see fstore_wire.h. */
+void
+fstore_wire_commit_request(const struct fstore_change *ch, size_t n,
+    struct buf *b)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		if (ch[i].data == NULL)
+			buf_appendf(b, "D - - - /%s/\n", ch[i].path);
+		else
+			buf_appendf(b, "W %s%o %zu %d /%s/\n",
+			    ch[i].mode < 0 ? "-" : "", ch[i].mode < 0 ? 1 :
+			    (unsigned)ch[i].mode & 0777, ch[i].len,
+			    ch[i].create_only != 0, ch[i].path);
+	}
+	buf_append_str(b, ".\n");
+	for (i = 0; i < n; i++) {
+		if (ch[i].data != NULL)
+			buf_append(b, ch[i].data, ch[i].len);
+	}
 }
 
 /* A failed call's cause; see fstore_wire.h. */

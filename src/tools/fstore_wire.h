@@ -15,13 +15,25 @@
 
 #include "fstore.h"
 
+struct buf;
+
 #define FSTORE_WIRE_READ_MAX	(FSTORE_FILE_MAX + 64)	/* a read's reply */
 #define FSTORE_WIRE_LIST_MAX	(64 * 1024 * 1024)	/* a listing's */
+#define FSTORE_WIRE_COMMIT_MAX	4096			/* a commit's */
 
 /* The bodies (allocated) of a read of path, a stat and a listing. */
 char	*fstore_wire_read(const char *path, uint64_t off, uint64_t lim);
 char	*fstore_wire_stat(const char *path);
 char	*fstore_wire_list(const char *path);
+
+/*
+ * A commit's body (allocated; its temporaries' tag fresh and random),
+ * and its stdin for ch[0..n) appended to b: the header lines, ".", then
+ * the data (fstore_scripts.h).  It replies nothing on success.
+ */
+char	*fstore_wire_commit(void);
+void	 fstore_wire_commit_request(const struct fstore_change *ch,
+	     size_t n, struct buf *b);
 
 /*
  * A read's reply o[0..len): the line "clawssh-mode MODE LEN", then

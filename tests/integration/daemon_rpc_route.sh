@@ -35,7 +35,8 @@
 #         the CLI's lines and errors, a link out refused with the file
 #         outside unchanged, a failing hunk changing nothing; push and a
 #         read-only workspace go to a worker
-#   13    fs.read, fs.stat and fs.ls on a remote sandbox: one step each in
+#   13    fs.read, fs.stat, fs.ls and fs.write on a remote sandbox: one
+#         step each in
 #         its running environment, sent by the daemon (no worker), with
 #         the CLI's bytes, JSON and errors; stopped, a worker again
 # RPC_ROUTE_CASES="1 4" runs some (default: all).
@@ -478,6 +479,10 @@ case_13() {
 	    mkdir -p '$RW13/d/e' && ln -s ../a.txt '$RW13/d/in' &&
 	    ln -s /etc/passwd '$RW13/out' && mkfifo '$RW13/fifo' &&
 	    head -c 3000 /dev/urandom > '$RW13/bin'"
+	own13() {	# what root made here, the workspace owner's
+		chown -hR --reference="$RW13" "$RW13"
+	}
+	own13
 	w0=$(workers read)$(workers stat)$(workers ls)
 	n0=$(steps)
 	rpc "$(fs 1 read ',"path":"a.txt"')" \
@@ -514,6 +519,31 @@ case_13() {
 		expect_eq "\"clawssh: $(answer "$n" | tr -d '"')\"" \
 		    "\"$want\"" "error for $p"
 	done
+	# fs.write: one step too; parents made, binary, the mode kept, a
+	# link out refused as the CLI refuses it
+	chmod 640 "$RW13/a.txt"
+	echo sentinel > "$T/outside13"
+	ln -s "$T/outside13" "$RW13/out13"
+	own13
+	n0=$(steps)
+	w0=$(workers write)
+	rpc "$(fs 1 write ',"path":"n/e/w.txt","content":"new\n"')" \
+	    "$(fs 2 write ',"path":"b.bin","content_base64":"AAEC/w=="')" \
+	    "$(fs 3 write ',"path":"a.txt","content":"whole\n"')" \
+	    "$(fs 4 write ',"path":"out13","content":"pwned\n"')"
+	expect_eq "$(( $(steps) - n0 ))" 4 "write steps sent by the daemon"
+	expect_eq "$(workers write)" "$w0" "workers started for writes"
+	expect_eq "$(answer 1)" '{"text":""}' "write"
+	expect_eq "$(cat "$RW13/n/e/w.txt")" new "written with parents"
+	expect_eq "$(od -An -tx1 "$RW13/b.bin" | tr -d ' ')" 000102ff "binary"
+	expect_eq "$(cat "$RW13/a.txt")" whole "replaced"
+	expect_eq "$(stat -c %a "$RW13/a.txt")" 640 "the mode kept"
+	want=$(echo x | "$CLAWSSH" write -s "$id" out13 2>&1 >/dev/null)
+	expect_eq "\"clawssh: $(answer 4 | tr -d '"')\"" "\"$want\"" \
+	    "write through a link out"
+	expect_eq "$(cat "$T/outside13")" sentinel "the file outside"
+	printf 'one\ntwo\nthree\n' > "$RW13/a.txt"
+	own13
 	# stopped: the agent refuses, a worker reads (and starts nothing)
 	"$CLAWSSH" stop "$id" > /dev/null || lib_case_fail "stop"
 	w0=$(workers read)
