@@ -17,6 +17,8 @@
 
 #include <archive.h>
 #include <archive_entry.h>
+
+#include "archive_lazy.h"
 #include <openssl/evp.h>
 
 #include "error.h"
@@ -656,6 +658,13 @@ ts_expect_finish(struct ts_x *x)
 	}
 }
 
+/* Whether tar streams can be made here; see tarstream.h. */
+int
+tarstream_ready(char **cause)
+{
+	return archive_lazy_load(cause);
+}
+
 /* Extract a hostile tar stream; see tarstream.h. */
 int
 tarstream_extract_expect(struct pathguard *pg, tarstream_read_fn rd,
@@ -667,6 +676,8 @@ tarstream_extract_expect(struct pathguard *pg, tarstream_read_fn rd,
 	struct ts_x		 x;
 	int			 rc;
 
+	if ((rc = archive_lazy_load(cause)) != 0)
+		return rc;
 	memset(&x, 0, sizeof x);
 	memset(&local, 0, sizeof local);
 	x.pg = pg;
@@ -926,8 +937,10 @@ tarstream_create(struct pathguard *pg, char *const *paths, size_t n,
 	struct tarstream_stats	 local;
 	struct ts_c		 c;
 	size_t			 i;
-	int			 rc = 0;
+	int			 rc;
 
+	if ((rc = archive_lazy_load(cause)) != 0)
+		return rc;
 	memset(&local, 0, sizeof local);
 	memset(&c, 0, sizeof c);
 	c.pg = pg;

@@ -144,4 +144,11 @@ int	tarstream_create(struct pathguard *pg, char *const *paths, size_t n,
  */
 size_t	tarstream_sweep(struct pathguard *pg, const char *dir);
 
+/*
+ * 0 when tar streams can be made and read here (libarchive, loaded on
+ * first use, loads), else an error and *cause saying why: check it
+ * before starting a transfer's other side.
+ */
+int	tarstream_ready(char **cause);
+
 #endif /* CLAW_TARSTREAM_H */

@@ -618,7 +618,8 @@ transfer_push_do(struct transport *t, struct pathguard *pg,
 	pid_t			 pid;
 	int			 data, res, rc, status = 0, step;
 
-	if ((rc = transfer_check_paths(paths, n, cause)) != 0)
+	if ((rc = transfer_check_paths(paths, n, cause)) != 0 ||
+	    (rc = tarstream_ready(cause)) != 0)
 		return rc;
 	if ((pid = transfer_spawn(0, &data, &res)) == -1)
 		return CLAW_ERR_IO;
@@ -693,7 +694,8 @@ transfer_pull_do(struct transport *t, struct pathguard *pg,
 	pid_t			 pid;
 	int			 data, res, rc, status = 0;
 
-	if ((rc = transfer_check_paths(paths, n, cause)) != 0)
+	if ((rc = transfer_check_paths(paths, n, cause)) != 0 ||
+	    (rc = tarstream_ready(cause)) != 0)
 		return rc;
 	if ((pid = transfer_spawn(1, &data, &res)) == -1)
 		return CLAW_ERR_IO;

@@ -112,6 +112,21 @@ c sync pull "$id" 2>/dev/null
 [ -e "$W/target/f" ] && fail "download followed a planted symlink"
 expect_eq "$(cat "$W/plant/f")" "x" "file under the new directory"
 
+# libarchive is loaded on first use (sync/archive_lazy.c): where it
+# cannot be loaded, a transfer fails with a clear error, nothing moved.
+so=$(sed -n 's/^#define ARCHIVE_SONAME "\(.*\)"$/\1/p' \
+    "$(dirname "$CLAWSSH")/config.h")
+[ -n "$so" ] || fail "no ARCHIVE_SONAME in config.h"
+mkdir -p "$T/badlib"
+echo "not a library" > "$T/badlib/$so"
+echo lazy > "$W/src/lazy.txt"
+out=$(LD_LIBRARY_PATH="$T/badlib" c sync push "$id" src 2>&1)
+expect_status $? 255 "push without a loadable libarchive"
+expect_match "$out" "cannot load $so" "the library named"
+[ -e "$RW/src/lazy.txt" ] && fail "pushed without libarchive"
+c sync push "$id" src 2>/dev/null || fail "push with libarchive"
+expect_eq "$(cat "$RW/src/lazy.txt")" lazy "pushed"
+
 # Through the daemon, with the sandbox's environment running, push and
 # pull run their host-side steps there (docs/agent.md), the same hostile
 # entries refused.
