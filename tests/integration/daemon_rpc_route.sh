@@ -335,17 +335,20 @@ local_fs() {
 	grep -c "in the daemon, on the local copy" "$T/daemon.log"
 }
 
-case_11() {
-	warm eleven mirror
-	W11="$T/ws-eleven"
-	printf 'one\ntwo\nthree\n' > "$W11/a.txt"
-	head -c 2000 /dev/urandom > "$W11/bin"
-	mkdir -p "$W11/d/e"
-	ln -s ../a.txt "$W11/d/in"
-	ln -s /etc/passwd "$W11/out"
-	mkfifo "$W11/fifo"
-	w0=$(workers read)
-	n0=$(local_fs)
+# fs_tree DIR: the tree fs_reads reads: a.txt, bin, d/e, d/in (a link
+# to ../a.txt), out (a link to /etc/passwd) and a FIFO.
+fs_tree() {
+	printf 'one\ntwo\nthree\n' > "$1/a.txt"
+	head -c 2000 /dev/urandom > "$1/bin"
+	mkdir -p "$1/d/e"
+	ln -s ../a.txt "$1/d/in"
+	ln -s /etc/passwd "$1/out"
+	mkfifo "$1/fifo"
+}
+
+# fs_reads LAST: requests 1 to 11 on $id's fs_tree, LAST as 12, in one
+# session.
+fs_reads() {
 	rpc "$(fs 1 read ',"path":"a.txt"')" \
 	    "$(fs 2 read ',"path":"/workspace/a.txt","offset":4,"limit":3')" \
 	    "$(fs 3 read ',"path":"a.txt","lines":true,"offset":1,"limit":1')" \
@@ -357,30 +360,44 @@ case_11() {
 	    "$(fs 9 read ',"path":"out"')" \
 	    "$(fs 10 read ',"path":"fifo"')" \
 	    "$(fs 11 read ',"path":"nope"')" \
-	    "$(fs 12 stat ',"path":"d/in"')"
-	expect_eq "$(( $(local_fs) - n0 ))" 12 "answered in the daemon"
-	expect_eq "$(workers read)$(workers stat)$(workers ls)" "${w0}00" \
-	    "workers started for them"
-	expect_eq "$(jq -r 'select(.id == 1) | .result.content' "$T/out")" \
-	    "$("$CLAWSSH" read -s "$id" a.txt)" "read"
+	    "$1"
+}
+
+# fs_check DIR: answers 1 to 11 of fs_reads are the CLI's (DIR: the
+# copy the tools act on).
+fs_check() {
+	expect_eq "$(answer 1)" '{"content":"one\ntwo\nthree\n"}' "read"
 	expect_eq "$(answer 2)" '{"content":"two"}' "byte range"
 	expect_eq "$(answer 3)" '{"content":"two\n"}' "line range"
 	jq -r 'select(.id == 4) | .result.content_base64' "$T/out" |
 	    base64 -d > "$T/bin.got"
-	cmp -s "$T/bin.got" "$W11/bin" || lib_case_fail "binary read differs"
+	cmp -s "$T/bin.got" "$1/bin" || lib_case_fail "binary read differs"
 	expect_eq "$(answer 5)" "$("$CLAWSSH" stat -s "$id" --json d)" "stat"
 	expect_eq "$(answer 6)" \
 	    "{\"entries\":$("$CLAWSSH" ls -s "$id" --json d)}" "ls d"
 	expect_eq "$(answer 7)" \
 	    "{\"entries\":$("$CLAWSSH" ls -s "$id" --json)}" "ls"
-	expect_eq "$(jq -r 'select(.id == 8) | .result.content' "$T/out")" \
-	    "$(cat "$W11/a.txt")" "a link inside is followed"
+	expect_eq "$(answer 8)" '{"content":"one\ntwo\nthree\n"}' \
+	    "a link inside is followed"
 	for n in 9 10 11; do
 		case $n in 9) p=out ;; 10) p=fifo ;; 11) p=nope ;; esac
 		want=$("$CLAWSSH" read -s "$id" "$p" 2>&1 >/dev/null)
 		expect_eq "\"clawssh: $(answer "$n" | tr -d '"')\"" \
 		    "\"$want\"" "error for $p"
 	done
+}
+
+case_11() {
+	warm eleven mirror
+	W11="$T/ws-eleven"
+	fs_tree "$W11"
+	w0=$(workers read)
+	n0=$(local_fs)
+	fs_reads "$(fs 12 stat ',"path":"d/in"')"
+	expect_eq "$(( $(local_fs) - n0 ))" 12 "answered in the daemon"
+	expect_eq "$(workers read)$(workers stat)$(workers ls)" "${w0}00" \
+	    "workers started for them"
+	fs_check "$W11"
 	expect_eq "$(answer 12)" "$("$CLAWSSH" stat -s "$id" --json d/in)" \
 	    "stat through a link"
 	# a path outside: the worker says it, as before
@@ -475,50 +492,21 @@ steps() {
 case_13() {
 	warm thirteen
 	RW13="$R/$id/workspace"
-	sh -c "printf 'one\\ntwo\\nthree\\n' > '$RW13/a.txt' &&
-	    mkdir -p '$RW13/d/e' && ln -s ../a.txt '$RW13/d/in' &&
-	    ln -s /etc/passwd '$RW13/out' && mkfifo '$RW13/fifo' &&
-	    head -c 3000 /dev/urandom > '$RW13/bin'"
+	fs_tree "$RW13"
 	own13() {	# what root made here, the workspace owner's
 		chown -hR --reference="$RW13" "$RW13"
 	}
 	own13
 	w0=$(workers read)$(workers stat)$(workers ls)
 	n0=$(steps)
-	rpc "$(fs 1 read ',"path":"a.txt"')" \
-	    "$(fs 2 read ',"path":"a.txt","offset":4,"limit":3')" \
-	    "$(fs 3 read ',"path":"a.txt","lines":true,"offset":1,"limit":1')" \
-	    "$(fs 4 read ',"path":"bin"')" \
-	    "$(fs 5 stat ',"path":"d"')" \
-	    "$(fs 6 ls ',"path":"d"')" \
-	    "$(fs 7 ls '')" \
-	    "$(fs 8 read ',"path":"d/in"')" \
-	    "$(fs 9 read ',"path":"out"')" \
-	    "$(fs 10 read ',"path":"fifo"')" \
-	    "$(fs 11 read ',"path":"nope"')" \
-	    "$(fs 12 read ',"path":"d"')"
+	fs_reads "$(fs 12 read ',"path":"d"')"
 	expect_eq "$(( $(steps) - n0 ))" 12 "steps sent by the daemon"
 	expect_eq "$(workers read)$(workers stat)$(workers ls)" "$w0" \
 	    "workers started for them"
-	expect_eq "$(answer 1)" '{"content":"one\ntwo\nthree\n"}' "read"
-	expect_eq "$(answer 2)" '{"content":"two"}' "byte range"
-	expect_eq "$(answer 3)" '{"content":"two\n"}' "line range"
-	jq -r 'select(.id == 4) | .result.content_base64' "$T/out" |
-	    base64 -d > "$T/bin.got"
-	cmp -s "$T/bin.got" "$RW13/bin" || lib_case_fail "binary read differs"
-	expect_eq "$(answer 5)" "$("$CLAWSSH" stat -s "$id" --json d)" "stat"
-	expect_eq "$(answer 6)" \
-	    "{\"entries\":$("$CLAWSSH" ls -s "$id" --json d)}" "ls d"
-	expect_eq "$(answer 7)" \
-	    "{\"entries\":$("$CLAWSSH" ls -s "$id" --json)}" "ls"
-	expect_eq "$(answer 8)" '{"content":"one\ntwo\nthree\n"}' \
-	    "a link inside"
-	for n in 9 10 11 12; do
-		case $n in 9) p=out ;; 10) p=fifo ;; 11) p=nope ;; 12) p=d ;; esac
-		want=$("$CLAWSSH" read -s "$id" "$p" 2>&1 >/dev/null)
-		expect_eq "\"clawssh: $(answer "$n" | tr -d '"')\"" \
-		    "\"$want\"" "error for $p"
-	done
+	fs_check "$RW13"
+	want=$("$CLAWSSH" read -s "$id" d 2>&1 >/dev/null)
+	expect_eq "\"clawssh: $(answer 12 | tr -d '"')\"" "\"$want\"" \
+	    "error for d"
 	# fs.write: one step too; parents made, binary, the mode kept, a
 	# link out refused as the CLI refuses it
 	chmod 640 "$RW13/a.txt"
