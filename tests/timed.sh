@@ -16,6 +16,28 @@ before=$((limit > 30 ? limit - 15 : limit))
 	echo "timed.sh: $1 still running after $before s; the processes:"
 	ps -eo pid,ppid,pgid,etime,stat,wchan:24,args --forest 2>&1 |
 	    awk 'index($0, " [") == 0 { print substr($0, 1, 300) }'
+	# the ends of the logs its own processes write (--log FILE), and
+	# of the err file beside them
+	ps -eo pid=,ppid=,args= 2>/dev/null | awk -v top=$$ '
+	{ pp[$1] = $2; a[$1] = $0 }
+	END {
+		for (p in a) {
+			for (q = p; q != "" && q != 1 && q != top; q = pp[q])
+				;
+			if (q != top)
+				continue
+			n = split(a[p], w, " ")
+			for (i = 1; i < n; i++)
+				if (w[i] == "--log")
+					print w[i + 1]
+		}
+	}' | sort -u | while read -r log; do
+		for f in "$log" "$(dirname "$log")/err"; do
+			[ -f "$f" ] || continue
+			echo "timed.sh: the end of $f:"
+			tail -n 80 "$f" | cut -c1-300
+		done
+	done
 ) >&2 &
 watcher=$!
 timeout -k 20 "$limit" "$@"

@@ -31,7 +31,7 @@ RW="$R/$id/workspace"
 MAN="$T/state/manifests/$id.manifest"
 LOGF="$MAN.log"
 x() {
-	"$CLAWSSH" exec -v -s "$id" "$@" 2>"$T/err"
+	"$CLAWSSH" exec -vv -s "$id" "$@" 2>"$T/err"
 }
 xd() {
 	"$CLAWSSH" exec -v --no-daemon -s "$id" "$@" 2>"$T/err"
@@ -127,7 +127,7 @@ rbad() {
 	host "rm -f '$RW/X'"
 }
 
-lib_start_daemon "$T/daemon.log"
+lib_start_daemon "$T/daemon.log" -vv	# -vv: a hang shows (tests/timed.sh)
 for how in cut zero flip; do
 	repro "$how" d
 	repro "$how" n
