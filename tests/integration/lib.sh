@@ -42,11 +42,18 @@ lib_need_bwrap() {
 # namespace).  A test that unmounts a remote root calls it first: a
 # holder whose run directory went with an unmounted file system cannot
 # see that it is gone.
+# Only a holder still running: box.pid says its pid and start time
+# (/proc/PID/stat's 22nd field), and a pid whose start differs is
+# another process by now (pid_max is 32768 here: pids come round within
+# a suite), often another test's.
 lib_end_holders() {
 	for _f in "$T"/*/c*/run/box.pid "$T"/*/*/c*/run/box.pid; do
 		[ -f "$_f" ] || continue
-		read -r _p _ < "$_f" 2>/dev/null || continue
+		read -r _p _t < "$_f" 2>/dev/null || continue
 		case $_p in ''|*[!0-9]*) continue ;; esac
+		_s=$(sed 's/.*) //' "/proc/$_p/stat" 2>/dev/null |
+		    cut -d' ' -f20)
+		[ -n "$_s" ] && [ "$_s" = "$_t" ] || continue
 		pkill -KILL -P "$_p" 2>/dev/null
 		kill -KILL "$_p" 2>/dev/null || :
 	done

@@ -18,13 +18,17 @@ id=$("$CLAWSSH" provision -F "$T/ssh_config" --host testhost --key p \
     --runtime none --remote-root "$R" --workspace "$W") || fail "provision"
 P="$R/$id/procs"
 
-# Whatever a failed run leaves running is killed before $T goes.
+# Whatever a failed run leaves running is killed before $T goes: the
+# session of a process not done whose working directory is still ours
+# (an ended one's pid may be another test's process by now).
 proc_cleanup() {
 	for f in "$P"/p*/pid; do
-		[ -f "$f" ] || continue
+		[ -f "$f" ] && [ ! -e "${f%/pid}/done" ] || continue
 		pid=$(cat "$f")
 		case $pid in ''|*[!0-9]*) continue ;; esac
-		[ "$pid" -gt 1 ] && pkill -KILL -s "$pid" 2>/dev/null
+		case $(readlink "/proc/$pid/cwd" 2>/dev/null) in
+		"$T"/*) [ "$pid" -gt 1 ] && pkill -KILL -s "$pid" 2>/dev/null ;;
+		esac
 	done
 	i=0
 	while [ $i -lt 30 ]; do
