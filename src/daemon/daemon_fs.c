@@ -231,7 +231,7 @@ dfs_write_request(struct dcall *c)
  * started.
  */
 static int
-dfs_step(struct dcall *c)
+dfs_step(struct dcall *c, struct droute *r)
 {
 	const struct rpc_fs	*a = &c->rc.fs;
 	const char		*tool = c->rc.argv[0];
@@ -254,7 +254,7 @@ dfs_step(struct dcall *c)
 		dfs_write_request(c);
 	} else
 		return 0;
-	started = droute_fs_step(c, body, a->timeout >= 0 ? a->timeout :
+	started = droute_fs_step(c, r, body, a->timeout >= 0 ? a->timeout :
 	    FSTORE_TIMEOUT);
 	free(body);
 	return started;
@@ -265,14 +265,16 @@ int
 dfs_call(struct dcall *c)
 {
 	struct buf	 out = BUF_INIT;
+	struct droute	*r;
 	const char	*ws;
 	char		*cause = NULL;
 	int		 ro;
 
-	if (!c->rc.fs.simple || c->rc.sandbox == NULL)
+	if (!c->rc.fs.simple || c->rc.sandbox == NULL ||
+	    (r = droute_lookup(c)) == NULL)
 		return 0;
-	if ((ws = droute_fs_local(c, &ro)) == NULL)
-		return dfs_step(c);
+	if ((ws = droute_fs_local(r, &ro)) == NULL)
+		return dfs_step(c, r);
 	if (!dfs_may(c, ro))
 		return 0;
 	log_debug("%s: sandbox %s: in the daemon, on the local copy",

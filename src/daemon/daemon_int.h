@@ -344,18 +344,23 @@ void	droute_failed(struct dcall *c, int started, const char *why);
 /* Stop c's command: TERM, KILL after EXEC_TERM_KILL_MS. */
 void	droute_kill(struct dcall *c);
 /*
- * The local workspace that c's file tool acts on (a mirror sandbox's,
- * as its route says), or NULL: no route yet, or the tool acts on the
- * host's copy.  *ro: the sandbox's workspace is read-only.
+ * The route for c's sandbox, fresh; NULL when there is none yet (it is
+ * learnt in the background when there is none or it is stale).
  */
-const char *droute_fs_local(struct dcall *c, int *ro);
+struct droute *droute_lookup(struct dcall *c);
 /*
- * Run a file tool's step (sh body) in c's sandbox's running environment
+ * The local workspace that r's file tools act on (a mirror sandbox's),
+ * or NULL: they act on the host's copy.  *ro: it is read-only.
+ */
+const char *droute_fs_local(const struct droute *r, int *ro);
+/*
+ * Run a file tool's step (sh body) in r's sandbox's running environment
  * on the host agent's channel, within timeout_s seconds (0: none), with
  * c as its sink (c->fs_label set) and c->fs_in as its stdin: 1 sent, 0
- * not (no route, the tools act elsewhere, or the agent is not up).
+ * not (the tools act elsewhere, or the agent is not up).
  */
-int	droute_fs_step(struct dcall *c, const char *body, int timeout_s);
+int	droute_fs_step(struct dcall *c, struct droute *r, const char *body,
+	    int timeout_s);
 /* Timeouts and kills due; the next one's time (monotonic ms). */
 void	droute_tick(struct daemon *);
 int64_t	droute_next_event(struct daemon *);

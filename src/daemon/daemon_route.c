@@ -362,11 +362,8 @@ droute_learned(struct dcall *c, int status)
 		explicit_bzero(c->out.data, c->out.len);	/* env values */
 }
 
-/*
- * The route for c's sandbox, fresh; NULL when there is none yet (it is
- * learnt in the background when there is none or it is stale).
- */
-static struct droute *
+/* The route for c's sandbox, fresh; see daemon_int.h. */
+struct droute *
 droute_lookup(struct dcall *c)
 {
 	struct daemon	*d = c->d;
@@ -403,14 +400,12 @@ droute_for(struct dcall *c)
 	return r;
 }
 
-/* The local copy of c's sandbox for its file tool; see daemon_int.h. */
+/* The local copy r's file tools act on; see daemon_int.h. */
 const char *
-droute_fs_local(struct dcall *c, int *ro)
+droute_fs_local(const struct droute *r, int *ro)
 {
-	struct droute	*r = droute_lookup(c);
-
-	*ro = r == NULL || r->fs_ro;
-	return r != NULL ? r->fs_local : NULL;
+	*ro = r->fs_ro;
+	return r->fs_local;
 }
 
 /* The host the route's HELLO names, or NULL when it has none now. */
@@ -522,12 +517,12 @@ droute_exec(struct dcall *c)
 
 /* Run a file tool's step in the environment; see daemon_int.h. */
 int
-droute_fs_step(struct dcall *c, const char *body, int timeout_s)
+droute_fs_step(struct dcall *c, struct droute *r, const char *body,
+    int timeout_s)
 {
-	struct droute	*r = droute_lookup(c);
-	char		*argv[4];
+	char	*argv[4];
 
-	if (r == NULL || !r->fs_steps)
+	if (!r->fs_steps)
 		return 0;
 	argv[0] = (char *)(uintptr_t)"sh";
 	argv[1] = (char *)(uintptr_t)"-c";

@@ -137,7 +137,7 @@ fstore_wire_read_reply(const char *o, size_t len, const char *path,
 	size_t		 ll;
 	uint64_t	 m, n;
 
-	lines_init(&lr, o != NULL ? o : "", o != NULL ? len : 0);
+	lines_init(&lr, o, len);
 	if (lines_next(&lr, FW_MODE_LINE_MAX - 1, &line, &ll) != 0)
 		goto bad;
 	lines_init(&w, line, ll);
