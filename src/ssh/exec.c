@@ -466,6 +466,13 @@ exec_pump(struct exec_state *st, char **cause)
 	    (rc = exec_read_stream(st, 0, cause)) != 0 ||
 	    (rc = exec_read_stream(st, 1, cause)) != 0)
 		return rc;
+	/*
+	 * Reading may have taken what stdin waited for (a host agent's
+	 * OPENED): send it now, for nothing else will wake the poll.
+	 */
+	if (st->in.len != 0 || (st->in_eof && !st->eof_sent))
+		if ((rc = exec_flush_stdin(st, cause)) != 0)
+			return rc;
 	if (st->stop == EXEC_STOP_PIPE && st->grace == 0 &&
 	    st->o->quick_stop && !st->overflow) {
 		st->stop_sig = SIGPIPE;		/* closing the channel ends it */
