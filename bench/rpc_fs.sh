@@ -7,7 +7,12 @@
 #   mirror-stat   the local copy itself (daemon_fs.c), no worker
 #   remote-read   fs.read on a remote sandbox: the daemon sends the
 #                 read's step into the sandbox's running environment on
-#                 the host agent's channel itself (no worker)
+#                 the host agent's channel itself (no worker): the
+#                 agent's own fs-read, one process
+#   remote-stat   fs.stat there: a shell step (sh, stat, ...)
+#   remote-read-sh
+#                 fs.read with CLAWSSH_NO_AGENT_SELF=1 in the daemon:
+#                 the shell step of before (sh, stat, dd --version, dd)
 #   remote-worker the same with CLAWSSH_NO_AGENT_ROUTE=1 in the daemon's
 #                 environment: a worker per call, the path before
 #   ssh-cat       hyperfine of `ssh cat FILE` through a ControlMaster,
@@ -51,6 +56,17 @@ done
 mr=$(python3 bench/rpc_fs.py "$D" "$mbox" fs.read f.txt "$RUNS")
 ms=$(python3 bench/rpc_fs.py "$D" "$mbox" fs.stat f.txt "$RUNS")
 rr=$(python3 bench/rpc_fs.py "$D" "$rbox" fs.read f.txt "$RUNS")
+rs=$(python3 bench/rpc_fs.py "$D" "$rbox" fs.stat f.txt "$RUNS")
+D3=$T/run/clawssh/sh.sock
+CLAWSSH_NO_AGENT_SELF=1 "$CLAWSSH" serve --socket "$D3" --idle-timeout 0 \
+    --log "$T/sh.log" &
+W3=$!
+sleep 0.5
+"$CLAWSSH" exec -s "$rbox" --no-sync -- true
+python3 bench/rpc_fs.py "$D3" "$rbox" fs.read f.txt 3 >/dev/null
+sleep 1
+rh=$(python3 bench/rpc_fs.py "$D3" "$rbox" fs.read f.txt "$RUNS")
+kill "$W3"
 D2=$T/run/clawssh/worker.sock
 CLAWSSH_NO_AGENT_ROUTE=1 "$CLAWSSH" serve --socket "$D2" --idle-timeout 0 \
     --log "$T/worker.log" &
@@ -69,12 +85,15 @@ sp=$(jq -r '.results[0].times | sort |
 echo "file tools over JSON-RPC, $RUNS sequential calls each (ms):"
 printf '  %-12s %8s %8s\n' "" median p99
 # shellcheck disable=SC2086 # each holds "median p99"
-printf '  %-12s %8.2f %8.2f\n' mirror-read $mr mirror-stat $ms \
-    remote-read $rr remote-worker $rw ssh-cat "$sc" "$sp"
+printf '  %-14s %8.2f %8.2f\n' mirror-read $mr mirror-stat $ms \
+    remote-read $rr remote-stat $rs remote-read-sh $rh remote-worker $rw \
+    ssh-cat "$sc" "$sp"
 awk -v r="${mr% *}" -v s="${ms% *}" -v w="${rr% *}" -v x="${rw% *}" \
-    -v c="$sc" 'BEGIN {
-	printf "mirror-read / ssh-cat   %.3f  (floor: <= 0.30)\n", r / c
-	printf "mirror-stat / ssh-cat   %.3f  (floor: <= 0.30)\n", s / c
-	printf "remote-read / ssh-cat   %.3f  (a step on the agent channel)\n", w / c
-	printf "remote-worker / ssh-cat %.3f  (a worker per call)\n", x / c
+    -v t="${rs% *}" -v h="${rh% *}" -v c="$sc" 'BEGIN {
+	printf "mirror-read / ssh-cat    %.3f  (floor: <= 0.30)\n", r / c
+	printf "mirror-stat / ssh-cat    %.3f  (floor: <= 0.30)\n", s / c
+	printf "remote-read / ssh-cat    %.3f  (floor: <= 0.30; fs-read)\n", w / c
+	printf "remote-stat / ssh-cat    %.3f  (floor: <= 0.30; a shell step)\n", t / c
+	printf "remote-read-sh / ssh-cat %.3f  (the shell step)\n", h / c
+	printf "remote-worker / ssh-cat  %.3f  (a worker per call)\n", x / c
 }'

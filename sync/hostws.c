@@ -139,6 +139,7 @@ hostws_run(struct transport *t, const struct hostws *h, const char *body,
 	int			 rc;
 
 	if (h->agent != NULL && transport_mux(t) != NULL) {
+		memset(&ea, 0, sizeof ea);
 		ea.path = h->agent;
 		ea.dir = h->rundir;
 		ea.spec = h->token;

@@ -24,6 +24,7 @@ static const struct {
 	{ "box-init", box_init_main },
 	{ "box-status", box_status_main },
 	{ "box-stop", box_stop_main },
+	{ "fs-read", fs_read_main },
 	{ "serve", serve_main },
 };
 
@@ -39,6 +40,8 @@ agent_usage(void)
 	    "RUNTIME-ARGV...\n"
 	    "       clawssh-agent box-status --dir RUNDIR\n"
 	    "       clawssh-agent box-stop --dir RUNDIR\n"
+	    "       clawssh-agent fs-read PATH OFFSET LIMIT CAP   (in the "
+	    "sandbox, from its workspace)\n"
 	    "       clawssh-agent serve   (frames on stdin and stdout)\n");
 	return AGENT_EXIT_ERR;
 }

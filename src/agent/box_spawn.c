@@ -179,8 +179,12 @@ spawn_child(const struct msg_exec *m, const int *fds, const char *slave)
 		spawn_say("clawssh: cd: ", m->cwd, strerror(err));
 		_exit(1);
 	}
-	err = m->argv[0] == NULL ? spawn_login(m->env) :
-	    spawn_execvp(m->argv, m->env);
+	if ((m->flags & FRAME_EXEC_SELF) != 0) {
+		execve("/proc/self/exe", m->argv, m->env);	/* the agent */
+		err = errno;
+	} else
+		err = m->argv[0] == NULL ? spawn_login(m->env) :
+		    spawn_execvp(m->argv, m->env);
 	spawn_say("", m->argv[0] != NULL ? m->argv[0] : "/bin/sh",
 	    err == ENOENT ? "not found" : strerror(err));
 	_exit(err == ENOENT ? 127 : 126);

@@ -72,6 +72,9 @@ enum frame_tag {
 #define FRAME_EXEC_PTY		0x1
 #define FRAME_EXEC_LOGIN	0x2
 #define FRAME_EXEC_BASEENV	0x4	/* serve: add its own PATH, LANG... */
+#define FRAME_EXEC_SELF		0x8	/* argv is the agent's own command
+					   (clawssh-agent fs-read ...): run
+					   /proc/self/exe, not a PATH search */
 
 /* Errors: 0 is success, these are negative. */
 #define FRAME_ERR_LENGTH	-1	/* length out of range */

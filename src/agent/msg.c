@@ -79,6 +79,7 @@ msg_hello_put(struct frame_wr *w, uint32_t id, const char *spec,
 	frame_put_str(w, TAG_CAP, "status");
 	frame_put_str(w, TAG_CAP, "stop");
 	frame_put_str(w, TAG_CAP, "relay");
+	frame_put_str(w, TAG_CAP, "self");
 	if (spec != NULL)
 		frame_put_str(w, TAG_SPEC, spec);
 	if (started != 0)
@@ -91,7 +92,7 @@ static int
 msg_cap(const struct frame_buf *val)
 {
 	static const char	*names[] = { "exec", "pty", "status", "stop",
-	    "relay" };
+	    "relay", "self" };
 	size_t			 i;
 
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -231,7 +232,10 @@ msg_exec_check(struct msg_exec *m, int relayed)
 	if (m->cwd == NULL || m->cwd[0] != '/')
 		return FRAME_ERR_VALUE;
 	if ((m->flags & ~(uint32_t)(FRAME_EXEC_PTY | FRAME_EXEC_LOGIN |
-	    (relayed ? FRAME_EXEC_BASEENV : 0))) != 0)
+	    FRAME_EXEC_SELF | (relayed ? FRAME_EXEC_BASEENV : 0))) != 0)
+		return FRAME_ERR_VALUE;
+	if ((m->flags & FRAME_EXEC_SELF) != 0 &&
+	    (m->flags & (FRAME_EXEC_PTY | FRAME_EXEC_LOGIN)) != 0)
 		return FRAME_ERR_VALUE;
 	if (m->nfds != ((m->flags & FRAME_EXEC_PTY) || relayed ? 0 : 3))
 		return FRAME_ERR_VALUE;

@@ -29,6 +29,7 @@ struct msg_hello {
 #define MSG_CAP_STATUS	0x4
 #define MSG_CAP_STOP	0x8
 #define MSG_CAP_RELAY	0x10	/* serve: EXEC relayed, DATA, EOF */
+#define MSG_CAP_SELF	0x20	/* FRAME_EXEC_SELF: the agent's own steps */
 
 /* ERROR codes (TAG_CODE) of serve's answers to an EXEC. */
 #define MSG_ERR_NOHOLDER 1	/* nobody answers on RUNDIR/box.sock */

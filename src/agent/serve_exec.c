@@ -276,6 +276,12 @@ serve_exec_launch(struct serve *s, struct serve_exec *e, const struct frame *f)
 		    "with other settings");
 		return;
 	}
+	if ((e->m.flags & FRAME_EXEC_SELF) != 0 &&
+	    (e->hc.hello.caps & MSG_CAP_SELF) == 0) {
+		serve_fail(s, e, MSG_ERR_SPEC, "the sandbox environment "
+		    "predates the agent's own steps");
+		return;
+	}
 	if (serve_pipes(e, theirs) != 0) {
 		serve_fail(s, e, MSG_ERR_SYSTEM, strerror(errno));
 		return;

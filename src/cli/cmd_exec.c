@@ -483,6 +483,7 @@ exec_fg_run(struct exec_args *a, struct exec_opts *eo, int routable,
 	int			rc;
 
 	if (a->route.dir != NULL && routable && eo->pty == NULL) {
+		memset(&ea, 0, sizeof ea);
 		ea.path = a->route.agent;
 		ea.dir = a->route.dir;
 		ea.spec = a->route.token;

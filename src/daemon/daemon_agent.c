@@ -63,6 +63,7 @@ struct dagent {
 	char			*path;
 	struct dchan		*ch;		/* NULL once it ended */
 	int			 hello;		/* its HELLO came */
+	int			 caps;		/* its HELLO's MSG_CAP_* */
 	int64_t			 broken_until;	/* refuse until then */
 	struct buf		 rx;		/* its stdout, unparsed */
 	struct buf		 err;		/* its stderr, the start */
@@ -170,6 +171,7 @@ dagent_hello(struct dagent *a, const struct frame *f)
 	if (!ok)
 		return -1;
 	a->hello = 1;
+	a->caps = h.caps;
 	log_debug("%s: host agent %s ready", a->host->label, a->path);
 	return 0;
 }
@@ -597,6 +599,20 @@ dagent_call(struct dhost *h, const char *path, struct dcall *c,
 	TAILQ_INSERT_TAIL(&a->reqs, rq, aentry);
 	dagent_queue_exec(a, rq, (const uint8_t *)frame->data, frame->len);
 	return rq;
+}
+
+/* Whether an agent is up with a capability; see daemon_int.h. */
+int
+dagent_has(struct dhost *h, const char *path, int cap)
+{
+	struct dagent	*a;
+
+	TAILQ_FOREACH(a, &h->agents, entry) {
+		if (strcmp(a->path, path) == 0)
+			return a->ch != NULL && a->hello &&
+			    (a->caps & cap) != 0;
+	}
+	return 0;
 }
 
 /* Signal an in-process command; see daemon_int.h. */

@@ -17,6 +17,8 @@
 
 #include <sys/queue.h>
 
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -225,6 +227,35 @@ dfs_write_request(struct dcall *c)
 }
 
 /*
+ * A read as the agent's own step (clawssh-agent fs-read, one process
+ * where the shell step starts four), when the agent runs them: 1
+ * started, 0 not, -1 it does not (the shell step then).
+ */
+static int
+dfs_step_read(struct dcall *c, struct droute *r, int timeout_s)
+{
+	const struct rpc_fs	*a = &c->rc.fs;
+	char			 off[24], lim[24], cap[24];
+	char			*argv[7];
+
+	if (!droute_agent_self(c, r))
+		return -1;
+	snprintf(off, sizeof off, "%llu",
+	    (unsigned long long)(a->lines ? 0 : a->offset));
+	snprintf(lim, sizeof lim, "%llu",
+	    (unsigned long long)(a->lines ? 0 : a->limit));
+	snprintf(cap, sizeof cap, "%llu", (unsigned long long)FSTORE_FILE_MAX);
+	argv[0] = (char *)(uintptr_t)"clawssh-agent";
+	argv[1] = (char *)(uintptr_t)"fs-read";
+	argv[2] = (char *)(uintptr_t)a->path;
+	argv[3] = off;
+	argv[4] = lim;
+	argv[5] = cap;
+	argv[6] = NULL;
+	return droute_fs_step(c, r, argv, 1, timeout_s);
+}
+
+/*
  * Start c's tool as a step in the sandbox's running environment where
  * the tools act on the host's copy and the steps may join it (the
  * route's fs_steps): read, stat, ls and write, one step each.  1
@@ -235,12 +266,16 @@ dfs_step(struct dcall *c, struct droute *r)
 {
 	const struct rpc_fs	*a = &c->rc.fs;
 	const char		*tool = c->rc.argv[0];
-	char			*body;
-	int			 started;
+	char			*body, *argv[4];
+	int			 started, timeout_s;
 
 	if ((strcmp(tool, "read") == 0 || strcmp(tool, "write") == 0) &&
 	    *a->path == '\0')
 		return 0;	/* the store's own refusal: the worker's */
+	timeout_s = a->timeout >= 0 ? a->timeout : FSTORE_TIMEOUT;
+	if (strcmp(tool, "read") == 0 &&
+	    (started = dfs_step_read(c, r, timeout_s)) >= 0)
+		return started;
 	if (strcmp(tool, "read") == 0)
 		body = fstore_wire_read(a->path, a->lines ? 0 : a->offset,
 		    a->lines ? 0 : a->limit);
@@ -254,8 +289,11 @@ dfs_step(struct dcall *c, struct droute *r)
 		dfs_write_request(c);
 	} else
 		return 0;
-	started = droute_fs_step(c, r, body, a->timeout >= 0 ? a->timeout :
-	    FSTORE_TIMEOUT);
+	argv[0] = (char *)(uintptr_t)"sh";
+	argv[1] = (char *)(uintptr_t)"-c";
+	argv[2] = body;
+	argv[3] = NULL;
+	started = droute_fs_step(c, r, argv, 0, timeout_s);
 	free(body);
 	return started;
 }

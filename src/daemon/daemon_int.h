@@ -328,6 +328,8 @@ void	dagent_free_all(struct dhost *);
  */
 struct dareq	*dagent_call(struct dhost *h, const char *path,
 		    struct dcall *c, const struct buf *frame);
+/* Whether h's agent at path said HELLO with capability cap (MSG_CAP_*). */
+int	dagent_has(struct dhost *h, const char *path, int cap);
 /* Signal its command; send p (n bytes) as its stdin, then EOF. */
 void	dareq_signal(struct dareq *, int sig);
 void	dareq_stdin(struct dareq *, const char *p, size_t n);
@@ -354,13 +356,17 @@ struct droute *droute_lookup(struct dcall *c);
  */
 const char *droute_fs_local(const struct droute *r, int *ro);
 /*
- * Run a file tool's step (sh body) in r's sandbox's running environment
- * on the host agent's channel, within timeout_s seconds (0: none), with
- * c as its sink (c->fs_label set) and c->fs_in as its stdin: 1 sent, 0
- * not (the tools act elsewhere, or the agent is not up).
+ * Run a file tool's step in r's sandbox's running environment on the
+ * host agent's channel: argv (sh -c BODY, or with self the agent's own
+ * command, clawssh-agent fs-read ...), within timeout_s seconds (0:
+ * none), with c as its sink (c->fs_label set) and c->fs_in as its
+ * stdin: 1 sent, 0 not (the tools act elsewhere, or the agent is not
+ * up).
  */
-int	droute_fs_step(struct dcall *c, struct droute *r, const char *body,
-	    int timeout_s);
+int	droute_fs_step(struct dcall *c, struct droute *r, char *const *argv,
+	    int self, int timeout_s);
+/* Whether r's host agent is up and runs its own steps (fs-read). */
+int	droute_agent_self(struct dcall *c, const struct droute *r);
 /* Timeouts and kills due; the next one's time (monotonic ms). */
 void	droute_tick(struct daemon *);
 int64_t	droute_next_event(struct daemon *);

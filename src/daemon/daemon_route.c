@@ -42,6 +42,7 @@
 #include "daemon_int.h"
 #include "exec.h"
 #include "log.h"
+#include "msg.h"
 #include "remote_cmd.h"
 #include "xmalloc.h"
 
@@ -453,7 +454,7 @@ droute_env(const struct dcall *c, const struct droute *r, size_t *n)
  */
 static int
 droute_start(struct dcall *c, struct droute *r, int argc, char *const *argv,
-    const struct claw_env *env, size_t nenv, const char *cwd)
+    const struct claw_env *env, size_t nenv, const char *cwd, int self)
 {
 	struct exec_agent	 ea;
 	struct dhost		*h;
@@ -461,10 +462,12 @@ droute_start(struct dcall *c, struct droute *r, int argc, char *const *argv,
 
 	if ((h = droute_host(c->d, r)) == NULL)
 		return 0;
+	memset(&ea, 0, sizeof ea);
 	ea.path = r->agent;
 	ea.dir = r->dir;
 	ea.spec = r->token;
 	ea.cwd = cwd;
+	ea.self = self;
 	if (agent_req_frame(&ea, argc, argv, env, nenv, &frame) == 0)
 		c->areq = dagent_call(h, r->agent, c, &frame);
 	buf_free_secret(&frame);
@@ -503,7 +506,7 @@ droute_exec(struct dcall *c)
 		cwd = dir = xasprintf("%s/%s", r->workdir, cwd);
 	env = droute_env(c, r, &nenv);
 	started = droute_start(c, r, argc, c->rc.argv + c->rc.exec.argi, env,
-	    nenv, cwd);
+	    nenv, cwd, 0);
 	free(env);
 	free(dir);
 	if (!started)
@@ -517,24 +520,40 @@ droute_exec(struct dcall *c)
 
 /* Run a file tool's step in the environment; see daemon_int.h. */
 int
-droute_fs_step(struct dcall *c, struct droute *r, const char *body,
-    int timeout_s)
+droute_fs_step(struct dcall *c, struct droute *r, char *const *argv,
+    int self, int timeout_s)
 {
-	char	*argv[4];
+	int	argc;
 
 	if (!r->fs_steps)
 		return 0;
-	argv[0] = (char *)(uintptr_t)"sh";
-	argv[1] = (char *)(uintptr_t)"-c";
-	argv[2] = (char *)(uintptr_t)body;
-	argv[3] = NULL;
-	if (!droute_start(c, r, 3, argv, NULL, 0, r->workdir))
+	for (argc = 0; argv[argc] != NULL; argc++)
+		;
+	if (!droute_start(c, r, argc, argv, NULL, 0, r->workdir, self))
 		return 0;
 	droute_deadline(c, timeout_s);
 	c->fs_label = xstrdup(r->label);
 	log_debug("%s: sandbox %s: in the daemon, a step in the sandbox's "
-	    "environment", c->method, c->rc.sandbox);
+	    "environment%s", c->method, c->rc.sandbox, self ? " (the agent's "
+	    "own fs-read)" : "");
 	return 1;
+}
+
+/*
+ * Whether r's agent runs its own steps; see daemon_int.h.
+ * CLAWSSH_NO_AGENT_SELF=1 in the daemon's environment keeps the shell
+ * steps (bench/rpc_fs.sh compares them).
+ */
+int
+droute_agent_self(struct dcall *c, const struct droute *r)
+{
+	struct dhost	*h;
+	const char	*no = getenv("CLAWSSH_NO_AGENT_SELF");
+
+	if (no != NULL && strcmp(no, "1") == 0)
+		return 0;
+	return r->fs_steps && (h = droute_host(c->d, r)) != NULL &&
+	    dagent_has(h, r->agent, MSG_CAP_SELF);
 }
 
 /* The command started: its stdin goes down, then its end. */

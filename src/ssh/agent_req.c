@@ -38,7 +38,7 @@ agent_req_frame(const struct exec_agent *a, int argc, char *const *argv,
 	for (i = 0; i < nenv; i++)
 		m.env[i] = xasprintf("%s=%s", env[i].name, env[i].value);
 	m.cwd = (char *)(uintptr_t)a->cwd;
-	m.flags = FRAME_EXEC_BASEENV;
+	m.flags = FRAME_EXEC_BASEENV | (a->self ? FRAME_EXEC_SELF : 0);
 	msg_exec_relayed_put(&w, 0, &m, a->dir, a->spec);
 	if (w.err != 0 || w.len > FRAME_MAX)
 		rc = -1;

@@ -18,6 +18,8 @@ struct exec_agent {
 	const char	*dir;	/* the holder's run directory (absolute) */
 	const char	*spec;	/* the start script's token */
 	const char	*cwd;	/* inside the sandbox (absolute) */
+	int		 self;	/* argv is the agent's own command
+				   (FRAME_EXEC_SELF: fs-read ...) */
 };
 
 /*

@@ -489,6 +489,29 @@ steps() {
 	    "$T/daemon.log"
 }
 
+# own_reads: how many of them were the agent's own fs-read.
+own_reads() {
+	grep -c "a step in the sandbox's environment (the agent's own" \
+	    "$T/daemon.log" || :
+}
+
+# hostile_reads DIR: more paths for fs-read against the shell step: a
+# dangling link, links to a directory and through it, a chain, a link
+# out through a directory, a file taken for a directory, a link to the
+# workspace itself, an absolute link back in, an empty file, a setuid
+# mode.
+hostile_reads() {
+	ln -s nowhere "$1/dang"
+	ln -s d "$1/dl"
+	ln -s dl/in "$1/chain"
+	ln -s /etc "$1/etc"
+	ln -s . "$1/self"
+	ln -s "$(cd "$1" && pwd -P)/a.txt" "$1/abs_in"
+	: > "$1/empty"
+	printf 'x\n' > "$1/mode"
+	chmod 4750 "$1/mode"
+}
+
 case_13() {
 	warm thirteen
 	RW13="$R/$id/workspace"
@@ -507,6 +530,34 @@ case_13() {
 	want=$("$CLAWSSH" read -s "$id" d 2>&1 >/dev/null)
 	expect_eq "\"clawssh: $(answer 12 | tr -d '"')\"" "\"$want\"" \
 	    "error for d"
+	# the agent's own fs-read answers as the shell step does (the CLI's
+	# read runs the shell step)
+	hostile_reads "$RW13"
+	own13
+	o0=$(own_reads)
+	set -- dang dl/in chain etc/passwd self/a.txt abs_in empty mode \
+	    a.txt/x dl
+	i=0
+	for p; do
+		i=$((i + 1))
+		set -- "$@" "$(fs "$i" read ",\"path\":\"$p\"")"
+	done
+	shift 10
+	rpc "$@"
+	expect_eq "$(( $(own_reads) - o0 ))" 10 "the agent's own reads"
+	i=0
+	for p in dang dl/in chain etc/passwd self/a.txt abs_in empty mode \
+	    a.txt/x dl; do
+		i=$((i + 1))
+		if want=$("$CLAWSSH" read -s "$id" "$p" 2>"$T/err13"); then
+			got=$(jq -r "select(.id == $i) | .result.content" \
+			    "$T/out")
+			expect_eq "$got" "$want" "read $p"
+		else
+			expect_eq "\"clawssh: $(answer "$i" | tr -d '"')\"" \
+			    "\"$(cat "$T/err13")\"" "error for $p"
+		fi
+	done
 	# fs.write: one step too; parents made, binary, the mode kept, a
 	# link out refused as the CLI refuses it
 	chmod 640 "$RW13/a.txt"

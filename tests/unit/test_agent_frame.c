@@ -93,7 +93,7 @@ test_small_round_trips(void **state)
 	assert_string_equal(h.spec, "spec-1");
 	assert_true(h.started == 1234567890123ULL);
 	assert_int_equal(h.caps, MSG_CAP_EXEC | MSG_CAP_PTY | MSG_CAP_STATUS |
-	    MSG_CAP_STOP | MSG_CAP_RELAY);
+	    MSG_CAP_STOP | MSG_CAP_RELAY | MSG_CAP_SELF);
 	msg_hello_free(&h);
 
 	frame_wr_reset(&w);

@@ -26,7 +26,7 @@
 
 static const struct exec_agent req = {
 	"/home/u/.cache/clawssh/agent/clawssh-agent-x",
-	"/srv/claw/c1/run", "0123456789abcdef", "/workspace/sub"
+	"/srv/claw/c1/run", "0123456789abcdef", "/workspace/sub", 0
 };
 
 /* A request round-trips through serve's parsers. */
@@ -93,6 +93,52 @@ test_minimal(void **state)
 	buf_free(&out);
 }
 
+/*
+ * The agent's own step (fs-read): FRAME_EXEC_SELF goes with it, and
+ * both parsers take it; with a terminal or as a login it is refused.
+ */
+static void
+test_self(void **state)
+{
+	char			 a0[] = "clawssh-agent", a1[] = "fs-read";
+	char			*argv[] = { a0, a1, NULL }, *noenv[] = { NULL };
+	struct exec_agent	 r = req;
+	struct buf		 out = BUF_INIT;
+	struct frame		 f;
+	struct frame_wr		 w = FRAME_WR_INIT;
+	struct msg_exec		 m;
+
+	(void)state;
+	r.self = 1;
+	assert_int_equal(agent_req_frame(&r, 2, argv, NULL, 0, &out), 0);
+	assert_int_equal(frame_parse(out.data, out.len, &f), 1);
+	assert_int_equal(msg_exec_get_relayed(&f, &m), 0);
+	assert_int_equal(m.flags, FRAME_EXEC_BASEENV | FRAME_EXEC_SELF);
+	/* as serve passes it on to the holder: three fds, no BASEENV */
+	m.flags = FRAME_EXEC_SELF;
+	m.nfds = 3;
+	msg_exec_put(&w, 1, &m);
+	assert_int_equal(frame_parse(w.data, w.len, &f), 1);
+	msg_exec_free(&m);
+	assert_int_equal(msg_exec_get(&f, &m), 0);
+	assert_int_equal(m.flags, FRAME_EXEC_SELF);
+	msg_exec_free(&m);
+	frame_wr_free(&w);
+	buf_free(&out);
+	/* not with a terminal */
+	memset(&m, 0, sizeof m);
+	m.argv = argv;
+	m.env = noenv;
+	m.cwd = (char *)(uintptr_t)"/w";
+	m.flags = FRAME_EXEC_SELF | FRAME_EXEC_PTY;
+	msg_exec_put(&w, 1, &m);
+	assert_int_equal(frame_parse(w.data, w.len, &f), 1);
+	memset(&m, 0, sizeof m);
+	assert_int_equal(msg_exec_get(&f, &m), FRAME_ERR_VALUE);
+	msg_exec_free(&m);
+	frame_wr_free(&w);
+}
+
 /* No argv, or one too big for a frame: refused, nothing appended. */
 static void
 test_refused(void **state)
@@ -121,6 +167,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_minimal),
+		cmocka_unit_test(test_self),
 		cmocka_unit_test(test_refused),
 	};
 

@@ -172,7 +172,7 @@ test_stdin_after_late_opened(void **state)
 	struct sockaddr_un	 sun;
 	struct sshconfig	 sc;
 	struct transport_opts	 topts;
-	struct exec_agent	 ag = { "/agent", "/run", "spec", "/ws" };
+	struct exec_agent	 ag = { "/agent", "/run", "spec", "/ws", 0 };
 	struct exec_opts	 o;
 	struct transport	*t = NULL;
 	struct buf		 out = BUF_INIT, err = BUF_INIT;
