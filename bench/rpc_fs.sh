@@ -9,7 +9,7 @@
 #                 read's step into the sandbox's running environment on
 #                 the host agent's channel itself (no worker): the
 #                 agent's own fs-read, one process
-#   remote-stat   fs.stat there: a shell step (sh, stat, ...)
+#   remote-stat   fs.stat there: the agent's own fs-stat
 #   remote-read-sh
 #                 fs.read with CLAWSSH_NO_AGENT_SELF=1 in the daemon:
 #                 the shell step of before (sh, stat, dd --version, dd)
@@ -93,7 +93,7 @@ awk -v r="${mr% *}" -v s="${ms% *}" -v w="${rr% *}" -v x="${rw% *}" \
 	printf "mirror-read / ssh-cat    %.3f  (floor: <= 0.30)\n", r / c
 	printf "mirror-stat / ssh-cat    %.3f  (floor: <= 0.30)\n", s / c
 	printf "remote-read / ssh-cat    %.3f  (floor: <= 0.30; fs-read)\n", w / c
-	printf "remote-stat / ssh-cat    %.3f  (floor: <= 0.30; a shell step)\n", t / c
+	printf "remote-stat / ssh-cat    %.3f  (floor: <= 0.30; fs-stat)\n", t / c
 	printf "remote-read-sh / ssh-cat %.3f  (the shell step)\n", h / c
 	printf "remote-worker / ssh-cat  %.3f  (a worker per call)\n", x / c
 }'

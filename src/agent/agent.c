@@ -24,7 +24,9 @@ static const struct {
 	{ "box-init", box_init_main },
 	{ "box-status", box_status_main },
 	{ "box-stop", box_stop_main },
+	{ "fs-ls", fs_ls_main },
 	{ "fs-read", fs_read_main },
+	{ "fs-stat", fs_stat_main },
 	{ "serve", serve_main },
 };
 
@@ -40,8 +42,10 @@ agent_usage(void)
 	    "RUNTIME-ARGV...\n"
 	    "       clawssh-agent box-status --dir RUNDIR\n"
 	    "       clawssh-agent box-stop --dir RUNDIR\n"
-	    "       clawssh-agent fs-read PATH OFFSET LIMIT CAP   (in the "
-	    "sandbox, from its workspace)\n"
+	    "       clawssh-agent fs-read PATH OFFSET LIMIT CAP\n"
+	    "       clawssh-agent fs-stat PATH\n"
+	    "       clawssh-agent fs-ls PATH   (fs-*: in the sandbox, from its "
+	    "workspace)\n"
 	    "       clawssh-agent serve   (frames on stdin and stdout)\n");
 	return AGENT_EXIT_ERR;
 }

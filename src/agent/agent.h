@@ -28,7 +28,9 @@ int	box_hold_main(int argc, char **argv);
 int	box_init_main(int argc, char **argv);
 int	box_status_main(int argc, char **argv);
 int	box_stop_main(int argc, char **argv);
+int	fs_ls_main(int argc, char **argv);
 int	fs_read_main(int argc, char **argv);
+int	fs_stat_main(int argc, char **argv);
 
 /* "clawssh: MESSAGE" on stderr. */
 void	agent_warn(const char *fmt, ...)

@@ -227,31 +227,41 @@ dfs_write_request(struct dcall *c)
 }
 
 /*
- * A read as the agent's own step (clawssh-agent fs-read, one process
- * where the shell step starts four), when the agent runs them: 1
- * started, 0 not, -1 it does not (the shell step then).
+ * A read, stat or listing as the agent's own step (clawssh-agent
+ * fs-read, fs-stat, fs-ls: one process where the shell step starts two
+ * to four), when the agent runs them: 1 started, 0 not, -1 it does not
+ * (the shell step then).
  */
 static int
-dfs_step_read(struct dcall *c, struct droute *r, int timeout_s)
+dfs_step_self(struct dcall *c, struct droute *r, const char *tool,
+    int timeout_s)
 {
 	const struct rpc_fs	*a = &c->rc.fs;
-	char			 off[24], lim[24], cap[24];
+	char			 off[24], lim[24], cap[24], step[16];
 	char			*argv[7];
 
+	if (strcmp(tool, "read") != 0 && strcmp(tool, "stat") != 0 &&
+	    strcmp(tool, "ls") != 0)
+		return -1;
 	if (!droute_agent_self(c, r))
 		return -1;
-	snprintf(off, sizeof off, "%llu",
-	    (unsigned long long)(a->lines ? 0 : a->offset));
-	snprintf(lim, sizeof lim, "%llu",
-	    (unsigned long long)(a->lines ? 0 : a->limit));
-	snprintf(cap, sizeof cap, "%llu", (unsigned long long)FSTORE_FILE_MAX);
+	snprintf(step, sizeof step, "fs-%s", tool);
 	argv[0] = (char *)(uintptr_t)"clawssh-agent";
-	argv[1] = (char *)(uintptr_t)"fs-read";
+	argv[1] = step;
 	argv[2] = (char *)(uintptr_t)a->path;
-	argv[3] = off;
-	argv[4] = lim;
-	argv[5] = cap;
-	argv[6] = NULL;
+	argv[3] = NULL;
+	if (strcmp(tool, "read") == 0) {
+		snprintf(off, sizeof off, "%llu",
+		    (unsigned long long)(a->lines ? 0 : a->offset));
+		snprintf(lim, sizeof lim, "%llu",
+		    (unsigned long long)(a->lines ? 0 : a->limit));
+		snprintf(cap, sizeof cap, "%llu",
+		    (unsigned long long)FSTORE_FILE_MAX);
+		argv[3] = off;
+		argv[4] = lim;
+		argv[5] = cap;
+		argv[6] = NULL;
+	}
 	return droute_fs_step(c, r, argv, 1, timeout_s);
 }
 
@@ -273,8 +283,7 @@ dfs_step(struct dcall *c, struct droute *r)
 	    *a->path == '\0')
 		return 0;	/* the store's own refusal: the worker's */
 	timeout_s = a->timeout >= 0 ? a->timeout : FSTORE_TIMEOUT;
-	if (strcmp(tool, "read") == 0 &&
-	    (started = dfs_step_read(c, r, timeout_s)) >= 0)
+	if ((started = dfs_step_self(c, r, tool, timeout_s)) >= 0)
 		return started;
 	if (strcmp(tool, "read") == 0)
 		body = fstore_wire_read(a->path, a->lines ? 0 : a->offset,

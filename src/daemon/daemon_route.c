@@ -534,8 +534,8 @@ droute_fs_step(struct dcall *c, struct droute *r, char *const *argv,
 	droute_deadline(c, timeout_s);
 	c->fs_label = xstrdup(r->label);
 	log_debug("%s: sandbox %s: in the daemon, a step in the sandbox's "
-	    "environment%s", c->method, c->rc.sandbox, self ? " (the agent's "
-	    "own fs-read)" : "");
+	    "environment%s%s%s", c->method, c->rc.sandbox, self ? " (the "
+	    "agent's own " : "", self ? argv[1] : "", self ? ")" : "");
 	return 1;
 }
 

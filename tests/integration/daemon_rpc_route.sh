@@ -495,6 +495,18 @@ own_reads() {
 	    "$T/daemon.log" || :
 }
 
+# stat_or_ls TOOL N PATH: answer N is what `clawssh TOOL --json PATH`
+# says (ls: as entries), or its error.
+stat_or_ls() {
+	if want=$("$CLAWSSH" "$1" -s "$id" --json "$3" 2>"$T/err13"); then
+		[ "$1" = ls ] && want="{\"entries\":$want}"
+		expect_eq "$(answer "$2")" "$want" "$1 $3"
+	else
+		expect_eq "\"clawssh: $(answer "$2" | tr -d '"')\"" \
+		    "\"$(cat "$T/err13")\"" "$1 error for $3"
+	fi
+}
+
 # hostile_reads DIR: more paths for fs-read against the shell step: a
 # dangling link, links to a directory and through it, a chain, a link
 # out through a directory, a file taken for a directory, a link to the
@@ -557,6 +569,32 @@ case_13() {
 			expect_eq "\"clawssh: $(answer "$i" | tr -d '"')\"" \
 			    "\"$(cat "$T/err13")\"" "error for $p"
 		fi
+	done
+	# and fs-stat, fs-ls as the shell steps: stat of each, ls of some
+	o0=$(own_reads)
+	set -- dang dl/in chain etc/passwd self/a.txt abs_in empty mode \
+	    a.txt/x dl
+	i=0
+	for p; do
+		i=$((i + 1))
+		set -- "$@" "$(fs "$i" stat ",\"path\":\"$p\"")"
+	done
+	for p in dl self etc dang a.txt d/e; do
+		i=$((i + 1))
+		set -- "$@" "$(fs "$i" ls ",\"path\":\"$p\"")"
+	done
+	shift 10
+	rpc "$@"
+	expect_eq "$(( $(own_reads) - o0 ))" 16 "the agent's own stat and ls"
+	i=0
+	for p in dang dl/in chain etc/passwd self/a.txt abs_in empty mode \
+	    a.txt/x dl; do
+		i=$((i + 1))
+		stat_or_ls stat "$i" "$p"
+	done
+	for p in dl self etc dang a.txt d/e; do
+		i=$((i + 1))
+		stat_or_ls ls "$i" "$p"
 	done
 	# fs.write: one step too; parents made, binary, the mode kept, a
 	# link out refused as the CLI refuses it

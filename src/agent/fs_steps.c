@@ -1,24 +1,30 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * fs-read: the file tool's read as one process of the agent's own, run
- * in the sandbox's environment (serve's EXEC with FRAME_EXEC_SELF), in
- * place of the shell step of src/tools/fstore_scripts.h
- * (FSTORE_SCRIPT_READ), whose sh, stat and two dd cost a remote read
- * four process starts.  It keeps that step's contract: started in the
- * workspace, it resolves PATH as real() does (a link is followed only
- * while it stays in the workspace), refuses what the step refuses with
- * the same "clawssh-error:" lines and status 3, and writes "clawssh-mode
- * MODE LEN" and then LEN bytes from OFFSET.  One check more: the file it
- * opened must still be in the workspace (a link swapped in after the
- * walk is refused, not followed).
+ * The file tools' steps as processes of the agent's own, run in the
+ * sandbox's environment (serve's EXEC with FRAME_EXEC_SELF), in place of
+ * the shell steps of src/tools/fstore_scripts.h, whose sh, stat, find
+ * and dd cost a remote call several process starts each.  Each keeps its
+ * step's contract: started in the workspace, it resolves PATH as real()
+ * does (a link is followed only while it stays in the workspace), refuses
+ * what the step refuses with the same "clawssh-error:" lines and status
+ * 3, and writes what the step writes.
  *
- * usage: clawssh-agent fs-read PATH OFFSET LIMIT CAP
+ *   fs-read PATH OFFSET LIMIT CAP   "clawssh-mode MODE LEN", then LEN
+ *                                   bytes from OFFSET (FSTORE_SCRIPT_READ);
+ *                                   one check more: the opened file must
+ *                                   still be in the workspace
+ *   fs-stat PATH                    one record named x, as find -printf
+ *                                   '%y %m %s %T@ x\0%l\0' (..._STAT)
+ *   fs-ls PATH                      a record per file, directory or link
+ *                                   in it, named as find's %P (..._LIST)
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 
 #include <sys/stat.h>
+
+#include <dirent.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -46,6 +52,14 @@ fsr_fail(const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	exit(FSR_FAIL);
+}
+
+/* The workspace: the physical cwd, or the step's refusal. */
+static void
+fsr_ws(char *ws)
+{
+	if (getcwd(ws, PATH_MAX) == NULL || ws[0] != '/')
+		fsr_fail("the sandbox workspace is missing");
 }
 
 /* Whether path is ws or under it. */
@@ -225,8 +239,7 @@ fs_read_main(int argc, char **argv)
 	off = fsr_number(argv[2]);
 	lim = fsr_number(argv[3]);
 	cap = fsr_number(argv[4]);
-	if (getcwd(ws, sizeof ws) == NULL || ws[0] != '/')
-		fsr_fail("the sandbox workspace is missing");
+	fsr_ws(ws);
 	fsr_real(ws, p, r);
 	if (stat(r, &st) != 0)
 		fsr_fail("%s: no such file", p);
@@ -254,4 +267,104 @@ fs_read_main(int argc, char **argv)
 	if (fflush(stdout) != 0 || fsr_copy(fd, off, left) != 0)
 		return 1;
 	return 0;
+}
+
+/* find's %y for st (lstat's). */
+static char
+fsr_type(const struct stat *st)
+{
+	if (S_ISREG(st->st_mode))
+		return 'f';
+	if (S_ISDIR(st->st_mode))
+		return 'd';
+	if (S_ISLNK(st->st_mode))
+		return 'l';
+	if (S_ISFIFO(st->st_mode))
+		return 'p';
+	if (S_ISSOCK(st->st_mode))
+		return 's';
+	if (S_ISCHR(st->st_mode))
+		return 'c';
+	return S_ISBLK(st->st_mode) ? 'b' : 'U';
+}
+
+/*
+ * One listing record of find -printf '%y %m %s %T@ NAME\0%l\0' for the
+ * entry at path (lstat'd, not followed).  0, or -1 if it is gone.
+ */
+static int
+fsr_record(const char *path, const char *name, int only_fdl)
+{
+	struct stat	st;
+	char		target[PATH_MAX];
+	ssize_t		n = 0;
+	long long	sec;
+	char		t;
+
+	if (lstat(path, &st) != 0)
+		return -1;
+	t = fsr_type(&st);
+	if (only_fdl && t != 'f' && t != 'd' && t != 'l')
+		return 0;
+	if (t == 'l' && (n = readlink(path, target, sizeof target - 1)) < 0)
+		n = 0;
+	target[n] = '\0';
+	sec = (long long)st.st_mtim.tv_sec;
+	printf("%c %o %llu %s%lld.%09ld %s%c%s%c", t,
+	    (unsigned)(st.st_mode & 07777),
+	    (unsigned long long)st.st_size, sec < 0 ? "-" : "",
+	    sec < 0 ? -sec : sec, (long)st.st_mtim.tv_nsec, name, '\0',
+	    target, '\0');
+	return 0;
+}
+
+/* clawssh-agent fs-stat PATH; see the top. */
+int
+fs_stat_main(int argc, char **argv)
+{
+	char		ws[PATH_MAX], r[PATH_MAX];
+	const char	*p;
+	struct stat	st;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: clawssh-agent fs-stat PATH\n");
+		return AGENT_EXIT_ERR;
+	}
+	p = argv[1];
+	fsr_ws(ws);
+	fsr_real(ws, p, r);
+	if (lstat(r, &st) != 0 || fsr_record(r, "x", 0) != 0)
+		fsr_fail("%s: no such file or directory", *p != '\0' ? p : ".");
+	return fflush(stdout) == 0 ? 0 : 1;
+}
+
+/* clawssh-agent fs-ls PATH; see the top. */
+int
+fs_ls_main(int argc, char **argv)
+{
+	char		 ws[PATH_MAX], r[PATH_MAX], path[2 * PATH_MAX];
+	const char	*p;
+	struct stat	 st;
+	struct dirent	*d;
+	DIR		*dir;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: clawssh-agent fs-ls PATH\n");
+		return AGENT_EXIT_ERR;
+	}
+	p = argv[1];
+	fsr_ws(ws);
+	fsr_real(ws, p, r);
+	if (stat(r, &st) != 0 || !S_ISDIR(st.st_mode))
+		fsr_fail("%s: not a directory", *p != '\0' ? p : ".");
+	if ((dir = opendir(r)) == NULL)
+		fsr_fail("%s: cannot enter", p);
+	while ((d = readdir(dir)) != NULL) {
+		if (strcmp(d->d_name, ".") == 0 || strcmp(d->d_name, "..") == 0)
+			continue;
+		snprintf(path, sizeof path, "%s/%s", r, d->d_name);
+		(void)fsr_record(path, d->d_name, 1);
+	}
+	closedir(dir);
+	return fflush(stdout) == 0 ? 0 : 1;
 }
