@@ -386,6 +386,19 @@ cmd_env_steps_route(const struct cmd_box *b,
 	return rc;
 }
 
+/* Let b's steps join the environment; see cmd_env.h. */
+int
+cmd_env_steps_join(struct cmd_box *b, const struct sandbox_settings *now,
+    struct contain_route *route)
+{
+	int	rc;
+
+	if ((rc = cmd_env_steps_route(b, now, route)) == 0 &&
+	    route->dir != NULL)
+		b->steps = route;
+	return rc;
+}
+
 /* The login shell's sh text; see cmd_env.h. */
 const char *
 cmd_env_login(const struct sandbox_settings *now)

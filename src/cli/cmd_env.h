@@ -88,6 +88,13 @@ int	cmd_env_wrap(const struct cmd_box *b,
  */
 int	cmd_env_steps_route(const struct cmd_box *b,
 	    const struct sandbox_settings *now, struct contain_route *route);
+/*
+ * cmd_env_steps_route for b's record under now, and b's steps take the
+ * route when there is one (b->steps = route; free it with
+ * contain_route_free after b's last step).  0, or an exit status.
+ */
+int	cmd_env_steps_join(struct cmd_box *b,
+	    const struct sandbox_settings *now, struct contain_route *route);
 
 /*
  * The sh text (static) that runs an interactive login shell for the

@@ -703,6 +703,12 @@ exec_connect_run(struct exec_args *a, const char *pre, const char *cwd)
 		free(wrap);
 		return exec_route(a);
 	}
+	/* in the background the command goes its own way, its steps not */
+	if ((a->background || a->yield_ms >= 0) && exec_mirrors(a) &&
+	    (rc = cmd_env_steps_route(&a->box, &a->now, &a->route)) != 0) {
+		free(wrap);
+		return rc;
+	}
 	if (a->route.dir != NULL)	/* the sync's steps may take it too */
 		a->box.steps = &a->route;
 	if (exec_mirrors(a)) {

@@ -28,6 +28,7 @@
 #include "cmd_box.h"
 #include "cmd_conn.h"
 #include "cmd_env.h"
+#include "contain_bwrap.h"
 #include "fdio.h"
 #include "process.h"
 #include "registry.h"
@@ -286,6 +287,7 @@ proc_start(struct proc_args *a)
 	struct registry_record	*r = a->box.rec;
 	struct sandbox_settings	 now;
 	struct cmd_env_tty	 tty = { 1, 0, 1 };
+	struct contain_route	 route;
 	char			*wrap, *h = NULL, *cause = NULL;
 	cJSON			*o;
 	int			 rc;
@@ -293,12 +295,19 @@ proc_start(struct proc_args *a)
 	cmd_box_settings(&a->box, &r->settings, &now);
 	if ((rc = cmd_box_stale(&a->box, r->id, r->config_hash, &now)) != 0)
 		return rc;
+	memset(&route, 0, sizeof route);
 	if (now.mode == SANDBOX_MODE_MIRROR && r->workspace != NULL &&
-	    now.access != SANDBOX_ACCESS_NONE &&
-	    cmd_box_push(&a->box, NULL, &cause) != 0) {
-		rc = cmd_fail("sync up: %s", cause);
-		free(cause);
-		return rc;
+	    now.access != SANDBOX_ACCESS_NONE) {
+		/* the push's steps join the environment, as exec's do */
+		if ((rc = cmd_env_steps_join(&a->box, &now, &route)) == 0 &&
+		    cmd_box_push(&a->box, NULL, &cause) != 0) {
+			rc = cmd_fail("sync up: %s", cause);
+			free(cause);
+		}
+		a->box.steps = NULL;
+		contain_route_free(&route);
+		if (rc != 0)
+			return rc;
 	}
 	if ((rc = cmd_env_wrap(&a->box, &now, &a->env, NULL,
 	    a->pty ? &tty : NULL, NULL, &wrap, NULL)) != 0)

@@ -249,13 +249,9 @@ static int
 sync_join(struct cmd_box *b, struct contain_route *route)
 {
 	struct sandbox_settings	now;
-	int			rc;
 
 	cmd_box_settings(b, &b->rec->settings, &now);
-	if ((rc = cmd_env_steps_route(b, &now, route)) == 0 &&
-	    route->dir != NULL)
-		b->steps = route;
-	return rc;
+	return cmd_env_steps_join(b, &now, route);
 }
 
 /* The sync command; see clawssh(1). */

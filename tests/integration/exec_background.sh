@@ -58,4 +58,31 @@ x --background --yield-ms 5 -- true 2>/dev/null &&
 "$CLAWSSH" exec -F "$T/ssh_config" testhost --background -- true \
     2>/dev/null && fail "--background without -s"
 x --json -- true 2>/dev/null && fail "--json alone"
+
+# Through the daemon, a background command's push (and a yield's pull)
+# are steps in the sandbox's running environment, as a foreground
+# exec's are (issue 17): -vv says so, and the content arrives.
+lib_start_daemon "$T/daemon.log"
+x -- true || fail "exec through the daemon"
+echo pushed-bg > "$W/bg-in.txt"
+h=$(x -vv --background -- cat bg-in.txt 2>"$T/err")
+expect_match "$h" "^p[0-9a-f]\{8\}$" "a handle through the daemon"
+expect_match "$(cat "$T/err")" "step in the sandbox's running env" \
+    "the background push joined the environment"
+sleep 2
+out=$("$CLAWSSH" process poll -s "$id" "$h" 2>/dev/null)
+expect_eq "$out" "pushed-bg" "the pushed file, read in the background"
+echo ps-in > "$W/ps-in.txt"
+h=$("$CLAWSSH" process start -vv -s "$id" -- cat ps-in.txt 2>"$T/err")
+expect_match "$(cat "$T/err")" "step in the sandbox's running env" \
+    "process start's push joined the environment"
+sleep 2
+out=$("$CLAWSSH" process poll -s "$id" "$h" 2>/dev/null)
+expect_eq "$out" "ps-in" "the pushed file, read by process start"
+echo yield-in > "$W/y-in.txt"
+x -vv --yield-ms 20000 -- sh -c 'cat y-in.txt > y-out.txt' \
+    2>"$T/err" >/dev/null || fail "yield through the daemon"
+expect_eq "$(cat "$W/y-out.txt")" "yield-in" "pushed and pulled, yield"
+expect_match "$(cat "$T/err")" "step in the sandbox's running env" \
+    "the yield's steps joined the environment"
 exit 0
