@@ -495,17 +495,50 @@ own_reads() {
 	    "$T/daemon.log" || :
 }
 
-# stat_or_ls TOOL N PATH: answer N is what `clawssh TOOL --json PATH`
-# says (ls: as entries), or its error.
-stat_or_ls() {
-	if want=$("$CLAWSSH" "$1" -s "$id" --json "$3" 2>"$T/err13"); then
-		[ "$1" = ls ] && want="{\"entries\":$want}"
-		expect_eq "$(answer "$2")" "$want" "$1 $3"
-	else
-		expect_eq "\"clawssh: $(answer "$2" | tr -d '"')\"" \
-		    "\"$(cat "$T/err13")\"" "$1 error for $3"
-	fi
+# fs_batch TOOL FIRST PATH...: request lines FIRST, FIRST+1... of fs.TOOL
+# for each PATH.
+fs_batch() {
+	_t=$1
+	_n=$2
+	shift 2
+	for _p; do
+		fs "$_n" "$_t" ",\"path\":\"$_p\""
+		echo
+		_n=$((_n + 1))
+	done
 }
+
+# fs_agree TOOL FIRST PATH...: answers FIRST... are what `clawssh TOOL`
+# says of each PATH (read: the content; stat, ls: --json, ls as
+# entries), or its error.
+fs_agree() {
+	_t=$1
+	_n=$2
+	shift 2
+	for _p; do
+		_j=--json
+		[ "$_t" = read ] && _j=
+		# shellcheck disable=SC2086 # _j: one word or none
+		if want=$("$CLAWSSH" "$_t" -s "$id" $_j "$_p" 2>"$T/err13")
+		then
+			case $_t in
+			read) got=$(jq -r "select(.id == $_n) | .result.content" \
+			    "$T/out") ;;
+			ls) got=$(answer "$_n") want="{\"entries\":$want}" ;;
+			*) got=$(answer "$_n") ;;
+			esac
+			expect_eq "$got" "$want" "$_t $_p"
+		else
+			expect_eq "\"clawssh: $(answer "$_n" | tr -d '"')\"" \
+			    "\"$(cat "$T/err13")\"" "$_t error for $_p"
+		fi
+		_n=$((_n + 1))
+	done
+}
+
+# The paths of hostile_reads to read and stat, and to list.
+HOSTILE="dang dl/in chain etc/passwd self/a.txt abs_in empty mode a.txt/x dl"
+LISTED="dl self etc dang a.txt d/e"
 
 # hostile_reads DIR: more paths for fs-read against the shell step: a
 # dangling link, links to a directory and through it, a chain, a link
@@ -542,60 +575,24 @@ case_13() {
 	want=$("$CLAWSSH" read -s "$id" d 2>&1 >/dev/null)
 	expect_eq "\"clawssh: $(answer 12 | tr -d '"')\"" "\"$want\"" \
 	    "error for d"
-	# the agent's own fs-read answers as the shell step does (the CLI's
-	# read runs the shell step)
+	# the agent's own fs-read, fs-stat and fs-ls answer as the shell
+	# steps do (the CLI's read, stat and ls run the shell steps)
 	hostile_reads "$RW13"
 	own13
 	o0=$(own_reads)
-	set -- dang dl/in chain etc/passwd self/a.txt abs_in empty mode \
-	    a.txt/x dl
-	i=0
-	for p; do
-		i=$((i + 1))
-		set -- "$@" "$(fs "$i" read ",\"path\":\"$p\"")"
-	done
-	shift 10
-	rpc "$@"
+	# shellcheck disable=SC2086 # words: paths without blanks
+	rpc "$(fs_batch read 1 $HOSTILE)"
 	expect_eq "$(( $(own_reads) - o0 ))" 10 "the agent's own reads"
-	i=0
-	for p in dang dl/in chain etc/passwd self/a.txt abs_in empty mode \
-	    a.txt/x dl; do
-		i=$((i + 1))
-		if want=$("$CLAWSSH" read -s "$id" "$p" 2>"$T/err13"); then
-			got=$(jq -r "select(.id == $i) | .result.content" \
-			    "$T/out")
-			expect_eq "$got" "$want" "read $p"
-		else
-			expect_eq "\"clawssh: $(answer "$i" | tr -d '"')\"" \
-			    "\"$(cat "$T/err13")\"" "error for $p"
-		fi
-	done
-	# and fs-stat, fs-ls as the shell steps: stat of each, ls of some
+	# shellcheck disable=SC2086
+	fs_agree read 1 $HOSTILE
 	o0=$(own_reads)
-	set -- dang dl/in chain etc/passwd self/a.txt abs_in empty mode \
-	    a.txt/x dl
-	i=0
-	for p; do
-		i=$((i + 1))
-		set -- "$@" "$(fs "$i" stat ",\"path\":\"$p\"")"
-	done
-	for p in dl self etc dang a.txt d/e; do
-		i=$((i + 1))
-		set -- "$@" "$(fs "$i" ls ",\"path\":\"$p\"")"
-	done
-	shift 10
-	rpc "$@"
+	# shellcheck disable=SC2086
+	rpc "$(fs_batch stat 1 $HOSTILE)" "$(fs_batch ls 11 $LISTED)"
 	expect_eq "$(( $(own_reads) - o0 ))" 16 "the agent's own stat and ls"
-	i=0
-	for p in dang dl/in chain etc/passwd self/a.txt abs_in empty mode \
-	    a.txt/x dl; do
-		i=$((i + 1))
-		stat_or_ls stat "$i" "$p"
-	done
-	for p in dl self etc dang a.txt d/e; do
-		i=$((i + 1))
-		stat_or_ls ls "$i" "$p"
-	done
+	# shellcheck disable=SC2086
+	fs_agree stat 1 $HOSTILE
+	# shellcheck disable=SC2086
+	fs_agree ls 11 $LISTED
 	# fs.write: one step too; parents made, binary, the mode kept, a
 	# link out refused as the CLI refuses it
 	chmod 640 "$RW13/a.txt"

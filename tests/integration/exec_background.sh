@@ -64,21 +64,25 @@ x --json -- true 2>/dev/null && fail "--json alone"
 # exec's are (issue 17): -vv says so, and the content arrives.
 lib_start_daemon "$T/daemon.log"
 x -- true || fail "exec through the daemon"
-echo pushed-bg > "$W/bg-in.txt"
-h=$(x -vv --background -- cat bg-in.txt 2>"$T/err")
-expect_match "$h" "^p[0-9a-f]\{8\}$" "a handle through the daemon"
-expect_match "$(cat "$T/err")" "step in the sandbox's running env" \
-    "the background push joined the environment"
-sleep 2
-out=$("$CLAWSSH" process poll -s "$id" "$h" 2>/dev/null)
-expect_eq "$out" "pushed-bg" "the pushed file, read in the background"
-echo ps-in > "$W/ps-in.txt"
-h=$("$CLAWSSH" process start -vv -s "$id" -- cat ps-in.txt 2>"$T/err")
-expect_match "$(cat "$T/err")" "step in the sandbox's running env" \
-    "process start's push joined the environment"
-sleep 2
-out=$("$CLAWSSH" process poll -s "$id" "$h" 2>/dev/null)
-expect_eq "$out" "ps-in" "the pushed file, read by process start"
+# joined WHAT TEXT START...: START -- cat FILE (a background start at
+# -vv, printing its handle) reads a file made locally with TEXT: its push
+# joined the environment and a poll shows TEXT.
+joined() {
+	_what=$1
+	echo "$2" > "$W/joined.txt"
+	shift
+	_text=$1
+	shift
+	h=$("$@" -- cat joined.txt 2>"$T/err")
+	expect_match "$h" "^p[0-9a-f]\{8\}$" "$_what: a handle"
+	expect_match "$(cat "$T/err")" "step in the sandbox's running env" \
+	    "$_what: the push joined the environment"
+	sleep 2
+	out=$("$CLAWSSH" process poll -s "$id" "$h" 2>/dev/null)
+	expect_eq "$out" "$_text" "$_what: the pushed file, read"
+}
+joined "exec --background" pushed-bg x -vv --background
+joined "process start" ps-in "$CLAWSSH" process start -vv -s "$id"
 echo yield-in > "$W/y-in.txt"
 x -vv --yield-ms 20000 -- sh -c 'cat y-in.txt > y-out.txt' \
     2>"$T/err" >/dev/null || fail "yield through the daemon"
