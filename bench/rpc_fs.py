@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """A file tool over JSON-RPC on the daemon's socket, no CLI process.
 
-usage: rpc_fs.py SOCKET SANDBOX METHOD PATH RUNS
+usage: rpc_fs.py SOCKET SANDBOX METHOD PATH RUNS [PARAMS-JSON]
 
-Sends RUNS sequential METHOD (fs.read, fs.stat) calls for PATH and
-prints "median p99" in ms; every answer is checked (its id, a result).
+Sends RUNS sequential METHOD (fs.read, fs.stat, fs.edit...) calls for
+PATH, with the object PARAMS-JSON's members as more params, and prints
+"median p99" in ms; every answer is checked (its id, a result).
 """
 import json
 import socket
@@ -15,13 +16,14 @@ import time
 
 def main():
     path, sandbox, method, fpath, runs = sys.argv[1:6]
+    extra = json.loads(sys.argv[6]) if len(sys.argv) > 6 else {}
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     s.connect(path)
     f = s.makefile("rb")
     times = []
     for i in range(1, int(runs) + 1):
         req = {"jsonrpc": "2.0", "id": i, "method": method,
-               "params": {"sandbox": sandbox, "path": fpath}}
+               "params": dict({"sandbox": sandbox, "path": fpath}, **extra)}
         t0 = time.perf_counter()
         s.sendall((json.dumps(req) + "\n").encode())
         while True:

@@ -10,6 +10,8 @@
 #                 the host agent's channel itself (no worker): the
 #                 agent's own fs-read, one process
 #   remote-stat   fs.stat there: the agent's own fs-stat
+#   remote-edit   fs.edit there (a word replaced by itself): fs-read,
+#                 then the write's shell step, both from the daemon
 #   remote-read-sh
 #                 fs.read with CLAWSSH_NO_AGENT_SELF=1 in the daemon:
 #                 the shell step of before (sh, stat, dd --version, dd)
@@ -57,6 +59,9 @@ mr=$(python3 bench/rpc_fs.py "$D" "$mbox" fs.read f.txt "$RUNS")
 ms=$(python3 bench/rpc_fs.py "$D" "$mbox" fs.stat f.txt "$RUNS")
 rr=$(python3 bench/rpc_fs.py "$D" "$rbox" fs.read f.txt "$RUNS")
 rs=$(python3 bench/rpc_fs.py "$D" "$rbox" fs.stat f.txt "$RUNS")
+w=$(head -c 12 "$T/wr/f.txt")
+re=$(python3 bench/rpc_fs.py "$D" "$rbox" fs.edit f.txt "$RUNS" \
+    "{\"old\":\"$w\",\"new\":\"$w\",\"all\":true}")
 D3=$T/run/clawssh/sh.sock
 CLAWSSH_NO_AGENT_SELF=1 "$CLAWSSH" serve --socket "$D3" --idle-timeout 0 \
     --log "$T/sh.log" &
@@ -86,14 +91,16 @@ echo "file tools over JSON-RPC, $RUNS sequential calls each (ms):"
 printf '  %-12s %8s %8s\n' "" median p99
 # shellcheck disable=SC2086 # each holds "median p99"
 printf '  %-14s %8.2f %8.2f\n' mirror-read $mr mirror-stat $ms \
-    remote-read $rr remote-stat $rs remote-read-sh $rh remote-worker $rw \
+    remote-read $rr remote-stat $rs remote-edit $re remote-read-sh $rh \
+    remote-worker $rw \
     ssh-cat "$sc" "$sp"
 awk -v r="${mr% *}" -v s="${ms% *}" -v w="${rr% *}" -v x="${rw% *}" \
-    -v t="${rs% *}" -v h="${rh% *}" -v c="$sc" 'BEGIN {
+    -v t="${rs% *}" -v h="${rh% *}" -v e="${re% *}" -v c="$sc" 'BEGIN {
 	printf "mirror-read / ssh-cat    %.3f  (floor: <= 0.30)\n", r / c
 	printf "mirror-stat / ssh-cat    %.3f  (floor: <= 0.30)\n", s / c
 	printf "remote-read / ssh-cat    %.3f  (floor: <= 0.30; fs-read)\n", w / c
 	printf "remote-stat / ssh-cat    %.3f  (floor: <= 0.30; fs-stat)\n", t / c
+	printf "remote-edit / ssh-cat    %.3f  (a read and a write)\n", e / c
 	printf "remote-read-sh / ssh-cat %.3f  (the shell step)\n", h / c
 	printf "remote-worker / ssh-cat  %.3f  (a worker per call)\n", x / c
 }'

@@ -27,6 +27,7 @@
 #include "buf.h"
 #include "daemon_int.h"
 #include "exec.h"
+#include "fsedit.h"
 #include "fstore.h"
 #include "fstore_patch.h"
 #include "fstore_show.h"
@@ -37,6 +38,8 @@
 #include "xmalloc.h"
 
 #define DFS_EXIT_FAILED	255	/* the CLI's own failures */
+#define DFS_EDIT_READ	1	/* a remote edit's steps: the read, */
+#define DFS_EDIT_COMMIT	2	/* then the write of the new text */
 
 /* The tools answered here, and whether they write. */
 static const struct {
@@ -239,6 +242,7 @@ dfs_step_self(struct dcall *c, struct droute *r, const char *tool,
 	const struct rpc_fs	*a = &c->rc.fs;
 	char			 off[24], lim[24], cap[24], step[16];
 	char			*argv[7];
+	int			 whole = a->lines || c->fs_phase != 0;
 
 	if (strcmp(tool, "read") != 0 && strcmp(tool, "stat") != 0 &&
 	    strcmp(tool, "ls") != 0)
@@ -252,9 +256,9 @@ dfs_step_self(struct dcall *c, struct droute *r, const char *tool,
 	argv[3] = NULL;
 	if (strcmp(tool, "read") == 0) {
 		snprintf(off, sizeof off, "%llu",
-		    (unsigned long long)(a->lines ? 0 : a->offset));
+		    (unsigned long long)(whole ? 0 : a->offset));
 		snprintf(lim, sizeof lim, "%llu",
-		    (unsigned long long)(a->lines ? 0 : a->limit));
+		    (unsigned long long)(whole ? 0 : a->limit));
 		snprintf(cap, sizeof cap, "%llu",
 		    (unsigned long long)FSTORE_FILE_MAX);
 		argv[3] = off;
@@ -279,13 +283,19 @@ dfs_step(struct dcall *c, struct droute *r)
 	char			*body, *argv[4];
 	int			 started, timeout_s;
 
-	if ((strcmp(tool, "read") == 0 || strcmp(tool, "write") == 0) &&
-	    *a->path == '\0')
+	if ((strcmp(tool, "read") == 0 || strcmp(tool, "write") == 0 ||
+	    strcmp(tool, "edit") == 0) && *a->path == '\0')
 		return 0;	/* the store's own refusal: the worker's */
 	timeout_s = a->timeout >= 0 ? a->timeout : FSTORE_TIMEOUT;
+	if (strcmp(tool, "edit") == 0) {	/* a read, then a write */
+		c->fs_phase = DFS_EDIT_READ;
+		tool = "read";
+	}
 	if ((started = dfs_step_self(c, r, tool, timeout_s)) >= 0)
 		return started;
-	if (strcmp(tool, "read") == 0)
+	if (strcmp(tool, "read") == 0 && c->fs_phase != 0)
+		body = fstore_wire_read(a->path, 0, 0);
+	else if (strcmp(tool, "read") == 0)
 		body = fstore_wire_read(a->path, a->lines ? 0 : a->offset,
 		    a->lines ? 0 : a->limit);
 	else if (strcmp(tool, "stat") == 0)
@@ -349,6 +359,11 @@ dfs_step_reply(const struct dcall *c, struct buf *out, char **cause)
 
 	if (strcmp(tool, "write") == 0)
 		return 0;	/* nothing to say */
+	if (strcmp(tool, "edit") == 0) {
+		buf_appendf(out, "%zu replacement%s\n", c->fs_count,
+		    c->fs_count == 1 ? "" : "s");
+		return 0;
+	}
 	if (strcmp(tool, "read") == 0) {
 		if ((r = fstore_wire_read_reply(c->out.data, c->out.len,
 		    a->path, &data, &len, &mode, cause)) != 0)
@@ -381,6 +396,62 @@ dfs_step_reply(const struct dcall *c, struct buf *out, char **cause)
 	return 0;
 }
 
+/*
+ * A remote edit's read came back (c->out): replace the text and send
+ * the write of the new text, with the file's mode, as the second step.
+ * 0 sent, or -1 with *cause.
+ */
+static int
+dfs_edit_commit(struct dcall *c, char **cause)
+{
+	const struct rpc_fs	*a = &c->rc.fs;
+	struct fstore_change	 ch;
+	struct droute		*r;
+	const char		*data;
+	char			*text = NULL, *body, *argv[4];
+	size_t			 len, tlen;
+	unsigned		 mode;
+	int			 started;
+
+	if (fstore_wire_read_reply(c->out.data, c->out.len, a->path, &data,
+	    &len, &mode, cause) != 0 || fsedit_replace(a->path, data, len,
+	    a->old, strlen(a->old), a->new, strlen(a->new), a->all, &text,
+	    &tlen, &c->fs_count, cause) != 0)
+		return -1;
+	memset(&ch, 0, sizeof ch);
+	ch.path = a->path;
+	ch.data = text;
+	ch.len = tlen;
+	ch.mode = (int)(mode & 0777);
+	buf_reset(&c->fs_in);
+	fstore_wire_commit_request(&ch, 1, &c->fs_in);
+	free(text);
+	buf_reset(&c->out);
+	buf_reset(&c->err);
+	free(c->fs_label);
+	c->fs_label = NULL;
+	c->fs_phase = DFS_EDIT_COMMIT;
+	if ((r = droute_lookup(c)) == NULL) {
+		*cause = xstrdup("the sandbox's route went away between the "
+		    "read and the write; nothing was written");
+		return -1;
+	}
+	body = fstore_wire_commit();
+	argv[0] = (char *)(uintptr_t)"sh";
+	argv[1] = (char *)(uintptr_t)"-c";
+	argv[2] = body;
+	argv[3] = NULL;
+	started = droute_fs_step(c, r, argv, 0, a->timeout >= 0 ?
+	    a->timeout : FSTORE_TIMEOUT);
+	free(body);
+	if (!started) {
+		*cause = xstrdup("host agent: the write could not start; "
+		    "nothing was written");
+		return -1;
+	}
+	return 0;
+}
+
 /* c's step ended; see daemon_int.h. */
 void
 dfs_step_exit(struct dcall *c, int status)
@@ -388,6 +459,14 @@ dfs_step_exit(struct dcall *c, int status)
 	struct buf	 out = BUF_INIT;
 	char		*cause = NULL;
 
+	if (c->fs_phase == DFS_EDIT_READ && status == 0 && !c->timed_out) {
+		if (dfs_edit_commit(c, &cause) == 0)
+			return;		/* the write's exit comes next */
+		buf_reset(&c->out);
+		buf_reset(&c->err);
+		dfs_finish(c, &out, cause, 0);
+		return;
+	}
 	if (status == EXEC_STATUS_TIMEOUT && c->timed_out)
 		cause = xasprintf("timed out after %d s (the host-side step "
 		    "was killed)", c->timeout_s);

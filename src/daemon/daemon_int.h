@@ -160,6 +160,8 @@ struct dcall {
 	struct contain_limits	 limits;	/* for the note at its end */
 	char			*fs_label;	/* a file tool's step: the host */
 	struct buf		 fs_in;		/* ... and its stdin */
+	int			 fs_phase;	/* DFS_EDIT_*, 0: one step */
+	size_t			 fs_count;	/* an edit's replacements */
 };
 TAILQ_HEAD(dcall_list, dcall);
 

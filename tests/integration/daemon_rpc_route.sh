@@ -616,6 +616,31 @@ case_13() {
 	expect_eq "\"clawssh: $(answer 4 | tr -d '"')\"" "\"$want\"" \
 	    "write through a link out"
 	expect_eq "$(cat "$T/outside13")" sentinel "the file outside"
+	# fs.edit: a read step, then a write step; the mode kept; absent text
+	# and a link out refused as the CLI refuses them, nothing written
+	printf 'a b a\n' > "$RW13/e.txt"
+	chmod 640 "$RW13/e.txt"
+	own13
+	n0=$(steps)
+	w0=$(workers edit)
+	rpc "$(fs 1 edit ',"path":"e.txt","old":"a","new":"X","all":true')" \
+	    "$(fs 2 edit ',"path":"e.txt","old":"b","new":"Y"')" \
+	    "$(fs 3 edit ',"path":"e.txt","old":"zz","new":"Y"')" \
+	    "$(fs 4 edit ',"path":"out13","old":"s","new":"p"')"
+	expect_eq "$(( $(steps) - n0 ))" 6 "edit steps sent by the daemon"
+	expect_eq "$(workers edit)" "$w0" "workers started for edits"
+	expect_eq "$(answer 1)" '{"text":"2 replacements\n"}' "edit --all"
+	expect_eq "$(answer 2)" '{"text":"1 replacement\n"}' "edit"
+	expect_eq "$(cat "$RW13/e.txt")" "X Y X" "edited"
+	expect_eq "$(stat -c %a "$RW13/e.txt")" 640 "the mode kept by edit"
+	want=$("$CLAWSSH" edit -s "$id" e.txt --old zz --new Y 2>&1 >/dev/null)
+	expect_eq "\"clawssh: $(answer 3 | tr -d '"')\"" "\"$want\"" \
+	    "edit of absent text"
+	want=$("$CLAWSSH" edit -s "$id" out13 --old s --new p 2>&1 >/dev/null)
+	expect_eq "\"clawssh: $(answer 4 | tr -d '"')\"" "\"$want\"" \
+	    "edit through a link out"
+	expect_eq "$(cat "$T/outside13")" sentinel "the file outside, edit"
+	expect_eq "$(cat "$RW13/e.txt")" "X Y X" "nothing written by refusals"
 	printf 'one\ntwo\nthree\n' > "$RW13/a.txt"
 	own13
 	# stopped: the agent refuses, a worker reads (and starts nothing)
