@@ -26,6 +26,7 @@
 
 #include "buf.h"
 #include "daemon_int.h"
+#include "error.h"
 #include "exec.h"
 #include "fsedit.h"
 #include "fstore.h"
@@ -40,6 +41,18 @@
 #define DFS_EXIT_FAILED	255	/* the CLI's own failures */
 #define DFS_EDIT_READ	1	/* a remote edit's steps: the read, */
 #define DFS_EDIT_COMMIT	2	/* then the write of the new text */
+#define DFS_PATCH_READ	3	/* a remote patch: a read a file, */
+#define DFS_PATCH_COMMIT 4	/* then the commit of every change */
+
+/* A patch to a host's copy on its way (dcall.fs_patch). */
+struct dfs_patch {
+	struct patch	 *p;
+	struct fstore	 *fs;		/* staged: the reads, the commit */
+	char		**paths;	/* to read, normalised */
+	size_t		  n;
+	size_t		  next;		/* the one being read */
+	struct buf	  report;	/* "M PATH" lines, said at the end */
+};
 
 /* The tools answered here, and whether they write. */
 static const struct {
@@ -229,20 +242,34 @@ dfs_write_request(struct dcall *c)
 	fstore_wire_commit_request(&ch, 1, &c->fs_in);
 }
 
+/* Send sh -c body (freed) as c's step: 1 started, 0 not. */
+static int
+dfs_step_sh(struct dcall *c, struct droute *r, char *body, int timeout_s)
+{
+	char	*argv[4];
+	int	 started;
+
+	argv[0] = (char *)(uintptr_t)"sh";
+	argv[1] = (char *)(uintptr_t)"-c";
+	argv[2] = body;
+	argv[3] = NULL;
+	started = droute_fs_step(c, r, argv, 0, timeout_s);
+	free(body);
+	return started;
+}
+
 /*
- * A read, stat or listing as the agent's own step (clawssh-agent
- * fs-read, fs-stat, fs-ls: one process where the shell step starts two
- * to four), when the agent runs them: 1 started, 0 not, -1 it does not
- * (the shell step then).
+ * A read (bytes [off, off + lim)), stat or listing of path as the
+ * agent's own step (clawssh-agent fs-read, fs-stat, fs-ls: one process
+ * where the shell step starts two to four), when the agent runs them: 1
+ * started, 0 not, -1 it does not (the shell step then).
  */
 static int
 dfs_step_self(struct dcall *c, struct droute *r, const char *tool,
-    int timeout_s)
+    const char *path, uint64_t off, uint64_t lim, int timeout_s)
 {
-	const struct rpc_fs	*a = &c->rc.fs;
-	char			 off[24], lim[24], cap[24], step[16];
-	char			*argv[7];
-	int			 whole = a->lines || c->fs_phase != 0;
+	char	 o[24], l[24], cap[24], step[16];
+	char	*argv[7];
 
 	if (strcmp(tool, "read") != 0 && strcmp(tool, "stat") != 0 &&
 	    strcmp(tool, "ls") != 0)
@@ -252,35 +279,49 @@ dfs_step_self(struct dcall *c, struct droute *r, const char *tool,
 	snprintf(step, sizeof step, "fs-%s", tool);
 	argv[0] = (char *)(uintptr_t)"clawssh-agent";
 	argv[1] = step;
-	argv[2] = (char *)(uintptr_t)a->path;
+	argv[2] = (char *)(uintptr_t)path;
 	argv[3] = NULL;
 	if (strcmp(tool, "read") == 0) {
-		snprintf(off, sizeof off, "%llu",
-		    (unsigned long long)(whole ? 0 : a->offset));
-		snprintf(lim, sizeof lim, "%llu",
-		    (unsigned long long)(whole ? 0 : a->limit));
+		snprintf(o, sizeof o, "%llu", (unsigned long long)off);
+		snprintf(l, sizeof l, "%llu", (unsigned long long)lim);
 		snprintf(cap, sizeof cap, "%llu",
 		    (unsigned long long)FSTORE_FILE_MAX);
-		argv[3] = off;
-		argv[4] = lim;
+		argv[3] = o;
+		argv[4] = l;
 		argv[5] = cap;
 		argv[6] = NULL;
 	}
 	return droute_fs_step(c, r, argv, 1, timeout_s);
 }
 
+/* All of path as c's step (the agent's own where it can): 1 started. */
+static int
+dfs_step_read_whole(struct dcall *c, struct droute *r, const char *path,
+    int timeout_s)
+{
+	int	started = dfs_step_self(c, r, "read", path, 0, 0, timeout_s);
+
+	if (started >= 0)
+		return started;
+	return dfs_step_sh(c, r, fstore_wire_read(path, 0, 0), timeout_s);
+}
+
+static int	dfs_patch_start(struct dcall *, struct droute *, int);
+
 /*
  * Start c's tool as a step in the sandbox's running environment where
  * the tools act on the host's copy and the steps may join it (the
- * route's fs_steps): read, stat, ls and write, one step each.  1
- * started.
+ * route's fs_steps): read, stat, ls and write one step each, edit a
+ * read and a write, apply-patch a read a file and a commit.  1 started.
  */
 static int
 dfs_step(struct dcall *c, struct droute *r)
 {
 	const struct rpc_fs	*a = &c->rc.fs;
 	const char		*tool = c->rc.argv[0];
-	char			*body, *argv[4];
+	uint64_t		 off = a->lines ? 0 : a->offset;
+	uint64_t		 lim = a->lines ? 0 : a->limit;
+	char			*body;
 	int			 started, timeout_s;
 
 	if ((strcmp(tool, "read") == 0 || strcmp(tool, "write") == 0 ||
@@ -289,15 +330,15 @@ dfs_step(struct dcall *c, struct droute *r)
 	timeout_s = a->timeout >= 0 ? a->timeout : FSTORE_TIMEOUT;
 	if (strcmp(tool, "edit") == 0) {	/* a read, then a write */
 		c->fs_phase = DFS_EDIT_READ;
-		tool = "read";
+		return dfs_step_read_whole(c, r, a->path, timeout_s);
 	}
-	if ((started = dfs_step_self(c, r, tool, timeout_s)) >= 0)
+	if (strcmp(tool, "apply-patch") == 0)
+		return dfs_patch_start(c, r, timeout_s);
+	if ((started = dfs_step_self(c, r, tool, a->path, off, lim,
+	    timeout_s)) >= 0)
 		return started;
-	if (strcmp(tool, "read") == 0 && c->fs_phase != 0)
-		body = fstore_wire_read(a->path, 0, 0);
-	else if (strcmp(tool, "read") == 0)
-		body = fstore_wire_read(a->path, a->lines ? 0 : a->offset,
-		    a->lines ? 0 : a->limit);
+	if (strcmp(tool, "read") == 0)
+		body = fstore_wire_read(a->path, off, lim);
 	else if (strcmp(tool, "stat") == 0)
 		body = fstore_wire_stat(a->path);
 	else if (strcmp(tool, "ls") == 0)
@@ -308,13 +349,7 @@ dfs_step(struct dcall *c, struct droute *r)
 		dfs_write_request(c);
 	} else
 		return 0;
-	argv[0] = (char *)(uintptr_t)"sh";
-	argv[1] = (char *)(uintptr_t)"-c";
-	argv[2] = body;
-	argv[3] = NULL;
-	started = droute_fs_step(c, r, argv, 0, timeout_s);
-	free(body);
-	return started;
+	return dfs_step_sh(c, r, body, timeout_s);
 }
 
 /* Answer c here; see daemon_int.h. */
@@ -359,6 +394,11 @@ dfs_step_reply(const struct dcall *c, struct buf *out, char **cause)
 
 	if (strcmp(tool, "write") == 0)
 		return 0;	/* nothing to say */
+	if (strcmp(tool, "apply-patch") == 0) {
+		buf_append(out, c->fs_patch->report.data,
+		    c->fs_patch->report.len);
+		return 0;
+	}
 	if (strcmp(tool, "edit") == 0) {
 		buf_appendf(out, "%zu replacement%s\n", c->fs_count,
 		    c->fs_count == 1 ? "" : "s");
@@ -408,10 +448,9 @@ dfs_edit_commit(struct dcall *c, char **cause)
 	struct fstore_change	 ch;
 	struct droute		*r;
 	const char		*data;
-	char			*text = NULL, *body, *argv[4];
+	char			*text = NULL;
 	size_t			 len, tlen;
 	unsigned		 mode;
-	int			 started;
 
 	if (fstore_wire_read_reply(c->out.data, c->out.len, a->path, &data,
 	    &len, &mode, cause) != 0 || fsedit_replace(a->path, data, len,
@@ -436,15 +475,8 @@ dfs_edit_commit(struct dcall *c, char **cause)
 		    "read and the write; nothing was written");
 		return -1;
 	}
-	body = fstore_wire_commit();
-	argv[0] = (char *)(uintptr_t)"sh";
-	argv[1] = (char *)(uintptr_t)"-c";
-	argv[2] = body;
-	argv[3] = NULL;
-	started = droute_fs_step(c, r, argv, 0, a->timeout >= 0 ?
-	    a->timeout : FSTORE_TIMEOUT);
-	free(body);
-	if (!started) {
+	if (!dfs_step_sh(c, r, fstore_wire_commit(), a->timeout >= 0 ?
+	    a->timeout : FSTORE_TIMEOUT)) {
 		*cause = xstrdup("host agent: the write could not start; "
 		    "nothing was written");
 		return -1;
@@ -452,13 +484,168 @@ dfs_edit_commit(struct dcall *c, char **cause)
 	return 0;
 }
 
+/* Free a patch on its way; see daemon_int.h. */
+void
+dfs_patch_free(struct dfs_patch *fp)
+{
+	size_t	i;
+
+	if (fp == NULL)
+		return;
+	patch_free(fp->p);
+	fstore_free(fp->fs);
+	for (i = 0; i < fp->n; i++)
+		free(fp->paths[i]);
+	free(fp->paths);
+	buf_free(&fp->report);
+	free(fp);
+}
+
+/*
+ * c's patch's next step: the read of its next file, or, once all are
+ * read, fstore_patch on the staged store and the commit it kept.  0
+ * sent (or nothing left to do: answered), -1 with *cause.
+ */
+static int
+dfs_patch_next(struct dcall *c, int timeout_s, char **cause)
+{
+	struct dfs_patch		*fp = c->fs_patch;
+	const struct fstore_change	*ch;
+	struct droute			*r;
+	size_t				 n;
+
+	buf_reset(&c->out);
+	buf_reset(&c->err);
+	free(c->fs_label);
+	c->fs_label = NULL;
+	if ((r = droute_lookup(c)) == NULL) {
+		*cause = xstrdup("the sandbox's route went away; nothing was "
+		    "changed");
+		return -1;
+	}
+	if (fp->next < fp->n) {
+		c->fs_phase = DFS_PATCH_READ;
+		if (dfs_step_read_whole(c, r, fp->paths[fp->next], timeout_s))
+			return 0;
+		*cause = xstrdup("host agent: a read could not start; nothing "
+		    "was changed");
+		return -1;
+	}
+	if (fstore_patch(fp->fs, fp->p, 0, &fp->report, cause) != 0)
+		return -1;
+	if ((ch = fstore_staged_changes(fp->fs, &n)) == NULL) {
+		*cause = xstrdup("the patch changes nothing");
+		return -1;
+	}
+	buf_reset(&c->fs_in);
+	fstore_wire_commit_request(ch, n, &c->fs_in);
+	c->fs_phase = DFS_PATCH_COMMIT;
+	if (dfs_step_sh(c, r, fstore_wire_commit(), timeout_s))
+		return 0;
+	*cause = xstrdup("host agent: the commit could not start; nothing "
+	    "was changed");
+	return -1;
+}
+
+/* Whether path is among fp's files to read already. */
+static int
+dfs_patch_listed(const struct dfs_patch *fp, const char *path)
+{
+	size_t	i;
+
+	for (i = 0; i < fp->n; i++)
+		if (strcmp(fp->paths[i], path) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * fs.applyPatch on a host's copy: parse the patch, note the files it
+ * reads (an update's or a deletion's old path) and start on them.  1
+ * started; 0 for a worker (a patch or path the worker refuses says it).
+ */
+static int
+dfs_patch_start(struct dcall *c, struct droute *r, int timeout_s)
+{
+	struct dfs_patch	*fp = xcalloc(1, sizeof *fp);
+	char			*cause = NULL, *path;
+	size_t			 i;
+
+	(void)r;	/* dfs_patch_next looks it up, as each step does */
+	if (patch_parse(c->rc.in, c->rc.inlen, &fp->p, &cause) != 0)
+		goto worker;
+	fp->fs = fstore_staged();
+	fp->paths = xcalloc(fp->p->n + 1, sizeof *fp->paths);
+	for (i = 0; i < fp->p->n; i++) {
+		if (fp->p->files[i].kind == PATCH_ADD)
+			continue;
+		if (fstore_path(fp->p->files[i].old_path, &path, &cause) != 0)
+			goto worker;
+		if (*path == '\0' || dfs_patch_listed(fp, path)) {
+			free(path);	/* the root: fstore_read refuses it */
+			continue;
+		}
+		fp->paths[fp->n++] = path;
+	}
+	c->fs_patch = fp;
+	if (dfs_patch_next(c, timeout_s, &cause) == 0)
+		return 1;
+	c->fs_patch = NULL;
+worker:
+	free(cause);
+	dfs_patch_free(fp);
+	c->fs_phase = 0;
+	return 0;
+}
+
+/*
+ * A remote patch's read came back with status: stage what it gave (the
+ * bytes, or the error the CLI's read would say) and go on.
+ */
+static void
+dfs_patch_read(struct dcall *c, int status)
+{
+	struct dfs_patch	*fp = c->fs_patch;
+	struct buf		 none = BUF_INIT;
+	const char		*path = fp->paths[fp->next], *data = NULL;
+	char			*cause = NULL;
+	size_t			 len = 0;
+	unsigned		 mode = 0;
+	int			 rc;
+
+	if (status == EXEC_STATUS_TIMEOUT && c->timed_out) {
+		cause = xasprintf("%s: timed out after %d s (the host-side "
+		    "step was killed)", path, c->timeout_s);
+		rc = CLAW_ERR_TIMEOUT;
+	} else if (status != 0)
+		rc = fstore_wire_failure(c->fs_label, c->err.data, c->err.len,
+		    status, &cause);
+	else
+		rc = fstore_wire_read_reply(c->out.data, c->out.len, path,
+		    &data, &len, &mode, &cause);
+	fstore_staged_put(fp->fs, path, data, len, mode, rc, cause);
+	free(cause);
+	cause = NULL;
+	/* fstore_patch stops at the first file it cannot read */
+	fp->next = rc != 0 ? fp->n : fp->next + 1;
+	if (dfs_patch_next(c, c->timeout_s, &cause) != 0) {
+		buf_reset(&c->out);
+		buf_reset(&c->err);
+		dfs_finish(c, &none, cause, 0);
+	}
+}
+
 /* c's step ended; see daemon_int.h. */
 void
 dfs_step_exit(struct dcall *c, int status)
 {
 	struct buf	 out = BUF_INIT;
-	char		*cause = NULL;
+	char		*cause = NULL, *why;
 
+	if (c->fs_phase == DFS_PATCH_READ) {
+		dfs_patch_read(c, status);
+		return;
+	}
 	if (c->fs_phase == DFS_EDIT_READ && status == 0 && !c->timed_out) {
 		if (dfs_edit_commit(c, &cause) == 0)
 			return;		/* the write's exit comes next */
@@ -476,6 +663,11 @@ dfs_step_exit(struct dcall *c, int status)
 		status = DFS_EXIT_FAILED;
 	} else
 		(void)dfs_step_reply(c, &out, &cause);
+	if (cause != NULL && c->fs_phase == DFS_PATCH_COMMIT) {
+		why = cause;	/* as fstore_patch says a failed commit */
+		cause = xasprintf("%s; nothing was changed", why);
+		free(why);
+	}
 	buf_reset(&c->out);	/* the step's reply, not the tool's output */
 	buf_reset(&c->err);
 	dfs_finish(c, &out, cause, status);

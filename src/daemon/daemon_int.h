@@ -30,6 +30,7 @@ struct daemon;
 struct dagent;
 struct dareq;
 struct dclient;
+struct dfs_patch;
 struct mcp_spill;
 struct mcp_spills;
 struct dhost;
@@ -162,6 +163,7 @@ struct dcall {
 	struct buf		 fs_in;		/* ... and its stdin */
 	int			 fs_phase;	/* DFS_EDIT_*, 0: one step */
 	size_t			 fs_count;	/* an edit's replacements */
+	struct dfs_patch	*fs_patch;	/* a patch's files, stage */
 };
 TAILQ_HEAD(dcall_list, dcall);
 
@@ -379,6 +381,8 @@ void	droute_free_all(struct daemon *);
 int	dfs_call(struct dcall *c);
 /* c's step ended with status (124: timed out), or the agent dropped it. */
 void	dfs_step_exit(struct dcall *c, int status);
+/* Free c->fs_patch (a remote fs.applyPatch's state); NULL is fine. */
+void	dfs_patch_free(struct dfs_patch *);
 void	dfs_step_failed(struct dcall *c, const char *why);
 
 /* daemon_call.c */

@@ -109,6 +109,7 @@ drpc_call_free(struct dcall *c)
 	mcp_spill_free(c->spill);
 	free(c->fs_label);
 	buf_free_secret(&c->fs_in);
+	dfs_patch_free(c->fs_patch);
 	free(c->method);
 	rpc_call_clear(&c->rc);
 	buf_free(&c->out);

@@ -51,6 +51,7 @@ fstore_free(struct fstore *fs)
 {
 	if (fs == NULL)
 		return;
+	fstore_staged_free(fs->stage);
 	hostws_clear(&fs->hw);
 	free(fs);
 }
@@ -114,6 +115,9 @@ fstore_read(struct fstore *fs, const char *path, uint64_t off, uint64_t lim,
 		    "is a directory");
 	if (fs->pg != NULL)
 		return fstore_local_read(fs, path, off, lim, out, mode, cause);
+	if (fs->stage != NULL)
+		return fstore_staged_read(fs, path, off, lim, out, mode,
+		    cause);
 	return fstore_remote_read(fs, path, off, lim, out, mode, cause);
 }
 
@@ -123,6 +127,9 @@ fstore_stat(struct fstore *fs, const char *path, struct fstore_stat *st,
     char **cause)
 {
 	memset(st, 0, sizeof *st);
+	if (fs->stage != NULL)
+		return claw_fail(cause, CLAW_ERR_UNSUPPORTED, "%s: a staged "
+		    "store has no stat", path);
 	if (fs->pg != NULL)
 		return fstore_local_stat(fs, path, st, cause);
 	return fstore_remote_stat(fs, path, st, cause);
@@ -135,6 +142,9 @@ fstore_list(struct fstore *fs, const char *path, struct fstore_entry **out,
 {
 	int	r;
 
+	if (fs->stage != NULL)
+		return claw_fail(cause, CLAW_ERR_UNSUPPORTED, "%s: a staged "
+		    "store has no listing", path);
 	if (fs->pg != NULL)
 		r = fstore_local_list(fs, path, out, n, cause);
 	else
@@ -158,6 +168,8 @@ fstore_commit(struct fstore *fs, const struct fstore_change *ch, size_t n,
 	}
 	if (fs->pg != NULL)
 		return fstore_local_commit(fs, ch, n, cause);
+	if (fs->stage != NULL)
+		return fstore_staged_commit(fs, ch, n, cause);
 	return fstore_remote_commit(fs, ch, n, cause);
 }
 

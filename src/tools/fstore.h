@@ -67,6 +67,24 @@ struct fstore	*fstore_local(struct pathguard *pg);
 struct fstore	*fstore_remote(struct transport *t, const struct hostws *hw,
 		    const char *pre, int timeout);
 
+/*
+ * A staged store: reads come from what fstore_staged_put staged (a path
+ * not staged is an error), a commit is kept for fstore_staged_changes
+ * instead of done, stat and listings are refused.  fstore_patch runs on
+ * one where the reads and the commit are done elsewhere (the daemon's
+ * own steps on a host's copy).
+ */
+struct fstore	*fstore_staged(void);
+/* Stage what reading path gave: data[0..len) and mode, or rc and cause. */
+void	fstore_staged_put(struct fstore *fs, const char *path,
+	    const char *data, size_t len, unsigned mode, int rc,
+	    const char *cause);
+/* Whether path is staged. */
+int	fstore_staged_has(const struct fstore *fs, const char *path);
+/* The commit kept (*n changes; valid until fstore_free), or NULL. */
+const struct fstore_change *fstore_staged_changes(const struct fstore *fs,
+	    size_t *n);
+
 /* Release the store; NULL is fine. */
 void		 fstore_free(struct fstore *fs);
 

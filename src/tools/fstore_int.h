@@ -9,8 +9,11 @@
 #include "fstore.h"
 #include "hostws.h"
 
+struct fstore_stage;
+
 struct fstore {
 	struct pathguard	*pg;	/* local: not NULL */
+	struct fstore_stage	*stage;	/* staged: not NULL */
 	struct transport	*t;	/* remote */
 	struct hostws		 hw;	/* where its steps run */
 	int			 timeout;	/* seconds a call; 0: none */
@@ -36,5 +39,12 @@ int	fstore_remote_commit(struct fstore *, const struct fstore_change *,
 
 /* Sort entries by name. */
 void	fstore_sort(struct fstore_entry *e, size_t n);
+
+/* fstore_staged.c */
+int	fstore_staged_read(struct fstore *, const char *, uint64_t, uint64_t,
+	    struct buf *, unsigned *, char **);
+int	fstore_staged_commit(struct fstore *, const struct fstore_change *,
+	    size_t, char **);
+void	fstore_staged_free(struct fstore_stage *);
 
 #endif /* CLAW_FSTORE_INT_H */

@@ -36,9 +36,11 @@
 #         outside unchanged, a failing hunk changing nothing; push and a
 #         read-only workspace go to a worker
 #   13    fs.read, fs.stat, fs.ls and fs.write on a remote sandbox: one
-#         step each in
-#         its running environment, sent by the daemon (no worker), with
-#         the CLI's bytes, JSON and errors; stopped, a worker again
+#         step each in its running environment, sent by the daemon (no
+#         worker; read, stat and ls the agent's own, compared with the
+#         CLI's shell steps on hostile paths), fs.edit two steps,
+#         fs.applyPatch a read a file and a commit; the CLI's bytes,
+#         JSON and errors; stopped, a worker again
 # RPC_ROUTE_CASES="1 4" runs some (default: all).
 # The case_N functions are called by name, by lib_run_cases.
 # shellcheck disable=SC2317,SC2016
@@ -641,6 +643,41 @@ case_13() {
 	    "edit through a link out"
 	expect_eq "$(cat "$T/outside13")" sentinel "the file outside, edit"
 	expect_eq "$(cat "$RW13/e.txt")" "X Y X" "nothing written by refusals"
+	# fs.applyPatch: a read step a file, then one commit: an update
+	# (mode kept), an addition, a deletion; a hunk that does not match,
+	# a missing file and a link out change nothing and say what the CLI
+	# says
+	printf 'gone\n' > "$RW13/gone.txt"
+	own13
+	good='--- a/e.txt\n+++ b/e.txt\n@@ -1 +1 @@\n-X Y X\n+patched\n--- /dev/null\n+++ b/added.txt\n@@ -0,0 +1 @@\n+added\n--- a/gone.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-gone\n'
+	bad='--- a/e.txt\n+++ b/e.txt\n@@ -1 +1 @@\n-patched\n+again\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-nope\n+x\n'
+	missing='--- a/e.txt\n+++ b/e.txt\n@@ -1 +1 @@\n-patched\n+again\n--- a/none.txt\n+++ b/none.txt\n@@ -1 +1 @@\n-a\n+b\n'
+	out='--- a/out13\n+++ b/out13\n@@ -1 +1 @@\n-sentinel\n+pwned\n'
+	n0=$(steps)
+	w0=$(workers apply-patch)
+	rpc "$(fs 1 applyPatch ",\"patch\":\"$good\"")" \
+	    "$(fs 2 applyPatch ",\"patch\":\"$bad\"")" \
+	    "$(fs 3 applyPatch ",\"patch\":\"$missing\"")" \
+	    "$(fs 4 applyPatch ",\"patch\":\"$out\"")"
+	# 1: two reads and a commit; 2: two reads; 3 and 4: a read each
+	# that fails (3 stops at none.txt)
+	expect_eq "$(( $(steps) - n0 ))" 8 "patch steps sent by the daemon"
+	expect_eq "$(workers apply-patch)" "$w0" "workers started for patches"
+	expect_eq "$(answer 1)" '{"text":"M e.txt\nA added.txt\nD gone.txt\n"}' \
+	    "patch"
+	expect_eq "$(cat "$RW13/e.txt")$(cat "$RW13/added.txt")" \
+	    patchedadded "patched"
+	[ -e "$RW13/gone.txt" ] && lib_case_fail "patch: gone.txt is still there"
+	expect_eq "$(stat -c %a "$RW13/e.txt")" 640 "patch keeps the mode"
+	for n in 2 3 4; do
+		case $n in 2) p=$bad ;; 3) p=$missing ;; 4) p=$out ;; esac
+		want=$(printf '%b' "$p" | "$CLAWSSH" apply-patch -s "$id" \
+		    2>&1 >/dev/null)
+		expect_eq "\"clawssh: $(answer "$n" | tr -d '"')\"" \
+		    "\"$want\"" "patch $n refused as the CLI refuses it"
+	done
+	expect_eq "$(cat "$RW13/e.txt")" patched "nothing changed by refusals"
+	expect_eq "$(cat "$T/outside13")" sentinel "the file outside, patch"
 	printf 'one\ntwo\nthree\n' > "$RW13/a.txt"
 	own13
 	# stopped: the agent refuses, a worker reads (and starts nothing)
