@@ -28,6 +28,13 @@
  */
 static const char slurm_job_body[] =
 	"id=${SLURM_JOB_ID:?}\n"
+	/*
+	 * The mark: job ids repeat across clusters sharing a machine and
+	 * after a controller restarts, so the job's id, cluster and a
+	 * random token, or one job's end would kill another's processes.
+	 */
+	"mark=$id.$(printf %s \"${SLURM_CLUSTER_NAME:-}\" |"
+	" tr -cd 'A-Za-z0-9_-').$(od -An -N8 -tx8 /dev/urandom | tr -d ' ')\n"
 	"d=''; s=''; z=''\n"
 	"say() { scontrol update JobId=\"$id\" Comment=\"$1\""
 	" >/dev/null 2>&1; }\n"
@@ -36,7 +43,7 @@ static const char slurm_job_body[] =
 	 * enough for Slurm's KillWait), but this shell.
 	 */
 	"marked() {\n"
-	"  grep -slzx \"CLAWSSH_SLURM_JOB=$id\" /proc/[0-9]*/environ |\n"
+	"  grep -slzx \"CLAWSSH_SLURM_JOB=$mark\" /proc/[0-9]*/environ |\n"
 	"    sed -n 's|^/proc/\\([0-9]*\\)/environ$|\\1|p' |"
 	" grep -vx \"$$\"\n"
 	"}\n"
@@ -87,7 +94,7 @@ static const char slurm_job_body[] =
 	"MaxStartups 100:30:200\n"
 	"MaxSessions 100\n"
 	"Subsystem sftp internal-sftp\n"
-	"SetEnv CLAWSSH_SLURM_JOB=$id $(genv)\n"
+	"SetEnv CLAWSSH_SLURM_JOB=$mark $(genv)\n"
 	"EOF\n"
 	"}\n"
 	/* Wait for sshd's pid file (written once it listens) or its end. */
@@ -124,7 +131,7 @@ static const char slurm_job_body[] =
 	"    port=$((20000 + r % 40000))\n"
 	"    conf \"$port\"\n"
 	"    rm -f \"$d/pid\"; : > \"$d/log\"\n"
-	"    CLAWSSH_SLURM_JOB=$id \"$sshd\" -D -e -f \"$d/config\" \\\n"
+	"    CLAWSSH_SLURM_JOB=$mark \"$sshd\" -D -e -f \"$d/config\" \\\n"
 	"      </dev/null >/dev/null 2>>\"$d/log\" &\n"
 	"    s=$!\n"
 	/*
