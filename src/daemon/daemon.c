@@ -38,6 +38,7 @@
 #include "xmalloc.h"
 
 #define DAEMON_TICK_MS	1000	/* longest sleep without a reason */
+#define DAEMON_EXIT_WAIT_MS 10000	/* for connects in flight at the end */
 
 /* Make the socket's directory (0700, ours) if it is missing. */
 static int
@@ -425,12 +426,16 @@ daemon_done(struct daemon *d)
 	struct dclient	*c;
 	struct dhost	*h;
 	char		*lock;
+	int		 stuck;
 
 	d->quit = 1;	/* in-process commands end, none falls back */
 	while ((c = TAILQ_FIRST(&d->clients)) != NULL)
 		dclient_free(c);
 	dwatch_free_all(d);
-	while ((h = TAILQ_FIRST(&d->hosts)) != NULL) {
+	if ((stuck = daemon_connectors_end(d, DAEMON_EXIT_WAIT_MS)) != 0)
+		log_warn("a connection is still being made; exiting without "
+		    "it");
+	while (!stuck && (h = TAILQ_FIRST(&d->hosts)) != NULL) {
 		TAILQ_REMOVE(&d->hosts, h, entry);
 		dhost_free(h);
 	}
@@ -445,6 +450,8 @@ daemon_done(struct daemon *d)
 	close(d->wake[0]);
 	close(d->wake[1]);
 	free(d->path);
+	if (stuck)
+		_exit(0);	/* no atexit clean-up under a running thread */
 }
 
 /* Serve until told to stop or idle; see daemon.h. */

@@ -180,6 +180,7 @@ dhost_connect(struct dhost *h)
 	job->passphrase_file = h->passphrase_file;
 	job->wfd = h->d->wake[1];
 	log_info("connecting to %s", h->label);
+	h->d->connecting++;	/* until daemon_connected reads its job */
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
 	if (pthread_create(&tid, &attr, dconnect_thread, job) != 0) {
@@ -239,8 +240,41 @@ daemon_connected(struct daemon *d)
 	struct dconnect_job	*job;
 	ssize_t			 n;
 
-	while ((n = read(d->wake[0], &job, sizeof job)) == sizeof job)
+	while ((n = read(d->wake[0], &job, sizeof job)) == sizeof job) {
+		d->connecting--;
 		dhost_connected(job);
+	}
+}
+
+/* Wait for the connector threads at the end; see daemon_int.h. */
+int
+daemon_connectors_end(struct daemon *d, int ms)
+{
+	struct dconnect_job	*job;
+	struct dconn		*k;
+	struct pollfd		 pfd;
+	int64_t			 deadline = clock_now_ms() + ms, left;
+
+	while (d->connecting > 0) {
+		if ((left = deadline - clock_now_ms()) <= 0)
+			return -1;
+		pfd.fd = d->wake[0];
+		pfd.events = POLLIN;
+		pfd.revents = 0;
+		if (poll(&pfd, 1, (int)left) == -1 && errno != EINTR)
+			return -1;
+		while (read(d->wake[0], &job, sizeof job) == sizeof job) {
+			d->connecting--;
+			k = job->conn;
+			TAILQ_REMOVE(&k->host->conns, k, entry);
+			free(k);
+			if (job->rc == 0)
+				transport_free(job->t);
+			free(job->cause);
+			free(job);
+		}
+	}
+	return 0;
 }
 
 /* A client bound itself to h: ready now, or once a session is up. */

@@ -203,6 +203,7 @@ struct daemon {
 	int			 lockfd;	/* PATH.lock, held (flock) */
 	char			*path;
 	int			 wake[2];	/* connector threads */
+	int			 connecting;	/* of them, still running */
 	struct dclient_list	 clients;
 	struct dhost_list	 hosts;
 	int			 idle_ms;
@@ -408,6 +409,13 @@ void	dhost_schedule(struct dhost *);
 void	dhost_step(struct dhost *);
 void	dhost_reap(struct dhost *);
 void	daemon_connected(struct daemon *);
+/*
+ * At the end: wait at most ms for the connector threads still running,
+ * dropping what they bring, so that none is inside libssh2 or OpenSSL
+ * while the process exits (its atexit clean-up freed what a handshake
+ * used: serve --stdio died of SIGSEGV).  0, or -1 if some still run.
+ */
+int	daemon_connectors_end(struct daemon *, int ms);
 int	dhost_busy(struct dhost *);
 int64_t	dhost_next_event(struct dhost *);
 
