@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # read and stat of a small file over JSON-RPC on the daemon's socket (no
 # CLI process of the caller's), in one run on loopback, RUNS sequential
-# calls each, medians and p99 (ms):
+# calls each, medians, p99 and maxima (ms):
 #   mirror-read   fs.read on a mirror sandbox: the daemon answers from
 #   mirror-stat   the local copy itself (daemon_fs.c), no worker
 #   remote-read   fs.read on a remote sandbox: the daemon sends the
@@ -17,6 +17,7 @@
 #                 the shell step of before (sh, stat, dd --version, dd)
 #   remote-worker the same with CLAWSSH_NO_AGENT_ROUTE=1 in the daemon's
 #                 environment: a worker per call, the path before
+#   idle ticks    the daemon's CPU over 3 s idle after them, sessions up
 #   ssh-cat       hyperfine of `ssh cat FILE` through a ControlMaster,
 #                 the baseline the ratios are against
 # Floor (issue 18): read/stat of a small file <= 0.3x ssh-cat.
@@ -62,6 +63,13 @@ rs=$(python3 bench/rpc_fs.py "$D" "$rbox" fs.stat f.txt "$RUNS")
 w=$(head -c 12 "$T/wr/f.txt")
 re=$(python3 bench/rpc_fs.py "$D" "$rbox" fs.edit f.txt "$RUNS" \
     "{\"old\":\"$w\",\"new\":\"$w\",\"all\":true}")
+# The daemon's CPU while idle with its sessions up, over 3 s: bytes read
+# off a session make one more turn, nothing read makes none (a daemon
+# that spins shows some 300 ticks here).
+ticks() { awk '{ print $14 + $15 }' "/proc/$DPID/stat"; }
+t0=$(ticks)
+sleep 3
+idle=$(($(ticks) - t0))
 D3=$T/run/clawssh/sh.sock
 CLAWSSH_NO_AGENT_SELF=1 "$CLAWSSH" serve --socket "$D3" --idle-timeout 0 \
     --log "$T/sh.log" &
@@ -87,15 +95,18 @@ sc=$(jq -r '.results[0].times | sort | .[length / 2 | floor] * 1000' \
     "$T/r.json")
 sp=$(jq -r '.results[0].times | sort |
     .[(length * 99 / 100 | ceil) - 1] * 1000' "$T/r.json")
+sm=$(jq -r '.results[0].times | max * 1000' "$T/r.json")
 echo "file tools over JSON-RPC, $RUNS sequential calls each (ms):"
-printf '  %-12s %8s %8s\n' "" median p99
-# shellcheck disable=SC2086 # each holds "median p99"
-printf '  %-14s %8.2f %8.2f\n' mirror-read $mr mirror-stat $ms \
+printf '  %-12s %8s %8s %8s\n' "" median p99 max
+# shellcheck disable=SC2086 # each holds "median p99 max"
+printf '  %-14s %8.2f %8.2f %8.2f\n' mirror-read $mr mirror-stat $ms \
     remote-read $rr remote-stat $rs remote-edit $re remote-read-sh $rh \
     remote-worker $rw \
-    ssh-cat "$sc" "$sp"
-awk -v r="${mr% *}" -v s="${ms% *}" -v w="${rr% *}" -v x="${rw% *}" \
-    -v t="${rs% *}" -v h="${rh% *}" -v e="${re% *}" -v c="$sc" 'BEGIN {
+    ssh-cat "$sc" "$sp" "$sm"
+echo "daemon idle with its sessions up: $idle clock ticks in 3 s" \
+    "($(getconf CLK_TCK) a second)"
+awk -v r="${mr%% *}" -v s="${ms%% *}" -v w="${rr%% *}" -v x="${rw%% *}" \
+    -v t="${rs%% *}" -v h="${rh%% *}" -v e="${re%% *}" -v c="$sc" 'BEGIN {
 	printf "mirror-read / ssh-cat    %.3f  (floor: <= 0.30)\n", r / c
 	printf "mirror-stat / ssh-cat    %.3f  (floor: <= 0.30)\n", s / c
 	printf "remote-read / ssh-cat    %.3f  (floor: <= 0.30; fs-read)\n", w / c

@@ -848,6 +848,7 @@ dhost_step(struct dhost *h)
 		knext = TAILQ_NEXT(k, entry);
 		if (k->state != DCONN_UP)
 			continue;
+		k->rx_seen = transport_rx_bytes(k->t);
 		for (ch = TAILQ_FIRST(&k->chans); ch != NULL; ch = next) {
 			next = TAILQ_NEXT(ch, hentry);
 			if (k->state != DCONN_UP)
@@ -916,7 +917,12 @@ dhost_next_event(struct dhost *h)
 	if (!TAILQ_EMPTY(&h->queue) && h->retry_at != 0)
 		t = h->retry_at;
 	TAILQ_FOREACH(k, &h->conns, entry) {
-		if (k->state == DCONN_UP && k->nchan != 0)
+		if (k->state != DCONN_UP)
+			continue;
+		/* Read since its channels were stepped: they may want it. */
+		if (transport_rx_bytes(k->t) != k->rx_seen)
+			return 0;
+		if (k->nchan != 0)
 			t = clock_min(t, k->next_alive);
 	}
 	return t;

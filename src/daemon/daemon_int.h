@@ -102,6 +102,7 @@ struct dconn {
 	struct dchan		*opening;	/* one open at a time */
 	int			 got_data;
 	int64_t			 next_alive;	/* keepalive due */
+	uint64_t		 rx_seen;	/* transport_rx_bytes at step */
 };
 TAILQ_HEAD(dconn_list, dconn);
 

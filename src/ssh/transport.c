@@ -254,6 +254,19 @@ transport_handshake(struct transport *t, int64_t deadline, char **cause)
 	return 0;
 }
 
+/* libssh2's socket read, counting what it takes (transport_rx_bytes). */
+static LIBSSH2_RECV_FUNC(transport_recv)
+{
+	struct transport	*t = *abstract;
+	ssize_t			 n;
+
+	n = recv(socket, buffer, length, flags);
+	if (n < 0)
+		return errno == EWOULDBLOCK ? -EAGAIN : -errno;
+	t->rx_bytes += (uint64_t)n;
+	return n;
+}
+
 /* Create the transport object around a connected socket. */
 static struct transport *
 transport_new(const struct sshconfig *sc, int fd)
@@ -269,6 +282,8 @@ transport_new(const struct sshconfig *sc, int fd)
 		fprintf(stderr, "clawssh: libssh2_session_init failed\n");
 		abort();
 	}
+	libssh2_session_callback_set(t->session, LIBSSH2_CALLBACK_RECV,
+	    (void *)transport_recv);
 	libssh2_session_set_blocking(t->session, 0);
 	t->alive_interval = sc->server_alive_interval;
 	t->alive_count_max = sc->server_alive_count_max;
@@ -373,6 +388,13 @@ int
 transport_fd(struct transport *t)
 {
 	return t->mux != NULL ? mux_fd(t->mux) : t->fd;
+}
+
+/* Bytes read off the socket so far; see transport.h. */
+uint64_t
+transport_rx_bytes(struct transport *t)
+{
+	return t->rx_bytes;
 }
 
 /* Wrap a daemon connection; see transport.h. */

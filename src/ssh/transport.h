@@ -60,6 +60,14 @@ void	 transport_free(struct transport *t);
 LIBSSH2_SESSION	*transport_session(struct transport *t);
 int		 transport_fd(struct transport *t);
 
+/*
+ * Bytes libssh2 has read off the socket so far.  A call on one channel
+ * can read another channel's packets into libssh2's buffers, where poll
+ * cannot see them: a caller stepping several channels compares this
+ * before and after to know that another turn is due.
+ */
+uint64_t	 transport_rx_bytes(struct transport *t);
+
 /* The "user@host:port" label used in messages. */
 const char	*transport_label(struct transport *t);
 

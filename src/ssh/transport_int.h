@@ -22,6 +22,7 @@ struct transport {
 	int		 fd;
 	char		*label;		/* user@host:port for messages */
 	int64_t		 last_rx;	/* when the server last sent data */
+	uint64_t	 rx_bytes;	/* read off the socket, ever */
 	int		 alive_interval;	/* seconds; 0 = off */
 	int		 alive_count_max;
 	char		*proxy;		/* ProxyCommand, or NULL */
