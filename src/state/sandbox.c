@@ -17,7 +17,6 @@
 #include <string.h>
 
 #include <cjson/cJSON.h>
-#include <openssl/evp.h>
 
 #include "compat.h"
 #include "buf.h"
@@ -26,6 +25,7 @@
 #include "log.h"
 #include "names.h"
 #include "sandbox.h"
+#include "sha256.h"
 #include "xmalloc.h"
 
 #define SANDBOX_B32		"abcdefghijklmnopqrstuvwxyz234567"
@@ -33,7 +33,6 @@
 #define SANDBOX_ID_CHARS	12	/* base32 characters after the 'c' */
 #define SANDBOX_QUOTE_MAX	64	/* bytes of a bad value in a message */
 #define SANDBOX_CREATED_MAX	9007199254740991.0	/* 2^53 - 1 */
-#define SANDBOX_SHA256_LEN	32
 
 #define SANDBOX_IMAGE_CHARS	"abcdefghijklmnopqrstuvwxyz0123456789._-"
 #define SANDBOX_USER_CHARS	"abcdefghijklmnopqrstuvwxyz0123456789_-"
@@ -386,25 +385,13 @@ sandbox_root_check(const char *root, char **cause)
 	return 0;
 }
 
-/* Put the SHA-256 of p[0..len) in md; abort if libcrypto cannot. */
-static void
-sandbox_sha256(const void *p, size_t len,
-    unsigned char md[EVP_MAX_MD_SIZE])
-{
-	unsigned int	mdlen = 0;
-
-	if (EVP_Digest(p, len, md, &mdlen, EVP_sha256(), NULL) != 1 ||
-	    mdlen != SANDBOX_SHA256_LEN)
-		sandbox_fatal("SHA-256 digest");
-}
-
 /* Derive the id for scope, key and host; see sandbox.h. */
 void
 sandbox_id(enum sandbox_scope scope, const char *key,
     const char *host_identity, char id[SANDBOX_ID_LEN + 1])
 {
 	struct buf	b = BUF_INIT;
-	unsigned char	md[EVP_MAX_MD_SIZE];
+	unsigned char	md[SHA256_LEN];
 	uint64_t	bits = 0;
 	size_t		i;
 
@@ -415,7 +402,7 @@ sandbox_id(enum sandbox_scope scope, const char *key,
 	buf_append_str(&b, key != NULL ? key : "");
 	buf_append(&b, "", 1);
 	buf_append_str(&b, host_identity != NULL ? host_identity : "");
-	sandbox_sha256(b.data, b.len, md);
+	sha256(b.data, b.len, md);
 	buf_free(&b);
 	for (i = 0; i < 8; i++)
 		bits = (bits << 8) | md[i];
@@ -442,7 +429,7 @@ void
 sandbox_config_hash(const struct sandbox_settings *s,
     char hex[SANDBOX_HASH_LEN + 1])
 {
-	unsigned char	 md[EVP_MAX_MD_SIZE];
+	unsigned char	 md[SHA256_LEN];
 	char		*text, *gpus, *tail;
 	size_t		 i;
 
@@ -463,9 +450,9 @@ sandbox_config_hash(const struct sandbox_settings *s,
 		    contain_runtime_name(s->runtime), tail);
 	free(tail);
 	free(gpus);
-	sandbox_sha256(text, strlen(text), md);
+	sha256(text, strlen(text), md);
 	free(text);
-	for (i = 0; i < SANDBOX_SHA256_LEN; i++) {
+	for (i = 0; i < SHA256_LEN; i++) {
 		hex[2 * i] = SANDBOX_HEX[md[i] >> 4];
 		hex[2 * i + 1] = SANDBOX_HEX[md[i] & 0x0f];
 	}

@@ -18,7 +18,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <openssl/evp.h>
 
 #include "compat.h"
 #include "agent_deploy.h"
@@ -36,6 +35,7 @@
 /* The agent's bytes, from agent_blob.S. */
 extern const unsigned char	agent_blob_start[];
 extern const unsigned char	agent_blob_end[];
+extern const char		agent_blob_sum[];	/* hex SHA-256 */
 
 #define AGENT_PROTO		"1"
 #define AGENT_OUT_MAX		8192
@@ -104,34 +104,21 @@ extern const unsigned char	agent_blob_end[];
 	"echo \"clawssh-agent-ok $d/$n\"\n"
 
 static pthread_once_t	agent_once = PTHREAD_ONCE_INIT;
-static char		agent_sum[2 * 32 + 1];
 static char		agent_name[64];
 
-/* Hash the embedded agent and name it (once). */
+/* Name the embedded agent by its version and sum (once). */
 static void
-agent_hash(void)
+agent_name_init(void)
 {
-	unsigned char	md[32];
-	unsigned int	mdlen = 0, i;
-	size_t		len;
-	const unsigned char *p = agent_deploy_blob(&len);
-
-	if (EVP_Digest(p, len, md, &mdlen, EVP_sha256(), NULL) != 1 ||
-	    mdlen != sizeof md) {
-		log_error("cannot hash the embedded agent");
-		abort();
-	}
-	for (i = 0; i < mdlen; i++)
-		snprintf(agent_sum + 2 * i, 3, "%02x", md[i]);
 	snprintf(agent_name, sizeof agent_name, "clawssh-agent-%s-%.16s",
-	    PACKAGE_VERSION, agent_sum);
+	    PACKAGE_VERSION, agent_blob_sum);
 }
 
 /* The agent's file name; see agent_deploy.h. */
 const char *
 agent_deploy_name(void)
 {
-	pthread_once(&agent_once, agent_hash);
+	pthread_once(&agent_once, agent_name_init);
 	return agent_name;
 }
 
@@ -141,6 +128,13 @@ agent_deploy_blob(size_t *len)
 {
 	*len = (size_t)(agent_blob_end - agent_blob_start);
 	return agent_blob_start;
+}
+
+/* The embedded bytes' sum; see agent_deploy.h. */
+const char *
+agent_deploy_sum(void)
+{
+	return agent_blob_sum;
 }
 
 /* The local file keeping t's answer (allocated), or NULL. */
@@ -331,7 +325,7 @@ agent_check_install(struct transport *t, char **line, char **cause)
 	size = xasprintf("%zu", len);
 	agent_deploy_name();
 	script = agent_script(AGENT_SH_INSTALL, "size", size, "sum",
-	    agent_sum);
+	    agent_blob_sum);
 	rc = agent_ask(t, script, blob, len, line, cause);
 	free(script);
 	free(size);

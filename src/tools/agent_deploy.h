@@ -31,6 +31,9 @@ const char	*agent_deploy_name(void);
 /* The embedded agent's bytes. */
 const unsigned char *agent_deploy_blob(size_t *len);
 
+/* The embedded bytes' SHA-256 in hex, taken at build time. */
+const char	*agent_deploy_sum(void);
+
 /*
  * Make sure t's host has the agent, uploading it when missing, and fill
  * out: its path, or NULL and why the host cannot run it (another
