@@ -3,7 +3,7 @@
 # The layer check: a source file may include headers of its own layer
 # and of the layers below it, never of one above.  Bottom to top:
 #   src/agent, compat, src/lib, src/ssh, src/state, sync, src/tools,
-#   backends, src/gateway, src/daemon, src/cli
+#   backends/host, backends/providers, src/gateway, src/daemon, src/cli
 # (src/agent is clawssh-agent, built static with libc only: it includes
 # nothing but its own headers.)
 # (docs/architecture.md says what lives where).  Prints every upward
@@ -11,8 +11,8 @@
 set -u
 top=${top_srcdir:-$(dirname "$0")/..}
 cd "$top" || exit 99
-LAYERS="src/agent compat src/lib src/ssh src/state sync src/tools backends \
-src/gateway src/daemon src/cli"
+LAYERS="src/agent compat src/lib src/ssh src/state sync src/tools backends/host \
+backends/providers src/gateway src/daemon src/cli"
 
 # rank DIR: the position of DIR in LAYERS (0: not a layer).
 rank() {

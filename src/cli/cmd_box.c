@@ -71,7 +71,7 @@ cmd_box_load(struct cmd_box *b, const char *id)
 		free(cause);
 		return rc;
 	}
-	if ((b->be = backend_find(b->rec->backend)) == NULL)
+	if ((b->backend = hostdir_backend_name(b->rec->backend)) == NULL)
 		return cmd_fail("sandbox %s: unknown backend '%s'", id,
 		    b->rec->backend);
 	if (b->cc.target == NULL)
@@ -301,7 +301,7 @@ cmd_box_hostws(const struct cmd_box *b, const char *sub, struct hostws *h)
 		jail = contain_bwrap_step(&spec, sub);
 	}
 	if (strcmp(sub, "workspace") == 0)
-		ws = b->be->workspace(r->remote_root, r->id);
+		ws = hostdir_workspace(r->remote_root, r->id);
 	else
 		ws = xasprintf("%s/%s/%s", r->remote_root, r->id, sub);
 	hostws_init(h, ws, jail);

@@ -8,8 +8,8 @@
 
 #include <stdint.h>
 
-#include "backend.h"
 #include "cmd_conn.h"
+#include "hostdir.h"
 #include "sandbox.h"
 
 struct registry;
@@ -23,7 +23,7 @@ struct cmd_box {
 	struct cmd_conn			 cc;
 	struct registry			*reg;
 	struct registry_record		*rec;	/* after cmd_box_load */
-	const struct backend_ops	*be;
+	const char			*backend;	/* HOSTDIR_BACKEND_*, for a new record */
 	struct sshconfig		*sc;	/* after cmd_box_connect */
 	struct transport		*t;
 	int				 strict_config;	/* --strict-config */

@@ -27,11 +27,11 @@
 #include "contain_oci.h"
 #include "error.h"
 #include "exec.h"
+#include "hostdir_scripts.h"
 #include "log.h"
 #include "registry.h"
 #include "remote_err.h"
 #include "shquote.h"
-#include "ssh_scripts.h"
 #include "transport.h"
 #include "xmalloc.h"
 
@@ -76,7 +76,7 @@ static const struct option boxenv_longopts[] = {
  * running".
  */
 #define BOXENV_SH_STOP_BWRAP						\
-	SSH_SCRIPT_BOXKILL						\
+	HOSTDIR_SCRIPT_BOXKILL						\
 	"r=%s; a=%s\n"							\
 	"if [ -n \"$a\" ] && [ -f \"$a\" ]; then \"$a\" box-stop --dir"	\
 	" \"$r\" || exit 3\n"						\
@@ -84,7 +84,7 @@ static const struct option boxenv_longopts[] = {
 	"  clawboxkill \"$r/box.pid\"; rm -f -- \"$r/box.sock\" \"$r/box.pid\";"\
 	" echo stopped\n"						\
 	"else echo 'not running'\nfi\n"					\
-	SSH_SCRIPT_CGROUPS_RM						\
+	HOSTDIR_SCRIPT_CGROUPS_RM						\
 	"exit 0\n"
 
 /* Slots: the agent, the run directory. */
@@ -283,7 +283,7 @@ cmd_start(int argc, char **argv)
 	if ((rc = cmd_env_wrap(&b, &now, &e, NULL, NULL, NULL, &wrap,
 	    NULL)) != 0)
 		goto out;
-	pre = b.be->exec_pre(b.rec->remote_root, b.rec->id);
+	pre = hostdir_exec_pre(b.rec->remote_root, b.rec->id);
 	memset(&eo, 0, sizeof eo);
 	eo.argc = 1;
 	eo.argv = argv1;

@@ -101,7 +101,7 @@ destroy_one(struct cmd_box *b, const char *root, const char *id,
 	char	*cause = NULL;
 	int	 rc;
 
-	if ((b->t != NULL && b->be->destroy(b->t, root, id, existed,
+	if ((b->t != NULL && hostdir_destroy(b->t, root, id, existed,
 	    &cause) != 0) || destroy_provider(b, id, existed, &cause) != 0 ||
 	    registry_remove(b->reg, id, &cause) != 0 ||
 	    cmd_box_forget_sync(b, id, &cause) != 0) {
@@ -193,8 +193,8 @@ out:
 
 /* Why entry e should go, or NULL if it stays. */
 static const char *
-prune_reason(const struct prune_args *p, const struct backend_list *l,
-    const struct backend_entry *e, char *buf, size_t len)
+prune_reason(const struct prune_args *p, const struct hostdir_listing *l,
+    const struct hostdir_entry *e, char *buf, size_t len)
 {
 	char	dur[16];
 
@@ -236,13 +236,13 @@ static int
 prune_host(struct cmd_box *b, const struct prune_args *p,
     const struct registry_record *rec)
 {
-	struct backend_list	 l;
+	struct hostdir_listing	 l;
 	const char		*why;
 	char			*cause = NULL, buf[64];
 	size_t			 i;
 	int			 rc = 0, existed;
 
-	if (b->be->list(b->t, rec->remote_root, NULL, &l, &cause) != 0) {
+	if (hostdir_list(b->t, rec->remote_root, NULL, &l, &cause) != 0) {
 		rc = cmd_fail("%s", cause);
 		free(cause);
 		return rc;
@@ -264,7 +264,7 @@ prune_host(struct cmd_box *b, const struct prune_args *p,
 		    &existed);
 		registry_unlock(b->reg);
 	}
-	backend_list_clear(&l);
+	hostdir_listing_clear(&l);
 	return rc;
 }
 
@@ -353,7 +353,6 @@ cmd_prune(int argc, char **argv)
 
 	memset(&b, 0, sizeof b);
 	memset(&p, 0, sizeof p);
-	b.be = &backend_ssh;
 	if ((rc = prune_parse(argc, argv, &b, &p)) != 0)
 		goto out;
 	if ((rc = cmd_box_registry(&b)) != 0)

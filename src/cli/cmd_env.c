@@ -123,7 +123,7 @@ cmd_env_exec_wrap(const struct cmd_box *b, char *inner, const char *cwd)
 		buf_appendf(&t, "%s\n", inner);
 		free(inner);
 	} else {
-		ws = b->be->workspace(r->remote_root, r->id);
+		ws = hostdir_workspace(r->remote_root, r->id);
 		if (cwd == NULL)
 			dir = xstrdup(ws);
 		else if (cwd[0] == '/')
@@ -289,7 +289,7 @@ cmd_env_oci(const struct cmd_box *b, const struct sandbox_settings *now,
 	cwd = cmd_env_oci_cwd(cwd, CONTAIN_OCI_WORKSPACE);
 	if (workdir != NULL)
 		cwd = cmd_env_oci_cwd(cwd, workdir);
-	ws = b->be->workspace(r->remote_root, r->id);
+	ws = hostdir_workspace(r->remote_root, r->id);
 	dir = xasprintf("%s/%s", r->remote_root, r->id);
 	scratch = xasprintf("%s/private", dir);
 	memset(&p, 0, sizeof p);
@@ -434,8 +434,8 @@ cmd_env_process(struct cmd_box *b, const struct cmd_env *e,
 	char				*shown;
 	int				 rc;
 
-	ws = b->be->workspace(r->remote_root, r->id);
-	pre = b->be->exec_pre(r->remote_root, r->id);
+	ws = hostdir_workspace(r->remote_root, r->id);
+	pre = hostdir_exec_pre(r->remote_root, r->id);
 	sd = xasprintf("%s/%s", r->remote_root, r->id);
 	if (wrap != NULL) {		/* list and poll show argv, not wv */
 		cmd_env_contain(wv, wrap, argc, argv);

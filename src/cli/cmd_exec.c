@@ -315,8 +315,8 @@ exec_sandbox(struct exec_args *a, char **pre, char **cwd)
 	if ((rc = cmd_box_stale(&a->box, rec->id, rec->config_hash,
 	    &a->now)) != 0)
 		return rc;
-	ws = a->box.be->workspace(rec->remote_root, rec->id);
-	*pre = a->box.be->exec_pre(rec->remote_root, rec->id);
+	ws = hostdir_workspace(rec->remote_root, rec->id);
+	*pre = hostdir_exec_pre(rec->remote_root, rec->id);
 	if (a->term.login) {
 		a->login_argv[0] = (char *)(uintptr_t)"sh";
 		a->login_argv[1] = (char *)(uintptr_t)"-c";

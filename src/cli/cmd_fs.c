@@ -215,7 +215,7 @@ cmd_fs_open(struct cmd_fs *f, int writing)
 	if (f->route.dir != NULL)
 		f->b.steps = &f->route;
 	fs_hostws(f, &s, &hw);
-	pre = f->b.be->exec_pre(r->remote_root, r->id);
+	pre = hostdir_exec_pre(r->remote_root, r->id);
 	f->fs = fstore_remote(f->b.t, &hw, pre, f->timeout >= 0 ?
 	    f->timeout : FSTORE_TIMEOUT);
 	free(pre);

@@ -22,10 +22,10 @@
 
 #include <cjson/cJSON.h>
 
-#include "backend.h"
 #include "cmd.h"
 #include "cmd_box.h"
 #include "cmd_conn.h"
+#include "hostdir.h"
 #include "sandbox.h"
 #include "sshconfig.h"
 #include "transport.h"
@@ -116,7 +116,7 @@ image_name(const char *name)
 static int
 image_import(struct image_args *a, const char *name, const char *path)
 {
-	struct backend_image	 got;
+	struct hostdir_image	 got;
 	const char		*z = "";
 	char			*cause = NULL;
 	int			 fd, rc;
@@ -124,7 +124,7 @@ image_import(struct image_args *a, const char *name, const char *path)
 	if ((rc = image_name(name)) != 0 || (rc = image_open(path, &fd,
 	    &z)) != 0)
 		return rc;
-	rc = a->box.be->image_import(a->box.t, a->root, name, fd, z, &got,
+	rc = hostdir_image_import(a->box.t, a->root, name, fd, z, &got,
 	    &cause);
 	close(fd);
 	if (rc != 0) {
@@ -142,14 +142,14 @@ image_import(struct image_args *a, const char *name, const char *path)
 static int
 image_list(struct image_args *a)
 {
-	struct backend_image	*v = NULL;
+	struct hostdir_image	*v = NULL;
 	cJSON			*arr, *o;
 	char			*cause = NULL, *s, when[32];
 	size_t			 n = 0, i;
 	time_t			 t;
 	int			 rc;
 
-	if ((rc = a->box.be->image_list(a->box.t, a->root, &v, &n,
+	if ((rc = hostdir_image_list(a->box.t, a->root, &v, &n,
 	    &cause)) != 0) {
 		rc = cmd_fail("%s", cause);
 		free(cause);
@@ -189,7 +189,7 @@ image_rm(struct image_args *a, const char *name)
 
 	if ((rc = image_name(name)) != 0)
 		return rc;
-	if ((rc = a->box.be->image_rm(a->box.t, a->root, name, a->force,
+	if ((rc = hostdir_image_rm(a->box.t, a->root, name, a->force,
 	    &cause)) != 0) {
 		rc = cmd_fail("%s", cause);
 		free(cause);
@@ -248,7 +248,6 @@ image_connect(struct image_args *a)
 		free(cause);
 		return rc;
 	}
-	a->box.be = backend_find("ssh");
 	if ((rc = cmd_conn_resolve(&a->box.cc, &a->box.sc)) != 0)
 		return rc;
 	return cmd_conn_connect(&a->box.cc, a->box.sc, &a->box.t);

@@ -44,7 +44,7 @@ struct list_row {
 struct list_host {
 	struct cmd_box		*b;
 	const char		*cli_ssh_config;
-	struct backend_list	 l;
+	struct hostdir_listing	 l;
 	int			 reachable;
 };
 
@@ -69,7 +69,7 @@ list_visit(struct list_host *h, const struct registry_record *rec)
 	sshconfig_free(b->sc);
 	b->t = NULL;
 	b->sc = NULL;
-	backend_list_clear(&h->l);
+	hostdir_listing_clear(&h->l);
 	h->reachable = 0;
 	b->cc.target = rec->target;
 	b->cc.ssh_config = h->cli_ssh_config != NULL ? h->cli_ssh_config :
@@ -78,7 +78,7 @@ list_visit(struct list_host *h, const struct registry_record *rec)
 	cmd_box_endpoint(b, rec);
 	if (cmd_box_connect(b) != 0)
 		return;
-	if (backend_find(rec->backend)->list(b->t, rec->remote_root, NULL,
+	if (hostdir_list(b->t, rec->remote_root, NULL,
 	    &h->l, &cause) != 0) {
 		cmd_fail("%s", cause);
 		free(cause);
@@ -327,7 +327,7 @@ list_show(struct cmd_box *b, const char *cli_ssh_config,
 	else
 		list_print(rows, n, json);
 	cJSON_Delete(rows[0].env);
-	backend_list_clear(&h.l);
+	hostdir_listing_clear(&h.l);
 	free(rows);
 	return rc;
 }

@@ -30,9 +30,9 @@
 #include "cmd_provision.h"
 #include "contain.h"
 #include "contain_bwrap.h"
-#include "gpu_alloc.h"
 #include "error.h"
 #include "exec.h"
+#include "gpu_alloc.h"
 #include "hostws.h"
 #include "log.h"
 #include "managed.h"
@@ -423,14 +423,14 @@ provision_record_managed(struct registry_record *r,
  */
 static struct registry_record *
 provision_record(struct cmd_box *b, const char *root,
-    const struct backend_entry *e, const char *workspace)
+    const struct hostdir_entry *e, const char *workspace)
 {
 	const struct sandbox_meta	*m = &e->meta;
 	struct registry_record		*r;
 
 	r = xcalloc(1, sizeof *r);
 	memcpy(r->id, m->id, sizeof r->id);
-	r->backend = xstrdup(b->be->name);
+	r->backend = xstrdup(b->backend);
 	r->target = xstrdup(b->cc.target);
 	r->ssh_config = b->cc.ssh_config != NULL ?
 	    xstrdup(b->cc.ssh_config) : NULL;
@@ -476,7 +476,7 @@ provision_check_workspace(const struct cmd_box *b,
  * exec push nothing and find the workspace empty.  0 or an exit status.
  */
 static int
-provision_forget_old(struct cmd_box *b, const struct backend_entry *got,
+provision_forget_old(struct cmd_box *b, const struct hostdir_entry *got,
     int created)
 {
 	struct registry_record	*old = NULL;
@@ -570,7 +570,7 @@ int
 provision_do(struct cmd_box *b, struct provision_args *a, const char *root,
     const struct sandbox_meta *want, int *created)
 {
-	struct backend_entry	 got;
+	struct hostdir_entry	 got;
 	struct sandbox_settings	 now;
 	struct registry_record	*rec;
 	char			*cause = NULL;
@@ -578,7 +578,7 @@ provision_do(struct cmd_box *b, struct provision_args *a, const char *root,
 
 	if ((rc = provision_workdir(b, root, want)) != 0)
 		return rc;
-	if (b->be->get_or_create(b->t, root, want, &got, created,
+	if (hostdir_get_or_create(b->t, root, want, &got, created,
 	    &cause) != 0) {
 		rc = cmd_fail("%s", cause);
 		free(cause);
@@ -722,7 +722,7 @@ provision_seed(struct cmd_box *b, const char *root)
 	int			 rc, existed;
 
 	memset(&st, 0, sizeof st);
-	ws = b->be->workspace(root, b->rec->id);
+	ws = hostdir_workspace(root, b->rec->id);
 	hostws_init(&hw, ws, NULL);	/* a stage: see transfer_push */
 	if ((rc = pathguard_open(b->rec->workspace, &pg, &cause)) == 0)
 		rc = transfer_push(b->t, pg, &hw, NULL, 0, TRANSFER_STAGE |
@@ -738,7 +738,7 @@ provision_seed(struct cmd_box *b, const char *root)
 		    (unsigned long long)st.bytes);
 		return 0;
 	}
-	if (b->be->destroy(b->t, root, b->rec->id, &existed, &why) != 0 ||
+	if (hostdir_destroy(b->t, root, b->rec->id, &existed, &why) != 0 ||
 	    registry_remove(b->reg, b->rec->id, &why) != 0) {
 		log_warn("%s", why);
 		free(why);
@@ -756,7 +756,7 @@ provision_gpus(struct cmd_box *b, const char *root, int want, int created)
 	int	*got = NULL, rc, existed;
 	size_t	 n = 0;
 
-	if ((rc = b->be->gpu_assign(b->t, root, b->rec->id, want, &got, &n,
+	if ((rc = hostdir_gpu_assign(b->t, root, b->rec->id, want, &got, &n,
 	    &cause)) == 0) {
 		list = gpu_visible(got, n);
 		log_info("sandbox %s has GPU %s", b->rec->id, list);
@@ -764,7 +764,7 @@ provision_gpus(struct cmd_box *b, const char *root, int want, int created)
 		free(got);
 		return 0;
 	}
-	if (created && (b->be->destroy(b->t, root, b->rec->id, &existed,
+	if (created && (hostdir_destroy(b->t, root, b->rec->id, &existed,
 	    &why) != 0 || registry_remove(b->reg, b->rec->id, &why) != 0)) {
 		log_warn("%s", why);
 		free(why);
@@ -858,7 +858,8 @@ provision_managed_connect(struct cmd_box *b, const struct managed *mg,
 /*
  * Get or create the sandbox through the provider (replace: delete it
  * first and make it again), wait for it, reach its endpoint, then make
- * the sandbox directory there as the ssh backend does and record it.
+ * the sandbox directory there as on a directly reached host (hostdir.h)
+ * and record it.
  * What this call created at the provider is deleted again on failure,
  * and nothing is recorded.
  */
@@ -874,7 +875,7 @@ provision_managed_do(struct cmd_box *b, struct provision_args *a,
 	int			 rc, made = replace, existed;
 
 	memset(&sb, 0, sizeof sb);
-	b->be = &backend_managed;
+	b->backend = HOSTDIR_BACKEND_MANAGED;
 	if ((rc = managed_open(b->cc.cfg, provider, &mg, &cause)) == 0 &&
 	    (rc = managed_name(&mg, m->id, &name, &cause)) == 0) {
 		if (replace)
@@ -964,7 +965,7 @@ cmd_provision(int argc, char **argv)
 	int			 rc, created = 0;
 
 	memset(&a, 0, sizeof a);
-	a.box.be = &backend_ssh;
+	a.box.backend = HOSTDIR_BACKEND_SSH;
 	if ((rc = provision_parse(argc, argv, &a)) != 0) {
 		cmd_box_free(&a.box);
 		return rc < 0 ? 0 : rc;

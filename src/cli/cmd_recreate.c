@@ -69,7 +69,7 @@ recreate_managed(struct provision_args *a, const struct sandbox_meta *m)
 		return rc;
 	if (cmd_conn_resolve(&b->cc, &b->sc) == 0 && signals_init() == 0 &&
 	    transport_connect(b->sc, &topts, &b->t, &cause) == 0)
-		b->be->destroy(b->t, b->rec->remote_root, m->id, &existed,
+		hostdir_destroy(b->t, b->rec->remote_root, m->id, &existed,
 		    &cause);
 	free(cause);
 	cause = NULL;
@@ -121,7 +121,7 @@ recreate_do(struct provision_args *a, const char *id)
 	    (rc = provision_workdir(b, b->rec->remote_root, &m)) != 0)
 		return rc;
 	sandbox_config_hash(&m.settings, m.config_hash);
-	if (b->rec->provider == NULL && b->be->destroy(b->t,
+	if (b->rec->provider == NULL && hostdir_destroy(b->t,
 	    b->rec->remote_root, id, &existed, &cause) != 0) {
 		rc = cmd_fail("%s", cause);
 		free(cause);

@@ -137,13 +137,13 @@ sshcfg_enter(struct cmd_box *b, char **path)
 		free(f);
 		return rc;
 	}
-	pre = b->be->exec_pre(r->remote_root, r->id);
+	pre = hostdir_exec_pre(r->remote_root, r->id);
 	buf_appendf(&text, "#!/bin/sh\n# clawssh ssh-config %s: a login shell "
 	    "in the sandbox\n%s\n", r->id, pre);
 	if (wrap != NULL)
 		buf_appendf(&text, "%s\nexec \"$@\" sh -c ", wrap);
 	else {
-		ws = b->be->workspace(r->remote_root, r->id);
+		ws = hostdir_workspace(r->remote_root, r->id);
 		buf_append_str(&text, "cd -- ");
 		shquote_append(&text, ws);
 		buf_append_str(&text, " || exit 1\nexec sh -c ");

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Unit tests for the host backend (backends/ssh.c: get-or-create, list,
+ * Unit tests for the host backend (backends/host/hostdir.c: get-or-create, list,
  * destroy, the per-command check) over the local transport: its real
  * host scripts under /bin/sh against a directory standing for the
  * remote root; no sshd.
@@ -23,9 +23,9 @@
 
 #include <cmocka.h>
 
-#include "backend.h"
 #include "buf.h"
 #include "exec.h"
+#include "hostdir.h"
 #include "local_fixture.h"
 #include "sandbox.h"
 #include "transport.h"
@@ -77,8 +77,8 @@ test_lifecycle(void **state)
 {
 	struct fx		*f = *state;
 	struct sandbox_meta	 want;
-	struct backend_entry	 got;
-	struct backend_list	 l;
+	struct hostdir_entry	 got;
+	struct hostdir_listing	 l;
 	struct buf		 out = BUF_INIT, err = BUF_INIT;
 	char			*cause = NULL, *pre, *ws, dir[256];
 	int			 created = -1, existed = -1, status = -1;
@@ -86,31 +86,31 @@ test_lifecycle(void **state)
 
 	meta(&want, "k1");
 	memset(&got, 0, sizeof got);
-	if (backend_ssh.get_or_create(f->lx.t, f->root, &want, &got, &created,
+	if (hostdir_get_or_create(f->lx.t, f->root, &want, &got, &created,
 	    &cause) != 0)
 		fail_msg("get_or_create: %s", cause);
 	assert_int_equal(created, 1);
 	assert_string_equal(got.meta.id, want.id);
-	ws = backend_ssh.workspace(f->root, want.id);
+	ws = hostdir_workspace(f->root, want.id);
 	snprintf(dir, sizeof dir, "%s", ws);
 	assert_int_equal(stat(dir, &sb), 0);
 	assert_true(S_ISDIR(sb.st_mode));
-	assert_int_equal(backend_ssh.get_or_create(f->lx.t, f->root, &want,
+	assert_int_equal(hostdir_get_or_create(f->lx.t, f->root, &want,
 	    &got, &created, &cause), 0);
 	assert_int_equal(created, 0);
 	memset(&l, 0, sizeof l);
-	assert_int_equal(backend_ssh.list(f->lx.t, f->root, NULL, &l, &cause),
+	assert_int_equal(hostdir_list(f->lx.t, f->root, NULL, &l, &cause),
 	    0);
 	assert_int_equal(l.n, 1);
 	assert_string_equal(l.entries[0].meta.id, want.id);
 	assert_string_equal(l.entries[0].meta.key, "k1");
-	backend_list_clear(&l);
+	hostdir_listing_clear(&l);
 	/* the per-command check passes while it is there */
-	pre = backend_ssh.exec_pre(f->root, want.id);
+	pre = hostdir_exec_pre(f->root, want.id);
 	assert_int_equal(exec_script(f->lx.t, pre, NULL, 0, 4096, &out, &err,
 	    &status, &cause), 0);
 	assert_int_equal(status, 0);
-	assert_int_equal(backend_ssh.destroy(f->lx.t, f->root, want.id,
+	assert_int_equal(hostdir_destroy(f->lx.t, f->root, want.id,
 	    &existed, &cause), 0);
 	assert_int_equal(existed, 1);
 	assert_int_not_equal(stat(dir, &sb), 0);
@@ -120,7 +120,7 @@ test_lifecycle(void **state)
 	assert_int_equal(exec_script(f->lx.t, pre, NULL, 0, 4096, &out, &err,
 	    &status, &cause), 0);
 	assert_int_not_equal(status, 0);
-	assert_int_equal(backend_ssh.destroy(f->lx.t, f->root, want.id,
+	assert_int_equal(hostdir_destroy(f->lx.t, f->root, want.id,
 	    &existed, &cause), 0);
 	assert_int_equal(existed, 0);
 	free(pre);
@@ -135,23 +135,23 @@ test_list_corrupt(void **state)
 {
 	struct fx		*f = *state;
 	struct sandbox_meta	 want;
-	struct backend_entry	 got;
-	struct backend_list	 l;
+	struct hostdir_entry	 got;
+	struct hostdir_listing	 l;
 	char			*cause = NULL, cmd[512];
 	int			 created;
 
 	meta(&want, "k2");
-	assert_int_equal(backend_ssh.get_or_create(f->lx.t, f->root, &want,
+	assert_int_equal(hostdir_get_or_create(f->lx.t, f->root, &want,
 	    &got, &created, &cause), 0);
 	snprintf(cmd, sizeof cmd, "printf '{\"id\":\"../../etc\"' > "
 	    "%s/%s/meta.json", f->root, want.id);
 	assert_int_equal(system(cmd), 0);
 	memset(&l, 0, sizeof l);
-	assert_int_equal(backend_ssh.list(f->lx.t, f->root, NULL, &l, &cause),
+	assert_int_equal(hostdir_list(f->lx.t, f->root, NULL, &l, &cause),
 	    0);
 	assert_int_equal(l.n, 0);
 	assert_int_equal(l.corrupt, 1);
-	backend_list_clear(&l);
+	hostdir_listing_clear(&l);
 }
 
 int

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The sh scripts the ssh backend runs on a host.  Each is a format string
+ * The sh scripts the host-directory backend runs on a host.  Each is a format string
  * whose %s slots are filled with sh-quoted words (never raw input).  They
  * need POSIX sh plus mkdir, mv, rm, cat, wc, ls, awk, id, date, and stat
  * or date -r for file times; errors are reported on stderr as a line
  * "clawssh-error: MESSAGE" and exit status 3.
  */
-#ifndef CLAW_SSH_SCRIPTS_H
-#define CLAW_SSH_SCRIPTS_H
+#ifndef CLAW_HOSTDIR_SCRIPTS_H
+#define CLAW_HOSTDIR_SCRIPTS_H
 
 /*
  * Shared start: the root in $root (slot 1), clawfail, mt (a file's mtime
@@ -15,7 +15,7 @@
  * is a symbolic link, and the lock helpers clawlock / clawunlock (mkdir
  * locks, broken after a minute of staleness).
  */
-#define SSH_SCRIPT_PRELUDE						\
+#define HOSTDIR_SCRIPT_PRELUDE						\
 	"umask 077\n"							\
 	"root=%s\n"							\
 	"clawfail() { echo \"clawssh-error: $*\" >&2; exit 3; }\n"	\
@@ -41,7 +41,7 @@
 	" \"$root/$1/meta.json\")\"; cat -- \"$root/$1/meta.json\"; }\n"
 
 /* The root must exist (created 0700 if not) and belong to us. */
-#define SSH_SCRIPT_ENSURE_ROOT						\
+#define HOSTDIR_SCRIPT_ENSURE_ROOT						\
 	"[ -d \"$root\" ] || mkdir -p -m 700 -- \"$root\" ||"		\
 	" clawfail \"cannot create remoteRoot $root\"\n"		\
 	"[ -d \"$root\" ] && [ ! -L \"$root\" ] ||"			\
@@ -59,7 +59,7 @@
  * engine is asked: an empty label value matches every sandbox's
  * containers.  Returns 3 (with "clawssh-error: ...") when refused.
  */
-#define SSH_SCRIPT_CONTAINERS_RM					\
+#define HOSTDIR_SCRIPT_CONTAINERS_RM					\
 	"clawctrs() {\n"						\
 	"  case $1 in c[a-z2-7][a-z2-7][a-z2-7][a-z2-7][a-z2-7]"	\
 	"[a-z2-7][a-z2-7][a-z2-7][a-z2-7][a-z2-7][a-z2-7][a-z2-7]) ;;"	\
@@ -81,9 +81,9 @@
  * than host must be in the store.  A new sandbox
  * gets workspace/ and private/ (the empty workspace of access none).
  */
-#define SSH_SCRIPT_GET_OR_CREATE					\
-	SSH_SCRIPT_PRELUDE						\
-	SSH_SCRIPT_ENSURE_ROOT						\
+#define HOSTDIR_SCRIPT_GET_OR_CREATE					\
+	HOSTDIR_SCRIPT_PRELUDE						\
+	HOSTDIR_SCRIPT_ENSURE_ROOT						\
 	"id=%s; image=%s; runtime=%s; d=\"$root/$id\"\n"		\
 	"if [ \"$runtime\" != none ] && ! command -v bwrap >/dev/null"	\
 	" 2>&1; then clawfail \"bubblewrap (bwrap) is not installed on"	\
@@ -122,8 +122,8 @@
 	"echo clawssh-created; entry \"$id\"\n"
 
 /* Slots: root, glob of ids to list (an id, or the id pattern). */
-#define SSH_SCRIPT_LIST							\
-	SSH_SCRIPT_PRELUDE						\
+#define HOSTDIR_SCRIPT_LIST							\
+	HOSTDIR_SCRIPT_PRELUDE						\
 	"echo \"clawssh-now $(date +%%s)\"\n"				\
 	"[ -d \"$root\" ] || exit 0\n"					\
 	"cd -- \"$root\" || clawfail \"cannot enter $root\"\n"		\
@@ -143,7 +143,7 @@
  * pid namespace, whose end kills every process of the sandbox), then to
  * it.  Not %-formatted: usable in any script.
  */
-#define SSH_SCRIPT_BOXKILL						\
+#define HOSTDIR_SCRIPT_BOXKILL						\
 	"clawboxkill() { read -r p st < \"$1\" 2>/dev/null || return 0;"	\
 	" case $p:$st in *[!0-9:]*|:*|*:) return 0 ;; esac;"		\
 	" [ \"$p\" -gt 1 ] || return 0;"					\
@@ -156,7 +156,7 @@
  * Remove the cgroups of sandbox $id (pids, memory; v1 or v2), waiting
  * up to 3 s each for the processes just killed to leave them.  No slot.
  */
-#define SSH_SCRIPT_CGROUPS_RM						\
+#define HOSTDIR_SCRIPT_CGROUPS_RM						\
 	"for c in /sys/fs/cgroup/pids/clawssh-$id"			\
 	" /sys/fs/cgroup/memory/clawssh-$id"				\
 	" /sys/fs/cgroup/clawssh-$id; do n=0\n"			\
@@ -173,9 +173,9 @@
  * containers removed (clawctrs: label clawssh.sandbox=ID), and its empty
  * pids cgroup goes too.  prune removes each sandbox with this script.
  */
-#define SSH_SCRIPT_DESTROY						\
-	SSH_SCRIPT_PRELUDE						\
-	SSH_SCRIPT_CONTAINERS_RM					\
+#define HOSTDIR_SCRIPT_DESTROY						\
+	HOSTDIR_SCRIPT_PRELUDE						\
+	HOSTDIR_SCRIPT_CONTAINERS_RM					\
 	"id=%s; d=\"$root/$id\"\n"					\
 	"[ -d \"$root\" ] || { echo clawssh-missing; exit 0; }\n"	\
 	"[ -L \"$d\" ] && clawfail \"$d is a symbolic link; not"	\
@@ -185,7 +185,7 @@
 	"t=\"$root/.trash-$id-$$\"\n"					\
 	"mv -- \"$d\" \"$t\" || clawfail \"cannot remove $d\"\n"	\
 	"echo clawssh-destroyed\n"					\
-	SSH_SCRIPT_BOXKILL						\
+	HOSTDIR_SCRIPT_BOXKILL						\
 	"clawboxkill \"$t/run/box.pid\"\n"				\
 	"for f in \"$t\"/procs/p*/pid \"$t\"/procs/p*/sup; do\n"	\
 	"  p=$(head -c 16 -- \"$f\" 2>/dev/null) || continue\n"		\
@@ -196,11 +196,11 @@
 	"done\n"							\
 	"clawctrs \"$id\"\n"						\
 	"chmod -R u+rwx -- \"$t\" 2>/dev/null; rm -rf -- \"$t\"\n"	\
-	SSH_SCRIPT_CGROUPS_RM						\
+	HOSTDIR_SCRIPT_CGROUPS_RM						\
 	"exit 0\n"
 
 /* Slots: the sandbox directory (quoted), the id (checked). */
-#define SSH_SCRIPT_EXEC_PRE						\
+#define HOSTDIR_SCRIPT_EXEC_PRE						\
 	"__claw_d=%s; if [ ! -d \"$__claw_d/workspace\" ] ||"		\
 	" [ -L \"$__claw_d\" ]; then echo \"clawssh: sandbox %s no"	\
 	" longer exists on this host; provision it again\" >&2;"	\
@@ -214,9 +214,9 @@
  * (device nodes skipped: bwrap makes /dev), with workspace/, tmp/, proc/
  * and dev/ made where the runtime mounts them.
  */
-#define SSH_SCRIPT_IMAGE_IMPORT						\
-	SSH_SCRIPT_PRELUDE						\
-	SSH_SCRIPT_ENSURE_ROOT						\
+#define HOSTDIR_SCRIPT_IMAGE_IMPORT						\
+	HOSTDIR_SCRIPT_PRELUDE						\
+	HOSTDIR_SCRIPT_ENSURE_ROOT						\
 	"name=%s; z=%s; i=\"$root/images\"\n"				\
 	"mkdir -p -- \"$i\" || clawfail \"cannot create $i\"\n"		\
 	"[ -L \"$i\" ] && clawfail \"$i is a symbolic link\"\n"		\
@@ -241,8 +241,8 @@
 	" $(du -sk -- \"$i/$name\" | cut -f1)\"\n"
 
 /* Image listing.  Slot: root.  One "clawssh-image NAME TIME KIB" line. */
-#define SSH_SCRIPT_IMAGE_LIST						\
-	SSH_SCRIPT_PRELUDE						\
+#define HOSTDIR_SCRIPT_IMAGE_LIST						\
+	HOSTDIR_SCRIPT_PRELUDE						\
 	"[ -d \"$root/images\" ] || exit 0\n"				\
 	"cd -- \"$root/images\" || clawfail \"cannot enter images\"\n"	\
 	"for d in *; do\n"						\
@@ -259,8 +259,8 @@
  * (docker and podman run images of their own), so none is touched; the
  * sandboxes that used it stay, and their next exec fails naming it.
  */
-#define SSH_SCRIPT_IMAGE_RM						\
-	SSH_SCRIPT_PRELUDE						\
+#define HOSTDIR_SCRIPT_IMAGE_RM						\
+	HOSTDIR_SCRIPT_PRELUDE						\
 	"name=%s; force=%s; i=\"$root/images\"\n"			\
 	"[ -d \"$i/$name\" ] && [ ! -L \"$i/$name\" ] ||"		\
 	" clawfail \"no image $name on this host\"\n"			\
@@ -281,9 +281,9 @@
  * /dev), "clawssh-live", the ids of the sandboxes present, then
  * "clawssh-table" and the allocation file (INDEX ID lines).
  */
-#define SSH_SCRIPT_GPU_READ						\
-	SSH_SCRIPT_PRELUDE						\
-	SSH_SCRIPT_ENSURE_ROOT						\
+#define HOSTDIR_SCRIPT_GPU_READ						\
+	HOSTDIR_SCRIPT_PRELUDE						\
+	HOSTDIR_SCRIPT_ENSURE_ROOT						\
 	"dd=${CLAWSSH_GPU_DEV_DIR:-/dev}\n"				\
 	"echo clawssh-devices\n"					\
 	"ls -1 -- \"$dd\" 2>/dev/null | grep '^nvidia[0-9][0-9]*$'\n"	\
@@ -298,8 +298,8 @@
  * Slot: root.  stdin: "OLDLEN NEWLEN" then the old and the new text.
  * Prints clawssh-written, or clawssh-retry if it changed meanwhile.
  */
-#define SSH_SCRIPT_GPU_WRITE						\
-	SSH_SCRIPT_PRELUDE						\
+#define HOSTDIR_SCRIPT_GPU_WRITE						\
+	HOSTDIR_SCRIPT_PRELUDE						\
 	"clawlock \"$root/.lock-gpus\"\n"				\
 	"read -r ol nl || clawfail 'truncated request'\n"		\
 	"t=\"$root/.gpus-$$\"\n"					\
@@ -310,4 +310,4 @@
 	"mv -- \"$t\" \"$root/gpus\" || clawfail 'cannot write gpus'\n"	\
 	"rm -f -- \"$t.old\"; echo clawssh-written\n"
 
-#endif /* CLAW_SSH_SCRIPTS_H */
+#endif /* CLAW_HOSTDIR_SCRIPTS_H */

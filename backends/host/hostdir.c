@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The ssh backend: a sandbox is a directory <root>/<id>/ on a host we
- * reach directly, holding workspace/, meta.json and a last-used stamp.
+ * The host-directory backend (hostdir.h): a sandbox is a directory
+ * <root>/<id>/ on a host, holding workspace/, meta.json and a last-used
+ * stamp.
  * Every operation is one sh script over one exec channel (see
- * ssh_scripts.h); its output is parsed here as hostile input.
+ * hostdir_scripts.h); its output is parsed here as hostile input.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -14,34 +15,34 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend.h"
 #include "buf.h"
 #include "error.h"
 #include "exec.h"
+#include "hostdir.h"
+#include "hostdir_int.h"
+#include "hostdir_scripts.h"
 #include "lines.h"
 #include "log.h"
 #include "num.h"
 #include "remote_err.h"
 #include "sandbox.h"
 #include "shquote.h"
-#include "ssh_int.h"
-#include "ssh_scripts.h"
 #include "transport.h"
 #include "xmalloc.h"
 
-#define SSH_OUT_MAX	(16 * 1024 * 1024)	/* a listing's output cap */
-#define SSH_ERR_MAX	(64 * 1024)
-#define SSH_TIME_MAX	((int64_t)1 << 53)
+#define HOSTDIR_OUT_MAX	(16 * 1024 * 1024)	/* a listing's output cap */
+#define HOSTDIR_ERR_MAX	(64 * 1024)
+#define HOSTDIR_TIME_MAX	((int64_t)1 << 53)
 
 /* Run a script, requiring status 0; output lands in out. */
 int
-ssh_run(struct transport *t, const char *script, const char *in,
+hostdir_run(struct transport *t, const char *script, const char *in,
     size_t inlen, struct buf *out, char **cause)
 {
 	struct buf	err = BUF_INIT;
 	int		rc, status = 0;
 
-	rc = exec_script(t, script, in, inlen, SSH_OUT_MAX, out, &err,
+	rc = exec_script(t, script, in, inlen, HOSTDIR_OUT_MAX, out, &err,
 	    &status, cause);
 	if (rc == 0 && status != 0) {
 		*cause = remote_err_explain(t, &err, status);
@@ -51,25 +52,25 @@ ssh_run(struct transport *t, const char *script, const char *in,
 	return rc;
 }
 
-/* Take one line from l, allocated; see ssh_int.h. */
+/* Take one line from l, allocated; see hostdir_int.h. */
 char *
-ssh_line(struct lines *l)
+hostdir_line(struct lines *l)
 {
 	const char	*s;
 	size_t		 n;
 
-	if (lines_next(l, SSH_LINE_MAX, &s, &n) != 0)
+	if (lines_next(l, HOSTDIR_LINE_MAX, &s, &n) != 0)
 		return NULL;
 	return xstrndup(s, n);
 }
 
 /* Parse a non-negative decimal below 2^53. */
 static int
-ssh_number(const char *s, int64_t *v)
+hostdir_number(const char *s, int64_t *v)
 {
 	uint64_t	n;
 
-	if (num_parse_str(s, 0, SSH_TIME_MAX - 1, &n) != 0)
+	if (num_parse_str(s, 0, HOSTDIR_TIME_MAX - 1, &n) != 0)
 		return -1;
 	*v = (int64_t)n;
 	return 0;
@@ -77,7 +78,7 @@ ssh_number(const char *s, int64_t *v)
 
 /* Parse "clawssh-entry ID CREATED USED SIZE"; returns 0 or -1. */
 static int
-ssh_entry_header(char *line, char *id, int64_t *created, int64_t *used,
+hostdir_entry_header(char *line, char *id, int64_t *created, int64_t *used,
     int64_t *size)
 {
 	char	*f[6], *save = NULL, *p = line;
@@ -88,8 +89,8 @@ ssh_entry_header(char *line, char *id, int64_t *created, int64_t *used,
 		p = NULL;
 	}
 	if (n != 5 || strcmp(f[0], "clawssh-entry") != 0 ||
-	    !sandbox_id_ok(f[1]) || ssh_number(f[2], created) != 0 ||
-	    ssh_number(f[3], used) != 0 || ssh_number(f[4], size) != 0 ||
+	    !sandbox_id_ok(f[1]) || hostdir_number(f[2], created) != 0 ||
+	    hostdir_number(f[3], used) != 0 || hostdir_number(f[4], size) != 0 ||
 	    *size > SANDBOX_META_MAX)
 		return -1;
 	memcpy(id, f[1], SANDBOX_ID_LEN + 1);
@@ -102,7 +103,7 @@ ssh_entry_header(char *line, char *id, int64_t *created, int64_t *used,
  * -1 (framing broken).
  */
 static int
-ssh_entry(struct lines *l, struct backend_entry *e, char **cause)
+hostdir_entry(struct lines *l, struct hostdir_entry *e, char **cause)
 {
 	const char	*meta;
 	char		*line, id[SANDBOX_ID_LEN + 1];
@@ -110,9 +111,9 @@ ssh_entry(struct lines *l, struct backend_entry *e, char **cause)
 	int		 rc;
 
 	memset(e, 0, sizeof *e);
-	if ((line = ssh_line(l)) == NULL)
+	if ((line = hostdir_line(l)) == NULL)
 		return -1;
-	rc = ssh_entry_header(line, id, &e->created, &e->last_used, &size);
+	rc = hostdir_entry_header(line, id, &e->created, &e->last_used, &size);
 	free(line);
 	if (rc != 0 || lines_bytes(l, (size_t)size, &meta) != 0)
 		return -1;
@@ -123,7 +124,7 @@ ssh_entry(struct lines *l, struct backend_entry *e, char **cause)
 
 /* Append an entry to a listing. */
 static void
-ssh_list_add(struct backend_list *l, const struct backend_entry *e)
+hostdir_list_add(struct hostdir_listing *l, const struct hostdir_entry *e)
 {
 	l->entries = xreallocarray(l->entries, l->n + 1, sizeof *l->entries);
 	l->entries[l->n++] = *e;
@@ -131,31 +132,31 @@ ssh_list_add(struct backend_list *l, const struct backend_entry *e)
 
 /* Parse a whole listing. */
 static int
-ssh_parse_list(struct transport *t, const struct buf *out,
-    struct backend_list *l, char **cause)
+hostdir_parse_list(struct transport *t, const struct buf *out,
+    struct hostdir_listing *l, char **cause)
 {
 	struct lines		 lr;
-	struct backend_entry	 e;
+	struct hostdir_entry	 e;
 	char			*line, *why = NULL;
 	int			 rc;
 
 	lines_init(&lr, out->data, out->len);
-	if ((line = ssh_line(&lr)) == NULL ||
+	if ((line = hostdir_line(&lr)) == NULL ||
 	    strncmp(line, "clawssh-now ", 12) != 0 ||
-	    ssh_number(line + 12, &l->now) != 0) {
+	    hostdir_number(line + 12, &l->now) != 0) {
 		free(line);
 		*cause = xasprintf("%s: malformed listing", transport_label(t));
 		return CLAW_ERR_PARSE;
 	}
 	free(line);
 	while (lines_left(&lr) != 0) {
-		if ((rc = ssh_entry(&lr, &e, &why)) < 0) {
+		if ((rc = hostdir_entry(&lr, &e, &why)) < 0) {
 			*cause = xasprintf("%s: malformed listing entry",
 			    transport_label(t));
 			return CLAW_ERR_PARSE;
 		}
 		if (rc == 0)
-			ssh_list_add(l, &e);
+			hostdir_list_add(l, &e);
 		else {
 			log_warn("%s: skipping sandbox %.*s: %s",
 			    transport_label(t), SANDBOX_ID_LEN, e.meta.id, why);
@@ -167,10 +168,10 @@ ssh_parse_list(struct transport *t, const struct buf *out,
 	return 0;
 }
 
-/* List sandboxes under root; see backend.h. */
-static int
-ssh_list(struct transport *t, const char *root, const char *id,
-    struct backend_list *out, char **cause)
+/* List sandboxes under root; see hostdir.h. */
+int
+hostdir_list(struct transport *t, const char *root, const char *id,
+    struct hostdir_listing *out, char **cause)
 {
 	struct buf	 o = BUF_INIT;
 	char		*qroot = shquote(root), *script;
@@ -182,11 +183,11 @@ ssh_list(struct transport *t, const char *root, const char *id,
 		*cause = xasprintf("invalid sandbox id '%s'", id);
 		return CLAW_ERR_INVAL;
 	}
-	script = xasprintf(SSH_SCRIPT_LIST, qroot,
+	script = xasprintf(HOSTDIR_SCRIPT_LIST, qroot,
 	    id != NULL ? id : "c????????????");
-	if ((rc = ssh_run(t, script, NULL, 0, &o, cause)) == 0 &&
-	    (rc = ssh_parse_list(t, &o, out, cause)) != 0)
-		backend_list_clear(out);
+	if ((rc = hostdir_run(t, script, NULL, 0, &o, cause)) == 0 &&
+	    (rc = hostdir_parse_list(t, &o, out, cause)) != 0)
+		hostdir_listing_clear(out);
 	free(script);
 	free(qroot);
 	buf_free(&o);
@@ -195,20 +196,20 @@ ssh_list(struct transport *t, const char *root, const char *id,
 
 /* Parse get-or-create's answer: found/created, then one entry. */
 static int
-ssh_parse_got(struct transport *t, const struct buf *out,
-    struct backend_entry *got, int *created, char **cause)
+hostdir_parse_got(struct transport *t, const struct buf *out,
+    struct hostdir_entry *got, int *created, char **cause)
 {
 	struct lines	 lr;
 	char		*line, *why = NULL;
 	int		 rc;
 
 	lines_init(&lr, out->data, out->len);
-	if ((line = ssh_line(&lr)) == NULL)
+	if ((line = hostdir_line(&lr)) == NULL)
 		line = xstrdup("");
 	*created = strcmp(line, "clawssh-created") == 0;
 	rc = *created || strcmp(line, "clawssh-found") == 0 ? 0 : -1;
 	free(line);
-	if (rc == 0 && (rc = ssh_entry(&lr, got, &why)) == 1) {
+	if (rc == 0 && (rc = hostdir_entry(&lr, got, &why)) == 1) {
 		*cause = xasprintf("%s: sandbox %s has corrupt metadata (%s);"
 		    " destroy it to start again", transport_label(t),
 		    got->meta.id, why);
@@ -223,10 +224,10 @@ ssh_parse_got(struct transport *t, const struct buf *out,
 	return 0;
 }
 
-/* Find or atomically create a sandbox; see backend.h. */
-static int
-ssh_get_or_create(struct transport *t, const char *root,
-    const struct sandbox_meta *want, struct backend_entry *got,
+/* Find or atomically create a sandbox; see hostdir.h. */
+int
+hostdir_get_or_create(struct transport *t, const char *root,
+    const struct sandbox_meta *want, struct hostdir_entry *got,
     int *created, char **cause)
 {
 	struct buf	 o = BUF_INIT;
@@ -237,10 +238,10 @@ ssh_get_or_create(struct transport *t, const char *root,
 	qid = shquote(want->id);
 	qimage = shquote(want->settings.image);
 	meta = sandbox_meta_encode(want);
-	script = xasprintf(SSH_SCRIPT_GET_OR_CREATE, qroot, qid, qimage,
+	script = xasprintf(HOSTDIR_SCRIPT_GET_OR_CREATE, qroot, qid, qimage,
 	    contain_runtime_name(want->settings.runtime));
-	if ((rc = ssh_run(t, script, meta, strlen(meta), &o, cause)) == 0)
-		rc = ssh_parse_got(t, &o, got, created, cause);
+	if ((rc = hostdir_run(t, script, meta, strlen(meta), &o, cause)) == 0)
+		rc = hostdir_parse_got(t, &o, got, created, cause);
 	free(script);
 	free(meta);
 	free(qimage);
@@ -250,9 +251,9 @@ ssh_get_or_create(struct transport *t, const char *root,
 	return rc;
 }
 
-/* Remove a sandbox; see backend.h. */
-static int
-ssh_destroy(struct transport *t, const char *root, const char *id,
+/* Remove a sandbox; see hostdir.h. */
+int
+hostdir_destroy(struct transport *t, const char *root, const char *id,
     int *existed, char **cause)
 {
 	struct buf	 o = BUF_INIT;
@@ -264,8 +265,8 @@ ssh_destroy(struct transport *t, const char *root, const char *id,
 		return CLAW_ERR_INVAL;
 	}
 	qroot = shquote(root);
-	script = xasprintf(SSH_SCRIPT_DESTROY, qroot, id);
-	if ((rc = ssh_run(t, script, NULL, 0, &o, cause)) == 0) {
+	script = xasprintf(HOSTDIR_SCRIPT_DESTROY, qroot, id);
+	if ((rc = hostdir_run(t, script, NULL, 0, &o, cause)) == 0) {
 		if (o.data != NULL &&
 		    strcmp(o.data, "clawssh-destroyed\n") == 0)
 			*existed = 1;
@@ -286,57 +287,47 @@ ssh_destroy(struct transport *t, const char *root, const char *id,
 
 /* The sandbox directory, root/id. */
 static char *
-ssh_dir(const char *root, const char *id)
+hostdir_dir(const char *root, const char *id)
 {
 	return xasprintf("%s/%s", root, id);
 }
 
-/* The check-and-touch run before each command; see backend.h. */
-static char *
-ssh_exec_pre(const char *root, const char *id)
+/* The check-and-touch run before each command; see hostdir.h. */
+char *
+hostdir_exec_pre(const char *root, const char *id)
 {
-	char	*dir = ssh_dir(root, id), *q = shquote(dir), *pre;
+	char	*dir = hostdir_dir(root, id), *q = shquote(dir), *pre;
 
-	pre = xasprintf(SSH_SCRIPT_EXEC_PRE, q, id);
+	pre = xasprintf(HOSTDIR_SCRIPT_EXEC_PRE, q, id);
 	free(q);
 	free(dir);
 	return pre;
 }
 
-/* The workspace directory; see backend.h. */
-static char *
-ssh_workspace(const char *root, const char *id)
+/* The workspace directory; see hostdir.h. */
+char *
+hostdir_workspace(const char *root, const char *id)
 {
 	return xasprintf("%s/%s/workspace", root, id);
 }
 
-const struct backend_ops backend_ssh = {
-	.name = "ssh",
-	.get_or_create = ssh_get_or_create,
-	.list = ssh_list,
-	.destroy = ssh_destroy,
-	.exec_pre = ssh_exec_pre,
-	.workspace = ssh_workspace,
-	.image_import = ssh_image_import,
-	.image_list = ssh_image_list,
-	.image_rm = ssh_image_rm,
-	.gpu_assign = ssh_gpu_assign,
-};
+/* The backend name records may carry that name spells; see hostdir.h. */
+const char *
+hostdir_backend_name(const char *name)
+{
+	if (name != NULL && strcmp(name, HOSTDIR_BACKEND_SSH) == 0)
+		return HOSTDIR_BACKEND_SSH;
+	if (name != NULL && strcmp(name, HOSTDIR_BACKEND_MANAGED) == 0)
+		return HOSTDIR_BACKEND_MANAGED;
+	return NULL;
+}
 
-/*
- * The managed backend: a provider makes the machine (see managed.c and
- * provider.h); on it, the sandbox is the same directory as the ssh
- * backend's, reached over the endpoint the provider handed back.
- */
-const struct backend_ops backend_managed = {
-	.name = "managed",
-	.get_or_create = ssh_get_or_create,
-	.list = ssh_list,
-	.destroy = ssh_destroy,
-	.exec_pre = ssh_exec_pre,
-	.workspace = ssh_workspace,
-	.image_import = ssh_image_import,
-	.image_list = ssh_image_list,
-	.image_rm = ssh_image_rm,
-	.gpu_assign = ssh_gpu_assign,
-};
+/* Free a listing's entries; see hostdir.h. */
+void
+hostdir_listing_clear(struct hostdir_listing *l)
+{
+	if (l == NULL)
+		return;
+	free(l->entries);
+	memset(l, 0, sizeof *l);
+}

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The ssh backend's image store: root file systems under
+ * The host-directory backend's image store: root file systems under
  * <remoteRoot>/images/<name>/rootfs, imported from a tarball streamed over
- * one channel, listed, removed.  See backend.h.
+ * one channel, listed, removed.  See hostdir.h.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -12,15 +12,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend.h"
 #include "buf.h"
 #include "error.h"
 #include "exec.h"
+#include "hostdir.h"
+#include "hostdir_int.h"
+#include "hostdir_scripts.h"
 #include "lines.h"
 #include "remote_err.h"
 #include "shquote.h"
-#include "ssh_int.h"
-#include "ssh_scripts.h"
 #include "transport.h"
 #include "xmalloc.h"
 
@@ -32,7 +32,7 @@
  * digits only) into im; 0 or -1.
  */
 static int
-img_parse(const char *line, size_t len, struct backend_image *im)
+img_parse(const char *line, size_t len, struct hostdir_image *im)
 {
 	struct lines	 w;
 	const char	*s;
@@ -58,10 +58,10 @@ img_parse(const char *line, size_t len, struct backend_image *im)
 	return 0;
 }
 
-/* Import an image; see backend.h. */
+/* Import an image; see hostdir.h. */
 int
-ssh_image_import(struct transport *t, const char *root, const char *name,
-    int in_fd, const char *zflag, struct backend_image *got, char **cause)
+hostdir_image_import(struct transport *t, const char *root, const char *name,
+    int in_fd, const char *zflag, struct hostdir_image *got, char **cause)
 {
 	struct exec_opts	 o;
 	struct buf		 out = BUF_INIT, err = BUF_INIT;
@@ -72,7 +72,7 @@ ssh_image_import(struct transport *t, const char *root, const char *name,
 	size_t			 n;
 	int			 rc, status = 0;
 
-	script = xasprintf(SSH_SCRIPT_IMAGE_IMPORT, qroot, qname, zflag);
+	script = xasprintf(HOSTDIR_SCRIPT_IMAGE_IMPORT, qroot, qname, zflag);
 	memset(&o, 0, sizeof o);
 	o.forward_stdin = 1;
 	o.in_fd = in_fd;
@@ -86,7 +86,7 @@ ssh_image_import(struct transport *t, const char *root, const char *name,
 		rc = CLAW_ERR_PROTO;
 	}
 	lines_init(&lr, out.data, out.len);
-	if (rc == 0 && (lines_next(&lr, SSH_LINE_MAX, &line, &n) != 0 ||
+	if (rc == 0 && (lines_next(&lr, HOSTDIR_LINE_MAX, &line, &n) != 0 ||
 	    img_parse(line, n, got) != 0 || strcmp(got->name, name) != 0))
 		rc = claw_fail(cause, CLAW_ERR_PROTO, "%s: garbled reply to "
 		    "the image import", transport_label(t));
@@ -98,12 +98,12 @@ ssh_image_import(struct transport *t, const char *root, const char *name,
 	return rc;
 }
 
-/* List images; see backend.h. */
+/* List images; see hostdir.h. */
 int
-ssh_image_list(struct transport *t, const char *root,
-    struct backend_image **list, size_t *n, char **cause)
+hostdir_image_list(struct transport *t, const char *root,
+    struct hostdir_image **list, size_t *n, char **cause)
 {
-	struct backend_image	*v = NULL;
+	struct hostdir_image	*v = NULL;
 	struct buf		 out = BUF_INIT;
 	struct lines		 lr;
 	const char		*line;
@@ -111,13 +111,13 @@ ssh_image_list(struct transport *t, const char *root,
 	size_t			 k = 0, ll;
 	int			 rc;
 
-	script = xasprintf(SSH_SCRIPT_IMAGE_LIST, qroot);
-	rc = ssh_run(t, script, NULL, 0, &out, cause);
+	script = xasprintf(HOSTDIR_SCRIPT_IMAGE_LIST, qroot);
+	rc = hostdir_run(t, script, NULL, 0, &out, cause);
 	lines_init(&lr, out.data, out.len);
 	while (rc == 0 && lines_left(&lr) != 0) {
 		v = xreallocarray(v, k + 1, sizeof *v);
 		if (k >= IMG_MAX ||
-		    lines_next(&lr, SSH_LINE_MAX, &line, &ll) != 0 ||
+		    lines_next(&lr, HOSTDIR_LINE_MAX, &line, &ll) != 0 ||
 		    img_parse(line, ll, &v[k]) != 0)
 			rc = claw_fail(cause, CLAW_ERR_PROTO, "%s: garbled "
 			    "image listing", transport_label(t));
@@ -135,9 +135,9 @@ ssh_image_list(struct transport *t, const char *root,
 	return 0;
 }
 
-/* Remove an image; see backend.h. */
+/* Remove an image; see hostdir.h. */
 int
-ssh_image_rm(struct transport *t, const char *root, const char *name,
+hostdir_image_rm(struct transport *t, const char *root, const char *name,
     int force, char **cause)
 {
 	struct buf	 out = BUF_INIT;
@@ -145,9 +145,9 @@ ssh_image_rm(struct transport *t, const char *root, const char *name,
 	char		*script;
 	int		 rc;
 
-	script = xasprintf(SSH_SCRIPT_IMAGE_RM, qroot, qname,
+	script = xasprintf(HOSTDIR_SCRIPT_IMAGE_RM, qroot, qname,
 	    force ? "1" : "0");
-	rc = ssh_run(t, script, NULL, 0, &out, cause);
+	rc = hostdir_run(t, script, NULL, 0, &out, cause);
 	if (rc == 0 && (out.data == NULL ||
 	    strstr(out.data, "clawssh-removed\n") == NULL))
 		rc = claw_fail(cause, CLAW_ERR_PROTO, "%s: garbled reply to "

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Provider drivers for the managed backend: a control plane (OpenShell, a
- * Slurm cluster, a site's own tool) that creates a sandbox, reports its
- * state, and hands back an SSH endpoint.  A driver only talks to its
- * control plane; the managed backend decides when to create, wait, reuse
- * or delete, and everything after the endpoint goes over SSH as with the
- * ssh backend.  Everything a provider prints is hostile input.
+ * Provider drivers for managed sandboxes: a control plane (OpenShell, a
+ * Slurm cluster, Kubernetes, a site's own tool) that creates a sandbox,
+ * reports its state, and hands back an SSH endpoint.  A driver only talks
+ * to its control plane; managed.c decides when to create, wait, reuse or
+ * delete, and everything after the endpoint goes over SSH to the
+ * host-directory backend (../host/hostdir.h).  Everything a provider
+ * prints is hostile input.
  */
 #ifndef CLAW_PROVIDER_H
 #define CLAW_PROVIDER_H

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Unit tests for the ssh backend's shared container clean-up (clawctrs,
- * SSH_SCRIPT_CONTAINERS_RM), run by dash, busybox sh and sh against a
+ * Unit tests for the host-directory backend's shared container clean-up (clawctrs,
+ * HOSTDIR_SCRIPT_CONTAINERS_RM), run by dash, busybox sh and sh against a
  * fake podman that records its arguments and filters labels as podman
  * does (an empty value matches every labelled container).
  */
@@ -23,7 +23,7 @@
 
 #include <cmocka.h>
 
-#include "ssh_scripts.h"
+#include "hostdir_scripts.h"
 
 static char	dir[64];
 
@@ -80,7 +80,7 @@ run(const char *shell, const char *arg)
 	int	 st;
 
 	put("calls", "");
-	put("run.sh", SSH_SCRIPT_CONTAINERS_RM "clawctrs \"$1\"\n");
+	put("run.sh", HOSTDIR_SCRIPT_CONTAINERS_RM "clawctrs \"$1\"\n");
 	assert_true(asprintf(&cmd, "PATH='%s':/usr/bin:/bin %s '%s/run.sh'"
 	    " '%s' 2>/dev/null", dir, shell, dir, arg) > 0);
 	st = system(cmd);

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The ssh backend's GPU assignment: the host's allocation file
+ * The host-directory backend's GPU assignment: the host's allocation file
  * <remoteRoot>/gpus (INDEX ID lines) is read, the assignment computed here
  * (gpu_alloc), and the new file written back only if nobody changed it
  * meanwhile (else read again).  GPUs of sandboxes that no longer exist
- * are reclaimed on the way.  See backend.h.
+ * are reclaimed on the way.  See hostdir.h.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -13,15 +13,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend.h"
 #include "buf.h"
 #include "error.h"
 #include "gpu_alloc.h"
+#include "hostdir.h"
+#include "hostdir_int.h"
+#include "hostdir_scripts.h"
 #include "lines.h"
 #include "sandbox.h"
 #include "shquote.h"
-#include "ssh_int.h"
-#include "ssh_scripts.h"
 #include "transport.h"
 #include "xmalloc.h"
 
@@ -84,7 +84,7 @@ gs_parse(struct transport *t, const struct buf *o, struct gpu_state *g,
 	    strlen("clawssh-live\n"), &g->present, &g->npresent, cause) != 0)
 		return CLAW_ERR_PROTO;
 	lines_init(&l, live, (size_t)(tab - live) - strlen("clawssh-table\n"));
-	while ((line = ssh_line(&l)) != NULL) {
+	while ((line = hostdir_line(&l)) != NULL) {
 		if (!sandbox_id_ok(line)) {
 			free(line);
 			continue;
@@ -104,13 +104,13 @@ gs_write(struct transport *t, const char *qroot, const struct gpu_state *g,
     const char *new, int *again, char **cause)
 {
 	struct buf	 in = BUF_INIT, out = BUF_INIT;
-	char		*script = xasprintf(SSH_SCRIPT_GPU_WRITE, qroot);
+	char		*script = xasprintf(HOSTDIR_SCRIPT_GPU_WRITE, qroot);
 	int		 rc;
 
 	buf_appendf(&in, "%zu %zu\n", g->tlen, strlen(new));
 	buf_append(&in, g->table, g->tlen);
 	buf_append_str(&in, new);
-	rc = ssh_run(t, script, in.data, in.len, &out, cause);
+	rc = hostdir_run(t, script, in.data, in.len, &out, cause);
 	*again = rc == 0 && out.data != NULL &&
 	    strstr(out.data, "clawssh-retry\n") != NULL;
 	if (rc == 0 && !*again && (out.data == NULL ||
@@ -131,12 +131,12 @@ gs_round(struct transport *t, const char *qroot, const char *id, int want,
 	struct gpu_state	 g;
 	struct gpu_table	*tab = NULL;
 	struct buf		 o = BUF_INIT;
-	char			*script = xasprintf(SSH_SCRIPT_GPU_READ, qroot);
+	char			*script = xasprintf(HOSTDIR_SCRIPT_GPU_READ, qroot);
 	char			*new = NULL;
 	int			 rc;
 
 	memset(&g, 0, sizeof g);
-	if ((rc = ssh_run(t, script, NULL, 0, &o, cause)) == 0 &&
+	if ((rc = hostdir_run(t, script, NULL, 0, &o, cause)) == 0 &&
 	    (rc = gs_parse(t, &o, &g, cause)) == 0 &&
 	    (rc = gpu_table_parse(g.table, g.tlen, &tab, cause)) == 0 &&
 	    (rc = gpu_table_assign(tab, id, want, g.present, g.npresent,
@@ -156,9 +156,9 @@ gs_round(struct transport *t, const char *qroot, const char *id, int want,
 	return rc;
 }
 
-/* Assign GPUs to a sandbox; see backend.h. */
+/* Assign GPUs to a sandbox; see hostdir.h. */
 int
-ssh_gpu_assign(struct transport *t, const char *root, const char *id,
+hostdir_gpu_assign(struct transport *t, const char *root, const char *id,
     int want, int **got, size_t *ngot, char **cause)
 {
 	char	*qroot = shquote(root);

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The managed backend: sandboxes on machines a provider makes (provider.h).
- * This module does the provider side: choosing the provider's name for a
- * sandbox, get-or-create and the wait for READY, delete, and turning an
- * endpoint into ssh_config lines.  On the machine the sandbox is the ssh
- * backend's directory (backend_managed), reached over that endpoint.
+ * Managed sandboxes: sandboxes on machines a provider makes (provider.h).
+ * This module is the drivers' common client: choosing the provider's name
+ * for a sandbox, get-or-create and the wait for READY, delete, and turning
+ * an endpoint into ssh_config lines.  On the machine the sandbox is the
+ * host-directory backend's directory (../host/hostdir.h; records say
+ * backend "managed"), reached over that endpoint.
  */
 #ifndef CLAW_MANAGED_H
 #define CLAW_MANAGED_H
