@@ -6,7 +6,7 @@
 #ifndef CLAW_MANIFEST_INT_H
 #define CLAW_MANIFEST_INT_H
 
-#include <openssl/evp.h>
+#include "sha256.h"
 
 #include "manifest.h"
 
@@ -36,7 +36,7 @@ struct scan {
 	int			 flags;
 	struct manifest_over	 over;		/* paths left out */
 	unsigned char		*chunk;		/* SCAN_CHUNK bytes, lazily */
-	EVP_MD_CTX		*md;		/* lazily */
+	struct sha256		 md;
 	char			**cause;
 };
 

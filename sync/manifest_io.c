@@ -20,7 +20,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <openssl/rand.h>
 
 #include "buf.h"
 #include "error.h"
@@ -646,19 +645,14 @@ io_errno(char **cause, const char *name, const char *what)
 }
 
 /* Return a fresh temporary name "<name>.tmp.<pid>.<random hex>". */
-static int
-io_tmp_name(const char *name, char **tmp, char **cause)
+static char *
+io_tmp_name(const char *name)
 {
 	uint64_t	rnd;
 
-	if (RAND_bytes((unsigned char *)&rnd, sizeof(rnd)) != 1) {
-		*cause = xasprintf("%s: cannot get random bytes for a "
-		    "temporary name", name);
-		return CLAW_ERR_UNSUPPORTED;
-	}
-	*tmp = xasprintf("%s.tmp.%ld.%016llx", name, (long)getpid(),
+	arc4random_buf(&rnd, sizeof rnd);
+	return xasprintf("%s.tmp.%ld.%016llx", name, (long)getpid(),
 	    (unsigned long long)rnd);
-	return 0;
 }
 
 /* Create tmp in dirfd holding len bytes of text, synced to disk. */
@@ -706,8 +700,7 @@ manifest_save(int dirfd, const char *name, const struct manifest *m,
 	size_t	 len;
 	int	 r;
 
-	if ((r = io_tmp_name(name, &tmp, cause)) != 0)
-		return r;
+	tmp = io_tmp_name(name);
 	text = manifest_format(m, &len);
 	if ((r = io_write_tmp(dirfd, tmp, text, len, cause)) != 0)
 		goto out;

@@ -368,7 +368,6 @@ manifest_rescan(int rootfd, const struct manifest *prev, char *const *paths,
 		}
 	}
 	free(r.s.chunk);
-	EVP_MD_CTX_free(r.s.md);
 	rescan_set_free(&r.entered);
 	rescan_set_free(&r.cut);
 	if (rc != 0) {

@@ -17,7 +17,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <openssl/evp.h>
 
 #include "error.h"
 #include "log.h"
@@ -83,24 +82,14 @@ scan_digest(struct scan *s, int fd, off_t *got)
 
 	if (s->chunk == NULL)
 		s->chunk = xmalloc(SCAN_CHUNK);
-	if (s->md == NULL && (s->md = EVP_MD_CTX_new()) == NULL) {
-		errno = ENOMEM;
-		return -1;
-	}
-	if (EVP_DigestInit_ex(s->md, EVP_sha256(), NULL) != 1) {
-		errno = EIO;
-		return -1;
-	}
+	sha256_init(&s->md);
 	*got = 0;
 	while ((n = read(fd, s->chunk, SCAN_CHUNK)) != 0) {
 		if (n == -1 && errno == EINTR)
 			continue;
 		if (n == -1)
 			return -1;
-		if (EVP_DigestUpdate(s->md, s->chunk, (size_t)n) != 1) {
-			errno = EIO;
-			return -1;
-		}
+		sha256_update(&s->md, s->chunk, (size_t)n);
 		*got += n;
 	}
 	return 0;
@@ -132,10 +121,7 @@ scan_hash_fd(struct scan *s, int fd, struct manifest_entry *e)
 		log_debug("%s: changed while hashing", e->path);
 		return 0;
 	}
-	if (EVP_DigestFinal_ex(s->md, e->hash, NULL) != 1) {
-		*s->cause = xasprintf("%s: SHA-256 failed", e->path);
-		return CLAW_ERR_IO;
-	}
+	sha256_final(&s->md, e->hash);
 	e->have_hash = 1;
 	return 0;
 }
@@ -410,7 +396,6 @@ manifest_scan(int rootfd, const struct manifest *prev, manifest_skip_cb skip,
 		close(fd);
 	}
 	free(s.chunk);
-	EVP_MD_CTX_free(s.md);
 	if (r != 0) {
 		free(s.over.first);
 		manifest_free(s.m);

@@ -25,7 +25,6 @@
 #include <unistd.h>
 
 #include <linux/openat2.h>
-#include <openssl/rand.h>
 
 #include "buf.h"
 #include "error.h"
@@ -430,17 +429,14 @@ pathguard_mkdirs(struct pathguard *pg, const char *rel, mode_t mode,
 }
 
 /* Set *name to a fresh PATHGUARD_TMP_PREFIX name. */
-static int
-pg_tmp_name(const char *rel, char **name, char **cause)
+static char *
+pg_tmp_name(void)
 {
 	uint64_t	rnd;
 
-	if (RAND_bytes((unsigned char *)&rnd, sizeof rnd) != 1)
-		return pg_refuse(cause, CLAW_ERR_UNSUPPORTED, rel,
-		    "cannot get random bytes for a temporary name");
-	*name = xasprintf("%s%016llx", PATHGUARD_TMP_PREFIX,
+	arc4random_buf(&rnd, sizeof rnd);
+	return xasprintf("%s%016llx", PATHGUARD_TMP_PREFIX,
 	    (unsigned long long)rnd);
-	return 0;
 }
 
 /*
@@ -452,11 +448,10 @@ pg_tmp_make(int dfd, const char *rel, const char *target, int *fdp,
     char **tmpp, char **cause)
 {
 	char	*tmp = NULL;
-	int	 i, fd, err = EEXIST, r;
+	int	 i, fd, err = EEXIST;
 
 	for (i = 0; i < PG_TMP_TRIES && err == EEXIST; i++) {
-		if ((r = pg_tmp_name(rel, &tmp, cause)) != 0)
-			return r;
+		tmp = pg_tmp_name();
 		if (target != NULL)
 			fd = symlinkat(target, dfd, tmp);
 		else

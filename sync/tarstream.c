@@ -19,13 +19,13 @@
 #include <archive_entry.h>
 
 #include "archive_lazy.h"
-#include <openssl/evp.h>
 
 #include "error.h"
 #include "fdio.h"
 #include "log.h"
 #include "manifest.h"
 #include "pathguard.h"
+#include "sha256.h"
 #include "tarstream.h"
 #include "xmalloc.h"
 
@@ -58,7 +58,7 @@ struct ts_x {
 	const struct tarstream_expect	*ex;		/* or NULL */
 	const struct manifest_entry	**want;		/* ex's, sorted */
 	unsigned char			*seen;		/* per want */
-	EVP_MD_CTX			*md;		/* for hashes */
+	struct sha256			 md;		/* for hashes */
 	char				**swept;	/* directories */
 	size_t				 nswept;
 };
@@ -182,53 +182,38 @@ ts_pwrite(int fd, const void *buf, size_t len, off_t off)
 	return 0;
 }
 
-/* Hash n zero bytes (a hole) into md; 0 or -1. */
-static int
-ts_md_zeros(EVP_MD_CTX *md, int64_t n)
+/* Hash n zero bytes (a hole) into md. */
+static void
+ts_md_zeros(struct sha256 *md, int64_t n)
 {
 	size_t	k;
 
 	for (; n > 0; n -= (int64_t)k) {
 		k = n < TS_CHUNK ? (size_t)n : TS_CHUNK;
-		if (EVP_DigestUpdate(md, ts_zeros, k) != 1)
-			return -1;
+		sha256_update(md, ts_zeros, k);
 	}
-	return 0;
 }
 
-/*
- * Start hashing the content if w has a hash to compare with; 0, or
- * CLAW_ERR_IO if OpenSSL fails.
- */
-static int
-ts_md_begin(struct ts_x *x, const struct manifest_entry *w, char **why)
+/* Start hashing the content if w has a hash to compare with. */
+static void
+ts_md_begin(struct ts_x *x, const struct manifest_entry *w)
 {
-	if (w == NULL || !w->have_hash)
-		return 0;
-	if ((x->md == NULL && (x->md = EVP_MD_CTX_new()) == NULL) ||
-	    EVP_DigestInit_ex(x->md, EVP_sha256(), NULL) != 1) {
-		*why = xstrdup("cannot hash: OpenSSL failed");
-		return CLAW_ERR_IO;
-	}
-	return 0;
+	if (w != NULL && w->have_hash)
+		sha256_init(&x->md);
 }
 
 /* Finish hashing (the tail from at to size is a hole); 0 or TS_CHANGED. */
 static int
 ts_md_end(struct ts_x *x, const struct manifest_entry *w, int64_t at,
-    int64_t size, char **why)
+    int64_t size)
 {
-	unsigned char	got[EVP_MAX_MD_SIZE];
-	unsigned int	len = 0;
+	unsigned char	got[SHA256_LEN];
 
 	if (w == NULL || !w->have_hash)
 		return 0;
-	if (ts_md_zeros(x->md, size - at) != 0 ||
-	    EVP_DigestFinal_ex(x->md, got, &len) != 1) {
-		*why = xstrdup("cannot hash: OpenSSL failed");
-		return CLAW_ERR_IO;
-	}
-	if (len != MANIFEST_HASH_LEN || memcmp(got, w->hash, len) != 0)
+	ts_md_zeros(&x->md, size - at);
+	sha256_final(&x->md, got);
+	if (memcmp(got, w->hash, MANIFEST_HASH_LEN) != 0)
 		return TS_CHANGED;
 	return 0;
 }
@@ -241,11 +226,9 @@ static int
 ts_block(struct ts_x *x, int fd, const struct manifest_entry *w,
     const void *buf, size_t len, int64_t off, int64_t at, char **why)
 {
-	if (w != NULL && w->have_hash &&
-	    (ts_md_zeros(x->md, off - at) != 0 ||
-	    EVP_DigestUpdate(x->md, buf, len) != 1)) {
-		*why = xstrdup("cannot hash: OpenSSL failed");
-		return CLAW_ERR_IO;
+	if (w != NULL && w->have_hash) {
+		ts_md_zeros(&x->md, off - at);
+		sha256_update(&x->md, buf, len);
 	}
 	if (ts_pwrite(fd, buf, len, (off_t)off) == -1) {
 		*why = xasprintf("write failed: %s", strerror(errno));
@@ -270,8 +253,7 @@ ts_copy(struct ts_x *x, int fd, int64_t size, const struct manifest_entry *w,
 	int64_t		 at = 0;
 	int		 r;
 
-	if ((r = ts_md_begin(x, w, why)) != 0)
-		return r;
+	ts_md_begin(x, w);
 	while ((r = archive_read_data_block(x->a, &buf, &len, &off)) ==
 	    ARCHIVE_OK) {
 		if (off < at || off > size || (int64_t)len > size - off) {
@@ -292,7 +274,7 @@ ts_copy(struct ts_x *x, int fd, int64_t size, const struct manifest_entry *w,
 		*why = xasprintf("write failed: %s", strerror(errno));
 		return CLAW_ERR_IO;
 	}
-	return ts_md_end(x, w, at, size, why);
+	return ts_md_end(x, w, at, size);
 }
 
 /*
@@ -702,7 +684,6 @@ tarstream_extract_expect(struct pathguard *pg, tarstream_read_fn rd,
 		ts_expect_finish(&x);
 	ts_dirs_finish(&x, rc == 0);
 	archive_read_free(x.a);
-	EVP_MD_CTX_free(x.md);
 	free(x.want);
 	free(x.seen);
 	while (x.nswept > 0)

@@ -14,8 +14,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <openssl/rand.h>
-
 #include "buf.h"
 #include "transfer.h"
 #include "xmalloc.h"
@@ -93,10 +91,9 @@ transfer_stage_clean(struct buf *b)
 void
 transfer_stage_body(struct buf *b, const char *feed)
 {
-	uint64_t	rnd = 0;
+	uint64_t	rnd;
 
-	if (RAND_bytes((unsigned char *)&rnd, sizeof rnd) != 1)
-		rnd = (uint64_t)getpid() << 32 ^ (uint64_t)time(NULL);
+	arc4random_buf(&rnd, sizeof rnd);
 	buf_appendf(b, "s=" TRANSFER_STAGE_PREFIX "%016llx\n",
 	    (unsigned long long)rnd);
 	buf_append_str(b, "fail() { rm -rf -- \"$s\" \"$s.lock\"; exit 1; }\n"

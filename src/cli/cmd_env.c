@@ -11,8 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/rand.h>
-
 #include "compat.h"
 #include "agent_deploy.h"
 #include "buf.h"

@@ -20,12 +20,12 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
-#include <openssl/rand.h>
 
 #include "compat.h"
 #include "error.h"
@@ -811,17 +811,14 @@ reg_encode_text(const struct registry_record *rec)
 }
 
 /* Return a fresh temporary name "<id>.json.tmp.<pid>.<random hex>". */
-static int
-reg_tmp_name(const char *id, char **name, char **cause)
+static char *
+reg_tmp_name(const char *id)
 {
 	uint64_t	rnd;
 
-	if (RAND_bytes((unsigned char *)&rnd, sizeof(rnd)) != 1)
-		return claw_fail(cause, CLAW_ERR_UNSUPPORTED,
-		    "cannot get random bytes for a temporary name");
-	*name = xasprintf("%s%s.tmp.%ld.%016llx", id, REG_SUFFIX,
+	arc4random_buf(&rnd, sizeof rnd);
+	return xasprintf("%s%s.tmp.%ld.%016llx", id, REG_SUFFIX,
 	    (long)getpid(), (unsigned long long)rnd);
-	return 0;
 }
 
 /* Create the new file tmp in sandboxes/ holding text, synced to disk. */
@@ -860,8 +857,7 @@ reg_write(struct registry *reg, const char *id, const char *name,
 	char	*tmp = NULL, *path;
 	int	 r;
 
-	if ((r = reg_tmp_name(id, &tmp, cause)) != 0)
-		return r;
+	tmp = reg_tmp_name(id);
 	path = xasprintf("%s/%s", reg->sbdir, name);
 	if ((r = reg_write_tmp(reg, tmp, text, strlen(text), cause)) != 0)
 		goto out;

@@ -17,7 +17,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include <openssl/rand.h>
 
 #include "compat.h"
 #include "buf.h"
@@ -126,8 +125,7 @@ process_handle_new(char *h)
 	unsigned char	raw[4];
 	size_t		i;
 
-	if (RAND_bytes(raw, sizeof raw) != 1)
-		abort();
+	arc4random_buf(raw, sizeof raw);
 	h[0] = 'p';
 	for (i = 0; i < sizeof raw; i++)
 		snprintf(h + 1 + 2 * i, 3, "%02x", raw[i]);

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Unit tests for sha256: the FIPS 180-2 examples, and every length
- * around the padding boundaries, fed whole and in odd pieces, against
- * libcrypto's SHA-256; and the embedded agent's sum, taken at build time
- * by sha256sum, against the bytes.
+ * Unit tests for sha256: the FIPS 180-2 examples, every length around
+ * the padding boundaries and a long input, fed whole and in odd pieces,
+ * against libcrypto's SHA-256, each with the portable block function and
+ * with the CPU's SHA instructions where it has them; and the embedded
+ * agent's sum, taken at build time by sha256sum, against the bytes.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -99,6 +100,52 @@ test_lengths(void **state)
 	}
 }
 
+/* 1 MiB and a bit, whole and in pieces that straddle blocks. */
+static void
+test_long(void **state)
+{
+	unsigned char	*p, want[EVP_MAX_MD_SIZE], got[SHA256_LEN];
+	unsigned int	 n;
+	struct sha256	 c;
+	size_t		 len = (1 << 20) + 13, off, k;
+
+	(void)state;
+	p = malloc(len);
+	assert_non_null(p);
+	for (off = 0; off < len; off++)
+		p[off] = (unsigned char)(off * 7 + (off >> 9));
+	assert_int_equal(EVP_Digest(p, len, want, &n, EVP_sha256(), NULL), 1);
+	sha256(p, len, got);
+	assert_memory_equal(got, want, SHA256_LEN);
+	sha256_init(&c);
+	for (off = 0, k = 1; off < len; off += k, k = k * 3 % 1000 + 1) {
+		if (k > len - off)
+			k = len - off;
+		sha256_update(&c, p + off, k);
+	}
+	sha256_final(&c, got);
+	assert_memory_equal(got, want, SHA256_LEN);
+	free(p);
+}
+
+/* Run the group's tests with the portable block function. */
+static int
+setup_portable(void **state)
+{
+	(void)state;
+	return sha256_accel(0);		/* 0: the portable code */
+}
+
+/* Run them with the SHA instructions, or skip where the CPU lacks them. */
+static int
+setup_hw(void **state)
+{
+	(void)state;
+	if (!sha256_accel(1))
+		skip();
+	return 0;
+}
+
 /* agent_deploy_sum is the hash of agent_deploy_blob's bytes. */
 static void
 test_agent_sum(void **state)
@@ -120,8 +167,12 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_known),
-		cmocka_unit_test(test_lengths),
+		cmocka_unit_test_setup(test_known, setup_portable),
+		cmocka_unit_test_setup(test_lengths, setup_portable),
+		cmocka_unit_test_setup(test_long, setup_portable),
+		cmocka_unit_test_setup(test_known, setup_hw),
+		cmocka_unit_test_setup(test_lengths, setup_hw),
+		cmocka_unit_test_setup(test_long, setup_hw),
 		cmocka_unit_test(test_agent_sum),
 	};
 
