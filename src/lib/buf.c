@@ -7,6 +7,7 @@
 #endif
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,17 +16,24 @@
 #include "buf.h"
 #include "xmalloc.h"
 
-/* Make room for n more bytes plus the terminating NUL. */
+/*
+ * Make room for n more bytes plus the terminating NUL; a size past what
+ * memory can hold fails as an allocation does (xreallocarray aborts).
+ */
 static void
 buf_reserve(struct buf *b, size_t n)
 {
-	size_t	need = b->len + n + 1, cap;
+	size_t	need, cap;
 
+	if (n >= SIZE_MAX - b->len)
+		need = SIZE_MAX;	/* cannot be had: aborts below */
+	else
+		need = b->len + n + 1;
 	if (need <= b->cap)
 		return;
 	cap = b->cap == 0 ? 64 : b->cap;
 	while (cap < need)
-		cap *= 2;
+		cap = cap > SIZE_MAX / 2 ? need : cap * 2;
 	b->data = xreallocarray(b->data, 1, cap);
 	b->cap = cap;
 }

@@ -6,12 +6,15 @@
 #include "config.h"
 #endif
 
+#include <sys/wait.h>
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -59,12 +62,45 @@ test_consume_detach(void **state)
 	free(s);
 }
 
+/*
+ * A length past what memory can hold fails as an allocation does, an
+ * abort (under ASan, its report): it once made buf_reserve double its
+ * capacity round to 0 for ever.
+ */
+static void
+test_huge(void **state)
+{
+	static const char	x[8];
+	struct buf		b = BUF_INIT;
+	pid_t			pid;
+	int			status;
+
+	(void)state;
+	buf_append(&b, "abc", 3);
+	assert_true((pid = fork()) >= 0);
+	if (pid == 0) {
+		buf_append(&b, x, SIZE_MAX - 2);
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_false(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	assert_true((pid = fork()) >= 0);
+	if (pid == 0) {
+		buf_append(&b, x, SIZE_MAX / 2 + 1);
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_false(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	buf_free(&b);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_append),
 		cmocka_unit_test(test_consume_detach),
+		cmocka_unit_test(test_huge),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
