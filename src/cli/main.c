@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
+#include <libssh2.h>
+#include <openssl/crypto.h>
 
 #include "cmd.h"
 #include "cmd_conn.h"
@@ -307,6 +309,24 @@ main_run(const struct cmd_entry *c, char **globals, int nglobal, int nargs,
 }
 
 /* Take the global options, then run the command they come before. */
+/*
+ * Print the version, and the libssh2 and OpenSSL inside it, as ssh -V
+ * does: where they are linked in (configure's default), only a rebuild
+ * takes their security updates.
+ */
+static void
+main_version(void)
+{
+#ifdef CLAWSSH_STATIC_LIBS
+	const char	*how = "linked in";
+#else
+	const char	*how = "shared";
+#endif
+
+	printf("clawssh %s (libssh2 %s, %s, %s)\n", PACKAGE_VERSION,
+	    libssh2_version(0), OpenSSL_version(OPENSSL_VERSION), how);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -324,7 +344,7 @@ main(int argc, char **argv)
 	}
 	if (strcmp(argv[ng + 1], "--version") == 0 ||
 	    strcmp(argv[ng + 1], "-V") == 0) {
-		printf("clawssh %s\n", PACKAGE_VERSION);
+		main_version();
 		return 0;
 	}
 	if (strcmp(argv[ng + 1], "help") == 0 && argc == ng + 3) {
