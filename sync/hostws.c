@@ -162,6 +162,36 @@ hostws_run(struct transport *t, const struct hostws *h, const char *body,
 	return rc;
 }
 
+/* Run the agent's own step; see hostws.h. */
+int
+hostws_run_self(struct transport *t, const struct hostws *h,
+    char *const *argv, struct exec_opts *o, int *status, char **cause)
+{
+	struct exec_agent	 ea;
+	const char		*no = getenv("CLAWSSH_NO_AGENT_SELF");
+	int			 rc, argc;
+
+	if (h->agent == NULL || transport_mux(t) == NULL ||
+	    (no != NULL && strcmp(no, "1") == 0))
+		return CLAW_ERR_UNSUPPORTED;
+	for (argc = 0; argv[argc] != NULL; argc++)
+		;
+	memset(&ea, 0, sizeof ea);
+	ea.path = h->agent;
+	ea.dir = h->rundir;
+	ea.spec = h->token;
+	ea.cwd = h->workdir;
+	ea.self = 1;
+	o->agent = &ea;
+	o->argc = argc;
+	o->argv = argv;
+	rc = exec_run(t, o, status, cause);
+	o->agent = NULL;
+	o->argc = 0;
+	o->argv = NULL;
+	return rc;
+}
+
 /* A step with captured output; see hostws.h. */
 int
 hostws_capture(struct transport *t, const struct hostws *h, const char *body,

@@ -59,6 +59,20 @@ void	hostws_join(struct hostws *h, const char *agent, const char *rundir,
  */
 void	hostws_pre(struct hostws *h, const char *pre);
 
+/*
+ * Run the agent's own step argv ("clawssh-agent", "fs-unpack", ...: one
+ * process of the agent's, no shell) in the sandbox's running environment
+ * from its workspace, as hostws_run would run a step there: 0 with
+ * *status, CLAW_ERR_UNSUPPORTED when h is not joined or the environment
+ * refused it (nothing ran: run the shell step instead), or another
+ * error.  An environment started by an older agent that lacks the step
+ * exits AGENT_EXIT_ERR (125) with its usage on stderr: the caller checks.
+ * CLAWSSH_NO_AGENT_SELF=1 keeps the shell steps.
+ */
+int	hostws_run_self(struct transport *t, const struct hostws *h,
+	    char *const *argv, struct exec_opts *o, int *status,
+	    char **cause);
+
 /* Free what h holds; h may be all zero. */
 void	hostws_clear(struct hostws *h);
 

@@ -293,15 +293,31 @@ transfer_err_text(const struct buf *err)
 }
 
 /*
+ * Whether a step of the agent's own ended as an agent older than the
+ * step ends it: its usage, status AGENT_EXIT_ERR.
+ */
+static int
+transfer_self_unknown(int status, const struct buf *err)
+{
+	static const char	usage[] = "usage: clawssh-agent";
+
+	return status == 125 && err->len >= sizeof usage - 1 &&
+	    memcmp(err->data, usage, sizeof usage - 1) == 0;
+}
+
+/*
  * Run body on the host, as a step of hw (hostws_run), or with hw NULL as
  * a whole script, with in (then in_fd, unless -1) as stdin and out_fd
- * as stdout (-1: discarded); *statusp gets the exit status.  A local
- * SIGINT, SIGTERM or SIGHUP ends it at once: CLAW_ERR_INTERRUPTED.
+ * as stdout (-1: discarded); *statusp gets the exit status.  With self
+ * (and hw joined), the agent's own step self in place of body where the
+ * environment runs it.  A local SIGINT, SIGTERM or SIGHUP ends it at
+ * once: CLAW_ERR_INTERRUPTED.  1: self ran on an agent that lacks it,
+ * after stdin may have gone: start again without self.
  */
 static int
 transfer_run(struct transport *t, const struct hostws *hw, const char *body,
-    const struct buf *in, int in_fd, int out_fd, int tolerant, int *statusp,
-    char **cause)
+    char *const *self, const struct buf *in, int in_fd, int out_fd,
+    int tolerant, int *statusp, char **cause)
 {
 	struct exec_opts	 o;
 	struct buf		 err = BUF_INIT, out = BUF_INIT;
@@ -322,8 +338,26 @@ transfer_run(struct transport *t, const struct hostws *hw, const char *body,
 	o.err.fd = -1;
 	o.err.buf = &err;
 	o.err.max = TRANSFER_ERR_MAX;
-	rc = hw != NULL ? hostws_run(t, hw, body, &o, &status, cause) :
-	    exec_sh(t, body, &o, &status, cause);
+	rc = CLAW_ERR_UNSUPPORTED;
+	if (hw != NULL && self != NULL &&
+	    (rc = hostws_run_self(t, hw, self, &o, &status, cause)) ==
+	    CLAW_ERR_UNSUPPORTED) {
+		free(*cause);
+		*cause = NULL;
+	}
+	if (rc == 0 && transfer_self_unknown(status, &err)) {
+		log_debug("the sandbox's environment predates %s: the shell "
+		    "step instead", self[1]);
+		buf_free(&out);
+		buf_free(&err);
+		return 1;
+	}
+	if (rc == 0)
+		log_debug("%s: the agent's own step in the sandbox's running "
+		    "environment", self[1]);
+	else if (rc == CLAW_ERR_UNSUPPORTED)
+		rc = hw != NULL ? hostws_run(t, hw, body, &o, &status, cause) :
+		    exec_sh(t, body, &o, &status, cause);
 	*statusp = status;
 	text = transfer_err_text(&err);
 	if ((sig = signals_caught(0)) != 0) {
@@ -604,13 +638,19 @@ transfer_parents(char *const *paths, size_t n, struct buf *out)
 	free(v);
 }
 
-/* Upload, scanning (exact == 0) or taking paths as they are. */
+/*
+ * Upload, scanning (exact == 0) or taking paths as they are; an exact
+ * list as the agent's own step (fs-unpack) where the sandbox's running
+ * environment runs it and self is set.
+ */
 static int
 transfer_push_do(struct transport *t, struct pathguard *pg,
     const struct hostws *hw, char *const *paths, size_t n, int flags,
-    int exact, char *const *exclude, size_t nexclude,
+    int exact, char *const *exclude, size_t nexclude, int self,
     struct tarstream_stats *st, char **cause)
 {
+	static char *const	 unpack[] = { (char *)(uintptr_t)"clawssh-agent",
+				    (char *)(uintptr_t)"fs-unpack", NULL };
 	struct transfer_fd	 w;
 	struct tarstream_stats	 cst;
 	struct buf		 parents = BUF_INIT;
@@ -644,11 +684,20 @@ transfer_push_do(struct transport *t, struct pathguard *pg,
 	script = transfer_push_script(hw, (flags & TRANSFER_STAGE) != 0,
 	    exact, &step);
 	signals_forward(pid);
-	rc = transfer_run(t, step ? hw : NULL, script, exact ? &parents : NULL,
-	    data, -1, 0, &status, cause);
+	rc = transfer_run(t, step ? hw : NULL, script, exact && self ?
+	    unpack : NULL, exact ? &parents : NULL, data, -1, 0, &status,
+	    cause);
 	buf_free(&parents);
 	close(data);
 	free(script);
+	if (rc == 1) {		/* an older agent: again, the shell's way */
+		(void)transfer_finish(pid, res, CLAW_ERR_INTERRUPTED, 0, NULL,
+		    cause);
+		free(*cause);
+		*cause = NULL;
+		return transfer_push_do(t, pg, hw, paths, n, flags, exact,
+		    exclude, nexclude, 0, st, cause);
+	}
 	return transfer_finish(pid, res, rc, status, st, cause);
 }
 
@@ -660,7 +709,7 @@ transfer_push(struct transport *t, struct pathguard *pg,
     char **cause)
 {
 	return transfer_push_do(t, pg, hw, paths, n, flags, 0,
-	    exclude, nexclude, st, cause);
+	    exclude, nexclude, 0, st, cause);
 }
 
 /* Upload exactly these entries; see transfer.h. */
@@ -669,7 +718,7 @@ transfer_push_list(struct transport *t, struct pathguard *pg,
     const struct hostws *hw, char *const *paths, size_t n,
     struct tarstream_stats *st, char **cause)
 {
-	return transfer_push_do(t, pg, hw, paths, n, 0, 1, NULL, 0,
+	return transfer_push_do(t, pg, hw, paths, n, 0, 1, NULL, 0, 1,
 	    st, cause);
 }
 
@@ -723,7 +772,7 @@ transfer_pull_do(struct transport *t, struct pathguard *pg,
 	    n == 0 ? "." : ex == NULL || ex->want == NULL ?
 	    "--no-unquote -T -" : "--no-unquote --no-recursion -T -");
 	signals_forward(pid);
-	rc = transfer_run(t, hw, b.data, &names, -1, data, ex != NULL &&
+	rc = transfer_run(t, hw, b.data, NULL, &names, -1, data, ex != NULL &&
 	    ex->want != NULL, &status, cause);
 	close(data);
 	buf_free(&b);

@@ -27,6 +27,7 @@ static const struct {
 	{ "fs-ls", fs_ls_main },
 	{ "fs-read", fs_read_main },
 	{ "fs-stat", fs_stat_main },
+	{ "fs-unpack", fs_unpack_main },
 	{ "serve", serve_main },
 };
 
@@ -44,8 +45,9 @@ agent_usage(void)
 	    "       clawssh-agent box-stop --dir RUNDIR\n"
 	    "       clawssh-agent fs-read PATH OFFSET LIMIT CAP\n"
 	    "       clawssh-agent fs-stat PATH\n"
-	    "       clawssh-agent fs-ls PATH   (fs-*: in the sandbox, from its "
-	    "workspace)\n"
+	    "       clawssh-agent fs-ls PATH\n"
+	    "       clawssh-agent fs-unpack < PARENTS-TAR   (fs-*: in the "
+	    "sandbox, from its workspace)\n"
 	    "       clawssh-agent serve   (frames on stdin and stdout)\n");
 	return AGENT_EXIT_ERR;
 }

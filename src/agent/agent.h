@@ -31,6 +31,7 @@ int	box_stop_main(int argc, char **argv);
 int	fs_ls_main(int argc, char **argv);
 int	fs_read_main(int argc, char **argv);
 int	fs_stat_main(int argc, char **argv);
+int	fs_unpack_main(int argc, char **argv);
 
 /* "clawssh: MESSAGE" on stderr. */
 void	agent_warn(const char *fmt, ...)

@@ -64,7 +64,7 @@ struct exec_opts {
 					   its sshd goes: no watchdog */
 	const struct exec_agent	*agent;		/* through the daemon's host
 					   agent channel (no pre, wrap,
-					   cwd, pty, in_data), or NULL;
+					   cwd, pty), or NULL;
 					   exec_run then returns
 					   CLAW_ERR_UNSUPPORTED when the
 					   command did not start there */
