@@ -728,14 +728,19 @@ transfer_push_list(struct transport *t, struct pathguard *pg,
  * is judged entry by entry against it, so the host's tar may fail on
  * some (a file removed or grown since the listing: "Cannot stat", "file
  * changed as we read it"): those are left for the next sync, not
- * taken half, and the pull goes on.
+ * taken half, and the pull goes on.  An exact set goes through the
+ * agent's own fs-pack where the sandbox's running environment runs it
+ * and self is set.
  */
 static int
 transfer_pull_do(struct transport *t, struct pathguard *pg,
     const struct hostws *hw, char *const *paths, size_t n,
     const struct tarstream_expect *ex, const struct tarstream_limits *lim,
-    struct tarstream_stats *st, char **cause)
+    int self, struct tarstream_stats *st, char **cause)
 {
+	static char *const	 pack[] = { (char *)(uintptr_t)"clawssh-agent",
+				    (char *)(uintptr_t)"fs-pack", NULL };
+	int			 exact = ex != NULL && ex->want != NULL;
 	struct transfer_fd	 r;
 	struct tarstream_stats	 cst;
 	struct buf		 names = BUF_INIT, b = BUF_INIT;
@@ -772,11 +777,17 @@ transfer_pull_do(struct transport *t, struct pathguard *pg,
 	    n == 0 ? "." : ex == NULL || ex->want == NULL ?
 	    "--no-unquote -T -" : "--no-unquote --no-recursion -T -");
 	signals_forward(pid);
-	rc = transfer_run(t, hw, b.data, NULL, &names, -1, data, ex != NULL &&
-	    ex->want != NULL, &status, cause);
+	rc = transfer_run(t, hw, b.data, exact && self ? pack : NULL, &names,
+	    -1, data, exact, &status, cause);
 	close(data);
 	buf_free(&b);
 	buf_free(&names);
+	if (rc == 1) {		/* an older agent: again, the shell's way */
+		(void)transfer_finish(pid, res, CLAW_ERR_INTERRUPTED, 0, NULL,
+		    cause);
+		return transfer_pull_do(t, pg, hw, paths, n, ex, lim, 0, st,
+		    cause);
+	}
 	return transfer_finish(pid, res, rc, status, st, cause);
 }
 
@@ -793,7 +804,7 @@ transfer_pull(struct transport *t, struct pathguard *pg,
 	ex.tops = paths;
 	ex.ntops = n;
 	return transfer_pull_do(t, pg, hw, paths, n, n != 0 ? &ex : NULL,
-	    lim, st, cause);
+	    lim, 0, st, cause);
 }
 
 /* Download exactly these entries; see transfer.h. */
@@ -814,7 +825,7 @@ transfer_pull_list(struct transport *t, struct pathguard *pg,
 	memset(&ex, 0, sizeof ex);
 	ex.want = want;
 	ex.nwant = n;
-	rc = transfer_pull_do(t, pg, hw, paths, n, &ex, lim, st, cause);
+	rc = transfer_pull_do(t, pg, hw, paths, n, &ex, lim, 1, st, cause);
 	free(paths);
 	return rc;
 }

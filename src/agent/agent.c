@@ -25,6 +25,7 @@ static const struct {
 	{ "box-status", box_status_main },
 	{ "box-stop", box_stop_main },
 	{ "fs-ls", fs_ls_main },
+	{ "fs-pack", fs_pack_main },
 	{ "fs-read", fs_read_main },
 	{ "fs-stat", fs_stat_main },
 	{ "fs-unpack", fs_unpack_main },
@@ -46,6 +47,7 @@ agent_usage(void)
 	    "       clawssh-agent fs-read PATH OFFSET LIMIT CAP\n"
 	    "       clawssh-agent fs-stat PATH\n"
 	    "       clawssh-agent fs-ls PATH\n"
+	    "       clawssh-agent fs-pack < NAMES\n"
 	    "       clawssh-agent fs-unpack < PARENTS-TAR   (fs-*: in the "
 	    "sandbox, from its workspace)\n"
 	    "       clawssh-agent serve   (frames on stdin and stdout)\n");

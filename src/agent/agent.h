@@ -29,6 +29,7 @@ int	box_init_main(int argc, char **argv);
 int	box_status_main(int argc, char **argv);
 int	box_stop_main(int argc, char **argv);
 int	fs_ls_main(int argc, char **argv);
+int	fs_pack_main(int argc, char **argv);
 int	fs_read_main(int argc, char **argv);
 int	fs_stat_main(int argc, char **argv);
 int	fs_unpack_main(int argc, char **argv);

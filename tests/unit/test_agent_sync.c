@@ -1,14 +1,18 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Unit tests for the agent's fs-unpack (src/agent/fs_unpack.c), run as
- * the built ./clawssh-agent, against the shell step it stands in for
- * (TRANSFER_FIX_PARENTS and transfer_stage_body under /bin/sh): for each
- * case, the same workspace and the same input (the parents and the tar
- * stream the client's tarstream_create writes) go to both, and the two
- * trees must come out the same, entry by entry (type, mode, size, time,
- * content, link target), with a sentinel outside untouched.  Then what
- * the shell step cannot be asked: broken streams change nothing and leave
- * no stage, and a planted link on the way is not followed.  No sshd.
+ * Unit tests for the agent's sync steps, run as the built
+ * ./clawssh-agent, against the shell steps they stand in for.
+ * fs-unpack (src/agent/fs_unpack.c) against TRANSFER_FIX_PARENTS and
+ * transfer_stage_body under /bin/sh: for each case, the same workspace
+ * and the same input (the parents and the tar stream the client's
+ * tarstream_create writes) go to both, and the two trees must come out
+ * the same, entry by entry (type, mode, size, time, content, link
+ * target), with a sentinel outside untouched; then what the shell step
+ * cannot be asked: broken streams change nothing and leave no stage, and
+ * a planted link on the way is not followed.  fs-pack (src/agent/
+ * fs_pack.c) against the pull's tar command: both streams of the same
+ * names, each taken by the client's tarstream_extract, must give the
+ * same tree.  No sshd.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -181,10 +185,13 @@ make_input(struct ux *u, char *const *paths, size_t n)
 	pathguard_close(pg);
 }
 
-/* Run argv in dir with stdin from in; its exit status, stderr into err. */
+/*
+ * Run argv in dir with stdin from in and stdout into the file out (NULL:
+ * this process's); its exit status, stderr into err.
+ */
 static int
-run_in(const char *dir, char *const *argv, const struct buf *in,
-    struct buf *err)
+run_io(const char *dir, char *const *argv, const struct buf *in,
+    struct buf *err, const char *out)
 {
 	char	 path[PATH_MAX], line[512];
 	FILE	*f;
@@ -203,6 +210,9 @@ run_in(const char *dir, char *const *argv, const struct buf *in,
 		    (efd = open(line, O_WRONLY | O_CREAT | O_TRUNC, 0600)) <
 		    0 || dup2(fd, 0) < 0 || dup2(efd, 2) < 0)
 			_exit(99);
+		if (out != NULL && ((fd = open(out, O_WRONLY | O_CREAT |
+		    O_TRUNC, 0600)) < 0 || dup2(fd, 1) < 0))
+			_exit(99);
 		execv(argv[0], argv);
 		_exit(98);
 	}
@@ -214,6 +224,14 @@ run_in(const char *dir, char *const *argv, const struct buf *in,
 		fclose(f);
 	}
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+/* Run argv in dir with stdin from in; its exit status, stderr into err. */
+static int
+run_in(const char *dir, char *const *argv, const struct buf *in,
+    struct buf *err)
+{
+	return run_io(dir, argv, in, err, NULL);
 }
 
 /* The agent's step in dir; its status. */
@@ -546,6 +564,122 @@ test_dotdot(void **state)
 	buf_free(&err);
 }
 
+/* The pull's shell step for an exact list (transfer_pull_do's tar). */
+#define PULL_TAR	"set -f; f= && case $(tar --version 2>/dev/null) in " \
+	"*GNU*) f='--format=posix --sparse';; esac && exec tar $f " \
+	"--exclude='.clawssh-tmp-*' -cf - --no-unquote --no-recursion -T -"
+
+/* Run argv in dir with names on stdin; its stdout into out, its status. */
+static int
+pack_in(const char *dir, char *const *argv, const char *names,
+    struct buf *out)
+{
+	struct buf	 in = BUF_INIT, err = BUF_INIT;
+	char		 path[PATH_MAX], chunk[8192];
+	ssize_t		 n;
+	int		 fd, st;
+
+	buf_append_str(&in, names);
+	pathf(path, "%s/../stdout", dir);
+	st = run_io(dir, argv, &in, &err, path);
+	buf_reset(out);
+	assert_true((fd = open(path, O_RDONLY)) >= 0);
+	while ((n = read(fd, chunk, sizeof chunk)) > 0)
+		buf_append(out, chunk, (size_t)n);
+	close(fd);
+	buf_free(&in);
+	buf_free(&err);
+	return st;
+}
+
+/* A tarstream_read_fn over a struct buf, 1000 bytes at a time. */
+struct rd_buf {
+	const struct buf	*b;
+	size_t			 at;
+};
+static ssize_t
+rd_buf(void *arg, const void **p)
+{
+	struct rd_buf	*r = arg;
+	size_t		 k = r->b->len - r->at < 1000 ? r->b->len - r->at :
+			    1000;
+
+	*p = r->b->data + r->at;
+	r->at += k;
+	return (ssize_t)k;
+}
+
+/* Extract the stream s into dir with the client's tarstream_extract. */
+static void
+extract(const char *dir, const struct buf *s)
+{
+	struct tarstream_stats	 st;
+	struct pathguard	*pg;
+	struct rd_buf		 r = { s, 0 };
+	char			*cause = NULL;
+
+	memset(&st, 0, sizeof st);
+	assert_int_equal(pathguard_open(dir, &pg, &cause), 0);
+	if (tarstream_extract(pg, rd_buf, &r, NULL, &st, &cause) != 0)
+		fail_msg("tarstream_extract: %s", cause);
+	assert_int_equal(st.refused, 0);
+	pathguard_close(pg);
+}
+
+/*
+ * fs-pack and the pull's tar of the same names give the same tree at
+ * the client: files, a sparse file, directories alone, links, long
+ * names; a missing name and a temporary file left out by both (status
+ * 2 for the missing one, as GNU tar's).
+ */
+static void
+test_pack(void **state)
+{
+	struct ux	*u = *state;
+	char		*agent[3], *shell[4], abs[PATH_MAX], longname[200];
+	struct buf	 names = BUF_INIT, sa = BUF_INIT, sb = BUF_INIT;
+	char		 p[PATH_MAX];
+	int		 fd;
+
+	memset(longname, 'l', 150);
+	longname[150] = '\0';
+	putdir(u->src, "d", 0751);
+	putdir(u->src, "d/inner", 0700);
+	put(u->src, "d/inner/not-asked", "no\n", 0644, 1600000000);
+	put(u->src, "d/f.txt", "text\n", 0640, 1600000001);
+	put(u->src, longname, "long\n", 0644, 1600000002);
+	put(u->src, ".clawssh-tmp-0123456789abcdef", "tmp", 0600,
+	    1600000003);
+	putlink(u->src, "d/link", "../somewhere/else");
+	pathf(p, "%s/sparse", u->src);
+	assert_true((fd = open(p, O_WRONLY | O_CREAT, 0644)) >= 0);
+	assert_int_equal(pwrite(fd, "data", 4, 5 << 20), 4);
+	assert_int_equal(ftruncate(fd, 9 << 20), 0);
+	close(fd);
+	dirtime(u->src, "d/inner", 1500000000);
+	dirtime(u->src, "d", 1500000001);
+	buf_appendf(&names, "d\nd/inner\nd/f.txt\nd/link\nsparse\n%s\n"
+	    "missing\n.clawssh-tmp-0123456789abcdef\n", longname);
+	assert_non_null(realpath(AGENT, abs));
+	agent[0] = abs;
+	agent[1] = P("fs-pack");
+	agent[2] = NULL;
+	shell[0] = P("/bin/sh");
+	shell[1] = P("-c");
+	shell[2] = P(PULL_TAR);
+	shell[3] = NULL;
+	assert_int_equal(pack_in(u->src, agent, names.data, &sa), 2);
+	assert_int_equal(pack_in(u->src, shell, names.data, &sb), 2);
+	extract(u->a, &sa);
+	extract(u->b, &sb);
+	same_trees(u->a, u->b);
+	pathf(p, "%s/d/inner/not-asked", u->a);
+	assert_int_equal(access(p, F_OK), -1);
+	buf_free(&names);
+	buf_free(&sa);
+	buf_free(&sb);
+}
+
 int
 main(void)
 {
@@ -563,6 +697,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_broken_input, ux_setup,
 		    ux_teardown),
 		cmocka_unit_test_setup_teardown(test_dotdot, ux_setup,
+		    ux_teardown),
+		cmocka_unit_test_setup_teardown(test_pack, ux_setup,
 		    ux_teardown),
 	};
 
