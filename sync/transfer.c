@@ -35,6 +35,7 @@
 #include "strv.h"
 #include "tarstream.h"
 #include "transfer.h"
+#include "transfer_int.h"
 #include "transport.h"
 #include "xmalloc.h"
 
@@ -91,7 +92,7 @@ transfer_expect_paths(struct pathguard *pg, char *const *paths, size_t n)
 }
 
 /* The tar stream of the entries a pull expects, about (0: unknown). */
-static uint64_t
+uint64_t
 transfer_expect_want(const struct tarstream_expect *ex)
 {
 	uint64_t	total = 1024;
@@ -305,39 +306,32 @@ transfer_self_unknown(int status, const struct buf *err)
 	    memcmp(err->data, usage, sizeof usage - 1) == 0;
 }
 
-/*
- * Run body on the host, as a step of hw (hostws_run), or with hw NULL as
- * a whole script, with in (then in_fd, unless -1) as stdin and out_fd
- * as stdout (-1: discarded); *statusp gets the exit status.  With self
- * (and hw joined), the agent's own step self in place of body where the
- * environment runs it.  A local SIGINT, SIGTERM or SIGHUP ends it at
- * once: CLAW_ERR_INTERRUPTED.  1: self ran on an agent that lacks it,
- * after stdin may have gone: start again without self.
- */
-static int
+/* Run a step; see transfer_int.h. */
+int
 transfer_run(struct transport *t, const struct hostws *hw, const char *body,
-    char *const *self, const struct buf *in, int in_fd, int out_fd,
-    int tolerant, int *statusp, char **cause)
+    const struct transfer_io *io, int *statusp, char **cause)
 {
+	char *const		*self = io->self;
 	struct exec_opts	 o;
 	struct buf		 err = BUF_INIT, out = BUF_INIT;
 	char			*text;
 	int			 rc, status = 0, sig;
 
 	memset(&o, 0, sizeof o);
-	o.forward_stdin = in_fd != -1;
-	o.in_fd = in_fd;
+	o.forward_stdin = io->in_fd != -1;
+	o.in_fd = io->in_fd;
 	o.quick_stop = 1;
-	if (in != NULL) {
-		o.in_data = in->data;
-		o.in_len = in->len;
+	if (io->in != NULL) {
+		o.in_data = io->in->data;
+		o.in_len = io->in->len;
 	}
-	o.out.fd = out_fd;
-	o.out.buf = &out;
-	o.out.max = TRANSFER_ERR_MAX;
+	o.out.fd = io->out_fd;
+	o.out.buf = io->out != NULL ? io->out : &out;
+	o.out.max = io->out != NULL ? io->out_max : TRANSFER_ERR_MAX;
 	o.err.fd = -1;
 	o.err.buf = &err;
 	o.err.max = TRANSFER_ERR_MAX;
+	o.overflowed = io->overflowed;
 	rc = CLAW_ERR_UNSUPPORTED;
 	if (hw != NULL && self != NULL &&
 	    (rc = hostws_run_self(t, hw, self, &o, &status, cause)) ==
@@ -366,7 +360,7 @@ transfer_run(struct transport *t, const struct hostws *hw, const char *body,
 		*cause = xasprintf("interrupted (SIG%s): stopped",
 		    sig == SIGINT ? "INT" : sig == SIGTERM ? "TERM" : "HUP");
 		rc = CLAW_ERR_INTERRUPTED;
-	} else if (rc == 0 && status != 0 && tolerant)
+	} else if (rc == 0 && status != 0 && io->tolerant)
 		log_info("%s: the host's tar said (status %d): %s",
 		    transport_label(t), status, text);
 	else if (rc == 0 && status != 0) {
@@ -493,7 +487,7 @@ transfer_walk_create(struct pathguard *pg, char *const *sel, size_t nsel,
  * The names for the host's tar -T, one a line, each as "./NAME" so that
  * none can look like an option (names were judged: no newlines).
  */
-static void
+void
 transfer_names(struct buf *b, char *const *paths, size_t n)
 {
 	size_t	i;
@@ -510,7 +504,7 @@ transfer_names(struct buf *b, char *const *paths, size_t n)
  * user: nothing of the sandbox's has run yet), given to the sandbox
  * when it first runs.
  */
-static char *
+char *
 transfer_push_script(const struct hostws *hw, int stage, int exact,
     int *step)
 {
@@ -536,7 +530,7 @@ transfer_push_script(const struct hostws *hw, int stage, int exact,
 }
 
 /* Check every path with pathguard before it reaches a command line. */
-static int
+int
 transfer_check_paths(char *const *paths, size_t n, char **cause)
 {
 	size_t	i;
@@ -649,8 +643,7 @@ transfer_push_do(struct transport *t, struct pathguard *pg,
     int exact, char *const *exclude, size_t nexclude, int self,
     struct tarstream_stats *st, char **cause)
 {
-	static char *const	 unpack[] = { (char *)(uintptr_t)"clawssh-agent",
-				    (char *)(uintptr_t)"fs-unpack", NULL };
+	struct transfer_io	 io;
 	struct transfer_fd	 w;
 	struct tarstream_stats	 cst;
 	struct buf		 parents = BUF_INIT;
@@ -660,6 +653,9 @@ transfer_push_do(struct transport *t, struct pathguard *pg,
 
 	if ((rc = transfer_check_paths(paths, n, cause)) != 0 ||
 	    (rc = tarstream_ready(cause)) != 0)
+		return rc;
+	if (exact && self && (rc = transfer_push_small(t, pg, hw, paths, n,
+	    st, cause)) != TRANSFER_NOT_SMALL)
 		return rc;
 	if ((pid = transfer_spawn(0, &data, &res)) == -1)
 		return CLAW_ERR_IO;
@@ -684,9 +680,12 @@ transfer_push_do(struct transport *t, struct pathguard *pg,
 	script = transfer_push_script(hw, (flags & TRANSFER_STAGE) != 0,
 	    exact, &step);
 	signals_forward(pid);
-	rc = transfer_run(t, step ? hw : NULL, script, exact && self ?
-	    unpack : NULL, exact ? &parents : NULL, data, -1, 0, &status,
-	    cause);
+	memset(&io, 0, sizeof io);
+	io.self = exact && self ? transfer_self_unpack : NULL;
+	io.in = exact ? &parents : NULL;
+	io.in_fd = data;
+	io.out_fd = -1;
+	rc = transfer_run(t, step ? hw : NULL, script, &io, &status, cause);
 	buf_free(&parents);
 	close(data);
 	free(script);
@@ -722,6 +721,29 @@ transfer_push_list(struct transport *t, struct pathguard *pg,
 	    st, cause);
 }
 
+/* The agent's own steps. */
+char *const	transfer_self_unpack[] = { (char *)(uintptr_t)"clawssh-agent",
+		    (char *)(uintptr_t)"fs-unpack", NULL };
+char *const	transfer_self_pack[] = { (char *)(uintptr_t)"clawssh-agent",
+		    (char *)(uintptr_t)"fs-pack", NULL };
+
+/* The host side of a pull; see transfer_int.h. */
+void
+transfer_pull_script(struct buf *b, size_t n,
+    const struct tarstream_expect *ex)
+{
+	/* pax carries mtimes to the nanosecond (the host's listing has
+	   them so): GNU tar needs asking; others give whole seconds.  A
+	   push's stage and the file tools' temporaries (.clawssh-tmp-*)
+	   are half-written files: never offered back */
+	transfer_stage_clean(b);
+	buf_appendf(b, "set -f; f= && case $(tar --version 2>/dev/null) in "
+	    "*GNU*) f='--format=posix --sparse';; esac && exec tar $f "
+	    "--exclude='" PATHGUARD_TMP_PREFIX "*' -cf - %s",
+	    n == 0 ? "." : ex == NULL || ex->want == NULL ?
+	    "--no-unquote -T -" : "--no-unquote --no-recursion -T -");
+}
+
 /*
  * Download paths[0..n) (all with n == 0), taking only what ex asks for
  * (and never a .git: tarstream).  With an exact set (want) the stream
@@ -738,9 +760,8 @@ transfer_pull_do(struct transport *t, struct pathguard *pg,
     const struct tarstream_expect *ex, const struct tarstream_limits *lim,
     int self, struct tarstream_stats *st, char **cause)
 {
-	static char *const	 pack[] = { (char *)(uintptr_t)"clawssh-agent",
-				    (char *)(uintptr_t)"fs-pack", NULL };
 	int			 exact = ex != NULL && ex->want != NULL;
+	struct transfer_io	 io;
 	struct transfer_fd	 r;
 	struct tarstream_stats	 cst;
 	struct buf		 names = BUF_INIT, b = BUF_INIT;
@@ -750,6 +771,9 @@ transfer_pull_do(struct transport *t, struct pathguard *pg,
 
 	if ((rc = transfer_check_paths(paths, n, cause)) != 0 ||
 	    (rc = tarstream_ready(cause)) != 0)
+		return rc;
+	if (exact && self && (rc = transfer_pull_small(t, pg, hw, paths, n,
+	    ex, lim, st, cause)) != TRANSFER_NOT_SMALL)
 		return rc;
 	if ((pid = transfer_spawn(1, &data, &res)) == -1)
 		return CLAW_ERR_IO;
@@ -766,19 +790,15 @@ transfer_pull_do(struct transport *t, struct pathguard *pg,
 		transfer_child_exit(res, rc, &cst, why);
 	}
 	transfer_names(&names, paths, n);
-	/* pax carries mtimes to the nanosecond (the host's listing has
-	   them so): GNU tar needs asking; others give whole seconds.  A
-	   push's stage and the file tools' temporaries (.clawssh-tmp-*)
-	   are half-written files: never offered back */
-	transfer_stage_clean(&b);
-	buf_appendf(&b, "set -f; f= && case $(tar --version 2>/dev/null) in "
-	    "*GNU*) f='--format=posix --sparse';; esac && exec tar $f "
-	    "--exclude='" PATHGUARD_TMP_PREFIX "*' -cf - %s",
-	    n == 0 ? "." : ex == NULL || ex->want == NULL ?
-	    "--no-unquote -T -" : "--no-unquote --no-recursion -T -");
+	transfer_pull_script(&b, n, ex);
 	signals_forward(pid);
-	rc = transfer_run(t, hw, b.data, exact && self ? pack : NULL, &names,
-	    -1, data, exact, &status, cause);
+	memset(&io, 0, sizeof io);
+	io.self = exact && self ? transfer_self_pack : NULL;
+	io.in = &names;
+	io.in_fd = -1;
+	io.out_fd = data;
+	io.tolerant = exact;
+	rc = transfer_run(t, hw, b.data, &io, &status, cause);
 	close(data);
 	buf_free(&b);
 	buf_free(&names);

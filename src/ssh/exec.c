@@ -633,6 +633,8 @@ exec_run(struct transport *t, const struct exec_opts *o, int *status,
 	if (st.kill_pending)
 		log_warn("could not stop the remote command: its pid never "
 		    "arrived");
+	if (o->overflowed != NULL)
+		*o->overflowed = st.overflow;
 	if (rc == 0 && st.overflow) {
 		*cause = xasprintf("%s: remote output larger than expected",
 		    transport_label(t));

@@ -60,6 +60,9 @@ struct exec_opts {
 					   on SIGWINCH the size is read
 					   from here ("COLS ROWS", the
 					   daemon's exec.resize), or NULL */
+	int			*overflowed;	/* set to 1 when a buffer sink
+					   overflowed (the run then fails
+					   with CLAW_ERR_PARSE), or NULL */
 	int			 wrap_watches;	/* wrap ends the command when
 					   its sshd goes: no watchdog */
 	const struct exec_agent	*agent;		/* through the daemon's host

@@ -123,6 +123,42 @@ test_round_trip(void **state)
 	assert_true(local_holds(f->sy.lx.b, "u.txt", "up\n"));
 }
 
+/*
+ * Pushes and pulls on both sides of the small-transfer bounds (sync/
+ * transfer_small.c): many entries and a big file stream through a
+ * child process, a few small ones go from memory; all arrive whole.
+ */
+static void
+test_sizes(void **state)
+{
+	struct fx	*f = *state;
+	struct mirror	 m;
+
+	local_sh(f->sy.lx.a, "mkdir many && i=0; while [ $i -lt 300 ]; do "
+	    "echo $i > many/f$i; i=$((i + 1)); done && "
+	    "head -c 3145728 /dev/urandom > big.bin && echo s > small.txt");
+	assert_int_equal(mirrored(f, NULL, &m), 0);	/* 302 files: streamed */
+	assert_int_equal(f->up, 302);
+	local_sh(f->sy.lx.b, "cmp big.bin ../local/big.bin && "
+	    "[ \"$(cat many/f299)\" = 299 ]");
+	local_sh(f->sy.lx.a, "echo S > small.txt && echo t > t.txt");
+	assert_int_equal(mirrored(f, NULL, &m), 0);	/* from memory */
+	assert_int_equal(f->up, 2);
+	assert_true(local_holds(f->sy.lx.b, "small.txt", "S\n"));
+	assert_true(local_holds(f->sy.lx.b, "t.txt", "t\n"));
+	assert_int_equal(mirrored(f, "i=0; while [ $i -lt 300 ]; do "
+	    "echo x$i > many/f$i; i=$((i + 1)); done", &m), 0);
+	assert_int_equal(f->down, 300);
+	assert_true(local_holds(f->sy.lx.a, "many/f123", "x123\n"));
+	assert_int_equal(mirrored(f, "head -c 2097152 /dev/urandom > "
+	    "big.bin", &m), 0);			/* 2 MiB: streamed */
+	assert_int_equal(f->down, 1);
+	local_sh(f->sy.lx.a, "cmp big.bin ../host/big.bin");
+	assert_int_equal(mirrored(f, "echo u > small.txt", &m), 0);
+	assert_int_equal(f->down, 1);
+	assert_true(local_holds(f->sy.lx.a, "small.txt", "u\n"));
+}
+
 /* A path changed on both sides keeps the local one, the host's beside. */
 static void
 test_conflict(void **state)
@@ -222,6 +258,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_round_trip, setup,
 		    teardown),
+		cmocka_unit_test_setup_teardown(test_sizes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_conflict, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_mass_delete_guard, setup,
