@@ -78,10 +78,11 @@ struct dwatch {
  * inotifywait and find: each process costs about a millisecond on the
  * path of every mirrored exec.  The script ends when inotifywait does
  * (so a dead watcher is noticed) or when its stdin ends (the daemon let
- * go of the channel), and before a take when "." was removed (getcwd
- * fails: the sandbox was destroyed; a subshell, no exec) or is no longer
- * the directory at the workspace's path (made again there): a watcher
- * must not answer for a workspace it no longer sees.
+ * go of the channel), and before a take when "." was removed (the
+ * sandbox was destroyed) or is no longer the directory at the
+ * workspace's path (made again there, or moved and a link left): a
+ * watcher must not answer for a workspace it no longer sees.  The check
+ * is cd -P . and $PWD, not $(pwd -P): a subshell is a fork per take.
  */
 static const char dwatch_script[] =
     "LC_ALL=C; export LC_ALL\n"
@@ -97,7 +98,7 @@ static const char dwatch_script[] =
     "exec 3<&0\n"
     "{ while IFS= read -r t <&3; do\n"
     "\tcase $t in\n"
-    "\tT\\ *) [ \"$(pwd -P 2>/dev/null)\" = \"$P\" ] && [ . -ef \"$P\" ] || break; t=${t#T }; case $t in ''|*[!0-9a-f]*) ;;"
+    "\tT\\ *) cd -P . 2>/dev/null && [ \"$PWD\" = \"$P\" ] && [ . -ef \"$P\" ] || break; t=${t#T }; case $t in ''|*[!0-9a-f]*) ;;"
     " *) c=$((c + 1)); [ $c -lt 64 ] || { rm -f -- \"$S\"/*; c=0; }\n"
     "\t\t: > \"$S/$t\" ;; esac ;;\n"
     "\tL\\ *) t=${t#L }\n"
