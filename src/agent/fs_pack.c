@@ -199,6 +199,8 @@ fsp_map(int fd, uint64_t size, struct tar_seg *segs)
 	off_t	data, hole = 0;
 	size_t	n = 0;
 
+	if (size == 0)
+		return 0;
 	while ((uint64_t)hole < size) {
 		if ((data = lseek(fd, hole, SEEK_DATA)) == -1) {
 			if (errno != ENXIO)

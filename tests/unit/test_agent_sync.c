@@ -647,6 +647,7 @@ test_pack(void **state)
 	putdir(u->src, "d/inner", 0700);
 	put(u->src, "d/inner/not-asked", "no\n", 0644, 1600000000);
 	put(u->src, "d/f.txt", "text\n", 0640, 1600000001);
+	put(u->src, "d/empty", "", 0600, 1600000004);
 	put(u->src, longname, "long\n", 0644, 1600000002);
 	put(u->src, ".clawssh-tmp-0123456789abcdef", "tmp", 0600,
 	    1600000003);
@@ -658,7 +659,7 @@ test_pack(void **state)
 	close(fd);
 	dirtime(u->src, "d/inner", 1500000000);
 	dirtime(u->src, "d", 1500000001);
-	buf_appendf(&names, "d\nd/inner\nd/f.txt\nd/link\nsparse\n%s\n"
+	buf_appendf(&names, "d\nd/inner\nd/f.txt\nd/empty\nd/link\nsparse\n%s\n"
 	    "missing\n.clawssh-tmp-0123456789abcdef\n", longname);
 	assert_non_null(realpath(AGENT, abs));
 	agent[0] = abs;
