@@ -9,6 +9,7 @@
 
 #include <sys/types.h>
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -59,6 +60,20 @@ int	fd_move(int fd, int want);
 void	fd_close_from(int lo, const int *keep, int n);
 /* Write all of p (EINTR retried): 0 or -errno. */
 int	write_all(int fd, const void *p, size_t n);
+/*
+ * "clawssh-error: MESSAGE" on stderr, as the host-side shell steps say
+ * it (the fs-* steps' refusals).
+ */
+void	step_error(const char *fmt, va_list ap)
+	    __attribute__((format(printf, 1, 0)));
+
+/*
+ * Open the directory dir (relative, no "." or ".." components; "" for
+ * root itself) below root, each component with O_NOFOLLOW: a descriptor,
+ * or -1 with errno (ENOENT, ENOTDIR, ELOOP for a link on the way...).
+ */
+int	dir_open_nofollow(int root, const char *dir);
+
 /* Read at most max - 1 bytes of path, NUL-terminated: length or -errno. */
 ssize_t	read_file(const char *path, char *buf, size_t max);
 /* Monotonic milliseconds. */

@@ -182,6 +182,46 @@ write_all(int fd, const void *p, size_t n)
 	return 0;
 }
 
+/* The steps' refusal line; see agent.h. */
+void
+step_error(const char *fmt, va_list ap)
+{
+	fputs("clawssh-error: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+/* Open a directory below root, following no link; see agent.h. */
+int
+dir_open_nofollow(int root, const char *dir)
+{
+	char	comp[NAME_MAX + 1];
+	int	fd, next;
+	size_t	n;
+
+	if ((fd = openat(root, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) ==
+	    -1)
+		return -1;
+	while (*dir != '\0') {
+		n = strcspn(dir, "/");
+		if (n > NAME_MAX) {
+			close(fd);
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		memcpy(comp, dir, n);
+		comp[n] = '\0';
+		next = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+		    O_CLOEXEC);
+		close(fd);
+		if (next == -1)
+			return -1;
+		fd = next;
+		dir += n + (dir[n] == '/');
+	}
+	return fd;
+}
+
 /* Read at most max - 1 bytes of path, NUL-terminated. */
 ssize_t
 read_file(const char *path, char *buf, size_t max)

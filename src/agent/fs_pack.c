@@ -306,32 +306,24 @@ fsp_is_tmp(const char *name)
 	}
 }
 
-/* Open name's directory from ws, following no link: a descriptor or -1. */
+/*
+ * Open the directory of name (cleaned, below PATH_MAX) from ws, following
+ * no link: a descriptor or -1; *last is name's last component.
+ */
 static int
 fsp_parent(int ws, const char *name, const char **last)
 {
-	char		 comp[NAME_MAX + 1];
-	const char	*p = name, *slash;
-	int		 fd = dup(ws), next;
-	size_t		 n;
+	char		 dir[PATH_MAX];
+	const char	*slash = strrchr(name, '/');
 
-	while (fd != -1 && (slash = strchr(p, '/')) != NULL) {
-		n = (size_t)(slash - p);
-		if (n > NAME_MAX) {
-			close(fd);
-			errno = ENAMETOOLONG;
-			return -1;
-		}
-		memcpy(comp, p, n);
-		comp[n] = '\0';
-		next = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-		    O_CLOEXEC);
-		close(fd);
-		fd = next;
-		p = slash + 1;
+	if (slash == NULL) {
+		*last = name;
+		return dir_open_nofollow(ws, "");
 	}
-	*last = p;
-	return fd;
+	memcpy(dir, name, (size_t)(slash - name));
+	dir[slash - name] = '\0';
+	*last = slash + 1;
+	return dir_open_nofollow(ws, dir);
 }
 
 /* One entry of the list into the stream. */

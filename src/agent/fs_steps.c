@@ -46,11 +46,9 @@ fsr_fail(const char *fmt, ...)
 {
 	va_list	ap;
 
-	fputs("clawssh-error: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	step_error(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	exit(FSR_FAIL);
 }
 

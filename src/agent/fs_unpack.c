@@ -96,11 +96,9 @@ fsu_fail(const char *fmt, ...)
 {
 	va_list	ap;
 
-	fputs("clawssh-error: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	step_error(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	if (fsu_cur != NULL)
 		fsu_drop_stage(fsu_cur);
 	exit(1);
@@ -154,40 +152,6 @@ fsu_line(struct fsu_in *in, char *line, size_t max)
 	}
 }
 
-/*
- * Open the directory dir (relative, cleaned) below root, following no
- * link: a descriptor, or -1 with errno (ENOENT, ENOTDIR, ELOOP...).
- */
-static int
-fsu_open_dir(int root, const char *dir)
-{
-	char	comp[NAME_MAX + 1];
-	int	fd, next;
-	size_t	n;
-
-	if ((fd = openat(root, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) ==
-	    -1)
-		return -1;
-	while (*dir != '\0') {
-		n = strcspn(dir, "/");
-		if (n > NAME_MAX) {
-			close(fd);
-			errno = ENAMETOOLONG;
-			return -1;
-		}
-		memcpy(comp, dir, n);
-		comp[n] = '\0';
-		next = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-		    O_CLOEXEC);
-		close(fd);
-		if (next == -1)
-			return -1;
-		fd = next;
-		dir += n + (dir[n] == '/');
-	}
-	return fd;
-}
-
 /* Split path into its directory (in buf) and last name: that name. */
 static const char *
 fsu_split(const char *path, char *buf, size_t len)
@@ -217,7 +181,7 @@ fsu_fix_parent(struct fsu *u, char *p)
 	if (tar_path_clean(p) != 0)
 		fsu_fail("%s: not a plain path in the workspace", p);
 	last = fsu_split(p, dir, sizeof dir);
-	if ((dfd = fsu_open_dir(u->ws, dir)) == -1)
+	if ((dfd = dir_open_nofollow(u->ws, dir)) == -1)
 		return;			/* nothing there, or not ours */
 	if (fstatat(dfd, last, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 	    !S_ISDIR(st.st_mode) && unlinkat(dfd, last, 0) == -1)
@@ -380,7 +344,7 @@ fsu_stage_dir(struct fsu *u, const char *dir)
 	int	 fd;
 	size_t	 n = 0;
 
-	if ((fd = fsu_open_dir(u->stage, dir)) != -1 || errno != ENOENT)
+	if ((fd = dir_open_nofollow(u->stage, dir)) != -1 || errno != ENOENT)
 		goto out;
 	while (dir[n] != '\0') {
 		n += strcspn(dir + n, "/");
@@ -390,7 +354,7 @@ fsu_stage_dir(struct fsu *u, const char *dir)
 			break;
 		n += dir[n] == '/';
 	}
-	fd = fsu_open_dir(u->stage, dir);
+	fd = dir_open_nofollow(u->stage, dir);
 out:
 	if (fd == -1)
 		fsu_fail("%s: cannot unpack: %s", dir, strerror(errno));
@@ -475,7 +439,7 @@ fsu_dir_meta(int root, const struct fsu_dir *d)
 	struct timespec	ts[2];
 	int		fd;
 
-	if ((fd = fsu_open_dir(root, d->path)) == -1)
+	if ((fd = dir_open_nofollow(root, d->path)) == -1)
 		return;
 	ts[0] = d->mtime;
 	ts[1] = d->mtime;
@@ -580,7 +544,7 @@ fsu_finish(struct fsu *u)
 
 	fsu_move_dir(u->stage, u->ws, "", 0);
 	for (i = u->ndirs; i > 0; i--) {
-		if ((fd = fsu_open_dir(u->stage, u->dirs[i - 1].path)) == -1)
+		if ((fd = dir_open_nofollow(u->stage, u->dirs[i - 1].path)) == -1)
 			continue;	/* moved whole, times and all */
 		close(fd);
 		if (fstatat(u->ws, u->dirs[i - 1].path, &st,
