@@ -58,6 +58,7 @@ struct exec_state {
 	size_t			 in_off;
 	int			 in_eof;	/* no more local input */
 	int			 eof_sent;
+	int			 started_seen;	/* chan_started, once seen */
 	struct buf		 head;		/* stdout before the marker */
 	int			 marker_seen;
 	int			 sync_checked;	/* the line after it looked at */
@@ -536,7 +537,7 @@ static int
 exec_wait(struct exec_state *st, char **cause)
 {
 	struct pollfd	pfd[4];
-	int		n = 2, ka_ms, rc, in = -1;
+	int		n = 2, ka_ms, rc, in = -1, wake;
 
 	if ((rc = transport_keepalive(st->t, st->got_data, &ka_ms,
 	    cause)) != 0)
@@ -554,9 +555,20 @@ exec_wait(struct exec_state *st, char **cause)
 		pfd[n].fd = st->o->in_fd;
 		pfd[n++].events = POLLIN;
 	}
-	/* output a pump read for the other stream does not wake poll */
-	if (poll(pfd, (nfds_t)n, chan_pending(st->ch) || st->win_pending ?
-	    0 : exec_timeout_ms(st, ka_ms)) == -1 && errno != EINTR)
+	/*
+	 * Output a pump read for the other stream does not wake poll, nor
+	 * does a host agent's OPENED that a pump took after stdin was last
+	 * flushed (chan_eof pumps): stdin waiting for it, with no local
+	 * input to wake us (in_data alone), would wait for ever.  One turn
+	 * without waiting once the channel is seen started.
+	 */
+	wake = chan_pending(st->ch) || st->win_pending;
+	if (!st->started_seen && chan_started(st->ch)) {
+		st->started_seen = 1;
+		wake = 1;
+	}
+	if (poll(pfd, (nfds_t)n, wake ? 0 : exec_timeout_ms(st, ka_ms)) ==
+	    -1 && errno != EINTR)
 		return CLAW_ERR_IO;
 	st->got_data = (pfd[0].revents & (POLLIN | POLLHUP)) != 0;
 	if (in != -1 && (pfd[in].revents & (POLLIN | POLLHUP | POLLERR)))

@@ -7,8 +7,10 @@
  * if OPENED arrives after exec's stdin flush gave up for this turn but
  * before its output reads pumped the socket, the reads take it, and
  * nothing wakes the poll again: the step waited for its stdin forever.
- * chan_write is wrapped (-Wl,--wrap=chan_write) to hold OPENED back until
- * that very moment.
+ * The same when the flush after those reads gave up too and chan_eof's
+ * pump took it (an agent step with a buffer for stdin, seen on a mirror
+ * push).  chan_write is wrapped (-Wl,--wrap=chan_write) to hold OPENED
+ * back until the first, or the second, flush that could not write.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -49,6 +51,7 @@ ssize_t	__wrap_chan_write(struct chan *, const char *, size_t, char **);
 
 static int	go_fd = -1;		/* tells the daemon to send OPENED */
 static int	mux_fd_seen = -1;	/* the client's socket */
+static int	release_at;		/* on this failed write (1, 2) */
 
 /*
  * exec's stdin write: when it could not write (no OPENED yet), let the
@@ -61,7 +64,7 @@ __wrap_chan_write(struct chan *c, const char *p, size_t n, char **cause)
 	struct pollfd	pfd;
 	ssize_t		r = __real_chan_write(c, p, n, cause);
 
-	if (r == 0 && go_fd != -1) {
+	if (r == 0 && go_fd != -1 && --release_at == 0) {
 		assert_int_equal(write(go_fd, "g", 1), 1);
 		close(go_fd);
 		go_fd = -1;
@@ -165,9 +168,12 @@ fake_daemon(int lfd, int go)
 	_exit(0);
 }
 
-/* A command with a stdin buffer gets it to the agent however OPENED comes. */
+/*
+ * A command with a stdin buffer gets it to the agent however OPENED
+ * comes: released on the nth flush that could not write.
+ */
 static void
-test_stdin_after_late_opened(void **state)
+run_late_opened(int nth)
 {
 	struct sockaddr_un	 sun;
 	struct sshconfig	 sc;
@@ -182,7 +188,7 @@ test_stdin_after_late_opened(void **state)
 	int			 lfd, go[2], status = -1, wst;
 	pid_t			 pid;
 
-	(void)state;
+	release_at = nth;
 	signal(SIGPIPE, SIG_IGN);
 	assert_non_null(mkdtemp(dir));
 	memset(&sun, 0, sizeof sun);
@@ -224,11 +230,28 @@ test_stdin_after_late_opened(void **state)
 	rmdir(dir);
 }
 
+/* OPENED taken by the output reads after the first flush gave up. */
+static void
+test_stdin_after_late_opened(void **state)
+{
+	(void)state;
+	run_late_opened(1);
+}
+
+/* OPENED taken by chan_eof's pump after the second flush gave up. */
+static void
+test_stdin_opened_in_eof_check(void **state)
+{
+	(void)state;
+	run_late_opened(2);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_stdin_after_late_opened),
+		cmocka_unit_test(test_stdin_opened_in_eof_check),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
