@@ -131,6 +131,8 @@ mirror_remote_take(struct mirror *m, struct buf *rep, size_t *at)
 	if (m->hw.jail != NULL)
 		buf_append_str(&req, m->hw.jail);
 	buf_append(&req, "", 1);
+	if (m->hw.agent != NULL)	/* the agent's own watcher may run */
+		buf_append(&req, m->hw.agent, strlen(m->hw.agent) + 1);
 	rc = mirror_take(m, &req, MIRROR_TAKE_WATCH, MIRROR_WATCH_MS,
 	    "host watcher", "listing the sandbox workspace", rep, at);
 	buf_free(&req);

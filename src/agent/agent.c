@@ -30,6 +30,7 @@ static const struct {
 	{ "fs-stat", fs_stat_main },
 	{ "fs-unpack", fs_unpack_main },
 	{ "serve", serve_main },
+	{ "watch", fs_watch_main },
 };
 
 /* The usage message, on stderr; exit status 125. */
@@ -50,7 +51,9 @@ agent_usage(void)
 	    "       clawssh-agent fs-pack < NAMES\n"
 	    "       clawssh-agent fs-unpack < PARENTS-TAR   (fs-*: in the "
 	    "sandbox, from its workspace)\n"
-	    "       clawssh-agent serve   (frames on stdin and stdout)\n");
+	    "       clawssh-agent serve   (frames on stdin and stdout)\n"
+	    "       clawssh-agent watch   (in the workspace: lines on stdin, "
+	    "stdout, stderr)\n");
 	return AGENT_EXIT_ERR;
 }
 

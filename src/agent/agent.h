@@ -34,6 +34,7 @@ int	fs_pack_main(int argc, char **argv);
 int	fs_read_main(int argc, char **argv);
 int	fs_stat_main(int argc, char **argv);
 int	fs_unpack_main(int argc, char **argv);
+int	fs_watch_main(int argc, char **argv);
 
 /* "clawssh: MESSAGE" on stderr. */
 void	agent_warn(const char *fmt, ...)

@@ -322,14 +322,21 @@ box_hint_take(void *arg, enum mirror_take_kind kind, const struct buf *req,
 {
 	struct mux	*mx = arg;
 	int		 journal = kind == MIRROR_TAKE_JOURNAL;
+	size_t		 len = req->len, i, nul = 0;
 
 	if (!mux_has(mx, journal ? "journal" : "jwatch", BOX_READY_MS)) {
 		*why = xstrdup("the running daemon does not offer it (older "
 		    "than this clawssh? restart it)");
 		return 1;
 	}
+	if (!journal && !mux_has(mx, "awatch", BOX_READY_MS)) {
+		/* an older daemon: the request ends after the jail */
+		for (i = 0; i < len && nul < 3; i++)
+			nul += req->data[i] == '\0';
+		len = i;
+	}
 	return mux_request(mx, journal ? MUX_JTAKE : MUX_RTAKE, req->data,
-	    req->len, journal ? MUX_JPATHS : MUX_RPATHS, rep, timeout_ms,
+	    len, journal ? MUX_JPATHS : MUX_RPATHS, rep, timeout_ms,
 	    why) != 0;
 }
 

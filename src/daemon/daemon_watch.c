@@ -8,6 +8,10 @@
  * event stream: every change made before the take is then in the set.
  * Where the host has no inotifywait, or the watcher ends, overflows or
  * loses its root, the answer says so and the command lists everything.
+ * When the command names the agent on the host, the watcher is the
+ * agent's own (clawssh-agent watch, src/agent/fs_watch.c: native
+ * inotify, no sentinel file, no find), speaking the same lines; where it
+ * cannot start, the script runs instead.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -54,6 +58,9 @@ struct dwatch {
 	struct dhost		*host;
 	char			*ws;		/* the host's workspace path */
 	char			*jail;		/* its step jail, or NULL */
+	char			*agent;		/* the agent on the host, or NULL */
+	int			 native;	/* the channel runs the agent's */
+	int			 no_native;	/* it failed: the script */
 	struct dchan		*ch;		/* the watcher, or NULL */
 	int			 ready;		/* its watches are set */
 	int			 trusted;	/* a full answer came after */
@@ -181,15 +188,32 @@ static void
 dwatch_start(struct dwatch *w)
 {
 	struct hostws	 hw;
-	char		*body, *cmd;
+	const char	*no = getenv("CLAWSSH_NO_AGENT_WATCH");
+	char		*body, *cmd, *q, *pre;
 
 	dwatch_stop(w);
 	buf_reset(&w->line);
 	buf_reset(&w->err);
 	w->err_at = 0;
-	body = xasprintf("set -- %s\n%s", w->jail != NULL ?
-	    "/tmp/clawssh-watch" : "''", dwatch_script);
+	w->native = w->agent != NULL && !w->no_native &&
+	    (no == NULL || strcmp(no, "1") != 0);
 	hostws_init(&hw, w->ws, w->jail);
+	if (w->native) {
+		/*
+		 * The agent, opened outside the jail (the sandbox's identity
+		 * may not reach its directory), runs in there through
+		 * /proc/self/fd, as the holder's start script runs it.
+		 */
+		q = shquote(w->agent);
+		pre = xasprintf("exec 7< %s || { echo 'clawssh-watch: no "
+		    "agent'; exit 0; }", q);
+		hostws_pre(&hw, pre);
+		body = xstrdup("exec /proc/self/fd/7 watch");
+		free(pre);
+		free(q);
+	} else
+		body = xasprintf("set -- %s\n%s", w->jail != NULL ?
+		    "/tmp/clawssh-watch" : "''", dwatch_script);
 	cmd = hostws_script(&hw, body);
 	hostws_clear(&hw);
 	w->ch = dchan_new(w->host, NULL, 0, cmd, NULL);
@@ -199,8 +223,9 @@ dwatch_start(struct dwatch *w)
 	w->broken = NULL;
 	free(cmd);
 	free(body);
-	log_info("%s: watching %s for changes%s", w->host->label, w->ws,
-	    w->jail != NULL ? " (in the sandbox's jail)" : "");
+	log_info("%s: watching %s for changes%s%s", w->host->label, w->ws,
+	    w->jail != NULL ? " (in the sandbox's jail)" : "",
+	    w->native ? ", with the agent's watcher" : "");
 }
 
 /* The path of an event line ("EVENTS PATH"), relative; NULL if none. */
@@ -319,6 +344,8 @@ static void
 dwatch_garbled(struct dwatch *w, const char *what)
 {
 	log_warn("%s: the change watcher said: %.200s", w->host->label, what);
+	if (w->native)
+		w->no_native = 1;
 	dwatch_distrust(w, "the host watcher's output was not understood");
 	dwatch_start(w);
 }
@@ -343,14 +370,44 @@ dwatch_frame(struct dwatch *w)
 	return 1;
 }
 
-/* The script's stderr: listings (dwatch_frame), nothing else. */
+/*
+ * Text at the start of w->err that cannot begin a listing: what the
+ * session says before the watcher runs (sshd's "Could not chdir to home
+ * directory" for a user without one, a login script's words), logged
+ * and skipped a line at a time.  1 when a line was skipped, 0 when w->err
+ * may start a listing or the line is not all there, -1 when it is too
+ * long to be a line.
+ */
+static int
+dwatch_noise(struct dwatch *w)
+{
+	static const char	head[] = "clawssh-list ";
+	size_t			n = w->err.len < sizeof head - 1 ?
+				    w->err.len : sizeof head - 1;
+	char			*nl;
+
+	if (memcmp(w->err.data, head, n) == 0)
+		return 0;
+	if ((nl = memchr(w->err.data, '\n', w->err.len)) == NULL)
+		return w->err.len > DWATCH_LINE_MAX ? -1 : 0;
+	log_info("%s: the change watcher's session said: %.*s",
+	    w->host->label, (int)(nl - w->err.data > 200 ? 200 :
+	    nl - w->err.data), w->err.data);
+	buf_consume(&w->err, (size_t)(nl - w->err.data) + 1);
+	w->err_at = 0;
+	return 1;
+}
+
+/* The watcher's stderr: listings (dwatch_frame), and noise before them. */
 static void
 dwatch_err(struct dwatch *w, const char *p, size_t n)
 {
 	int	r;
 
 	buf_append(&w->err, p, n);
-	while (w->err.len > 0 && (r = dwatch_frame(w)) != 0) {
+	while (w->err.len > 0) {
+		if ((r = dwatch_noise(w)) == 0 && (r = dwatch_frame(w)) == 0)
+			return;			/* more must come */
 		if (r < 0) {
 			buf_append(&w->err, "", 1);
 			dwatch_garbled(w, w->err.data);
@@ -369,6 +426,18 @@ dwatch_line(struct dwatch *w, char *line)
 
 	if (strcmp(line, "Watches established.") == 0) {
 		w->ready = 1;
+		return;
+	}
+	if (strncmp(line, "clawssh-take ", 13) == 0) {
+		if (strlen(line + 13) == DWATCH_TOKEN_LEN)
+			dwatch_sentinel(w, line + 13);
+		return;
+	}
+	if (w->native && strncmp(line, "clawssh-watch: ", 15) == 0) {
+		/* it cannot watch here: the script may (or say why not) */
+		log_info("%s: the agent's change watcher: %.200s",
+		    w->host->label, line + 15);
+		w->no_native = 1;
 		return;
 	}
 	if (strcmp(line, "clawssh-watch: no inotifywait") == 0) {
@@ -457,31 +526,45 @@ void
 dwatch_chan_gone(struct dwatch *w)
 {
 	w->ch = NULL;
+	if (w->native && !w->ready)
+		w->no_native = 1;	/* it never started: the script next */
 	if (w->broken == NULL)
 		w->broken = xstrdup("the host's change watcher ended");
 	dwatch_detach(w, w->broken);
 }
 
+/* Whether the strings a and b (either may be NULL) differ. */
+static int
+dwatch_differ(const char *a, const char *b)
+{
+	return (a == NULL) != (b == NULL) || (a != NULL && strcmp(a, b) != 0);
+}
+
 /*
  * Find or make the watch of host h on ws with jail (NULL: none); a watch
  * on ws with another jail (the sandbox's settings changed) is stopped
- * and given the new one, so its next take lists everything.
+ * and given the new one, so its next take lists everything.  agent
+ * (NULL: not named) is what a later start runs: a running watcher stays.
  */
 static struct dwatch *
 dwatch_get(struct daemon *d, struct dhost *h, const char *ws,
-    const char *jail)
+    const char *jail, const char *agent)
 {
 	struct dwatch	*w;
 
 	TAILQ_FOREACH(w, &d->watches, entry) {
 		if (w->host != h || strcmp(w->ws, ws) != 0)
 			continue;
-		if ((w->jail == NULL) != (jail == NULL) || (jail != NULL &&
-		    strcmp(w->jail, jail) != 0)) {
+		if (dwatch_differ(w->jail, jail)) {
 			dwatch_stop(w);
 			dwatch_detach(w, "the sandbox's jail changed");
 			free(w->jail);
 			w->jail = jail != NULL ? xstrdup(jail) : NULL;
+		}
+		if (agent != NULL && dwatch_differ(w->agent, agent)) {
+			free(w->agent);
+			w->agent = xstrdup(agent);
+			w->no_native = 0;
 		}
 		return w;
 	}
@@ -490,6 +573,7 @@ dwatch_get(struct daemon *d, struct dhost *h, const char *ws,
 	w->host = h;
 	w->ws = xstrdup(ws);
 	w->jail = jail != NULL ? xstrdup(jail) : NULL;
+	w->agent = agent != NULL ? xstrdup(agent) : NULL;
 	TAILQ_INIT(&w->waiters);
 	TAILQ_INSERT_TAIL(&d->watches, w, entry);
 	return w;
@@ -601,7 +685,8 @@ dwatch_take1(struct dclient *c, struct dwatch *w, const char *token)
 void
 dwatch_take(struct dclient *c, const struct mux_frame *f)
 {
-	const char	*ws = f->payload, *token, *jail, *p;
+	const char	*ws = f->payload, *token, *jail, *agent = NULL, *p;
+	const char	*end = f->payload + f->len;
 	size_t		 i;
 
 	if (c->host == NULL) {
@@ -616,7 +701,12 @@ dwatch_take(struct dclient *c, const struct mux_frame *f)
 		return;
 	}
 	jail = token + DWATCH_TOKEN_LEN + 1;
-	if (strlen(jail) + 1 != f->len - (size_t)(jail - ws)) {
+	p = jail + strlen(jail) + 1;		/* the agent ("awatch") */
+	if (p < end) {
+		agent = p;
+		p += strlen(p) + 1;
+	}
+	if (p != end || (agent != NULL && *agent != '/')) {
 		dwatch_full(c, "malformed watch request");
 		return;
 	}
@@ -627,7 +717,7 @@ dwatch_take(struct dclient *c, const struct mux_frame *f)
 		}
 	}
 	dwatch_take1(c, dwatch_get(c->d, c->host, ws, *jail != '\0' ?
-	    jail : NULL), token);
+	    jail : NULL, agent), token);
 }
 
 /* JACK or the client leaving: settle what it held and its waits. */
@@ -666,6 +756,7 @@ dwatch_free_all(struct daemon *d)
 		free(w->broken);
 		free(w->ws);
 		free(w->jail);
+		free(w->agent);
 		free(w);
 	}
 }

@@ -36,8 +36,10 @@
  * goes back into its consumer's set if it leaves before JACK.  RTAKE
  * (the sandbox workspace's path on the host, NUL, 32 hex digits, NUL,
  * the sh text of the sandbox's step jail or nothing, NUL: see
- * sync/hostws.h) asks for what changed there, answered as JPATHS is, once every change
- * made before it has been seen (see daemon_watch.c).
+ * sync/hostws.h) asks for what changed there, answered as JPATHS is,
+ * once every change made before it has been seen (see daemon_watch.c).
+ * To a daemon offering "awatch", the path of the agent on the host and a
+ * NUL may follow: the watcher is then the agent's own.
  *
  * OPEN_PTY's payload: the columns and rows (4 bytes each, big-endian),
  * the terminal type's length (1 byte) and the type, the modes' length (1
@@ -72,10 +74,11 @@ struct pty_req;
  * space-separated words after the label in READY (older daemons send the
  * label alone): "journal" JTAKE/JACK, "jwatch" RTAKE with the jail (an
  * older daemon's "watch" ran the watcher outside it: not used), "pty"
- * OPEN_PTY and RESIZE, "agent" OPEN_AGENT and SIGNAL.  A command asks only what its daemon has (see
+ * OPEN_PTY and RESIZE, "agent" OPEN_AGENT and SIGNAL, "awatch" RTAKE
+ * with the agent's path.  A command asks only what its daemon has (see
  * mux_has).
  */
-#define MUX_CAPS	"journal jwatch pty agent"
+#define MUX_CAPS	"journal jwatch pty agent awatch"
 #define MUX_MAGIC_LEN	(sizeof MUX_MAGIC - 1)
 #define MUX_HEADER	9		/* length, type, channel */
 #define MUX_PAYLOAD_MAX	(256 * 1024)	/* one frame's payload */

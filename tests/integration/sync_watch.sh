@@ -1,17 +1,45 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
-# The daemon's change watcher on the host (inotifywait): once it runs,
-# mirror pulls list only the paths the command changed; every kind of
-# remote change still comes down, so do changes made on the host between
-# execs; a watcher that dies makes the next pull list everything; the
-# mass-deletion guard holds through it.
+# The daemon's change watcher on the host: once it runs, mirror pulls
+# list only the paths the command changed; every kind of remote change
+# still comes down, so do changes made on the host between execs; a
+# watcher that dies makes the next pull list everything; the
+# mass-deletion guard holds through it.  Run twice: with the agent's own
+# watcher (clawssh-agent watch, the default where the steps join the
+# sandbox's environment) and with the script around inotifywait
+# (SYNC_WATCH_SCRIPT=1, CLAWSSH_NO_AGENT_WATCH=1 for the daemon).  Run
+# by root, both again as the non-root SSH user clawssh-test, who has no
+# home directory: sshd's "Could not chdir to home directory" on the
+# watcher's stderr once made every take list everything.
 . "$TESTLIB"
 
-command -v inotifywait > /dev/null || { echo "no inotifywait" >&2; exit 77; }
+if [ -z "${SYNC_WATCH_SCRIPT:-}" ]; then
+	WATCH_PAT="fd/7 watch"
+	WATCH_SAID="with the agent's watcher"
+	SYNC_WATCH_SCRIPT=1 sh "$0"
+	st=$?
+	[ "$st" -eq 0 ] || [ "$st" -eq 77 ] || exit 1
+	if [ "$(id -u)" -eq 0 ] && [ -z "${LIB_SSH_USER:-}" ]; then
+		echo "== as clawssh-test" >&2
+		LIB_SSH_USER=clawssh-test sh "$0" || exit 1
+		echo "== as root" >&2
+	fi
+	echo "== the agent's watcher" >&2
+else
+	command -v inotifywait > /dev/null ||
+	    { echo "no inotifywait" >&2; exit 77; }
+	CLAWSSH_NO_AGENT_WATCH=1
+	export CLAWSSH_NO_AGENT_WATCH
+	WATCH_PAT="inotifywait -m -r --format"
+	WATCH_SAID="watching .* for changes (in the sandbox's jail)$"
+	echo "== the script's watcher (inotifywait)" >&2
+fi
 CLAWSSH_STATE_DIR="$T/state"
 export CLAWSSH_STATE_DIR
 R="$T/root"
 W="$T/ws"
+mkdir -m 700 "$R"
+[ -n "${LIB_SSH_USER:-}" ] && chown "$LIB_SSH_USER:" "$R"
 mkdir -p "$W/src" "$W/old"
 echo one > "$W/src/a.txt"
 echo gone > "$W/src/gone.txt"
@@ -24,7 +52,7 @@ RW="$R/$id/workspace"
 x() {
 	timeout 120 "$CLAWSSH" exec -v -s "$id" "$@" 2>"$T/err"
 }
-lib_start_daemon "$T/daemon.log"
+lib_start_daemon "$T/daemon.log" -v
 
 # The watcher starts with the first pull and is trusted after a listing
 # made once it was ready.
@@ -102,7 +130,8 @@ expect_match "$(cat "$T/err")" "changed paths, no listing" "still watched"
 # directory's inode, which is this test's host workspace.)
 ws_ino=$(stat -c %d:%i "$RW")
 killed=
-for p in $(pgrep -f "inotifywait -m -r --format"); do
+expect_match "$(cat "$T/daemon.log")" "$WATCH_SAID" "the watcher"
+for p in $(pgrep -f "$WATCH_PAT"); do
 	[ "$(stat -L -c %d:%i "/proc/$p/cwd" 2>/dev/null)" = "$ws_ino" ] &&
 	    kill "$p" && killed=1
 done
@@ -129,8 +158,12 @@ expect_eq "$(find "$W" | wc -l)" "$n_before" "local workspace untouched"
 # one for commands) has room for one watcher: a second sandbox's pull
 # stops the first's watcher, whose next pull lists everything again (and
 # misses nothing).
-pkill -f -- "clawssh serve --socket $D" 2>/dev/null
-sleep 0.5
+pkill -f -- "clawssh serve .*--socket $D" 2>/dev/null
+i=0
+while pgrep -f -- "clawssh serve .*--socket $D" > /dev/null && [ $i -lt 50 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
 mkdir -p "$XDG_CONFIG_HOME/clawssh"
 printf '{ "daemon": { "maxSessions": 3, "maxConnections": 1 } }\n' \
     > "$XDG_CONFIG_HOME/clawssh/config.json"

@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The listing of some paths of a workspace, each with all below it, in
+ * the record format the client reads from GNU find (manifest_parse_find0
+ * in sync/manifest.h): "TYPE MODE SIZE SEC.NSEC PATH", NUL, the link's
+ * target or nothing, NUL; files, directories and links only.  It stands
+ * in for the host watcher's
+ *
+ *	find -files0-from - \( -type f -o -type d -o -type l \)
+ *	    -printf '%y %m %s %T@ %p\0%l\0'
+ *
+ * with the same exit status (0, or 1 when something could not be read
+ * or vanished during the walk: the caller then lists by other means),
+ * but every name is opened from its directory's descriptor with
+ * O_NOFOLLOW, so a link planted on the way is never followed, where
+ * find's lstat of "a/b" follows a link at "a".
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <sys/stat.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "agent.h"
+#include "fs_list.h"
+
+#define FSL_CHUNK	(64 * 1024)
+#define FSL_DEPTH_MAX	1024		/* deeper: status 1 (EMFILE first) */
+
+/* The output, buffered, and the walk's status. */
+struct fsl {
+	int	 fd;
+	int	 status;
+	int	 dead;			/* a write failed: stop */
+	char	 buf[FSL_CHUNK];
+	size_t	 len;
+	char	*path;			/* the current path, grown */
+	size_t	 plen, pcap;
+};
+
+/* Write out what is buffered. */
+static void
+fsl_flush(struct fsl *l)
+{
+	if (l->len > 0 && !l->dead && write_all(l->fd, l->buf, l->len) != 0)
+		l->dead = 1;
+	l->len = 0;
+}
+
+/* Append n bytes. */
+static void
+fsl_put(struct fsl *l, const char *p, size_t n)
+{
+	size_t	k;
+
+	while (n > 0) {
+		if (l->len == sizeof l->buf)
+			fsl_flush(l);
+		k = sizeof l->buf - l->len < n ? sizeof l->buf - l->len : n;
+		memcpy(l->buf + l->len, p, k);
+		l->len += k;
+		p += k;
+		n -= k;
+	}
+}
+
+/* Set the current path's tail from at on to s ("/" joined when at > 0). */
+static void
+fsl_path_set(struct fsl *l, size_t at, const char *s)
+{
+	size_t	n = strlen(s), need = at + 1 + n + 1;
+
+	if (need > l->pcap) {
+		l->pcap = need * 2;
+		l->path = xreallocarray(l->path, l->pcap, 1);
+	}
+	if (at > 0)
+		l->path[at++] = '/';
+	memcpy(l->path + at, s, n + 1);
+	l->plen = at + n;
+}
+
+/* One record for the current path, stat'ed as st in dfd under name. */
+static void
+fsl_record(struct fsl *l, int dfd, const char *name, const struct stat *st)
+{
+	char	head[128], target[PATH_MAX];
+	ssize_t	tn = 0;
+	char	type;
+	int	n;
+
+	if (S_ISREG(st->st_mode))
+		type = 'f';
+	else if (S_ISDIR(st->st_mode))
+		type = 'd';
+	else if (S_ISLNK(st->st_mode))
+		type = 'l';
+	else
+		return;
+	if (type == 'l' && (tn = readlinkat(dfd, name, target,
+	    sizeof target)) < 0) {
+		l->status = 1;
+		return;
+	}
+	if ((size_t)tn == sizeof target) {	/* longer than any path */
+		l->status = 1;
+		return;
+	}
+	n = snprintf(head, sizeof head, "%c %o %lld %lld.%09ld ", type,
+	    (unsigned)(st->st_mode & 07777), (long long)st->st_size,
+	    (long long)st->st_mtim.tv_sec, (long)st->st_mtim.tv_nsec);
+	fsl_put(l, head, (size_t)n);
+	fsl_put(l, l->path, l->plen + 1);
+	fsl_put(l, target, (size_t)tn);
+	fsl_put(l, "", 1);
+}
+
+/*
+ * The entry name in the directory dfd, at the current path, and all below
+ * it.  start: a path the caller named, which may be gone (not an error,
+ * as the watcher's script checked with test -e first).
+ */
+static void
+fsl_walk(struct fsl *l, int dfd, const char *name, int start, int depth)
+{
+	struct stat	 st;
+	struct dirent	*de;
+	DIR		*d;
+	size_t		 at;
+	int		 fd;
+
+	if (l->dead)
+		return;
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+		if (!start || errno != ENOENT)
+			l->status = 1;
+		return;
+	}
+	fsl_record(l, dfd, name, &st);
+	if (!S_ISDIR(st.st_mode))
+		return;
+	if (depth >= FSL_DEPTH_MAX || (fd = openat(dfd, name, O_RDONLY |
+	    O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) == -1) {
+		l->status = 1;
+		return;
+	}
+	if ((d = fdopendir(fd)) == NULL) {
+		close(fd);
+		l->status = 1;
+		return;
+	}
+	at = l->plen;
+	errno = 0;
+	while ((de = readdir(d)) != NULL) {
+		if (strcmp(de->d_name, ".") == 0 ||
+		    strcmp(de->d_name, "..") == 0)
+			continue;
+		fsl_path_set(l, at, de->d_name);
+		fsl_walk(l, fd, de->d_name, 0, depth + 1);
+		errno = 0;
+	}
+	if (errno != 0)
+		l->status = 1;
+	closedir(d);
+	l->plen = at;
+	l->path[at] = '\0';
+}
+
+/* Whether p is a relative path of plain components (no "", ".", ".."). */
+static int
+fsl_path_ok(const char *p)
+{
+	size_t	n;
+
+	if (*p == '\0')
+		return 0;
+	for (;;) {
+		n = strcspn(p, "/");
+		if (n == 0 || (n == 1 && p[0] == '.') ||
+		    (n == 2 && p[0] == '.' && p[1] == '.') || n > NAME_MAX)
+			return 0;
+		if (p[n] == '\0')
+			return 1;
+		p += n + 1;
+	}
+}
+
+/* One path the caller named. */
+static void
+fsl_start(struct fsl *l, int root, const char *p)
+{
+	const char	*slash = strrchr(p, '/');
+	char		*parent;
+	int		 dfd;
+
+	if (!fsl_path_ok(p)) {
+		l->status = 1;
+		return;
+	}
+	if (slash == NULL)
+		dfd = dup(root);
+	else {
+		parent = xstrdup(p);
+		parent[slash - p] = '\0';
+		dfd = dir_open_nofollow(root, parent);
+		free(parent);
+	}
+	if (dfd == -1) {
+		/* gone, or a link or a file on the way: not there as named */
+		if (errno != ENOENT && errno != ENOTDIR && errno != ELOOP)
+			l->status = 1;
+		return;
+	}
+	fsl_path_set(l, 0, p);
+	fsl_walk(l, dfd, slash != NULL ? slash + 1 : p, 1, 0);
+	close(dfd);
+}
+
+/* List paths below root to fd; see fs_list.h. */
+int
+fs_list(int root, char *const *paths, size_t n, int fd)
+{
+	struct fsl	*l = xcalloc(1, sizeof *l);
+	size_t		 i;
+	int		 status;
+
+	l->fd = fd;
+	for (i = 0; i < n && !l->dead; i++)
+		fsl_start(l, root, paths[i]);
+	fsl_flush(l);
+	status = l->dead ? -1 : l->status;
+	free(l->path);
+	free(l);
+	return status;
+}
