@@ -73,6 +73,16 @@ int	hostws_run_self(struct transport *t, const struct hostws *h,
 	    char *const *argv, struct exec_opts *o, int *status,
 	    char **cause);
 
+/*
+ * hostws_run_self with captured output, as hostws_capture: also
+ * CLAW_ERR_UNSUPPORTED (out and err emptied) when the environment's agent
+ * predates the step (status 125 and its usage on stderr), so the caller
+ * runs the shell step.
+ */
+int	hostws_capture_self(struct transport *t, const struct hostws *h,
+	    char *const *argv, const char *in, size_t inlen, size_t max,
+	    struct buf *out, struct buf *err, int *status, char **cause);
+
 /* Free what h holds; h may be all zero. */
 void	hostws_clear(struct hostws *h);
 

@@ -10,6 +10,7 @@
 #include "config.h"
 #endif
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,11 +48,21 @@ static const char mirror_part_script[] =
 static int
 mirror_list_remote(struct mirror *m, struct manifest **out, char **cause)
 {
-	struct buf	 o = BUF_INIT, err = BUF_INIT;
-	int		 rc, status = 0;
+	char *const		 self[] = { (char *)(uintptr_t)"clawssh-agent",
+				    (char *)(uintptr_t)"fs-list", NULL };
+	struct buf		 o = BUF_INIT, err = BUF_INIT;
+	int			 rc, status = 0;
 
-	rc = hostws_capture(m->t, &m->hw, manifest_remote_script(), NULL, 0,
-	    MIRROR_LIST_MAX, &o, &err, &status, cause);
+	/* the agent's own listing where the steps join the environment */
+	if ((rc = hostws_capture_self(m->t, &m->hw, self, NULL, 0,
+	    MIRROR_LIST_MAX, &o, &err, &status, cause)) ==
+	    CLAW_ERR_UNSUPPORTED) {
+		free(*cause);
+		*cause = NULL;
+		rc = hostws_capture(m->t, &m->hw, manifest_remote_script(),
+		    NULL, 0, MIRROR_LIST_MAX, &o, &err, &status, cause);
+	} else if (rc == 0)
+		log_debug("the workspace listed by the agent's fs-list");
 	if (rc == 0 && status != 0) {
 		*cause = xasprintf("%s: cannot list the sandbox workspace (it "
 		    "may have vanished); mirror halted, nothing deleted: "
@@ -147,6 +158,9 @@ static int
 mirror_list_part(struct mirror *m, char *const *v, size_t n,
     struct manifest **out, char **cause)
 {
+	char *const	 self[] = { (char *)(uintptr_t)"clawssh-agent",
+			    (char *)(uintptr_t)"fs-list", (char *)(uintptr_t)"-",
+			    NULL };
 	struct buf	 in = BUF_INIT, o = BUF_INIT, err = BUF_INIT;
 	size_t		 i;
 	int		 rc, status = 0;
@@ -156,8 +170,14 @@ mirror_list_part(struct mirror *m, char *const *v, size_t n,
 		    mirror_syncable(v[i]))
 			buf_appendf(&in, "%s\n", v[i]);
 	}
-	rc = hostws_capture(m->t, &m->hw, mirror_part_script, in.data, in.len,
-	    MIRROR_LIST_MAX, &o, &err, &status, cause);
+	if ((rc = hostws_capture_self(m->t, &m->hw, self, in.data, in.len,
+	    MIRROR_LIST_MAX, &o, &err, &status, cause)) ==
+	    CLAW_ERR_UNSUPPORTED) {
+		free(*cause);
+		*cause = NULL;
+		rc = hostws_capture(m->t, &m->hw, mirror_part_script, in.data,
+		    in.len, MIRROR_LIST_MAX, &o, &err, &status, cause);
+	}
 	if (rc == 0 && status != 0) {
 		*cause = xasprintf("listing the changed paths failed: %.200s",
 		    err.data != NULL ? err.data : "");

@@ -24,6 +24,7 @@ static const struct {
 	{ "box-init", box_init_main },
 	{ "box-status", box_status_main },
 	{ "box-stop", box_stop_main },
+	{ "fs-list", fs_list_main },
 	{ "fs-ls", fs_ls_main },
 	{ "fs-pack", fs_pack_main },
 	{ "fs-read", fs_read_main },
@@ -48,6 +49,7 @@ agent_usage(void)
 	    "       clawssh-agent fs-read PATH OFFSET LIMIT CAP\n"
 	    "       clawssh-agent fs-stat PATH\n"
 	    "       clawssh-agent fs-ls PATH\n"
+	    "       clawssh-agent fs-list [-]   (- : paths on stdin)\n"
 	    "       clawssh-agent fs-pack < NAMES\n"
 	    "       clawssh-agent fs-unpack < PARENTS-TAR   (fs-*: in the "
 	    "sandbox, from its workspace)\n"

@@ -29,6 +29,7 @@ int	box_hold_main(int argc, char **argv);
 int	box_init_main(int argc, char **argv);
 int	box_status_main(int argc, char **argv);
 int	box_stop_main(int argc, char **argv);
+int	fs_list_main(int argc, char **argv);
 int	fs_ls_main(int argc, char **argv);
 int	fs_pack_main(int argc, char **argv);
 int	fs_read_main(int argc, char **argv);

@@ -13,7 +13,9 @@
  * or vanished during the walk: the caller then lists by other means),
  * but every name is opened from its directory's descriptor with
  * O_NOFOLLOW, so a link planted on the way is never followed, where
- * find's lstat of "a/b" follows a link at "a".
+ * find's lstat of "a/b" follows a link at "a".  fs-list lists a whole
+ * workspace the same way, for a mirror pull's full listing (in place of
+ * find . -mindepth 1 with the same -printf).
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -241,4 +243,101 @@ fs_list(int root, char *const *paths, size_t n, int fd)
 	free(l->path);
 	free(l);
 	return status;
+}
+
+/* qsort's order of names. */
+static int
+fsl_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Add a copy of s to v[0..*n). */
+static void
+fsl_push(char ***v, size_t *n, size_t *cap, const char *s)
+{
+	if (*n == *cap) {
+		*cap = *cap == 0 ? 64 : *cap * 2;
+		*v = xreallocarray(*v, *cap, sizeof **v);
+	}
+	(*v)[(*n)++] = xstrdup(s);
+}
+
+/* The names in the directory root (sorted): 0, or -1 with errno. */
+static int
+fsl_top(int root, char ***v, size_t *n, size_t *cap)
+{
+	struct dirent	*de;
+	DIR		*d;
+	int		 fd;
+
+	if ((fd = dup(root)) == -1 || (d = fdopendir(fd)) == NULL)
+		return -1;
+	while ((de = readdir(d)) != NULL)
+		if (strcmp(de->d_name, ".") != 0 &&
+		    strcmp(de->d_name, "..") != 0)
+			fsl_push(v, n, cap, de->d_name);
+	closedir(d);
+	if (*n > 1)
+		qsort(*v, *n, sizeof **v, fsl_cmp);
+	return 0;
+}
+
+/* The paths on stdin, a line each (a longer line: -1). */
+static int
+fsl_stdin(char ***v, size_t *n, size_t *cap)
+{
+	char	*line = NULL;
+	size_t	 lcap = 0;
+	ssize_t	 len;
+
+	while ((len = getline(&line, &lcap, stdin)) > 0) {
+		if (line[len - 1] == '\n')
+			line[--len] = '\0';
+		if ((size_t)len != strlen(line) || len > PATH_MAX * 4) {
+			free(line);
+			return -1;
+		}
+		if (len > 0)
+			fsl_push(v, n, cap, line);
+	}
+	free(line);
+	return ferror(stdin) ? -1 : 0;
+}
+
+/*
+ * clawssh-agent fs-list [-]: every entry below the working directory
+ * (the workspace), or the paths on stdin (a line each) and all below
+ * them, as fs_list writes them, on stdout; status 0, 1 as find's, or
+ * AGENT_EXIT_ERR when the workspace cannot be read at all.
+ */
+int
+fs_list_main(int argc, char **argv)
+{
+	char		**v = NULL;
+	size_t		  n = 0, cap = 0, i;
+	int		  root, st, part = argc == 2 &&
+			      strcmp(argv[1], "-") == 0;
+
+	if (argc != 1 && !part) {
+		fprintf(stderr, "usage: clawssh-agent fs-list [-]\n");
+		return AGENT_EXIT_ERR;
+	}
+	if ((root = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1 ||
+	    (!part && fsl_top(root, &v, &n, &cap) != 0)) {
+		fprintf(stderr, "clawssh-agent fs-list: .: %s\n",
+		    strerror(errno));
+		return AGENT_EXIT_ERR;
+	}
+	if (part && fsl_stdin(&v, &n, &cap) != 0) {
+		fprintf(stderr, "clawssh-agent fs-list: stdin: a line too "
+		    "long or not text\n");
+		return AGENT_EXIT_ERR;
+	}
+	st = fs_list(root, v, n, STDOUT_FILENO);
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+	close(root);
+	return st < 0 ? AGENT_EXIT_ERR : st;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for the agent's change watcher (src/agent/fs_watch.c) and
- * its listings (src/agent/fs_list.c), run as the built ./clawssh-agent
+ * its listings (src/agent/fs_list.c: the watcher's L, and fs-list, a
+ * mirror pull's full listing), run as the built ./clawssh-agent
  * in a scratch workspace, no sshd: every kind of change made before a
  * take is in it (and nothing made outside the workspace, through a link
  * or a directory moved away); a moved directory is followed at its new
@@ -435,6 +436,76 @@ test_list(void **state)
 	buf_free(&f);
 }
 
+/* The output of sh -c cmd into b (emptied first). */
+static void
+capture(const char *cmd, struct buf *b)
+{
+	FILE	*f = popen(cmd, "r");
+	char	 chunk[4096];
+	size_t	 got;
+
+	assert_non_null(f);
+	buf_reset(b);
+	while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
+		buf_append(b, chunk, got);
+	pclose(f);
+}
+
+/* fs-list: the whole workspace as the full listing's find gives it. */
+static void
+test_fs_list(void **state)
+{
+	struct wt	*w = *state;
+	struct buf	 a = BUF_INIT, f = BUF_INIT;
+	struct manifest	*ma, *mf;
+	char		*cmd, *cause = NULL;
+
+	sh(w->ws, "ln -s a.txt src/l && mkfifo src/fifo && "
+	    "truncate -s 5M src/sparse && chmod 700 src/deep && "
+	    "touch -d @-5.25 src/old && mkdir -p e/m/p/t/y");
+	cmd = xasprintf("ln -s '%s' out", w->out);
+	sh(w->ws, cmd);
+	free(cmd);
+	cmd = xasprintf("cd '%s' && '%s' fs-list", w->ws, w->agent);
+	capture(cmd, &a);
+	free(cmd);
+	cmd = xasprintf("cd '%s' && find . -mindepth 1 \\( -type f -o -type "
+	    "d -o -type l \\) -printf '%%y %%m %%s %%T@ %%P\\0%%l\\0'",
+	    w->ws);
+	capture(cmd, &f);
+	free(cmd);
+	assert_int_equal(manifest_parse_find0(a.data, a.len, NULL, &ma,
+	    &cause), 0);
+	assert_int_equal(manifest_parse_find0(f.data, f.len, NULL, &mf,
+	    &cause), 0);
+	assert_true(ma->n >= 14);
+	same(ma, mf);
+	manifest_free(ma);
+	manifest_free(mf);
+	/* fs-list -: the paths on stdin; a link on the way is not walked */
+	cmd = xasprintf("cd '%s' && printf 'src/deep\\nout/d\\nnone\\n' | "
+	    "'%s' fs-list -; echo \"st=$?\"", w->ws, w->agent);
+	capture(cmd, &a);
+	free(cmd);
+	assert_true(a.len > 5);
+	assert_memory_equal(a.data + a.len - 5, "st=0\n", 5);
+	assert_int_equal(manifest_parse_find0_part(a.data, a.len - 5, NULL,
+	    &ma, &cause), 0);
+	assert_int_equal(ma->n, 3);
+	assert_string_equal(ma->e[0].path, "src/deep");
+	assert_string_equal(ma->e[2].path, "src/deep/er/e.txt");
+	manifest_free(ma);
+	/* a line with a NUL: refused, nothing listed */
+	cmd = xasprintf("cd '%s' && printf 'src\\0x\\n' | '%s' fs-list - "
+	    "2>/dev/null; echo \"st=$?\"", w->ws, w->agent);
+	capture(cmd, &a);
+	free(cmd);
+	buf_append(&a, "", 1);
+	assert_string_equal(a.data, "st=125\n");
+	buf_free(&a);
+	buf_free(&f);
+}
+
 /* Bad input changes nothing; the watcher still answers. */
 static void
 test_bad_input(void **state)
@@ -497,6 +568,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_outside, wt_setup,
 		    wt_teardown),
 		cmocka_unit_test_setup_teardown(test_list, wt_setup,
+		    wt_teardown),
+		cmocka_unit_test_setup_teardown(test_fs_list, wt_setup,
 		    wt_teardown),
 		cmocka_unit_test_setup_teardown(test_bad_input, wt_setup,
 		    wt_teardown),
