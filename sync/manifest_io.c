@@ -24,6 +24,7 @@
 #include "buf.h"
 #include "error.h"
 #include "fdio.h"
+#include "host_sh.h"
 #include "log.h"
 #include "manifest.h"
 #include "manifest_int.h"
@@ -37,41 +38,11 @@
 
 static const char io_hexdigits[] = "0123456789abcdef";
 
-/*
- * The remote lister; see manifest_remote_script in manifest.h.  GNU find
- * prints records itself.  The fallback stats each batch of paths that find
- * hands over with one stat(1), whose lines come in argument order, so the
- * paths themselves (which may hold newlines) never pass through a line.
- */
-static const char io_script[] =
-    "LC_ALL=C; export LC_ALL\n"
-    "if find . -maxdepth 0 -printf '' >/dev/null 2>&1; then\n"
-    "\texec find . -mindepth 1 \\( -type f -o -type d -o -type l \\) \\\n"
-    "\t    -printf '%y %m %s %T@ %P\\0%l\\0'\n"
-    "fi\n"
-    "exec find . ! -path . -exec sh -c '\n"
-    "out=$(stat -c \"%f %a %s %Y\" \"$@\") || exit 1\n"
-    "for p do\n"
-    "\tIFS=\" \" read -r f a s y || exit 1\n"
-    "\tl=\n"
-    "\tcase $((0x$f / 4096)) in\n"
-    "\t8) t=f ;;\n"
-    "\t4) t=d ;;\n"
-    "\t10) t=l; l=$(readlink \"$p\" && echo .) || exit 1; l=${l%??} ;;\n"
-    "\t*) continue ;;\n"
-    "\tesac\n"
-    "\tprintf \"%s %s %s %s.0 %s\\000%s\\000\" \"$t\" \"$a\" \"$s\" \"$y\" \\\n"
-    "\t    \"${p#./}\" \"$l\"\n"
-    "done <<EOF\n"
-    "$out\n"
-    "EOF\n"
-    "' sh {} +\n";
-
 /* Return the remote listing script. */
 const char *
 manifest_remote_script(void)
 {
-	return io_script;
+	return host_sh_list_all;	/* src/host/list_all.sh */
 }
 
 /* Append s escaped as in the text format. */

@@ -17,6 +17,7 @@
 #include "buf.h"
 #include "error.h"
 #include "exec.h"
+#include "host_sh.h"
 #include "ignore.h"
 #include "log.h"
 #include "manifest.h"
@@ -32,17 +33,6 @@
 #define MIRROR_WATCH_MS		5000	/* the watcher answers by then */
 #define MIRROR_TOKEN_LEN	32
 
-/*
- * List the given paths of the sandbox workspace, each with everything
- * below it (paths that are gone are simply not listed).  GNU find 4.9
- * reads the start points from stdin; anything else fails the listing.
- */
-static const char mirror_part_script[] =
-    "LC_ALL=C; export LC_ALL\n"
-    "while IFS= read -r p; do\n"
-    "\tif [ -e \"./$p\" ] || [ -L \"./$p\" ]; then printf '%s\\0' \"$p\"; fi\n"
-    "done | find -files0-from - \\( -type f -o -type d -o -type l \\) \\\n"
-    "    -printf '%y %m %s %T@ %p\\0%l\\0'\n";
 
 /* List the host's workspace (hostile: parsed with caps). */
 static int
@@ -175,7 +165,7 @@ mirror_list_part(struct mirror *m, char *const *v, size_t n,
 	    CLAW_ERR_UNSUPPORTED) {
 		free(*cause);
 		*cause = NULL;
-		rc = hostws_capture(m->t, &m->hw, mirror_part_script, in.data,
+		rc = hostws_capture(m->t, &m->hw, host_sh_list_part, in.data,
 		    in.len, MIRROR_LIST_MAX, &o, &err, &status, cause);
 	}
 	if (rc == 0 && status != 0) {

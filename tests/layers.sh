@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # The layer check: a source file may include headers of its own layer
 # and of the layers below it, never of one above.  Bottom to top:
-#   src/agent, compat, src/lib, src/ssh, src/state, sync, src/tools,
+#   src/agent, compat, src/host, src/lib, src/ssh, src/state, sync,
+#   src/tools,
 #   backends/host, backends/providers, src/gateway, src/daemon, src/cli
 # (src/agent is clawssh-agent, built static with libc only: it includes
 # nothing but its own headers.)
@@ -11,7 +12,7 @@
 set -u
 top=${top_srcdir:-$(dirname "$0")/..}
 cd "$top" || exit 99
-LAYERS="src/agent compat src/lib src/ssh src/state sync src/tools backends/host \
+LAYERS="src/agent compat src/host src/lib src/ssh src/state sync src/tools backends/host \
 backends/providers src/gateway src/daemon src/cli"
 
 # rank DIR: the position of DIR in LAYERS (0: not a layer).

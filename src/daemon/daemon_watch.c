@@ -26,6 +26,7 @@
 #include "buf.h"
 #include "clock.h"
 #include "daemon_int.h"
+#include "host_sh.h"
 #include "hostws.h"
 #include "log.h"
 #include "mux_proto.h"
@@ -73,55 +74,6 @@ struct dwatch {
 	struct dwaiter_list	 waiters;
 	int64_t			 used;		/* last take, for eviction */
 };
-
-/*
- * The watcher, run in the workspace (hostws): inotifywait on "." and on
- * a private sentinel directory ($1, or beside the workspace); each hex
- * token read on stdin is created there ("T TOKEN"; removed in batches),
- * so its event marks a point in the stream.  "L TOKEN" and paths, one a
- * line, up to an empty one: the script lists them (and all below) with
- * GNU find -files0-from on its stderr, framed as dwatch_err reads it, so
- * a take needs no channel of its own.  Builtins only, but for
- * inotifywait and find: each process costs about a millisecond on the
- * path of every mirrored exec.  The script ends when inotifywait does
- * (so a dead watcher is noticed) or when its stdin ends (the daemon let
- * go of the channel), and before a take when "." was removed (the
- * sandbox was destroyed) or is no longer the directory at the
- * workspace's path (made again there, or moved and a link left): a
- * watcher must not answer for a workspace it no longer sees.  The check
- * is cd -P . and $PWD, not $(pwd -P): a subshell is a fork per take.
- */
-static const char dwatch_script[] =
-    "LC_ALL=C; export LC_ALL\n"
-    "command -v inotifywait >/dev/null 2>&1 ||"
-    " { echo 'clawssh-watch: no inotifywait'; exit 0; }\n"
-    "S=${1:-$(pwd -P).clawssh-watch}.$$\n"
-    "mkdir -- \"$S\" || exit 1\n"
-    "inotifywait -m -r --format '%e %w%f' -e create,delete,modify,attrib,"
-    "close_write,move,delete_self,move_self,unmount . \"$S\" 2>&1 &\n"
-    "w=$!\n"
-    "P=$(pwd -P)\n"
-    "c=0\n"
-    "exec 3<&0\n"
-    "{ while IFS= read -r t <&3; do\n"
-    "\tcase $t in\n"
-    "\tT\\ *) cd -P . 2>/dev/null && [ \"$PWD\" = \"$P\" ] && [ . -ef \"$P\" ] || break; t=${t#T }; case $t in ''|*[!0-9a-f]*) ;;"
-    " *) c=$((c + 1)); [ $c -lt 64 ] || { rm -f -- \"$S\"/*; c=0; }\n"
-    "\t\t: > \"$S/$t\" ;; esac ;;\n"
-    "\tL\\ *) t=${t#L }\n"
-    "\t\tprintf 'clawssh-list %s\\n' \"$t\" >&2\n"
-    "\t\twhile IFS= read -r p <&3 && [ -n \"$p\" ]; do\n"
-    "\t\t\tif [ -e \"./$p\" ] || [ -L \"./$p\" ]; then"
-    " printf '%s\\0' \"$p\"; fi\n"
-    "\t\tdone | find -files0-from - \\( -type f -o -type d -o -type l \\)"
-    " -printf '%y %m %s %T@ %p\\0%l\\0' >&2 2>/dev/null\n"
-    "\t\tprintf '\\0\\0clawssh-end %s %s\\n' \"$t\" $? >&2 ;;\n"
-    "\tesac\n"
-    "done; kill $w 2>/dev/null; } &\n"
-    "r=$!\n"
-    "trap 'kill $w $r 2>/dev/null; rm -rf -- \"$S\"' EXIT\n"
-    "trap 'exit 1' HUP TERM PIPE\n"
-    "wait $w 2>/dev/null\n";
 
 /* Answer a take: F and why. */
 static void
@@ -213,7 +165,7 @@ dwatch_start(struct dwatch *w)
 		free(q);
 	} else
 		body = xasprintf("set -- %s\n%s", w->jail != NULL ?
-		    "/tmp/clawssh-watch" : "''", dwatch_script);
+		    "/tmp/clawssh-watch" : "''", host_sh_watch);
 	cmd = hostws_script(&hw, body);
 	hostws_clear(&hw);
 	w->ch = dchan_new(w->host, NULL, 0, cmd, NULL);
