@@ -4,7 +4,7 @@
  * run), kept as real files in src/host/ so that shellcheck reads them
  * (tests/integration/lint_shell.sh) and tests run them under dash and
  * busybox sh without sshd (tests/integration/host_sh.sh); turned into
- * these strings at build time by build-aux/sh2c.sh (comment lines left
+ * these strings at build time by scripts/sh2c.sh (comment lines left
  * out).  Each runs with sh -c from the sandbox workspace.
  */
 #ifndef CLAW_HOST_SH_H

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # The host-side scripts that stay sh (src/host/*.sh, embedded by
-# build-aux/sh2c.sh) run here under dash and under busybox sh, with no
+# scripts/sh2c.sh) run here under dash and under busybox sh, with no
 # sshd, against the host agent's own steps that stand in for them:
 #   list_all.sh   == clawssh-agent fs-list (GNU find; and, with a find
 #                    that has no -printf, the stat(1) fallback: whole
