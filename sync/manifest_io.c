@@ -42,7 +42,7 @@ static const char io_hexdigits[] = "0123456789abcdef";
 const char *
 manifest_remote_script(void)
 {
-	return host_sh_list_all;	/* src/host/list_all.sh */
+	return HOST_SH_LIST_ALL;	/* src/host/list_all.sh */
 }
 
 /* Append s escaped as in the text format. */

@@ -165,7 +165,7 @@ mirror_list_part(struct mirror *m, char *const *v, size_t n,
 	    CLAW_ERR_UNSUPPORTED) {
 		free(*cause);
 		*cause = NULL;
-		rc = hostws_capture(m->t, &m->hw, host_sh_list_part, in.data,
+		rc = hostws_capture(m->t, &m->hw, HOST_SH_LIST_PART, in.data,
 		    in.len, MIRROR_LIST_MAX, &o, &err, &status, cause);
 	}
 	if (rc == 0 && status != 0) {

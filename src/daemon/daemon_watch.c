@@ -165,7 +165,7 @@ dwatch_start(struct dwatch *w)
 		free(q);
 	} else
 		body = xasprintf("set -- %s\n%s", w->jail != NULL ?
-		    "/tmp/clawssh-watch" : "''", host_sh_watch);
+		    "/tmp/clawssh-watch" : "''", HOST_SH_WATCH);
 	cmd = hostws_script(&hw, body);
 	hostws_clear(&hw);
 	w->ch = dchan_new(w->host, NULL, 0, cmd, NULL);

@@ -1,20 +1,24 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The host-side shell scripts that stay sh (where the host agent cannot
- * run), kept as real files in src/host/ so that shellcheck reads them
- * (tests/integration/lint_shell.sh) and tests run them under dash and
- * busybox sh without sshd (tests/integration/host_sh.sh); turned into
- * these strings at build time by scripts/sh2c.sh (comment lines left
- * out).  Each runs with sh -c from the sandbox workspace.
+ * run, or for what it does not do yet), kept as real files in src/host/
+ * so that shellcheck reads them (tests/integration/lint_shell.sh) and
+ * tests run them without sshd (tests/integration/host_sh.sh under dash
+ * and busybox sh; the process tool's over the local transport in
+ * tests/unit/test_process_local.c); turned into the string macros
+ * HOST_SH_NAME of host_sh_gen.h at build time by scripts/sh2c.sh
+ * (comment lines left out).  Each runs with sh -c; what each expects
+ * and prints is said at the top of its file:
+ *
+ *	HOST_SH_LIST_ALL	list_all.sh: a pull's listing of the workspace
+ *	HOST_SH_LIST_PART	list_part.sh: of the paths on stdin
+ *	HOST_SH_WATCH		watch.sh: the change watcher (inotifywait)
+ *	HOST_SH_PROCESS_*	process_*.sh: the process tool's pieces, joined
+ *				in src/tools/process_scripts.h
  */
 #ifndef CLAW_HOST_SH_H
 #define CLAW_HOST_SH_H
 
-/* list_all.sh: a mirror pull's listing of the whole workspace. */
-extern const char host_sh_list_all[];
-/* list_part.sh: the listing of the paths on stdin, all below each. */
-extern const char host_sh_list_part[];
-/* watch.sh: the daemon's change watcher around inotifywait. */
-extern const char host_sh_watch[];
+#include "host_sh_gen.h"
 
 #endif /* CLAW_HOST_SH_H */

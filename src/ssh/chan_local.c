@@ -108,15 +108,22 @@ local_untick(struct chan_local *l)
 		(void)read(l->pidfd, &n, sizeof n);
 }
 
-/* In the child: the pipes as fds 0-2, then sh -c command. */
+/*
+ * In the child: the pipes as fds 0-2, then sh -c command; the shell is
+ * CLAWSSH_LOCAL_SH when set (a test's: dash, bash, busybox, each run
+ * as "sh"), else /bin/sh.
+ */
 static void __attribute__((__noreturn__))
 local_child(const char *command, int in[2], int out[2], int err[2])
 {
+	const char	*sh = getenv("CLAWSSH_LOCAL_SH");
+
 	if (dup2(in[0], 0) == -1 || dup2(out[1], 1) == -1 ||
 	    dup2(err[1], 2) == -1)
 		_exit(127);
 	spawn_child_setup();
-	execl("/bin/sh", "sh", "-c", command, (char *)NULL);
+	execl(sh != NULL && *sh == '/' ? sh : "/bin/sh", "sh", "-c", command,
+	    (char *)NULL);
 	_exit(127);
 }
 
