@@ -10,6 +10,8 @@
  * (comment lines left out).  Each runs with sh -c; what each expects
  * and prints is said at the top of its file:
  *
+ *	HOST_SH_AGENT_*		agent_*.sh: deploying the host agent, joined
+ *				in src/tools/agent_deploy.c
  *	HOST_SH_LIST_ALL	list_all.sh: a pull's listing of the workspace
  *	HOST_SH_LIST_PART	list_part.sh: of the paths on stdin
  *	HOST_SH_WATCH		watch.sh: the change watcher (inotifywait)

@@ -25,6 +25,7 @@
 #include "error.h"
 #include "exec.h"
 #include "fdio.h"
+#include "host_sh.h"
 #include "lines.h"
 #include "log.h"
 #include "remote_err.h"
@@ -43,65 +44,12 @@ extern const char		agent_blob_sum[];	/* hex SHA-256 */
 #define AGENT_CACHE_MAX		2048
 
 /*
- * Where the host keeps its agents: the SSH user's cache directory, else
- * (no home, or one it cannot write) a directory of its own in the
- * host's temporary directory, taken only if it is the user's own and not
- * a link (and then kept 0700).  clawdirs prints the candidates;
- * clawmine DIR makes DIR usable or fails.
+ * The host's side of deploying: src/host/agent_dirs.sh (where agents are
+ * kept) before agent_check.sh (is ours there?) or agent_install.sh (the
+ * upload on stdin), each after the variables agent_script sets.
  */
-#define AGENT_SH_DIRS							\
-	"clawdirs() { echo \"${XDG_CACHE_HOME:-${HOME:-/nonexistent}"	\
-	"/.cache}/clawssh/agent\"; echo \"${TMPDIR:-/tmp}/clawssh-agent-"	\
-	"$(id -u)\"; }\n"						\
-	"clawmine() { case $1 in /*) ;; *) return 1 ;; esac;"		\
-	" case $1 in */clawssh-agent-*) mkdir -m 700 -- \"$1\""		\
-	" 2>/dev/null ;; *) mkdir -p -- \"$1\" 2>/dev/null ;; esac;"	\
-	" [ -d \"$1\" ] && [ ! -L \"$1\" ] && [ -O \"$1\" ] &&"		\
-	" chmod 700 -- \"$1\" 2>/dev/null; }\n"
-
-/*
- * After n (the name), want (the version line) and x (the architecture)
- * are set.  Prints "clawssh-agent-ok PATH", "clawssh-agent-no WHY" or
- * "clawssh-agent-need".
- */
-#define AGENT_SH_CHECK							\
-	"m=$(uname -m 2>/dev/null)\n"					\
-	"[ \"$m\" = \"$x\" ] || { echo \"clawssh-agent-no the host is"	\
-	" $m; this clawssh carries an agent for $x\"; exit 0; }\n"	\
-	AGENT_SH_DIRS							\
-	"IFS='\n'; for d in $(clawdirs); do f=$d/$n\n"			\
-	"\tif [ -f \"$f\" ] && [ ! -L \"$f\" ] && [ -O \"$f\" ] &&"	\
-	" [ \"$(\"$f\" version 2>/dev/null)\" = \"$want\" ]; then\n"	\
-	"\t\techo \"clawssh-agent-ok $f\"; exit 0\n\tfi\ndone\n"		\
-	"echo clawssh-agent-need\n"
-
-/*
- * After n, want, size and sum (SHA-256, hex) are set, with the agent on
- * stdin.  Answers as AGENT_SH_CHECK, never "need".  Concurrent clients
- * each write their own temporary and rename the same content: no lock.
- */
-#define AGENT_SH_INSTALL						\
-	"umask 077; t=\n"						\
-	"fail() { [ -z \"$t\" ] || rm -f -- \"$t\"; cat >/dev/null;"	\
-	" echo \"clawssh-agent-no $*\"; exit 0; }\n"			\
-	AGENT_SH_DIRS							\
-	"d=; IFS='\n'; for c in $(clawdirs); do clawmine \"$c\" &&"	\
-	" { d=$c; break; }; done; IFS=' \t\n'\n"			\
-	"[ -n \"$d\" ] || fail \"no directory of its own to keep the agent"	\
-	" in (home, temporary directory)\"\n"				\
-	"t=$d/.tmp-$$; rm -f -- \"$t\"\n"				\
-	"head -c \"$size\" > \"$t\" || fail \"cannot write in $d\"\n"	\
-	"[ \"$(wc -c < \"$t\")\" -eq \"$size\" ] || fail \"the upload"	\
-	" to $d was cut short\"\n"					\
-	"if command -v sha256sum >/dev/null 2>&1; then\n"		\
-	"\tset -- $(sha256sum < \"$t\")\n"				\
-	"\t[ \"$1\" = \"$sum\" ] || fail \"the upload to $d does not"	\
-	" match its checksum\"\nfi\n"					\
-	"chmod 755 \"$t\" || fail \"cannot chmod in $d\"\n"		\
-	"[ \"$(\"$t\" version 2>/dev/null)\" = \"$want\" ] || fail"	\
-	" \"the agent cannot run from $d (a noexec mount?)\"\n"		\
-	"mv -f -- \"$t\" \"$d/$n\" || fail \"cannot rename in $d\"\n"	\
-	"echo \"clawssh-agent-ok $d/$n\"\n"
+#define AGENT_SH_CHECK		HOST_SH_AGENT_DIRS HOST_SH_AGENT_CHECK
+#define AGENT_SH_INSTALL	HOST_SH_AGENT_DIRS HOST_SH_AGENT_INSTALL
 
 static pthread_once_t	agent_once = PTHREAD_ONCE_INIT;
 static char		agent_name[64];

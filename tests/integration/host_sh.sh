@@ -8,6 +8,11 @@
 #                    seconds), on a tree with links, a fifo, spaces,
 #                    a newline and a backslash in names
 #   list_part.sh  == clawssh-agent fs-list - (the paths on stdin)
+#   agent_dirs.sh with agent_check.sh, agent_install.sh: a deployment
+#                 into a home of its own: need, another architecture,
+#                 installed (the same bytes, 0755), found again; a wrong
+#                 sum, a cut upload, an agent that cannot run refused
+#                 with nothing left behind
 #   watch.sh      the protocol the daemon speaks (daemon_watch.c): the
 #                 first line, a take's sentinel after the changes, a
 #                 listing framed on stderr, the end with stdin's
@@ -112,6 +117,76 @@ for s in $SHELLS; do
 	    fail "$s: list_part.sh"
 	same "$T/agent.part" "$T/$s.part" > /dev/null ||
 	    fail "$s: list_part.sh differs from fs-list -"
+done
+
+# Deploying the agent: agent_dirs.sh with agent_check.sh or
+# agent_install.sh, after the variables agent_deploy.c sets, with a home
+# of the shell's own.
+want=$("$CLAWSSH_AGENT" version)
+size=$(wc -c < "$CLAWSSH_AGENT")
+sum=$(sha256sum < "$CLAWSSH_AGENT")
+sum=${sum%% *}
+# deploy SHELL WHICH VARS [STDIN]: the answer of agent_WHICH.sh under
+# SHELL, VARS set first, with the home and temporary directory of $s.
+deploy() {
+	printf '%s\n' "$3" > "$T/deploy.sh"
+	cat "$H/agent_dirs.sh" "$H/agent_$2.sh" >> "$T/deploy.sh"
+	if [ "$1" = busybox ]; then
+		set -- busybox sh "$T/deploy.sh" "${4:-/dev/null}"
+	else
+		set -- "$1" "$T/deploy.sh" "${4:-/dev/null}"
+	fi
+	if [ $# -eq 4 ]; then
+		env HOME="$T/home-$s" XDG_CACHE_HOME= TMPDIR="$T/tmp-$s" \
+		    "$1" "$2" "$3" < "$4"
+	else
+		env HOME="$T/home-$s" XDG_CACHE_HOME= TMPDIR="$T/tmp-$s" \
+		    "$1" "$2" < "$3"
+	fi
+}
+for s in $SHELLS; do
+	mkdir -p "$T/home-$s" "$T/tmp-$s"
+	v="n=clawssh-agent-test; want='$want'; x=$(uname -m)"
+	expect_eq "$(deploy "$s" check "$v")" clawssh-agent-need \
+	    "$s: nothing deployed yet"
+	expect_eq "$(deploy "$s" check "n=a; want=b; x=vax")" \
+	    "clawssh-agent-no the host is $(uname -m); this clawssh carries an agent for vax" \
+	    "$s: another architecture"
+	v="n=clawssh-agent-test; want='$want'; size=$size; sum=$sum"
+	got=$(deploy "$s" install "$v" "$CLAWSSH_AGENT")
+	f="$T/home-$s/.cache/clawssh/agent/clawssh-agent-test"
+	expect_eq "$got" "clawssh-agent-ok $f" "$s: installed"
+	cmp -s "$f" "$CLAWSSH_AGENT" || fail "$s: the agent installed differs"
+	expect_eq "$(stat -c %a "$f")" 755 "$s: its mode"
+	v="n=clawssh-agent-test; want='$want'; x=$(uname -m)"
+	expect_eq "$(deploy "$s" check "$v")" "clawssh-agent-ok $f" \
+	    "$s: found again"
+	v="n=x2; want='$want'; size=$size; sum=$(printf '%064d' 0)"
+	expect_match "$(deploy "$s" install "$v" "$CLAWSSH_AGENT")" \
+	    "^clawssh-agent-no the upload .* does not match its checksum" \
+	    "$s: a wrong sum"
+	v="n=x3; want='$want'; size=$((size + 1)); sum=$sum"
+	expect_match "$(deploy "$s" install "$v" "$CLAWSSH_AGENT")" \
+	    "^clawssh-agent-no the upload .* was cut short" "$s: cut short"
+	v="n=x4; want='clawssh-agent 0 0'; size=$size; sum=$sum"
+	expect_match "$(deploy "$s" install "$v" "$CLAWSSH_AGENT")" \
+	    "^clawssh-agent-no the agent cannot run from" "$s: not runnable"
+	for f in "$T/home-$s/.cache/clawssh/agent"/* \
+	    "$T/home-$s/.cache/clawssh/agent"/.[!.]*; do
+		case ${f##*/} in
+		clawssh-agent-test|'*'|'.[!.]*') ;;
+		*) fail "$s: a failed upload left $f" ;;
+		esac
+	done
+	# no home of its own: the temporary directory, made 0700
+	chmod 500 "$T/home-$s"
+	v="n=x5; want='$want'; size=$size; sum=$sum"
+	if [ "$(id -u)" -ne 0 ]; then
+		expect_eq "$(deploy "$s" install "$v" "$CLAWSSH_AGENT")" \
+		    "clawssh-agent-ok $T/tmp-$s/clawssh-agent-$(id -u)/x5" \
+		    "$s: no home: the temporary directory"
+	fi
+	chmod 700 "$T/home-$s"
 done
 
 if ! command -v inotifywait > /dev/null; then
