@@ -26,44 +26,51 @@
 #define FW_MODE_LINE_MAX 64		/* bytes of that line, with its newline */
 #define FW_TAG_BYTES	16		/* random bits of a temporary name */
 
-/* The prelude and op (allocated; the caller frees op and q). */
+/* The prelude, vars (sh, freed) and op: a step's body (allocated). */
 static char *
-fw_body(char *op, char *q)
+fw_body(char *vars, const char *op)
 {
-	char	*body = xasprintf("%s%s", FSTORE_SCRIPT_PRELUDE, op);
+	char	*body = xasprintf("%s%s\n%s", FSTORE_SCRIPT_PRELUDE, vars, op);
 
-	free(op);
-	free(q);
+	free(vars);
 	return body;
+}
+
+/* "NAME=QUOTED" of path (allocated). */
+static char *
+fw_path(const char *path)
+{
+	char	*q = shquote(path), *v = xasprintf("p=%s", q);
+
+	free(q);
+	return v;
 }
 
 /* A read's body; see fstore_wire.h. */
 char *
 fstore_wire_read(const char *path, uint64_t off, uint64_t lim)
 {
-	char	*q = shquote(path), *op;
+	char	*p = fw_path(path);
+	char	*vars = xasprintf("%s off=%llu lim=%llu cap=%llu", p,
+		    (unsigned long long)off, (unsigned long long)lim,
+		    (unsigned long long)FSTORE_FILE_MAX);
 
-	op = xasprintf(FSTORE_SCRIPT_READ, q, (unsigned long long)off,
-	    (unsigned long long)lim, (unsigned long long)FSTORE_FILE_MAX);
-	return fw_body(op, q);
+	free(p);
+	return fw_body(vars, FSTORE_SCRIPT_READ);
 }
 
 /* A stat's body; see fstore_wire.h. */
 char *
 fstore_wire_stat(const char *path)
 {
-	char	*q = shquote(path);
-
-	return fw_body(xasprintf(FSTORE_SCRIPT_STAT, q), q);
+	return fw_body(fw_path(path), FSTORE_SCRIPT_STAT);
 }
 
 /* A listing's body; see fstore_wire.h. */
 char *
 fstore_wire_list(const char *path)
 {
-	char	*q = shquote(path);
-
-	return fw_body(xasprintf(FSTORE_SCRIPT_LIST, q), q);
+	return fw_body(fw_path(path), FSTORE_SCRIPT_LIST);
 }
 
 /* A commit's body; see fstore_wire.h. */
@@ -71,14 +78,13 @@ char *
 fstore_wire_commit(void)
 {
 	unsigned char	 raw[FW_TAG_BYTES];
-	char		 tag[2 * FW_TAG_BYTES + 1], *q;
+	char		 tag[2 * FW_TAG_BYTES + 1];
 	size_t		 i;
 
 	arc4random_buf(raw, sizeof raw);
 	for (i = 0; i < sizeof raw; i++)
 		snprintf(tag + 2 * i, 3, "%02x", raw[i]);
-	q = shquote(tag);
-	return fw_body(xasprintf(FSTORE_SCRIPT_COMMIT, q), q);
+	return fw_body(xasprintf("tag=%s", tag), FSTORE_SCRIPT_COMMIT);
 }
 
 /* A commit's stdin; see fstore_wire.h. */

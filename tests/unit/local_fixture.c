@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -103,4 +104,33 @@ local_sync_free(struct local_sync *s)
 	hostws_clear(&s->hw);
 	pathguard_close(s->pg);
 	local_fx_free(&s->lx);
+}
+
+/* Each shell in turn; see local_fixture.h. */
+int
+local_each_shell(const char *name, const struct CMUnitTest *tests, size_t n)
+{
+	static const char *const shells[] = {
+		"/bin/sh", "/bin/dash", "/bin/bash",
+	};
+	char	real[PATH_MAX], seen[3][PATH_MAX];
+	size_t	i, j, nseen = 0;
+	int	failed = 0, ran = 0;
+
+	for (i = 0; i < sizeof shells / sizeof shells[0]; i++) {
+		if (access(shells[i], X_OK) != 0 ||
+		    realpath(shells[i], real) == NULL)
+			continue;
+		for (j = 0; j < nseen && strcmp(seen[j], real) != 0; j++)
+			;
+		if (j < nseen)
+			continue;		/* /bin/sh is dash: once */
+		memcpy(seen[nseen++], real, sizeof real);
+		fprintf(stderr, "# under %s\n", shells[i]);
+		setenv("CLAWSSH_LOCAL_SH", shells[i], 1);
+		failed += _cmocka_run_group_tests(name, tests, n, NULL, NULL);
+		ran++;
+	}
+	unsetenv("CLAWSSH_LOCAL_SH");
+	return ran == 0 ? 1 : failed;
 }

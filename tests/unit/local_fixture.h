@@ -9,6 +9,8 @@
 
 #include "hostws.h"
 
+struct CMUnitTest;
+
 struct pathguard;
 struct transport;
 
@@ -42,5 +44,14 @@ void	local_sh(const char *dir, const char *cmd);
 
 /* Whether dir/rel holds exactly text (NULL: that it does not exist). */
 int	local_holds(const char *dir, const char *rel, const char *text);
+
+/*
+ * Run the group tests[0..n) once under each shell a host may have as its
+ * sh (/bin/sh, dash, bash, where installed), the local transport's
+ * commands run by it (CLAWSSH_LOCAL_SH): the host scripts of src/host
+ * under each.  The failures summed.
+ */
+int	local_each_shell(const char *name, const struct CMUnitTest *tests,
+	    size_t n);
 
 #endif /* CLAW_TEST_LOCAL_FIXTURE_H */

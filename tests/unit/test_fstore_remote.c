@@ -175,5 +175,7 @@ main(void)
 		    teardown),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	/* the shell steps of src/host/fstore_*.sh under each sh */
+	return local_each_shell("fstore_remote", tests,
+	    sizeof tests / sizeof tests[0]);
 }

@@ -138,10 +138,10 @@ test_list_kill(void **state)
 
 /*
  * Every case under each shell a host may have as its sh (the process
- * tool's scripts, src/host/process_*.sh, are run by the session's sh):
- * /bin/sh, dash and bash where installed.  Not busybox sh: it runs its
- * own applets first, and its split has no --filter, so the process tool
- * needs GNU coreutils (docs/process.md, "Limits").
+ * tool's scripts, src/host/process_*.sh, are run by the session's sh).
+ * Not busybox sh: it runs its own applets first, and its split has no
+ * --filter, so the process tool needs GNU coreutils (docs/process.md,
+ * "Limits").
  */
 int
 main(void)
@@ -152,22 +152,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_list_kill, setup,
 		    teardown),
 	};
-	static const char *const shells[] = {
-		"/bin/sh", "/bin/dash", "/usr/bin/dash", "/bin/bash",
-	};
-	size_t	i;
-	int	failed = 0, ran = 0;
 
-	for (i = 0; i < sizeof shells / sizeof shells[0]; i++) {
-		if (access(shells[i], X_OK) != 0)
-			continue;
-		if (i == 2 && access("/bin/dash", X_OK) == 0)
-			continue;		/* the same dash */
-		fprintf(stderr, "# under %s\n", shells[i]);
-		setenv("CLAWSSH_LOCAL_SH", shells[i], 1);
-		failed += cmocka_run_group_tests(tests, NULL, NULL);
-		ran++;
-	}
-	unsetenv("CLAWSSH_LOCAL_SH");
-	return ran == 0 ? 1 : failed;
+	return local_each_shell("process_local", tests,
+	    sizeof tests / sizeof tests[0]);
 }
