@@ -43,8 +43,10 @@ struct serve_exec {
 	int			 fd[3];		/* ours: stdin to write,
 						   stdout, stderr to read;
 						   -1 once closed */
-	uint8_t			*in;		/* stdin not yet written */
-	size_t			 inlen;
+	uint8_t			*in;		/* stdin not yet written: */
+	size_t			 inoff;		/* from in + inoff, */
+	size_t			 inlen;		/* inlen bytes; */
+	size_t			 incap;		/* in's size */
 	int			 in_eof;	/* close stdin once written */
 	int			 started;	/* STARTED relayed: output may
 						   follow it (never before) */

@@ -419,7 +419,7 @@ serve_exec_write(struct serve *s, struct serve_exec *e)
 
 	(void)s;
 	while (e->fd[0] != -1 && e->inlen > 0) {
-		n = write(e->fd[0], e->in, e->inlen);
+		n = write(e->fd[0], e->in + e->inoff, e->inlen);
 		if (n == -1 && errno == EINTR)
 			continue;
 		if (n == -1 && errno == EAGAIN)
@@ -429,11 +429,40 @@ serve_exec_write(struct serve *s, struct serve_exec *e)
 			serve_close(e, 0);
 			break;
 		}
-		memmove(e->in, e->in + n, e->inlen - (size_t)n);
+		e->inoff += (size_t)n;
 		e->inlen -= (size_t)n;
+		if (e->inlen == 0)
+			e->inoff = 0;
 	}
 	if (e->inlen == 0 && e->in_eof)
 		serve_close(e, 0);
+}
+
+/*
+ * Room for n more bytes of e's stdin after what is kept: what was written
+ * is dropped from the front only when it is half the buffer or more, and
+ * the buffer doubles, so a stream costs no copy of its backlog per write
+ * and no reallocation per frame (musl's realloc of a large block is an
+ * mremap, and its TLB flush, each time).
+ */
+static void
+serve_exec_room(struct serve_exec *e, size_t n)
+{
+	size_t	cap;
+
+	if (e->inoff + e->inlen + n <= e->incap)
+		return;
+	if (e->inoff > 0 && e->inoff >= e->incap / 2) {
+		memmove(e->in, e->in + e->inoff, e->inlen);
+		e->inoff = 0;
+		if (e->inlen + n <= e->incap)
+			return;
+	}
+	for (cap = e->incap < 65536 ? 65536 : e->incap;
+	    cap < e->inoff + e->inlen + n; cap *= 2)
+		;
+	e->in = xreallocarray(e->in, cap, 1);
+	e->incap = cap;
 }
 
 /* DATA or EOF from the client for a command's stdin. */
@@ -460,8 +489,8 @@ serve_exec_input(struct serve *s, const struct frame *f)
 	if (e == NULL || e->state == SERVE_DONE || e->in_eof ||
 	    (e->state == SERVE_RUN && e->fd[0] == -1))
 		return;
-	e->in = xreallocarray(e->in, e->inlen + n + 1, 1);
-	memcpy(e->in + e->inlen, p, n);
+	serve_exec_room(e, n);
+	memcpy(e->in + e->inoff + e->inlen, p, n);
 	e->inlen += n;
 }
 

@@ -176,6 +176,15 @@ def main():
     o, e, r = outcome(s.wait_end(51, 60))
     check("3 MiB of stdin, whole", o.split()[0].decode() ==
           hashlib.sha256(big).hexdigest() and r == ("exit", 0, None), r)
+    # a reader that starts late: the backlog fills, is written out in
+    # pieces and the buffer's front reused (serve_exec_room)
+    big = os.urandom(12 * 1024 * 1024 + 12345)
+    run(s, 52, rundir, spec, ["sh", "-c", "sleep 0.5; sha256sum"],
+        stdin=big)
+    o, e, r = outcome(s.wait_end(52, 60))
+    check("12 MiB of stdin to a late reader, whole",
+          o.split()[0].decode() == hashlib.sha256(big).hexdigest() and
+          r == ("exit", 0, None), r)
 
     # A SIGNAL right after STARTED: the holder once answered STARTED
     # before the command had its session (the signal was lost) or its

@@ -4,7 +4,7 @@
 # locally through its stdin and stdout with no sshd: a real bwrap holder,
 # then tests/helpers/agent_serve_client.py sends HELLO and EXECs and
 # checks every DATA, EOF, STARTED, EXIT and ERROR that comes back (40
-# commands at once, 5 MB out, 3 MiB in, signals, no holder, other
+# commands at once, 5 MB out, 3 MiB in, 12 MiB to a late reader, signals, no holder, other
 # settings, the client's EOF, garbage).  Afterwards no command of it is
 # left running.
 set -u
