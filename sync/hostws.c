@@ -192,20 +192,28 @@ hostws_run_self(struct transport *t, const struct hostws *h,
 	return rc;
 }
 
+/* Whether the agent did not know its step; see hostws.h. */
+int
+hostws_self_unknown(int status, const struct buf *err)
+{
+	static const char	usage[] = "usage: clawssh-agent";
+
+	return status == 125 && err->len >= sizeof usage - 1 &&
+	    memcmp(err->data, usage, sizeof usage - 1) == 0;
+}
+
 /* The agent's own step with captured output; see hostws.h. */
 int
 hostws_capture_self(struct transport *t, const struct hostws *h,
     char *const *argv, const char *in, size_t inlen, size_t max,
     struct buf *out, struct buf *err, int *status, char **cause)
 {
-	static const char	usage[] = "usage: clawssh-agent";
 	struct exec_opts	o;
 	int			rc;
 
 	exec_opts_capture(&o, in, inlen, max, out, err);
 	rc = hostws_run_self(t, h, argv, &o, status, cause);
-	if (rc == 0 && *status == 125 && err->len >= sizeof usage - 1 &&
-	    memcmp(err->data, usage, sizeof usage - 1) == 0) {
+	if (rc == 0 && hostws_self_unknown(*status, err)) {
 		buf_reset(out);
 		buf_reset(err);
 		rc = CLAW_ERR_UNSUPPORTED;

@@ -74,6 +74,12 @@ int	hostws_run_self(struct transport *t, const struct hostws *h,
 	    char **cause);
 
 /*
+ * Whether a step of the agent's own ended as an agent older than the
+ * step ends it: status 125 (AGENT_EXIT_ERR) and its usage on stderr.
+ */
+int	hostws_self_unknown(int status, const struct buf *err);
+
+/*
  * hostws_run_self with captured output, as hostws_capture: also
  * CLAW_ERR_UNSUPPORTED (out and err emptied) when the environment's agent
  * predates the step (status 125 and its usage on stderr), so the caller

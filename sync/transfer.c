@@ -293,19 +293,6 @@ transfer_err_text(const struct buf *err)
 	    len - cut);
 }
 
-/*
- * Whether a step of the agent's own ended as an agent older than the
- * step ends it: its usage, status AGENT_EXIT_ERR.
- */
-static int
-transfer_self_unknown(int status, const struct buf *err)
-{
-	static const char	usage[] = "usage: clawssh-agent";
-
-	return status == 125 && err->len >= sizeof usage - 1 &&
-	    memcmp(err->data, usage, sizeof usage - 1) == 0;
-}
-
 /* Run a step; see transfer_int.h. */
 int
 transfer_run(struct transport *t, const struct hostws *hw, const char *body,
@@ -339,7 +326,7 @@ transfer_run(struct transport *t, const struct hostws *hw, const char *body,
 		free(*cause);
 		*cause = NULL;
 	}
-	if (rc == 0 && transfer_self_unknown(status, &err)) {
+	if (rc == 0 && hostws_self_unknown(status, &err)) {
 		log_debug("the sandbox's environment predates %s: the shell "
 		    "step instead", self[1]);
 		buf_free(&out);

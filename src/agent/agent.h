@@ -62,6 +62,18 @@ int	fd_move(int fd, int want);
 void	fd_close_from(int lo, const int *keep, int n);
 /* Write all of p (EINTR retried): 0 or -errno. */
 int	write_all(int fd, const void *p, size_t n);
+
+/* Output to fd in 64 KiB writes (fs-pack's tar, fs-list's records). */
+struct obuf {
+	int	fd;
+	int	err;		/* 0, or the errno of a write that failed */
+	size_t	len;
+	char	buf[64 * 1024];
+};
+/* Append n bytes, writing out full buffers: 0, or -1 once a write failed. */
+int	obuf_put(struct obuf *, const void *p, size_t n);
+/* Write out what is buffered: 0, or -1 once a write failed. */
+int	obuf_flush(struct obuf *);
 /*
  * "clawssh-error: MESSAGE" on stderr, as the host-side shell steps say
  * it (the fs-* steps' refusals).

@@ -371,3 +371,34 @@ proc_kill_tree(pid_t pid)
 	}
 	(void)kill(pid, SIGKILL);
 }
+
+/* Write out the buffer; see agent.h. */
+int
+obuf_flush(struct obuf *o)
+{
+	int	r;
+
+	if (o->err == 0 && o->len > 0 &&
+	    (r = write_all(o->fd, o->buf, o->len)) != 0)
+		o->err = -r;
+	o->len = 0;
+	return o->err != 0 ? -1 : 0;
+}
+
+/* Append to the buffer; see agent.h. */
+int
+obuf_put(struct obuf *o, const void *p, size_t n)
+{
+	size_t	k;
+
+	while (n > 0 && o->err == 0) {
+		if (o->len == sizeof o->buf)
+			(void)obuf_flush(o);
+		k = sizeof o->buf - o->len < n ? sizeof o->buf - o->len : n;
+		memcpy(o->buf + o->len, p, k);
+		o->len += k;
+		p = (const char *)p + k;
+		n -= k;
+	}
+	return o->err != 0 ? -1 : 0;
+}

@@ -35,44 +35,21 @@
 #include "agent.h"
 #include "fs_list.h"
 
-#define FSL_CHUNK	(64 * 1024)
 #define FSL_DEPTH_MAX	1024		/* deeper: status 1 (EMFILE first) */
 
 /* The output, buffered, and the walk's status. */
 struct fsl {
-	int	 fd;
-	int	 status;
-	int	 dead;			/* a write failed: stop */
-	char	 buf[FSL_CHUNK];
-	size_t	 len;
-	char	*path;			/* the current path, grown */
-	size_t	 plen, pcap;
+	struct obuf	 out;
+	int		 status;
+	char		*path;		/* the current path, grown */
+	size_t		 plen, pcap;
 };
 
-/* Write out what is buffered. */
-static void
-fsl_flush(struct fsl *l)
-{
-	if (l->len > 0 && !l->dead && write_all(l->fd, l->buf, l->len) != 0)
-		l->dead = 1;
-	l->len = 0;
-}
-
-/* Append n bytes. */
+/* Append n bytes of output (a failed write is seen at the end). */
 static void
 fsl_put(struct fsl *l, const char *p, size_t n)
 {
-	size_t	k;
-
-	while (n > 0) {
-		if (l->len == sizeof l->buf)
-			fsl_flush(l);
-		k = sizeof l->buf - l->len < n ? sizeof l->buf - l->len : n;
-		memcpy(l->buf + l->len, p, k);
-		l->len += k;
-		p += k;
-		n -= k;
-	}
+	(void)obuf_put(&l->out, p, n);
 }
 
 /* Set the current path's tail from at on to s ("/" joined when at > 0). */
@@ -140,7 +117,7 @@ fsl_walk(struct fsl *l, int dfd, const char *name, int start, int depth)
 	size_t		 at;
 	int		 fd;
 
-	if (l->dead)
+	if (l->out.err != 0)
 		return;
 	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
 		if (!start || errno != ENOENT)
@@ -235,11 +212,10 @@ fs_list(int root, char *const *paths, size_t n, int fd)
 	size_t		 i;
 	int		 status;
 
-	l->fd = fd;
-	for (i = 0; i < n && !l->dead; i++)
+	l->out.fd = fd;
+	for (i = 0; i < n && l->out.err == 0; i++)
 		fsl_start(l, root, paths[i]);
-	fsl_flush(l);
-	status = l->dead ? -1 : l->status;
+	status = obuf_flush(&l->out) != 0 ? -1 : l->status;
 	free(l->path);
 	free(l);
 	return status;

@@ -37,46 +37,36 @@
 #define FSP_CHUNK	(64 * 1024)
 #define FSP_TMP		".clawssh-tmp-"		/* PATHGUARD_TMP_PREFIX */
 
-/* stdout, buffered in whole blocks. */
-struct fsp_out {
-	char	buf[FSP_CHUNK];
-	size_t	len;
-};
-
 static int	fsp_status;		/* 0, 1 changed, 2 not sent */
 
-/* Flush out to stdout; a broken pipe ends the step (the client left). */
-static void
-fsp_flush(struct fsp_out *o)
+/* A write failed: the client left; the step ends. */
+static void __attribute__((noreturn))
+fsp_write_failed(const struct obuf *o)
 {
-	if (o->len > 0 && write_all(STDOUT_FILENO, o->buf, o->len) != 0) {
-		fprintf(stderr, "clawssh-agent fs-pack: write: %s\n",
-		    strerror(errno));
-		exit(AGENT_EXIT_ERR);
-	}
-	o->len = 0;
+	fprintf(stderr, "clawssh-agent fs-pack: write: %s\n",
+	    strerror(o->err));
+	exit(AGENT_EXIT_ERR);
+}
+
+/* Flush out to stdout. */
+static void
+fsp_flush(struct obuf *o)
+{
+	if (obuf_flush(o) != 0)
+		fsp_write_failed(o);
 }
 
 /* Append len bytes. */
 static void
-fsp_put(struct fsp_out *o, const void *p, size_t len)
+fsp_put(struct obuf *o, const void *p, size_t len)
 {
-	size_t	k;
-
-	while (len > 0) {
-		if (o->len == sizeof o->buf)
-			fsp_flush(o);
-		k = sizeof o->buf - o->len < len ? sizeof o->buf - o->len : len;
-		memcpy(o->buf + o->len, p, k);
-		o->len += k;
-		p = (const char *)p + k;
-		len -= k;
-	}
+	if (obuf_put(o, p, len) != 0)
+		fsp_write_failed(o);
 }
 
 /* Zeros up to the next block. */
 static void
-fsp_pad(struct fsp_out *o, uint64_t written)
+fsp_pad(struct obuf *o, uint64_t written)
 {
 	static const char	zero[TAR_BLOCK];
 	size_t			n = (size_t)((TAR_BLOCK - written % TAR_BLOCK) %
@@ -130,7 +120,7 @@ fsp_record(char *b, size_t *at, size_t cap, const char *key,
 
 /* A ustar header block for name, type, mode, size and mtime seconds. */
 static void
-fsp_header(struct fsp_out *o, const char *name, char type, mode_t mode,
+fsp_header(struct obuf *o, const char *name, char type, mode_t mode,
     uint64_t size, time_t mtime, const char *link)
 {
 	unsigned char	h[TAR_BLOCK];
@@ -160,7 +150,7 @@ fsp_header(struct fsp_out *o, const char *name, char type, mode_t mode,
 
 /* The pax header before an entry: mtime, path, linkpath, size, sparse. */
 static void
-fsp_pax(struct fsp_out *o, const char *name, const struct stat *st,
+fsp_pax(struct obuf *o, const char *name, const struct stat *st,
     const char *link, uint64_t stored, const char *sparse_real)
 {
 	char	 b[3 * PATH_MAX + 512], v[64];
@@ -230,7 +220,7 @@ fsp_map(int fd, uint64_t size, struct tar_seg *segs)
 
 /* Copy len bytes of fd from off; short reads padded with zeros. */
 static void
-fsp_copy(struct fsp_out *o, int fd, const char *name, uint64_t off,
+fsp_copy(struct obuf *o, int fd, const char *name, uint64_t off,
     uint64_t len)
 {
 	static char	buf[FSP_CHUNK];
@@ -257,7 +247,7 @@ fsp_copy(struct fsp_out *o, int fd, const char *name, uint64_t off,
 
 /* A regular file: whole, or sparse with its map before the data. */
 static void
-fsp_file(struct fsp_out *o, const char *name, int fd, const struct stat *st)
+fsp_file(struct obuf *o, const char *name, int fd, const struct stat *st)
 {
 	static struct tar_seg	segs[TAR_SPARSE_MAX];
 	char			map[TAR_SPARSE_MAX * 44 + 32], real[32];
@@ -328,7 +318,7 @@ fsp_parent(int ws, const char *name, const char **last)
 
 /* One entry of the list into the stream. */
 static void
-fsp_entry(struct fsp_out *o, int ws, char *name)
+fsp_entry(struct obuf *o, int ws, char *name)
 {
 	char		 link[PATH_MAX + 1], clean[PATH_MAX];
 	const char	*last;
@@ -384,7 +374,7 @@ fsp_entry(struct fsp_out *o, int ws, char *name)
 int
 fs_pack_main(int argc, char **argv)
 {
-	static struct fsp_out	o;
+	static struct obuf	o;	/* stdout, in whole blocks */
 	static char		zero[2 * TAR_BLOCK];
 	char			*line = NULL;
 	size_t			 cap = 0;
@@ -396,6 +386,7 @@ fs_pack_main(int argc, char **argv)
 		fprintf(stderr, "usage: clawssh-agent fs-pack < NAMES\n");
 		return AGENT_EXIT_ERR;
 	}
+	o.fd = STDOUT_FILENO;
 	if ((ws = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1) {
 		fprintf(stderr, "clawssh-agent fs-pack: the sandbox workspace "
 		    "is missing\n");

@@ -54,6 +54,17 @@ x() {
 }
 lib_start_daemon "$T/daemon.log" -v
 
+# stop_daemon: end the test's daemon and wait (5 s at most) until it is gone.
+stop_daemon() {
+	pkill -f -- "clawssh serve .*--socket $D" 2>/dev/null
+	i=0
+	while pgrep -f -- "clawssh serve .*--socket $D" > /dev/null &&
+	    [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+
 # The watcher starts with the first pull and is trusted after a listing
 # made once it was ready.
 x -- true || fail "exec 1: $(cat "$T/err")"
@@ -158,12 +169,7 @@ expect_eq "$(find "$W" | wc -l)" "$n_before" "local workspace untouched"
 # one for commands) has room for one watcher: a second sandbox's pull
 # stops the first's watcher, whose next pull lists everything again (and
 # misses nothing).
-pkill -f -- "clawssh serve .*--socket $D" 2>/dev/null
-i=0
-while pgrep -f -- "clawssh serve .*--socket $D" > /dev/null && [ $i -lt 50 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+stop_daemon
 mkdir -p "$XDG_CONFIG_HOME/clawssh"
 printf '{ "daemon": { "maxSessions": 3, "maxConnections": 1 } }\n' \
     > "$XDG_CONFIG_HOME/clawssh/config.json"
@@ -193,12 +199,7 @@ expect_eq "$(cat "$W/late2.txt")" "late" "change seen after eviction"
 # A pool of 2: the host agent takes one, and no watcher may take the
 # other (it did, and the next pull's listing waited for a channel
 # forever: CI ran out of time).  Every exec still goes through.
-pkill -f -- "clawssh serve .*--socket $D" 2>/dev/null
-i=0
-while pgrep -f -- "clawssh serve .*--socket $D" > /dev/null && [ $i -lt 50 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+stop_daemon
 printf '{ "daemon": { "maxSessions": 2, "maxConnections": 1 } }\n' \
     > "$XDG_CONFIG_HOME/clawssh/config.json"
 lib_start_daemon "$T/daemon3.log" -v

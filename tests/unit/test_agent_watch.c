@@ -322,6 +322,21 @@ test_outside(void **state)
 	vfree(v, n);
 }
 
+/* The output of sh -c cmd into b (emptied first). */
+static void
+capture(const char *cmd, struct buf *b)
+{
+	FILE	*f = popen(cmd, "r");
+	char	 chunk[4096];
+	size_t	 got;
+
+	assert_non_null(f);
+	buf_reset(b);
+	while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
+		buf_append(b, chunk, got);
+	pclose(f);
+}
+
 /* The listing of paths by the agent (L) and by find, same records. */
 static void
 listing(struct wt *w, const char *paths, struct buf *agent, struct buf *find,
@@ -351,17 +366,7 @@ listing(struct wt *w, const char *paths, struct buf *agent, struct buf *find,
 	    "\"$p\"; fi; done | find -files0-from - \\( -type f -o -type d "
 	    "-o -type l \\) -printf '%%y %%m %%s %%T@ %%p\\0%%l\\0' "
 	    "2>/dev/null", w->ws, paths);
-	{
-		FILE	*f = popen(cmd, "r");
-		char	 chunk[4096];
-		size_t	 got;
-
-		assert_non_null(f);
-		buf_reset(find);
-		while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
-			buf_append(find, chunk, got);
-		pclose(f);
-	}
+	capture(cmd, find);
 	free(cmd);
 }
 
@@ -434,21 +439,6 @@ test_list(void **state)
 	assert_int_equal(a.len, 0);
 	buf_free(&a);
 	buf_free(&f);
-}
-
-/* The output of sh -c cmd into b (emptied first). */
-static void
-capture(const char *cmd, struct buf *b)
-{
-	FILE	*f = popen(cmd, "r");
-	char	 chunk[4096];
-	size_t	 got;
-
-	assert_non_null(f);
-	buf_reset(b);
-	while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
-		buf_append(b, chunk, got);
-	pclose(f);
 }
 
 /* fs-list: the whole workspace as the full listing's find gives it. */
