@@ -13,6 +13,8 @@
 
 #include <stddef.h>
 
+#include "host_sh.h"
+
 #include "tarstream.h"
 
 struct buf;
@@ -64,19 +66,8 @@ int	transfer_push(struct transport *t, struct pathguard *pg,
  */
 void	transfer_parents(char *const *paths, size_t n, struct buf *out);
 
-/*
- * sh (in the workspace, in the step jail) reading transfer_parents' lines
- * and removing each that is a link or not a directory, so that the tar
- * after it makes a directory there instead of failing on (or, outside a
- * jail, writing through) what the sandbox put in its place.  Only
- * builtins for the directories that are fine: nothing about them
- * changes, so the host watcher sees nothing.
- */
-#define TRANSFER_FIX_PARENTS						\
-	"while IFS= read -r p && [ \"$p\" != . ]; do"			\
-	" if [ -L \"./$p\" ] || { [ -e \"./$p\" ] &&"			\
-	" [ ! -d \"./$p\" ]; }; then rm -f -- \"./$p\" || exit 1; fi;"	\
-	" done\n"
+/* sh reading transfer_parents' lines: src/host/transfer_fix_parents.sh. */
+#define TRANSFER_FIX_PARENTS	HOST_SH_TRANSFER_FIX_PARENTS
 
 /*
  * Send exactly the entries paths[0..n) (no scan, no ignore rules, no

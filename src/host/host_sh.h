@@ -16,6 +16,8 @@
  *				in src/tools/fstore_scripts.h
  *	HOST_SH_LIST_ALL	list_all.sh: a pull's listing of the workspace
  *	HOST_SH_LIST_PART	list_part.sh: of the paths on stdin
+ *	HOST_SH_TRANSFER_*	transfer_*.sh: a push's shell steps, in
+ *				sync/transfer_stage.c and sync/transfer.h
  *	HOST_SH_WATCH		watch.sh: the change watcher (inotifywait)
  *	HOST_SH_PROCESS_*	process_*.sh: the process tool's pieces, joined
  *				in src/tools/process_scripts.h
