@@ -97,7 +97,8 @@ wt_line(struct wt *w)
 {
 	char	*nl, *line;
 
-	while ((nl = memchr(w->ob.data, '\n', w->ob.len)) == NULL)
+	while (w->ob.len == 0 ||
+	    (nl = memchr(w->ob.data, '\n', w->ob.len)) == NULL)
 		if (wt_read(w->o, &w->ob) != 0)
 			return NULL;
 	line = xstrndup(w->ob.data, (size_t)(nl - w->ob.data));
@@ -349,8 +350,9 @@ listing(struct wt *w, const char *paths, struct buf *agent, struct buf *find,
 	wt_send(w, "L 42\n");
 	wt_send(w, paths);
 	wt_send(w, "\n");
-	while ((end = memmem(w->eb.data, w->eb.len, "\0\0clawssh-end 42 ",
-	    17)) == NULL || memchr(end + 17, '\n', w->eb.len -
+	while (w->eb.len == 0 || (end = memmem(w->eb.data, w->eb.len,
+	    "\0\0clawssh-end 42 ", 17)) == NULL || memchr(end + 17, '\n',
+	    w->eb.len -
 	    (size_t)(end + 17 - w->eb.data)) == NULL)
 		assert_int_equal(wt_read(w->e, &w->eb), 0);
 	k = strlen("clawssh-list 42\n");
