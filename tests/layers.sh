@@ -4,7 +4,8 @@
 # and of the layers below it, never of one above.  Bottom to top:
 #   src/agent, compat, src/host, src/lib, src/ssh, src/state, sync,
 #   src/tools,
-#   backends/host, backends/providers, src/gateway, src/daemon, src/cli
+#   backends/host, backends/providers, src/ops, src/gateway, src/daemon,
+#   src/cli
 # (src/agent is clawssh-agent, built static with libc only: it includes
 # nothing but its own headers.)
 # (docs/architecture.md says what lives where).  Prints every upward
@@ -13,7 +14,7 @@ set -u
 top=${top_srcdir:-$(dirname "$0")/..}
 cd "$top" || exit 99
 LAYERS="src/agent compat src/host src/lib src/ssh src/state sync src/tools backends/host \
-backends/providers src/gateway src/daemon src/cli"
+backends/providers src/ops src/gateway src/daemon src/cli"
 
 # rank DIR: the position of DIR in LAYERS (0: not a layer).
 rank() {

@@ -33,6 +33,7 @@
 #include "log.h"
 #include "mcp_spill.h"
 #include "mcp_tools.h"
+#include "ops.h"
 #include "policy.h"
 #include "pty.h"
 #include "rpc_methods.h"
@@ -238,8 +239,10 @@ drpc_methods(void)
 	cJSON	*a = cJSON_CreateArray();
 	size_t	 i;
 
-	for (i = 0; rpc_method_names[i] != NULL; i++)
-		cJSON_AddItemToArray(a, cJSON_CreateString(rpc_method_names[i]));
+	for (i = 0; i < ops_n; i++)
+		if (!ops_table[i].mcp_only)
+			cJSON_AddItemToArray(a,
+			    cJSON_CreateString(ops_table[i].method));
 	return a;
 }
 

@@ -22,6 +22,7 @@
 #include "buf.h"
 #include "jsonrpc.h"
 #include "mcp_spill.h"
+#include "ops.h"
 #include "mcp_tools.h"
 #include "rpc_params.h"
 #include "xmalloc.h"
@@ -251,21 +252,17 @@ static int
 mcp_read_args(const cJSON *params, size_t max, const char **id, int *stream,
     uint64_t *offset, size_t *limit, int *b64, char **msg)
 {
-	static const char *const stream_names[] = { "stdout", "stderr" };
-	static const struct names streams = NAMES_OF(stream_names);
-	static const char *const enc_names[] = { "utf-8", "base64" };
-	static const struct names encs = NAMES_OF(enc_names);
 	struct rpc_params	 rp;
 	const char		*s = NULL, *e = NULL;
 	int64_t			 off = 0, lim = (int64_t)max;
 	int			 has;
 
-	if (rp_init(&rp, params) == 0 &&
-	    rp_string(&rp, "id", RP_REQUIRED, 16, id) == 0 &&
-	    rp_enum(&rp, "stream", &streams, &s) == 0 &&
-	    rp_int(&rp, "offset", 0, INT64_MAX, &off, &has) == 0 &&
-	    rp_int(&rp, "limit", 1, INT64_MAX, &lim, &has) == 0 &&
-	    rp_enum(&rp, "encoding", &encs, &e) == 0 &&
+	if (rp_init(&rp, ops_by_method(MCP_READ_OUTPUT), params) == 0 &&
+	    rp_string(&rp, "id", id) == 0 &&
+	    rp_enum(&rp, "stream", &s) == 0 &&
+	    rp_int(&rp, "offset", &off, &has) == 0 &&
+	    rp_int(&rp, "limit", &lim, &has) == 0 &&
+	    rp_enum(&rp, "encoding", &e) == 0 &&
 	    rp_get(&rp, "sandbox") != NULL && rp_finish(&rp) == 0) {
 		*stream = s != NULL && strcmp(s, "stderr") == 0;
 		*offset = (uint64_t)off;

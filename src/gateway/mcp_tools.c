@@ -16,242 +16,12 @@
 #include "base64.h"
 #include "jsonrpc.h"
 #include "mcp_tools.h"
+#include "ops.h"
 #include "xmalloc.h"
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION	"0"
 #endif
-
-#define MCP_PATH_PROP \
-	"\"path\":{\"type\":\"string\",\"description\":\"a path in the " \
-	"sandbox's workspace, relative to it\"}"
-#define MCP_HANDLE_PROP \
-	"\"handle\":{\"type\":\"string\",\"pattern\":\"^p[0-9a-f]{8}$\"," \
-	"\"description\":\"the handle process_start returned\"}"
-#define MCP_COMMAND_PROPS \
-	"\"command\":{\"type\":\"string\",\"description\":\"a shell " \
-	"command line, run with sh -c (give this or argv)\"}," \
-	"\"argv\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}," \
-	"\"minItems\":1,\"description\":\"the program and its arguments, " \
-	"run without a shell (give this or command)\"}," \
-	"\"env\":{\"type\":\"object\",\"additionalProperties\":" \
-	"{\"type\":\"string\"},\"description\":\"environment variables\"}"
-#define MCP_PATHS_PROP \
-	"\"paths\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}," \
-	"\"description\":\"only these paths (default: everything)\"}"
-
-#define MCP_ENCODING_PROP \
-	"\"encoding\":{\"type\":\"string\",\"enum\":[\"utf-8\"," \
-	"\"base64\"]"
-#define MCP_TEXT_OUT \
-	"{\"type\":\"object\",\"properties\":{\"message\":{\"type\":" \
-	"\"string\"}},\"required\":[\"message\"]}"
-#define MCP_PROC_OUT \
-	"{\"type\":\"object\",\"properties\":{\"handle\":{\"type\":" \
-	"\"string\"},\"state\":{\"type\":\"string\"},\"exit_status\":" \
-	"{\"type\":[\"integer\",\"null\"]},\"output\":{\"type\":" \
-	"\"string\"}},\"required\":[\"state\"]}"
-#define MCP_SYNC_OUT \
-	"{\"type\":\"object\",\"properties\":{\"direction\":{\"type\":" \
-	"\"string\"},\"files\":{\"type\":\"integer\"},\"bytes\":" \
-	"{\"type\":\"integer\"}},\"required\":[\"direction\"]}"
-#define MCP_CONTENT_OUT \
-	"{\"type\":\"object\",\"properties\":{\"content\":{\"type\":" \
-	"\"string\"},\"encoding\":{\"type\":\"string\",\"enum\":" \
-	"[\"utf-8\",\"base64\"]},\"bytes\":{\"type\":\"integer\"}," \
-	"\"truncated\":{\"type\":\"boolean\"}"
-
-/* Annotations: what a tool does to the sandbox. */
-#define RO	0x1		/* readOnlyHint */
-#define DE	0x2		/* destructiveHint */
-#define ID	0x4		/* idempotentHint */
-
-struct mcp_tool {
-	const char	*name;
-	const char	*method;
-	const char	*description;
-	const char	*schema;	/* JSON Schema of the arguments */
-	const char	*output;	/* JSON Schema of structuredContent */
-	int		 hints;		/* RO, DE, ID */
-	const char	*policy;	/* policy name; NULL: the method */
-};
-
-static const struct mcp_tool mcp_tools[] = {
-	{ "exec", "exec",
-	  "Run a command in the sandbox's workspace and return its output "
-	  "and exit status.",
-	  "{\"type\":\"object\",\"properties\":{" MCP_COMMAND_PROPS ","
-	  "\"cwd\":{\"type\":\"string\",\"description\":\"working directory, "
-	  "relative to the workspace\"},"
-	  "\"timeout\":{\"type\":\"integer\",\"minimum\":0,"
-	  "\"maximum\":31536000,\"description\":\"seconds; 0 or absent: "
-	  "none\"},"
-	  "\"stdin\":{\"type\":\"string\",\"description\":\"standard "
-	  "input\"},"
-	  "\"pty\":{\"type\":\"boolean\",\"description\":\"run it on a "
-	  "pseudo-terminal (stdout and stderr become one stream)\"},"
-	  "\"cols\":{\"type\":\"integer\",\"minimum\":1,"
-	  "\"maximum\":10000,\"description\":\"with pty: columns (80)\"},"
-	  "\"rows\":{\"type\":\"integer\",\"minimum\":1,"
-	  "\"maximum\":10000,\"description\":\"with pty: rows (24)\"}},"
-	  "\"additionalProperties\":false}",
-	  "{\"type\":\"object\",\"properties\":{"
-	  "\"exitCode\":{\"type\":[\"integer\",\"null\"]},"
-	  "\"signal\":{\"type\":[\"string\",\"null\"]},"
-	  "\"stdout\":{\"type\":\"string\"},"
-	  "\"stderr\":{\"type\":\"string\"},"
-	  "\"truncated\":{\"type\":\"boolean\"},"
-	  "\"stdoutBytes\":{\"type\":\"integer\"},"
-	  "\"stderrBytes\":{\"type\":\"integer\"},"
-	  "\"durationMs\":{\"type\":\"integer\"},"
-	  "\"outputId\":{\"type\":\"string\"}},"
-	  "\"required\":[\"exitCode\",\"signal\",\"stdout\",\"stderr\","
-	  "\"truncated\"]}", DE, NULL },
-	{ "read_file", "fs.read",
-	  "Read a file of the workspace, or a byte or line range of it.",
-	  "{\"type\":\"object\",\"properties\":{" MCP_PATH_PROP ","
-	  "\"offset\":{\"type\":\"integer\",\"minimum\":0},"
-	  "\"limit\":{\"type\":\"integer\",\"minimum\":0},"
-	  "\"lines\":{\"type\":\"boolean\",\"description\":\"offset and "
-	  "limit count lines, not bytes\"}," MCP_ENCODING_PROP ","
-	  "\"description\":\"base64: the content as base64 (the default "
-	  "for content that is not UTF-8)\"}},"
-	  "\"required\":[\"path\"],\"additionalProperties\":false}",
-	  MCP_CONTENT_OUT "},\"required\":[\"content\",\"encoding\"]}",
-	  RO | ID, NULL },
-	{ "write_file", "fs.write",
-	  "Replace a file with new content, atomically, creating parent "
-	  "directories.",
-	  "{\"type\":\"object\",\"properties\":{" MCP_PATH_PROP ","
-	  "\"content\":{\"type\":\"string\"}," MCP_ENCODING_PROP ","
-	  "\"description\":\"base64: content is base64 of the bytes "
-	  "(binary files)\"}},"
-	  "\"required\":[\"path\",\"content\"],"
-	  "\"additionalProperties\":false}",
-	  "{\"type\":\"object\",\"properties\":{\"bytes\":{\"type\":"
-	  "\"integer\"},\"message\":{\"type\":\"string\"}},"
-	  "\"required\":[\"bytes\"]}", DE | ID, NULL },
-	{ "edit_file", "fs.edit",
-	  "Replace exact text in a file: old must occur once, or set all.",
-	  "{\"type\":\"object\",\"properties\":{" MCP_PATH_PROP ","
-	  "\"old\":{\"type\":\"string\",\"minLength\":1},"
-	  "\"new\":{\"type\":\"string\"},"
-	  "\"all\":{\"type\":\"boolean\"}},"
-	  "\"required\":[\"path\",\"old\",\"new\"],"
-	  "\"additionalProperties\":false}",
-	  MCP_TEXT_OUT, DE, NULL },
-	{ "apply_patch", "fs.applyPatch",
-	  "Apply a unified diff or a '*** Begin Patch' patch to the "
-	  "workspace: every file applies or nothing is written.",
-	  "{\"type\":\"object\",\"properties\":{"
-	  "\"patch\":{\"type\":\"string\",\"minLength\":1}},"
-	  "\"required\":[\"patch\"],\"additionalProperties\":false}",
-	  MCP_TEXT_OUT, DE, NULL },
-	{ "list_dir", "fs.ls",
-	  "List a directory of the workspace (default: its top).",
-	  "{\"type\":\"object\",\"properties\":{" MCP_PATH_PROP "},"
-	  "\"additionalProperties\":false}",
-	  "{\"type\":\"object\",\"properties\":{\"entries\":{\"type\":"
-	  "\"array\",\"items\":{\"type\":\"object\",\"properties\":"
-	  "{\"name\":{\"type\":\"string\"},\"type\":{\"type\":"
-	  "\"string\"}},\"required\":[\"name\",\"type\"]}}},"
-	  "\"required\":[\"entries\"]}", RO | ID, NULL },
-	{ "stat", "fs.stat",
-	  "Show one file's type, mode, size and modification time.",
-	  "{\"type\":\"object\",\"properties\":{" MCP_PATH_PROP "},"
-	  "\"required\":[\"path\"],\"additionalProperties\":false}",
-	  "{\"type\":\"object\",\"properties\":{\"name\":{\"type\":"
-	  "\"string\"},\"type\":{\"type\":\"string\"},\"size\":"
-	  "{\"type\":\"integer\"}},\"required\":[\"name\",\"type\"]}",
-	  RO | ID, NULL },
-	{ "process_start", "process.start",
-	  "Start a background process in the sandbox; returns its handle.",
-	  "{\"type\":\"object\",\"properties\":{" MCP_COMMAND_PROPS ","
-	  "\"name\":{\"type\":\"string\",\"pattern\":"
-	  "\"^[A-Za-z0-9._][A-Za-z0-9._-]{0,63}$\"},"
-	  "\"pty\":{\"type\":\"boolean\",\"description\":\"on a "
-	  "terminal of the sandbox's own (bwrap): process_write types on "
-	  "it\"}},\"additionalProperties\":false}",
-	  "{\"type\":\"object\",\"properties\":{\"handle\":{\"type\":"
-	  "\"string\"}},\"required\":[\"handle\"]}", DE, NULL },
-	{ "process_poll", "process.poll",
-	  "A background process's state and the output since the last "
-	  "poll.",
-	  "{\"type\":\"object\",\"properties\":{" MCP_HANDLE_PROP "},"
-	  "\"required\":[\"handle\"],\"additionalProperties\":false}",
-	  MCP_PROC_OUT, RO, NULL },
-	{ "process_log", "process.log",
-	  "The end of a background process's output.",
-	  "{\"type\":\"object\",\"properties\":{" MCP_HANDLE_PROP ","
-	  "\"tail\":{\"type\":\"integer\",\"minimum\":1,"
-	  "\"maximum\":10000000,\"description\":\"lines\"}},"
-	  "\"required\":[\"handle\"],\"additionalProperties\":false}",
-	  MCP_PROC_OUT, RO | ID, NULL },
-	{ "process_wait", "process.wait",
-	  "Wait until a background process exits (or timeout seconds "
-	  "pass: state still running); its state and exit status.",
-	  "{\"type\":\"object\",\"properties\":{" MCP_HANDLE_PROP ","
-	  "\"timeout\":{\"type\":\"integer\",\"minimum\":0,"
-	  "\"maximum\":31536000,\"description\":\"seconds\"}},"
-	  "\"required\":[\"handle\"],\"additionalProperties\":false}",
-	  MCP_PROC_OUT, RO | ID, NULL },
-	{ "process_write", "process.write",
-	  "Write to a background process's standard input.",
-	  "{\"type\":\"object\",\"properties\":{" MCP_HANDLE_PROP ","
-	  "\"data\":{\"type\":\"string\"},"
-	  "\"eof\":{\"type\":\"boolean\",\"description\":\"close its "
-	  "input after data\"}},"
-	  "\"required\":[\"handle\"],"
-	  "\"anyOf\":[{\"required\":[\"data\"]},{\"required\":[\"eof\"],"
-	  "\"properties\":{\"eof\":{\"const\":true}}}],"
-	  "\"additionalProperties\":false}",
-	  MCP_TEXT_OUT, DE, NULL },
-	{ "process_kill", "process.kill",
-	  "Send a signal (default TERM) to a background process.",
-	  "{\"type\":\"object\",\"properties\":{" MCP_HANDLE_PROP ","
-	  "\"signal\":{\"type\":\"string\",\"description\":\"TERM, KILL, "
-	  "INT, HUP, ... or a number\",\"examples\":[\"TERM\",\"KILL\"]}},"
-	  "\"required\":[\"handle\"],\"additionalProperties\":false}",
-	  MCP_TEXT_OUT, DE | ID, NULL },
-	{ "process_list", "process.list",
-	  "List the sandbox's background processes.",
-	  "{\"type\":\"object\",\"properties\":{},"
-	  "\"additionalProperties\":false}",
-	  "{\"type\":\"object\",\"properties\":{\"processes\":{\"type\":"
-	  "\"array\",\"items\":{\"type\":\"object\"}}},"
-	  "\"required\":[\"processes\"]}", RO | ID, NULL },
-	{ "sync_push", "sync.push",
-	  "Send local workspace changes to the sandbox now.",
-	  "{\"type\":\"object\",\"properties\":{" MCP_PATHS_PROP "},"
-	  "\"additionalProperties\":false}",
-	  MCP_SYNC_OUT, DE | ID, NULL },
-	{ "sync_pull", "sync.pull",
-	  "Fetch the sandbox's workspace changes into the local workspace "
-	  "now.",
-	  "{\"type\":\"object\",\"properties\":{" MCP_PATHS_PROP "},"
-	  "\"additionalProperties\":false}",
-	  MCP_SYNC_OUT, DE | ID, NULL },
-	{ "read_output", MCP_READ_OUTPUT,
-	  "Read the rest of an exec's output that was cut (truncated: true "
-	  "and an outputId in its result), in ranges.",
-	  "{\"type\":\"object\",\"properties\":{"
-	  "\"id\":{\"type\":\"string\",\"pattern\":\"^o[0-9a-f]{8}$\","
-	  "\"description\":\"the outputId of the exec's result\"},"
-	  "\"stream\":{\"type\":\"string\",\"enum\":[\"stdout\","
-	  "\"stderr\"]},"
-	  "\"offset\":{\"type\":\"integer\",\"minimum\":0},"
-	  "\"limit\":{\"type\":\"integer\",\"minimum\":1,"
-	  "\"description\":\"bytes (at most half of the result cap)\"},"
-	  MCP_ENCODING_PROP "}},"
-	  "\"required\":[\"id\"],\"additionalProperties\":false}",
-	  MCP_CONTENT_OUT ",\"offset\":{\"type\":\"integer\"},"
-	  "\"nextOffset\":{\"type\":\"integer\"},"
-	  "\"total\":{\"type\":\"integer\"},"
-	  "\"eof\":{\"type\":\"boolean\"}},"
-	  "\"required\":[\"content\",\"encoding\",\"nextOffset\","
-	  "\"eof\"]}", RO | ID, "exec" },
-};
-#define N_TOOLS	(sizeof mcp_tools / sizeof mcp_tools[0])
 
 static const char *const mcp_versions[] = {
 	"2025-06-18", "2025-03-26", "2024-11-05"
@@ -292,47 +62,54 @@ mcp_initialize_result(const cJSON *params, const char *sandbox)
 
 /* The annotations object of a tool. */
 static cJSON *
-mcp_annotations(const struct mcp_tool *t)
+mcp_annotations(const struct op_entry *t)
 {
 	cJSON	*a = cJSON_CreateObject();
 
-	cJSON_AddBoolToObject(a, "readOnlyHint", (t->hints & RO) != 0);
-	cJSON_AddBoolToObject(a, "destructiveHint", (t->hints & DE) != 0);
-	cJSON_AddBoolToObject(a, "idempotentHint", (t->hints & ID) != 0);
+	cJSON_AddBoolToObject(a, "readOnlyHint", (t->hints & OPH_RO) != 0);
+	cJSON_AddBoolToObject(a, "destructiveHint", (t->hints & OPH_DE) != 0);
+	cJSON_AddBoolToObject(a, "idempotentHint", (t->hints & OPH_ID) != 0);
 	cJSON_AddBoolToObject(a, "openWorldHint", 0);
 	return a;
 }
 
-/* A schema literal of the table, parsed. */
+/* A schema literal of the operations table, parsed. */
 static cJSON *
 mcp_schema(const char *text)
 {
 	cJSON	*schema;
 
 	if ((schema = cJSON_Parse(text)) == NULL)
-		abort();	/* a bad literal above */
+		abort();	/* a bad literal in ops_table.c */
 	return schema;
+}
+
+/* The policy name of an operation. */
+static const char *
+mcp_op_policy(const struct op_entry *t)
+{
+	return t->policy != NULL ? t->policy : t->method;
 }
 
 /* The tools/list result, the denied tools left out. */
 cJSON *
 mcp_tools_list_allowed(int (*allowed)(const char *, void *), void *arg)
 {
-	const struct mcp_tool	*t;
+	const struct op_entry	*t;
 	cJSON			*o, *a, *j;
 	size_t			 i;
 
 	o = cJSON_CreateObject();
 	a = cJSON_AddArrayToObject(o, "tools");
-	for (i = 0; i < N_TOOLS; i++) {
-		t = &mcp_tools[i];
-		if (allowed != NULL && !allowed(t->policy != NULL ? t->policy :
-		    t->method, arg))
+	for (i = 0; i < ops_n; i++) {
+		t = &ops_table[i];
+		if (t->tool == NULL || (allowed != NULL &&
+		    !allowed(mcp_op_policy(t), arg)))
 			continue;
 		j = cJSON_CreateObject();
-		cJSON_AddStringToObject(j, "name", t->name);
-		cJSON_AddStringToObject(j, "description", t->description);
-		cJSON_AddItemToObject(j, "inputSchema", mcp_schema(t->schema));
+		cJSON_AddStringToObject(j, "name", t->tool);
+		cJSON_AddStringToObject(j, "description", t->summary);
+		cJSON_AddItemToObject(j, "inputSchema", ops_input_schema(t));
 		cJSON_AddItemToObject(j, "outputSchema",
 		    mcp_schema(t->output));
 		cJSON_AddItemToObject(j, "annotations", mcp_annotations(t));
@@ -352,52 +129,28 @@ mcp_tools_list(void)
 const char *
 mcp_policy_name(const char *method)
 {
-	size_t	i;
+	const struct op_entry	*t = ops_by_method(method);
 
-	for (i = 0; i < N_TOOLS; i++)
-		if (strcmp(method, mcp_tools[i].method) == 0)
-			return mcp_tools[i].policy != NULL ?
-			    mcp_tools[i].policy : method;
-	return method;
+	return t != NULL && t->tool != NULL ? mcp_op_policy(t) : method;
 }
 
-/* The tool named name, or NULL. */
-static const struct mcp_tool *
-mcp_tool_find(const char *name)
-{
-	size_t	i;
-
-	for (i = 0; i < N_TOOLS; i++)
-		if (strcmp(name, mcp_tools[i].name) == 0)
-			return &mcp_tools[i];
-	return NULL;
-}
-
-/* Copy arguments into params, checking names against the schema. */
+/* Copy arguments into params, checking names against the table. */
 static int
-mcp_copy_args(const struct mcp_tool *t, const cJSON *args, cJSON *p,
+mcp_copy_args(const struct op_entry *t, const cJSON *args, cJSON *p,
     char **msg)
 {
-	cJSON		*schema, *props;
 	const cJSON	*a;
-	int		 rc = 0;
 
-	if ((schema = cJSON_Parse(t->schema)) == NULL)
-		abort();
-	props = cJSON_GetObjectItemCaseSensitive(schema, "properties");
 	cJSON_ArrayForEach(a, args) {
-		if (cJSON_GetObjectItemCaseSensitive(props, a->string) ==
-		    NULL ||
+		if (ops_arg(t, OPS_SURFACE_MCP, a->string) == NULL ||
 		    cJSON_GetObjectItemCaseSensitive(p, a->string) != NULL) {
 			*msg = xasprintf("arguments.%.64s: unknown or repeated "
-			    "argument of %s", a->string, t->name);
-			rc = JSONRPC_INVALID_PARAMS;
-			break;
+			    "argument of %s", a->string, t->tool);
+			return JSONRPC_INVALID_PARAMS;
 		}
 		cJSON_AddItemToObject(p, a->string, cJSON_Duplicate(a, 1));
 	}
-	cJSON_Delete(schema);
-	return rc;
+	return 0;
 }
 
 /* Turn a "command" string into argv ["sh", "-c", command]. */
@@ -428,7 +181,7 @@ mcp_command(cJSON *p, char **msg)
  * content into content_base64; read_output keeps it.
  */
 static int
-mcp_encoding(const struct mcp_tool *t, cJSON *p, int *flags, char **msg)
+mcp_encoding(const struct op_entry *t, cJSON *p, int *flags, char **msg)
 {
 	cJSON	*e, *c;
 	int	 b64;
@@ -460,7 +213,7 @@ int
 mcp_tool_call_ex(const cJSON *params, const char *sandbox, char **method,
     cJSON **rpc_params, int *flags, char **msg)
 {
-	const struct mcp_tool	*t;
+	const struct op_entry	*t;
 	const cJSON		*name, *args;
 	cJSON			*p;
 	int			 rc;
@@ -471,7 +224,7 @@ mcp_tool_call_ex(const cJSON *params, const char *sandbox, char **method,
 		*msg = xstrdup("params.name: expected a tool name");
 		return JSONRPC_INVALID_PARAMS;
 	}
-	if ((t = mcp_tool_find(name->valuestring)) == NULL) {
+	if ((t = ops_by_tool(name->valuestring)) == NULL) {
 		*msg = xasprintf("unknown tool '%.64s'", name->valuestring);
 		return JSONRPC_INVALID_PARAMS;
 	}

@@ -18,6 +18,7 @@
 #include "contain.h"
 #include "fstore.h"
 #include "jsonrpc.h"
+#include "ops.h"
 #include "process.h"
 #include "pty.h"
 #include "rpc_methods.h"
@@ -25,10 +26,6 @@
 #include "sandbox.h"
 #include "signals.h"
 #include "xmalloc.h"
-
-#define RM_WORD_MAX	255	/* host, user, names */
-#define RM_OPTIONS_MAX	64	/* ssh_options entries */
-#define RM_PATHS_MAX	1024	/* sync paths */
 
 struct rpc_method {
 	const char		*name;
@@ -39,14 +36,51 @@ struct rpc_method {
 	int			 idempotent;
 };
 
-/* 1 if s has no control character (C0 or DEL). */
+/* "OPT=VALUE" for a string param that is there. */
 static int
-rm_clean(const char *s)
+rm_opt(struct rpc_params *rp, const char *key, const char *opt)
 {
-	for (; *s != '\0'; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			return 0;
-	return 1;
+	const char	*s;
+
+	if (rp_string(rp, key, &s) != 0 || s == NULL)
+		return rp->msg != NULL ? -1 : 0;
+	return rp_argf(rp, "%s=%s", opt, s);
+}
+
+/* "OPT=N" for an integer param that is there. */
+static int
+rm_opt_int(struct rpc_params *rp, const char *key, const char *opt)
+{
+	int64_t	v;
+	int	has;
+
+	if (rp_int(rp, key, &v, &has) != 0 || !has)
+		return rp->msg != NULL ? -1 : 0;
+	return rp_argf(rp, "%s=%lld", opt, (long long)v);
+}
+
+/* "OPT=NAME" for an enum param that is there. */
+static int
+rm_opt_enum(struct rpc_params *rp, const char *key, const char *opt)
+{
+	const char	*s;
+
+	if (rp_enum(rp, key, &s) != 0 || s == NULL)
+		return rp->msg != NULL ? -1 : 0;
+	return rp_argf(rp, "%s=%s", opt, s);
+}
+
+/* OPT for a boolean param that is true; *on says if it was. */
+static int
+rm_flag(struct rpc_params *rp, const char *key, const char *opt, int *on)
+{
+	int	v;
+
+	if (rp_bool(rp, key, &v) != 0)
+		return -1;
+	if (on != NULL)
+		*on = v;
+	return v ? rp_arg(rp, opt) : 0;
 }
 
 /* The connection params every method takes. */
@@ -56,77 +90,54 @@ rm_conn(struct rpc_params *rp)
 	const cJSON	*a, *v;
 	const char	*s;
 	int64_t		 port;
-	int		 has, n = 0;
+	int		 has;
 
-	if (rp_string(rp, "config", RP_NONEMPTY | RP_NODASH, RPC_PATH_MAX,
-	    &s) == 0 && s != NULL)
-		rp_argf(rp, "--config=%s", s);
-	if (rp_string(rp, "ssh_config", RP_NONEMPTY | RP_NODASH,
-	    RPC_PATH_MAX, &s) == 0 && s != NULL) {
+	rm_opt(rp, "config", "--config");
+	if (rp_string(rp, "ssh_config", &s) == 0 && s != NULL) {
 		rp_arg(rp, "-F");
 		rp_arg(rp, s);
 	}
-	if (rp_string(rp, "state_dir", RP_NONEMPTY | RP_NODASH, RPC_PATH_MAX,
-	    &s) == 0 && s != NULL)
-		rp_argf(rp, "--state-dir=%s", s);
-	if (rp_string(rp, "passphrase_file", RP_NONEMPTY | RP_NODASH,
-	    RPC_PATH_MAX, &s) == 0 && s != NULL)
-		rp_argf(rp, "--passphrase-file=%s", s);
-	if (rp_string(rp, "user", RP_NONEMPTY | RP_NODASH | RP_WORD,
-	    RM_WORD_MAX, &s) == 0 && s != NULL) {
+	rm_opt(rp, "state_dir", "--state-dir");
+	rm_opt(rp, "passphrase_file", "--passphrase-file");
+	if (rp_string(rp, "user", &s) == 0 && s != NULL) {
 		rp_arg(rp, "-l");
 		rp_arg(rp, s);
 	}
-	if (rp_int(rp, "port", 1, 65535, &port, &has) == 0 && has) {
+	if (rp_int(rp, "port", &port, &has) == 0 && has) {
 		rp_arg(rp, "-p");
 		rp_argf(rp, "%lld", (long long)port);
 	}
 	if ((a = rp_get(rp, "ssh_options")) == NULL)
 		return rp->msg != NULL ? -1 : 0;
-	if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) > RM_OPTIONS_MAX)
-		return rp_fail(rp, "params.ssh_options: expected an array of "
-		    "at most %d \"Key=Value\" strings", RM_OPTIONS_MAX);
 	cJSON_ArrayForEach(v, a) {
-		s = cJSON_GetStringValue(v);
-		if (s == NULL || *s == '-' || strchr(s, '=') == NULL ||
-		    *s == '=' || strlen(s) > 1024 || !rm_clean(s))
-			return rp_fail(rp, "params.ssh_options[%d]: expected "
-			    "a \"Key=Value\" string", n);
 		rp_arg(rp, "-o");
-		rp_arg(rp, s);
-		n++;
+		rp_arg(rp, v->valuestring);
 	}
 	return rp->msg != NULL ? -1 : 0;
 }
 
-/* The sandbox id param (required), checked and recorded in the call. */
+/* The sandbox id param (required), recorded in the call. */
 static int
 rm_sandbox(struct rpc_params *rp, struct rpc_call *c, const char **id)
 {
-	if (rp_string(rp, "sandbox", RP_REQUIRED, 64, id) != 0)
+	if (rp_string(rp, "sandbox", id) != 0)
 		return -1;
-	if (!sandbox_id_ok(*id))
-		return rp_fail(rp, "params.sandbox: expected a sandbox id "
-		    "('c' and 12 characters of a-z 2-7, as provision "
-		    "printed)");
 	c->sandbox = xstrdup(*id);
 	return 0;
 }
 
 /* The host param, recorded in the call. */
 static int
-rm_host(struct rpc_params *rp, struct rpc_call *c, int flags,
-    const char **host)
+rm_host(struct rpc_params *rp, struct rpc_call *c, const char **host)
 {
-	if (rp_string(rp, "host", flags | RP_NONEMPTY | RP_NODASH | RP_WORD,
-	    RM_WORD_MAX, host) != 0)
+	if (rp_string(rp, "host", host) != 0)
 		return -1;
 	if (*host != NULL)
 		c->host = xstrdup(*host);
 	return 0;
 }
 
-/* "-s ID" for the sandbox param. */
+/* "--sandbox=ID" for the sandbox param. */
 static int
 rm_sandbox_opt(struct rpc_params *rp, struct rpc_call *c)
 {
@@ -137,37 +148,18 @@ rm_sandbox_opt(struct rpc_params *rp, struct rpc_call *c)
 	return rp_argf(rp, "--sandbox=%s", id);
 }
 
-/* A path operand param: 1..RPC_PATH_MAX bytes, no control characters. */
-static int
-rm_path(struct rpc_params *rp, const char *key, int flags, const char **p)
-{
-	return rp_string(rp, key, flags | RP_NONEMPTY, RPC_PATH_MAX, p);
-}
-
 /* An array of argument strings (the command), appended after "--". */
 static int
 rm_command(struct rpc_params *rp, const char *key)
 {
 	const cJSON	*a, *v;
-	int		 i = 0;
 
 	if ((a = rp_get(rp, key)) == NULL)
-		return rp_fail(rp, "params.%s: required", key);
-	if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) == 0)
-		return rp_fail(rp, "params.%s: expected a non-empty array of "
-		    "strings", key);
-	if (!cJSON_IsString(a->child) || *a->child->valuestring == '\0')
-		return rp_fail(rp, "params.%s[0]: expected a non-empty string",
-		    key);
+		return rp->msg != NULL ? -1 : 0;
 	rp_arg(rp, "--");
-	cJSON_ArrayForEach(v, a) {
-		if (!cJSON_IsString(v))
-			return rp_fail(rp, "params.%s[%d]: expected a string",
-			    key, i);
+	cJSON_ArrayForEach(v, a)
 		if (rp_arg(rp, v->valuestring) != 0)
 			return -1;
-		i++;
-	}
 	return 0;
 }
 
@@ -188,7 +180,7 @@ rpc_env_name_ok(const char *name)
 	const char	*p;
 	size_t		 i;
 
-	if (*name == '\0' || strlen(name) > RM_WORD_MAX ||
+	if (*name == '\0' || strlen(name) > OPS_WORD_MAX ||
 	    (*name >= '0' && *name <= '9'))
 		return 0;
 	for (p = name; *p != '\0'; p++)
@@ -249,29 +241,19 @@ rm_env(struct rpc_params *rp, struct rpc_call *c)
 
 	if ((e = rp_get(rp, "env")) == NULL)
 		return rp->msg != NULL ? -1 : 0;
-	if ((!cJSON_IsObject(e) && !cJSON_IsArray(e)) ||
-	    cJSON_GetArraySize(e) > RPC_ENV_MAX)
-		return rp_fail(rp, "params.env: expected an object of strings "
-		    "or an array of \"NAME=VALUE\" strings (at most %d)",
-		    RPC_ENV_MAX);
 	cJSON_ArrayForEach(v, e) {
 		if (cJSON_IsObject(e)) {
 			snprintf(where, sizeof where, "env.%.40s", v->string);
-			if (!cJSON_IsString(v))
-				return rp_fail(rp, "params.%s: expected a "
-				    "string", where);
-			eq = NULL;
+			if (rm_env_add(rp, c, v->string, strlen(v->string),
+			    v->valuestring, where) != 0)
+				return -1;
 		} else {
 			snprintf(where, sizeof where, "env[%d]", i);
-			if (!cJSON_IsString(v) ||
-			    (eq = strchr(v->valuestring, '=')) == NULL)
-				return rp_fail(rp, "params.%s: expected a "
-				    "\"NAME=VALUE\" string", where);
+			eq = strchr(v->valuestring, '=');
+			if (rm_env_add(rp, c, v->valuestring,
+			    (size_t)(eq - v->valuestring), eq + 1, where) != 0)
+				return -1;
 		}
-		if (eq == NULL ? rm_env_add(rp, c, v->string, strlen(v->string),
-		    v->valuestring, where) : rm_env_add(rp, c, v->valuestring,
-		    (size_t)(eq - v->valuestring), eq + 1, where))
-			return -1;
 		i++;
 	}
 	return 0;
@@ -288,8 +270,8 @@ rm_exec_pty(struct rpc_params *rp)
 	int	pty, hasc, hasr;
 
 	if (rp_bool(rp, "pty", &pty) != 0 ||
-	    rp_int(rp, "cols", 1, PTY_SIZE_MAX, &cols, &hasc) != 0 ||
-	    rp_int(rp, "rows", 1, PTY_SIZE_MAX, &rows, &hasr) != 0)
+	    rp_int(rp, "cols", &cols, &hasc) != 0 ||
+	    rp_int(rp, "rows", &rows, &hasr) != 0)
 		return -1;
 	if (!pty) {
 		if (hasc || hasr)
@@ -302,35 +284,46 @@ rm_exec_pty(struct rpc_params *rp)
 	    (long long)rows);
 }
 
+/* exec's sandbox or host: one of them, recorded in the call. */
+static int
+rm_exec_target(struct rpc_params *rp, struct rpc_call *c,
+    const char **host)
+{
+	const char	*id = NULL;
+
+	if (rm_host(rp, c, host) != 0)
+		return -1;
+	if (*host == NULL && rp_get(rp, "sandbox") == NULL)
+		return rp_fail(rp, "params: give sandbox or host");
+	if (*host != NULL && rp_get(rp, "sandbox") != NULL)
+		return rp_fail(rp, "params.host: give sandbox or host, not "
+		    "both");
+	if (*host == NULL && rm_sandbox(rp, c, &id) != 0)
+		return -1;
+	if (*host != NULL) {
+		c->elevated = 1;
+		return rp_argf(rp, "--host=%s", *host);
+	}
+	return rp_argf(rp, "--sandbox=%s", id);
+}
+
 /* exec: a command on a host or in a sandbox, streamed. */
 static int
 rm_exec(struct rpc_params *rp, struct rpc_call *c)
 {
-	const char	*host, *cwd, *id = NULL;
+	const char	*host, *cwd;
 	int64_t		 timeout;
-	int		 has, nosync, strict, argc;
+	int		 has, nosync, strict = 0, argc;
 
 	rp_arg(rp, "exec");
-	if (rm_host(rp, c, 0, &host) != 0)
+	if (rm_exec_target(rp, c, &host) != 0)
 		return -1;
-	if (host == NULL && rp_get(rp, "sandbox") == NULL)
-		return rp_fail(rp, "params: give sandbox or host");
-	if (host != NULL && rp_get(rp, "sandbox") != NULL)
-		return rp_fail(rp, "params.host: give sandbox or host, not "
-		    "both");
-	if (host == NULL && rm_sandbox(rp, c, &id) != 0)
-		return -1;
-	if (host != NULL) {
-		rp_argf(rp, "--host=%s", host);
-		c->elevated = 1;
-	} else
-		rp_argf(rp, "--sandbox=%s", id);
-	if (rm_path(rp, "cwd", 0, &cwd) == 0 && cwd != NULL) {
+	if (rp_string(rp, "cwd", &cwd) == 0 && cwd != NULL) {
 		rp_argf(rp, "--cwd=%s", cwd);
 		c->exec.cwd = xstrdup(cwd);
 	}
-	if (rp_int(rp, "timeout", 0, RPC_TIMEOUT_MAX, &timeout, &has) == 0 &&
-	    has && timeout > 0) {
+	if (rp_int(rp, "timeout", &timeout, &has) == 0 && has &&
+	    timeout > 0) {
 		rp_argf(rp, "--timeout=%lld", (long long)timeout);
 		c->exec.timeout = (int)timeout;
 	}
@@ -340,8 +333,7 @@ rm_exec(struct rpc_params *rp, struct rpc_call *c)
 		rp_arg(rp, "--no-sync");
 		c->exec.no_sync = 1;
 	}
-	if (rp_bool(rp, "strict_config", &strict) == 0 && strict)
-		rp_arg(rp, "--strict-config");
+	rm_flag(rp, "strict_config", "--strict-config", &strict);
 	argc = rp->argc;
 	if (rm_exec_pty(rp) != 0 || rm_env(rp, c) != 0)
 		return -1;
@@ -349,37 +341,12 @@ rm_exec(struct rpc_params *rp, struct rpc_call *c)
 	c->exec.simple = host == NULL && !strict &&
 	    rp->argc - argc == (int)c->nenv;
 	c->conn_first = rp->argc;
-	if (rm_conn(rp) != 0 ||
-	    rp_data(rp, "stdin", "stdin_base64", &c->in, &c->inlen) != 0)
+	if (rm_conn(rp) != 0 || rp_data(rp, "stdin", &c->in, &c->inlen) != 0)
 		return -1;
 	c->conn_n = rp->argc - c->conn_first;
 	c->stream = 1;
 	c->exec.argi = rp->argc + 1;	/* after "--" */
 	return rm_command(rp, "argv");
-}
-
-/* One resource limit: an integer, or a size string ("512M") for sizes. */
-static int
-rm_limit(struct rpc_params *rp, const char *key, const char *opt, int size)
-{
-	const cJSON	*v = rp_get(rp, key);
-	int64_t		 n;
-	char		*cause = NULL;
-
-	if (v == NULL)
-		return rp->msg != NULL ? -1 : 0;
-	if (cJSON_IsNumber(v) && v->valuedouble >= 0 &&
-	    v->valuedouble <= CONTAIN_LIMIT_MAX &&
-	    v->valuedouble == (double)(int64_t)v->valuedouble)
-		return rp_argf(rp, "--%s=%lld", opt,
-		    (long long)v->valuedouble);
-	if (size && cJSON_IsString(v) && *v->valuestring != '-' &&
-	    contain_size_parse(v->valuestring, &n, &cause) == 0)
-		return rp_argf(rp, "--%s=%s", opt, v->valuestring);
-	free(cause);
-	return rp_fail(rp, "params.%s: expected %s", key, size ?
-	    "a non-negative integer or a size such as \"512M\"" :
-	    "a non-negative integer");
 }
 
 /* The gpu param: an integer or "all". */
@@ -390,67 +357,56 @@ rm_gpu(struct rpc_params *rp)
 
 	if (v == NULL)
 		return rp->msg != NULL ? -1 : 0;
-	if (cJSON_IsString(v) && strcmp(v->valuestring, "all") == 0)
+	if (cJSON_IsString(v))
 		return rp_arg(rp, "--gpu=all");
-	if (cJSON_IsNumber(v) && v->valuedouble >= 1 &&
-	    v->valuedouble <= SANDBOX_GPUS_MAX &&
-	    v->valuedouble == (double)(int)v->valuedouble)
-		return rp_argf(rp, "--gpu=%d", (int)v->valuedouble);
-	return rp_fail(rp, "params.gpu: expected an integer from 1 to %d, or "
-	    "\"all\"", SANDBOX_GPUS_MAX);
+	return rp_argf(rp, "--gpu=%d", (int)v->valuedouble);
+}
+
+/* A resource limit: an integer, or a size string ("512M") for sizes. */
+static int
+rm_limit(struct rpc_params *rp, const char *key, const char *opt)
+{
+	const cJSON	*v = rp_get(rp, key);
+
+	if (v == NULL)
+		return rp->msg != NULL ? -1 : 0;
+	if (cJSON_IsString(v))
+		return rp_argf(rp, "%s=%s", opt, v->valuestring);
+	return rp_argf(rp, "%s=%lld", opt, (long long)v->valuedouble);
 }
 
 /* sandbox.provision: get or create a sandbox. */
 static int
 rm_provision(struct rpc_params *rp, struct rpc_call *c)
 {
-	static const struct { const char *key, *opt; int size; } lim[] = {
-		{ "memory", "memory", 1 }, { "processes", "processes", 0 },
-		{ "cpu_seconds", "cpu-seconds", 0 },
-		{ "file_size", "file-size", 1 },
-		{ "open_files", "open-files", 0 },
+	static const struct { const char *key, *opt; } lim[] = {
+		{ "memory", "--memory" }, { "processes", "--processes" },
+		{ "cpu_seconds", "--cpu-seconds" },
+		{ "file_size", "--file-size" },
+		{ "open_files", "--open-files" },
 	};
-	const char	*host, *s;
+	const char	*host;
 	size_t		 i;
-	int		 strict;
 
 	rp_arg(rp, "provision");
-	if (rm_host(rp, c, RP_REQUIRED, &host) != 0)
+	if (rm_host(rp, c, &host) != 0)
 		return -1;
 	rp_argf(rp, "--host=%s", host);
-	if (rp_enum(rp, "scope", &sandbox_scope_names, &s) == 0 && s != NULL)
-		rp_argf(rp, "--scope=%s", s);
-	if (rp_string(rp, "key", RP_NONEMPTY, SANDBOX_KEY_MAX, &s) == 0 &&
-	    s != NULL)
-		rp_argf(rp, "--key=%s", s);
-	if (rm_path(rp, "workspace", RP_NODASH, &s) == 0 && s != NULL) {
-		if (*s != '/')
-			return rp_fail(rp, "params.workspace: expected an "
-			    "absolute path");
-		rp_argf(rp, "--workspace=%s", s);
-	}
-	if (rp_enum(rp, "access", &sandbox_access_names, &s) == 0 && s != NULL)
-		rp_argf(rp, "--access=%s", s);
-	if (rp_enum(rp, "mode", &sandbox_mode_names, &s) == 0 && s != NULL)
-		rp_argf(rp, "--mode=%s", s);
-	if (rp_string(rp, "from", RP_NONEMPTY | RP_NODASH | RP_WORD, 128,
-	    &s) == 0 && s != NULL)
-		rp_argf(rp, "--from=%s", s);
-	if (rp_enum(rp, "runtime", &contain_runtime_names, &s) == 0 && s != NULL)
-		rp_argf(rp, "--runtime=%s", s);
-	if (rp_enum(rp, "network", &contain_network_names, &s) == 0 && s != NULL)
-		rp_argf(rp, "--network=%s", s);
-	if (rp_enum(rp, "workdir", &sandbox_workdir_names, &s) == 0 && s != NULL)
-		rp_argf(rp, "--workdir=%s", s);
+	rm_opt_enum(rp, "scope", "--scope");
+	rm_opt(rp, "key", "--key");
+	rm_opt(rp, "workspace", "--workspace");
+	rm_opt_enum(rp, "access", "--access");
+	rm_opt_enum(rp, "mode", "--mode");
+	rm_opt(rp, "from", "--from");
+	rm_opt_enum(rp, "runtime", "--runtime");
+	rm_opt_enum(rp, "network", "--network");
+	rm_opt_enum(rp, "workdir", "--workdir");
 	for (i = 0; i < sizeof lim / sizeof *lim; i++)
-		rm_limit(rp, lim[i].key, lim[i].opt, lim[i].size);
+		rm_limit(rp, lim[i].key, lim[i].opt);
 	rm_gpu(rp);
-	if (rm_path(rp, "remote_root", RP_NODASH, &s) == 0 && s != NULL)
-		rp_argf(rp, "--remote-root=%s", s);
-	if (rp_bool(rp, "strict_config", &strict) == 0 && strict)
-		rp_arg(rp, "--strict-config");
+	rm_opt(rp, "remote_root", "--remote-root");
+	rm_flag(rp, "strict_config", "--strict-config", NULL);
 	rp_arg(rp, "--json");
-	(void)c;
 	return rm_conn(rp);
 }
 
@@ -514,17 +470,11 @@ rm_sync_status(struct rpc_params *rp, struct rpc_call *c)
 static int
 rm_prune(struct rpc_params *rp, struct rpc_call *c)
 {
-	int64_t	 v;
-	int	 has, dry;
-
 	(void)c;
 	rp_arg(rp, "prune");
-	if (rp_int(rp, "idle_hours", 0, 1000000, &v, &has) == 0 && has)
-		rp_argf(rp, "--idle-hours=%lld", (long long)v);
-	if (rp_int(rp, "max_age_days", 0, 100000, &v, &has) == 0 && has)
-		rp_argf(rp, "--max-age-days=%lld", (long long)v);
-	if (rp_bool(rp, "dry_run", &dry) == 0 && dry)
-		rp_arg(rp, "--dry-run");
+	rm_opt_int(rp, "idle_hours", "--idle-hours");
+	rm_opt_int(rp, "max_age_days", "--max-age-days");
+	rm_flag(rp, "dry_run", "--dry-run", NULL);
 	return rm_conn(rp);
 }
 
@@ -534,7 +484,6 @@ rm_sync(struct rpc_params *rp, struct rpc_call *c, const char *sub)
 {
 	const cJSON	*a, *v;
 	const char	*id;
-	int		 i = 0;
 
 	rp_arg(rp, "sync");
 	rp_arg(rp, sub);
@@ -544,20 +493,9 @@ rm_sync(struct rpc_params *rp, struct rpc_call *c, const char *sub)
 	rp_arg(rp, "--");
 	rp_arg(rp, id);
 	if ((a = rp_get(rp, "paths")) == NULL)
-		return 0;
-	if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) > RM_PATHS_MAX)
-		return rp_fail(rp, "params.paths: expected an array of at most "
-		    "%d paths", RM_PATHS_MAX);
-	cJSON_ArrayForEach(v, a) {
-		const char	*s = cJSON_GetStringValue(v);
-
-		if (s == NULL || *s == '\0' || strlen(s) > RPC_PATH_MAX ||
-		    !rm_clean(s))
-			return rp_fail(rp, "params.paths[%d]: expected a "
-			    "non-empty path without control characters", i);
-		rp_arg(rp, s);
-		i++;
-	}
+		return rp->msg != NULL ? -1 : 0;
+	cJSON_ArrayForEach(v, a)
+		rp_arg(rp, v->valuestring);
 	return rp->msg != NULL ? -1 : 0;
 }
 
@@ -579,15 +517,14 @@ rm_sync_pull(struct rpc_params *rp, struct rpc_call *c)
 static int
 rm_image_list(struct rpc_params *rp, struct rpc_call *c)
 {
-	const char	*host, *root;
+	const char	*host;
 
 	rp_arg(rp, "image");
 	rp_arg(rp, "list");
-	if (rm_host(rp, c, RP_REQUIRED, &host) != 0)
+	if (rm_host(rp, c, &host) != 0)
 		return -1;
 	rp_argf(rp, "--host=%s", host);
-	if (rm_path(rp, "remote_root", RP_NODASH, &root) == 0 && root != NULL)
-		rp_argf(rp, "--remote-root=%s", root);
+	rm_opt(rp, "remote_root", "--remote-root");
 	rp_arg(rp, "--json");
 	return rm_conn(rp);
 }
@@ -603,8 +540,7 @@ rm_fs_start(struct rpc_params *rp, struct rpc_call *c, const char *tool)
 	c->fs.timeout = -1;
 	if (rm_sandbox_opt(rp, c) != 0)
 		return -1;
-	if (rp_int(rp, "timeout", 0, RPC_TIMEOUT_MAX, &timeout, &has) == 0 &&
-	    has) {
+	if (rp_int(rp, "timeout", &timeout, &has) == 0 && has) {
 		rp_argf(rp, "--timeout=%lld", (long long)timeout);
 		c->fs.timeout = (int)timeout;
 	}
@@ -622,12 +558,12 @@ rm_fs_start(struct rpc_params *rp, struct rpc_call *c, const char *tool)
  * answer itself), also as the CLI takes it into c->fs.
  */
 static int
-rm_fs_path(struct rpc_params *rp, struct rpc_call *c, int required, int fs)
+rm_fs_path(struct rpc_params *rp, struct rpc_call *c, int fs)
 {
 	const char	*p;
 	char		*cause = NULL;
 
-	if (rm_path(rp, "path", required ? RP_REQUIRED : 0, &p) != 0)
+	if (rp_string(rp, "path", &p) != 0)
 		return -1;
 	if (fs && fstore_path(p != NULL ? p : ".", &c->fs.path, &cause) == 0)
 		c->fs.simple = 1;
@@ -638,37 +574,25 @@ rm_fs_path(struct rpc_params *rp, struct rpc_call *c, int required, int fs)
 	return rp_arg(rp, p);
 }
 
-/* The push param of the writing file tools: *push set. */
-static int
-rm_fs_push(struct rpc_params *rp, int *push)
-{
-	if (rp_bool(rp, "push", push) == 0 && *push)
-		rp_arg(rp, "--push");
-	return rp->msg != NULL ? -1 : 0;
-}
-
 /* fs.read: a file's content, or a byte or line range of it. */
 static int
 rm_fs_read(struct rpc_params *rp, struct rpc_call *c)
 {
 	int64_t	 v;
-	int	 has, lines;
+	int	 has;
 
 	if (rm_fs_start(rp, c, "read") != 0)
 		return -1;
-	if (rp_int(rp, "offset", 0, INT64_C(1) << 53, &v, &has) == 0 && has) {
+	if (rp_int(rp, "offset", &v, &has) == 0 && has) {
 		rp_argf(rp, "--offset=%lld", (long long)v);
 		c->fs.offset = (uint64_t)v;
 	}
-	if (rp_int(rp, "limit", 0, INT64_C(1) << 53, &v, &has) == 0 && has) {
+	if (rp_int(rp, "limit", &v, &has) == 0 && has) {
 		rp_argf(rp, "--limit=%lld", (long long)v);
 		c->fs.limit = (uint64_t)v;
 	}
-	if (rp_bool(rp, "lines", &lines) == 0 && lines) {
-		rp_arg(rp, "--lines");
-		c->fs.lines = 1;
-	}
-	return rm_fs_path(rp, c, 1, 1);
+	rm_flag(rp, "lines", "--lines", &c->fs.lines);
+	return rm_fs_path(rp, c, 1);
 }
 
 /* fs.write: replace a file with content (stdin of the worker). */
@@ -677,14 +601,11 @@ rm_fs_write(struct rpc_params *rp, struct rpc_call *c)
 {
 	int	push;
 
-	if (rm_fs_start(rp, c, "write") != 0 || rm_fs_push(rp, &push) != 0)
+	if (rm_fs_start(rp, c, "write") != 0 ||
+	    rm_flag(rp, "push", "--push", &push) != 0 ||
+	    rp_data(rp, "content", &c->in, &c->inlen) != 0)
 		return -1;
-	if (rp_data(rp, "content", "content_base64", &c->in, &c->inlen) != 0)
-		return -1;
-	if (c->in == NULL)
-		return rp_fail(rp, "params.content: required (or "
-		    "content_base64)");
-	return rm_fs_path(rp, c, 1, !push);
+	return rm_fs_path(rp, c, !push);
 }
 
 /* fs.edit: replace exact text. */
@@ -692,24 +613,19 @@ static int
 rm_fs_edit(struct rpc_params *rp, struct rpc_call *c)
 {
 	const char	*old, *new;
-	int		 all, push;
+	int		 push;
 
-	if (rm_fs_start(rp, c, "edit") != 0 || rm_fs_push(rp, &push) != 0)
-		return -1;
-	if (rp_string(rp, "old", RP_REQUIRED | RP_NONEMPTY | RP_TEXT,
-	    RPC_ARG_MAX - 6, &old) != 0 ||
-	    rp_string(rp, "new", RP_REQUIRED | RP_TEXT, RPC_ARG_MAX - 6,
-	    &new) != 0)
+	if (rm_fs_start(rp, c, "edit") != 0 ||
+	    rm_flag(rp, "push", "--push", &push) != 0 ||
+	    rp_string(rp, "old", &old) != 0 ||
+	    rp_string(rp, "new", &new) != 0)
 		return -1;
 	rp_argf(rp, "--old=%s", old);
 	rp_argf(rp, "--new=%s", new);
-	if (rp_bool(rp, "all", &all) == 0 && all) {
-		rp_arg(rp, "--all");
-		c->fs.all = 1;
-	}
+	rm_flag(rp, "all", "--all", &c->fs.all);
 	c->fs.old = xstrdup(old);
 	c->fs.new = xstrdup(new);
-	return rm_fs_path(rp, c, 1, !push);
+	return rm_fs_path(rp, c, !push);
 }
 
 /* fs.applyPatch: a diff or agent patch on stdin. */
@@ -720,10 +636,8 @@ rm_fs_patch(struct rpc_params *rp, struct rpc_call *c)
 	int		 push;
 
 	if (rm_fs_start(rp, c, "apply-patch") != 0 ||
-	    rm_fs_push(rp, &push) != 0)
-		return -1;
-	if (rp_string(rp, "patch", RP_REQUIRED | RP_NONEMPTY | RP_TEXT,
-	    SIZE_MAX, &patch) != 0)
+	    rm_flag(rp, "push", "--push", &push) != 0 ||
+	    rp_string(rp, "patch", &patch) != 0)
 		return -1;
 	c->inlen = strlen(patch);
 	c->in = xstrdup(patch);
@@ -738,7 +652,7 @@ rm_fs_ls(struct rpc_params *rp, struct rpc_call *c)
 	if (rm_fs_start(rp, c, "ls") != 0)
 		return -1;
 	rp_arg(rp, "--json");
-	return rm_fs_path(rp, c, 0, 1);
+	return rm_fs_path(rp, c, 1);
 }
 
 /* fs.stat: one entry. */
@@ -748,7 +662,7 @@ rm_fs_stat(struct rpc_params *rp, struct rpc_call *c)
 	if (rm_fs_start(rp, c, "stat") != 0)
 		return -1;
 	rp_arg(rp, "--json");
-	return rm_fs_path(rp, c, 1, 1);
+	return rm_fs_path(rp, c, 1);
 }
 
 /* process SUB --sandbox=ID [--json]. */
@@ -771,11 +685,8 @@ rm_proc_handle(struct rpc_params *rp)
 {
 	const char	*h;
 
-	if (rp_string(rp, "handle", RP_REQUIRED, 16, &h) != 0)
+	if (rp_string(rp, "handle", &h) != 0)
 		return -1;
-	if (!process_handle_ok(h))
-		return rp_fail(rp, "params.handle: expected a process handle "
-		    "(p and 8 hex digits, as process.start returned)");
 	rp_arg(rp, "--");
 	return rp_arg(rp, h);
 }
@@ -784,25 +695,11 @@ rm_proc_handle(struct rpc_params *rp)
 static int
 rm_process_start(struct rpc_params *rp, struct rpc_call *c)
 {
-	const char	*name;
-	int64_t		 v;
-	int		 has, pty;
-
 	if (rm_proc_start(rp, c, "start", 1) != 0)
 		return -1;
-	if (rp_bool(rp, "pty", &pty) == 0 && pty)
-		rp_arg(rp, "--pty");
-	if (rp_string(rp, "name", RP_NONEMPTY, PROCESS_NAME_MAX, &name) == 0 &&
-	    name != NULL) {
-		if (!process_name_ok(name) || *name == '-')
-			return rp_fail(rp, "params.name: expected 1 to %d of "
-			    "A-Z a-z 0-9 . _ - (not starting with '-')",
-			    PROCESS_NAME_MAX);
-		rp_argf(rp, "--name=%s", name);
-	}
-	if (rp_int(rp, "log_max", PROCESS_LOG_MIN, PROCESS_LOG_LIMIT, &v,
-	    &has) == 0 && has)
-		rp_argf(rp, "--log-max=%lld", (long long)v);
+	rm_flag(rp, "pty", "--pty", NULL);
+	rm_opt(rp, "name", "--name");
+	rm_opt_int(rp, "log_max", "--log-max");
 	if (rm_env(rp, c) != 0)
 		return -1;
 	return rm_command(rp, "argv");
@@ -828,13 +725,9 @@ rm_process_poll(struct rpc_params *rp, struct rpc_call *c)
 static int
 rm_process_log(struct rpc_params *rp, struct rpc_call *c)
 {
-	int64_t	v;
-	int	has;
-
-	if (rm_proc_start(rp, c, "log", 1) != 0)
+	if (rm_proc_start(rp, c, "log", 1) != 0 ||
+	    rm_opt_int(rp, "tail", "--tail") != 0)
 		return -1;
-	if (rp_int(rp, "tail", 1, 10000000, &v, &has) == 0 && has)
-		rp_argf(rp, "--tail=%lld", (long long)v);
 	return rm_proc_handle(rp);
 }
 
@@ -842,13 +735,9 @@ rm_process_log(struct rpc_params *rp, struct rpc_call *c)
 static int
 rm_process_wait(struct rpc_params *rp, struct rpc_call *c)
 {
-	int64_t	v;
-	int	has;
-
-	if (rm_proc_start(rp, c, "wait", 1) != 0)
+	if (rm_proc_start(rp, c, "wait", 1) != 0 ||
+	    rm_opt_int(rp, "timeout", "--timeout") != 0)
 		return -1;
-	if (rp_int(rp, "timeout", 0, 31536000, &v, &has) == 0 && has)
-		rp_argf(rp, "--timeout=%lld", (long long)v);
 	return rm_proc_handle(rp);
 }
 
@@ -858,11 +747,9 @@ rm_process_write(struct rpc_params *rp, struct rpc_call *c)
 {
 	int	eof;
 
-	if (rm_proc_start(rp, c, "write", 0) != 0)
-		return -1;
-	if (rp_bool(rp, "eof", &eof) == 0 && eof)
-		rp_arg(rp, "--eof");
-	if (rp_data(rp, "data", "data_base64", &c->in, &c->inlen) != 0)
+	if (rm_proc_start(rp, c, "write", 0) != 0 ||
+	    rm_flag(rp, "eof", "--eof", &eof) != 0 ||
+	    rp_data(rp, "data", &c->in, &c->inlen) != 0)
 		return -1;
 	if (c->in == NULL && !eof)
 		return rp_fail(rp, "params.data: required unless eof is true");
@@ -880,17 +767,10 @@ rm_process_kill(struct rpc_params *rp, struct rpc_call *c)
 	if (rm_proc_start(rp, c, "kill", 0) != 0)
 		return -1;
 	if ((v = rp_get(rp, "signal")) != NULL) {
-		if (cJSON_IsNumber(v) && v->valuedouble >= 1 &&
-		    v->valuedouble <= 64 &&
-		    v->valuedouble == (double)(int)v->valuedouble)
+		if (cJSON_IsNumber(v))
 			rp_argf(rp, "--signal=%d", (int)v->valuedouble);
-		else if (cJSON_IsString(v) && *v->valuestring != '-' &&
-		    strlen(v->valuestring) < 16 &&
-		    signals_from_name(v->valuestring) != 0)
-			rp_argf(rp, "--signal=%s", v->valuestring);
 		else
-			return rp_fail(rp, "params.signal: expected a signal "
-			    "name (\"TERM\", \"SIGKILL\") or number");
+			rp_argf(rp, "--signal=%s", v->valuestring);
 	}
 	return rm_proc_handle(rp);
 }
@@ -923,22 +803,13 @@ static const struct rpc_method rpc_methods[] = {
 };
 #define N_METHODS	(sizeof rpc_methods / sizeof rpc_methods[0])
 
-const char *const rpc_method_names[] = {
-	"sandbox.provision", "sandbox.list", "sandbox.status",
-	"sandbox.destroy", "sandbox.recreate", "sandbox.prune", "exec",
-	"fs.read", "fs.write", "fs.edit", "fs.applyPatch", "fs.ls", "fs.stat",
-	"process.start", "process.list", "process.poll", "process.log",
-	"process.wait",
-	"process.write", "process.kill", "sync.push", "sync.pull",
-	"sync.status", "image.list", NULL
-};
-
 /* Build the worker call for method and params. */
 int
 rpc_call_build(const char *method, const cJSON *params, struct rpc_call *out,
     char **msg)
 {
 	const struct rpc_method	*m = NULL;
+	const struct op_entry	*op;
 	struct rpc_params	 rp;
 	struct rpc_call		 c;
 	size_t			 i;
@@ -950,8 +821,10 @@ rpc_call_build(const char *method, const cJSON *params, struct rpc_call *out,
 		*msg = xasprintf("unknown method '%.64s'", method);
 		return JSONRPC_METHOD_NOT_FOUND;
 	}
+	if ((op = ops_by_method(m->name)) == NULL)
+		abort();	/* a method missing from ops_table.c */
 	memset(&c, 0, sizeof c);
-	if (rp_init(&rp, params) != 0 || m->build(&rp, &c) != 0 ||
+	if (rp_init(&rp, op, params) != 0 || m->build(&rp, &c) != 0 ||
 	    rp_finish(&rp) != 0) {
 		*msg = rp.msg != NULL ? rp.msg : xstrdup("params: invalid");
 		rp.msg = NULL;

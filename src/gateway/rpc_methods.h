@@ -14,15 +14,17 @@
 
 #include <cjson/cJSON.h>
 
+#include "ops.h"
+
 enum rpc_result_kind { RPC_RESULT_JSON, RPC_RESULT_TEXT, RPC_RESULT_EXEC };
 
 /* Limits on what a call may put into the worker's argv. */
-#define RPC_ARG_MAX	(100 * 1000)	/* one argument, under MAX_ARG_STRLEN */
+#define RPC_ARG_MAX	OPS_ARG_MAX	/* one argument, under MAX_ARG_STRLEN */
 #define RPC_ARGV_MAX	(1024 * 1024)	/* all of them, env names included */
 #define RPC_ARGC_MAX	4096
-#define RPC_ENV_MAX	256		/* --env entries */
-#define RPC_PATH_MAX	4096
-#define RPC_TIMEOUT_MAX	31536000	/* exec timeout, seconds */
+#define RPC_ENV_MAX	OPS_ENV_MAX	/* --env entries */
+#define RPC_PATH_MAX	OPS_PATH_MAX
+#define RPC_TIMEOUT_MAX	OPS_TIMEOUT_MAX	/* exec timeout, seconds */
 
 /*
  * An exec the daemon may run itself on the sandbox's host agent channel
@@ -123,8 +125,5 @@ char	*rpc_stderr_message(const char *err, size_t errlen);
 
 /* 1 if name may be passed with --env (see docs/protocol.md). */
 int	rpc_env_name_ok(const char *name);
-
-/* The method names, NULL-ended, for docs/tests and "rpc.methods". */
-extern const char *const rpc_method_names[];
 
 #endif /* CLAW_RPC_METHODS_H */

@@ -18,13 +18,15 @@
 #include "rpc_params.h"
 #include "xmalloc.h"
 
-/* Start checking params. */
+/* Check params against the operation. */
 int
-rp_init(struct rpc_params *rp, const cJSON *params)
+rp_init(struct rpc_params *rp, const struct op_entry *op,
+    const cJSON *params)
 {
 	memset(rp, 0, sizeof *rp);
-	if (params != NULL && !cJSON_IsObject(params))
-		return rp_fail(rp, "params: expected an object");
+	rp->op = op;
+	if (ops_check(op, OPS_SURFACE_RPC, "params", params, &rp->msg) != 0)
+		return -1;
 	rp->params = params;
 	return 0;
 }
@@ -43,93 +45,50 @@ rp_fail(struct rpc_params *rp, const char *fmt, ...)
 	return -1;
 }
 
-/* Mark key as known; return its value or NULL. */
+/* Mark key as read; return its value or NULL. */
 const cJSON *
 rp_get(struct rpc_params *rp, const char *key)
 {
-	if (rp->nseen < RP_SEEN_MAX)
-		rp->seen[rp->nseen++] = key;
-	else
-		abort();	/* a method with too many params: a bug */
+	if (ops_arg(rp->op, OPS_SURFACE_RPC, key) == NULL ||
+	    rp->nseen >= RP_SEEN_MAX)
+		abort();	/* not in ops_table.c, or too many: a bug */
+	rp->seen[rp->nseen++] = key;
 	if (rp->params == NULL)
 		return NULL;
 	return cJSON_GetObjectItemCaseSensitive(rp->params, key);
 }
 
-/* Check the characters of a string param against flags. */
-static int
-rp_string_chars(struct rpc_params *rp, const char *key, const char *s,
-    int flags)
-{
-	const unsigned char	*p;
-
-	if ((flags & RP_NODASH) && *s == '-')
-		return rp_fail(rp, "params.%s: may not start with '-'", key);
-	if (flags & RP_TEXT)
-		return 0;
-	for (p = (const unsigned char *)s; *p != '\0'; p++) {
-		if (*p < 0x20 || *p == 0x7f)
-			return rp_fail(rp, "params.%s: control characters "
-			    "are not allowed", key);
-		if ((flags & RP_WORD) && *p == ' ')
-			return rp_fail(rp, "params.%s: spaces are not "
-			    "allowed", key);
-	}
-	return 0;
-}
-
-/* A string param. */
+/* A string param (checked by ops_check). */
 int
-rp_string(struct rpc_params *rp, const char *key, int flags, size_t max,
-    const char **out)
+rp_string(struct rpc_params *rp, const char *key, const char **out)
 {
 	const cJSON	*v;
 
 	*out = NULL;
 	if (rp->msg != NULL)
 		return -1;
-	if ((v = rp_get(rp, key)) == NULL) {
-		if (flags & RP_REQUIRED)
-			return rp_fail(rp, "params.%s: required", key);
-		return 0;
-	}
-	if (!cJSON_IsString(v))
-		return rp_fail(rp, "params.%s: expected a string", key);
-	if ((flags & RP_NONEMPTY) && *v->valuestring == '\0')
-		return rp_fail(rp, "params.%s: expected a non-empty string",
-		    key);
-	if (strlen(v->valuestring) > max)
-		return rp_fail(rp, "params.%s: expected at most %zu bytes",
-		    key, max);
-	if (rp_string_chars(rp, key, v->valuestring, flags) != 0)
-		return -1;
-	*out = v->valuestring;
+	if ((v = rp_get(rp, key)) != NULL)
+		*out = v->valuestring;
 	return 0;
 }
 
-/* An integer param in [lo, hi]. */
+/* An integer param (checked by ops_check). */
 int
-rp_int(struct rpc_params *rp, const char *key, int64_t lo, int64_t hi,
-    int64_t *out, int *present)
+rp_int(struct rpc_params *rp, const char *key, int64_t *out, int *present)
 {
 	const cJSON	*v;
-	double		 d;
 
 	*present = 0;
 	if (rp->msg != NULL)
 		return -1;
 	if ((v = rp_get(rp, key)) == NULL)
 		return 0;
-	d = cJSON_IsNumber(v) ? v->valuedouble : (double)lo - 1;
-	if (!(d >= (double)lo && d <= (double)hi) || d != (double)(int64_t)d)
-		return rp_fail(rp, "params.%s: expected an integer from "
-		    "%lld to %lld", key, (long long)lo, (long long)hi);
-	*out = (int64_t)d;
+	*out = (int64_t)v->valuedouble;
 	*present = 1;
 	return 0;
 }
 
-/* A boolean param. */
+/* A boolean param (checked by ops_check). */
 int
 rp_bool(struct rpc_params *rp, const char *key, int *out)
 {
@@ -138,66 +97,56 @@ rp_bool(struct rpc_params *rp, const char *key, int *out)
 	*out = 0;
 	if (rp->msg != NULL)
 		return -1;
-	if ((v = rp_get(rp, key)) == NULL)
-		return 0;
-	if (!cJSON_IsBool(v))
-		return rp_fail(rp, "params.%s: expected true or false", key);
-	*out = cJSON_IsTrue(v);
+	if ((v = rp_get(rp, key)) != NULL)
+		*out = cJSON_IsTrue(v);
 	return 0;
 }
 
-/* One of the names in t. */
+/* An enum param: the table's own spelling of the name. */
 int
-rp_enum(struct rpc_params *rp, const char *key, const struct names *t,
-    const char **out)
+rp_enum(struct rpc_params *rp, const char *key, const char **out)
 {
-	const char	*s;
-	char		*list;
-	int		 v;
+	const struct op_arg	*a;
+	const char		*s;
 
-	if (rp_string(rp, key, 0, 64, &s) != 0 || s == NULL) {
-		*out = NULL;
-		return rp->msg != NULL ? -1 : 0;
-	}
-	if ((v = names_find(t, s)) >= 0) {
-		*out = t->v[v];
-		return 0;
-	}
-	list = names_list(t, 0);
-	rp_fail(rp, "params.%s: expected one of %s", key, list);
-	free(list);
 	*out = NULL;
-	return -1;
+	if (rp_string(rp, key, &s) != 0 || s == NULL)
+		return rp->msg != NULL ? -1 : 0;
+	a = ops_arg(rp->op, OPS_SURFACE_RPC, key);
+	*out = a->names->v[names_find(a->names, s)];
+	return 0;
 }
 
-/* Bytes as text or base64. */
+/* Bytes as text or base64 (one of them, as ops_check made sure). */
 int
-rp_data(struct rpc_params *rp, const char *key, const char *key_b64,
-    char **out, size_t *outlen)
+rp_data(struct rpc_params *rp, const char *key, char **out, size_t *outlen)
 {
-	const char	*t, *b;
+	const cJSON	*t, *b;
 	unsigned char	*d;
+	char		*key_b64;
 	size_t		 n;
 
 	*out = NULL;
 	*outlen = 0;
-	if (rp_string(rp, key, RP_TEXT, SIZE_MAX, &t) != 0 ||
-	    rp_string(rp, key_b64, RP_TEXT, SIZE_MAX, &b) != 0)
+	if (rp->msg != NULL)
 		return -1;
-	if (t != NULL && b != NULL)
-		return rp_fail(rp, "params.%s: give %s or %s, not both",
-		    key_b64, key, key_b64);
+	key_b64 = xasprintf("%s_base64", key);
+	t = rp_get(rp, key);
+	b = cJSON_GetObjectItemCaseSensitive(rp->params, key_b64);
+	if (b != NULL && rp->nseen < RP_SEEN_MAX)
+		rp->seen[rp->nseen++] = b->string;
 	if (t != NULL) {
-		*outlen = strlen(t);
-		*out = xstrdup(t);
+		*outlen = strlen(t->valuestring);
+		*out = xstrdup(t->valuestring);
 	} else if (b != NULL) {
-		if ((d = base64_decode(b, strlen(b), &n)) == NULL)
-			return rp_fail(rp, "params.%s: expected base64",
-			    key_b64);
+		if ((d = base64_decode(b->valuestring, strlen(b->valuestring),
+		    &n)) == NULL)
+			rp_fail(rp, "params.%s: expected base64", key_b64);
 		*out = (char *)d;
 		*outlen = n;
 	}
-	return 0;
+	free(key_b64);
+	return rp->msg != NULL ? -1 : 0;
 }
 
 /* Refuse unknown and repeated members. */

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Strict checks of a JSON-RPC params object and the worker argv built
- * from it, for rpc_methods.c.  The first failure sticks: later calls do
+ * A JSON-RPC params object checked against its operation (ops.h: the
+ * types, ranges and names live in the operations table, not here), and
+ * the worker argv built from it, for rpc_methods.c.  The getters read
+ * values ops_check has passed; asking for a parameter the table does not
+ * declare is a bug (abort).  The first failure sticks: later calls do
  * nothing and return -1, and rp->msg says what was wrong with which
  * parameter.
  */
@@ -13,18 +16,12 @@
 
 #include <cjson/cJSON.h>
 
-#include "names.h"
+#include "ops.h"
 
 #define RP_SEEN_MAX	48
 
-/* String flags. */
-#define RP_REQUIRED	0x01	/* absent is an error */
-#define RP_NONEMPTY	0x02	/* "" is an error */
-#define RP_TEXT		0x04	/* any characters (file text, stdin) */
-#define RP_NODASH	0x08	/* may not start with '-' */
-#define RP_WORD		0x10	/* no white space either */
-
 struct rpc_params {
+	const struct op_entry *op;	/* the method's operation */
 	const cJSON	 *params;	/* the object, or NULL when absent */
 	const char	 *seen[RP_SEEN_MAX];
 	size_t		  nseen;
@@ -34,37 +31,36 @@ struct rpc_params {
 	char		 *msg;		/* set on the first failure */
 };
 
-/* Start checking params (NULL: none given); -1 if not an object. */
-int	rp_init(struct rpc_params *rp, const cJSON *params);
+/* Check params (NULL: none given) against op; 0 or -1. */
+int	rp_init(struct rpc_params *rp, const struct op_entry *op,
+	    const cJSON *params);
 
 /* Fail with a message (the first one is kept); returns -1. */
 int	rp_fail(struct rpc_params *rp, const char *fmt, ...)
 	    __attribute__((__format__(__printf__, 2, 3)));
 
-/* Mark key as known and return its value, or NULL if absent. */
+/* Mark key as read and return its value, or NULL if absent. */
 const cJSON *rp_get(struct rpc_params *rp, const char *key);
 
 /* A string param; *out is NULL when absent.  0 or -1. */
-int	rp_string(struct rpc_params *rp, const char *key, int flags,
-	    size_t max, const char **out);
+int	rp_string(struct rpc_params *rp, const char *key, const char **out);
 
-/* An integer param in [lo, hi]; *present says if it was given. */
-int	rp_int(struct rpc_params *rp, const char *key, int64_t lo, int64_t hi,
-	    int64_t *out, int *present);
+/* An integer param; *present says if it was given. */
+int	rp_int(struct rpc_params *rp, const char *key, int64_t *out,
+	    int *present);
 
 /* A boolean param; *out is 0 when absent. */
 int	rp_bool(struct rpc_params *rp, const char *key, int *out);
 
-/* A string param that must be one of the names in t. */
-int	rp_enum(struct rpc_params *rp, const char *key,
-	    const struct names *t, const char **out);
+/* An enum param: *out is the table's own name, or NULL when absent. */
+int	rp_enum(struct rpc_params *rp, const char *key, const char **out);
 
 /*
- * Bytes given as key (a string) or key_base64 (base64), not both; *out
- * allocated (NULL when neither is given).
+ * Bytes given as key (a string) or key_base64 (base64); *out allocated
+ * (NULL when neither is given).
  */
-int	rp_data(struct rpc_params *rp, const char *key, const char *key_b64,
-	    char **out, size_t *outlen);
+int	rp_data(struct rpc_params *rp, const char *key, char **out,
+	    size_t *outlen);
 
 /* Refuse members not asked for and repeated members.  0 or -1. */
 int	rp_finish(struct rpc_params *rp);
