@@ -35,17 +35,17 @@
 
 /* Parse, take exactly want path arguments (or want - 1 with optional). */
 static int
-files_setup(struct cmd_fs *f, const char *tool, int allowed,
-    const char *usage, int argc, char **argv, int optional, char **path)
+files_setup(struct cmd_fs *f, const char *method, const char *usage,
+    int argc, char **argv, int optional, char **path)
 {
 	char	*cause = NULL;
 	int	 rc;
 
-	if ((rc = cmd_fs_parse(f, tool, allowed, usage, argc, argv)) != 0)
+	if ((rc = cmd_fs_parse(f, method, usage, argc, argv)) != 0)
 		return rc;
 	if (f->nargs > 1 || (f->nargs == 0 && !optional))
 		return cmd_fail("%s: give one PATH (see 'clawssh %s --help')",
-		    tool, tool);
+		    f->tool, f->tool);
 	if (fstore_path(f->nargs == 1 ? f->args[0] : ".", path, &cause) != 0)
 		return cmd_fs_fail(f, cause);
 	return 0;
@@ -67,8 +67,8 @@ cmd_read(int argc, char **argv)
 	int		 rc;
 
 	memset(&f, 0, sizeof f);
-	if ((rc = files_setup(&f, "read", CMD_FS_RANGE, read_usage, argc,
-	    argv, 0, &path)) != 0 || (rc = cmd_fs_open(&f, 0)) != 0)
+	if ((rc = files_setup(&f, "fs.read", read_usage, argc, argv, 0,
+	    &path)) != 0 || (rc = cmd_fs_open(&f, 0)) != 0)
 		goto out;
 	if (f.lines)
 		rc = fstore_read(f.fs, path, 0, 0, &b, NULL, &cause);
@@ -107,8 +107,8 @@ cmd_write(int argc, char **argv)
 	int			 rc;
 
 	memset(&f, 0, sizeof f);
-	if ((rc = files_setup(&f, "write", CMD_FS_PUSH, write_usage, argc,
-	    argv, 0, &path)) != 0 || (rc = cmd_fs_stdin(&f, &b)) != 0 ||
+	if ((rc = files_setup(&f, "fs.write", write_usage, argc, argv, 0,
+	    &path)) != 0 || (rc = cmd_fs_stdin(&f, &b)) != 0 ||
 	    (rc = cmd_fs_open(&f, 1)) != 0)
 		goto out;
 	if ((rc = fstore_write_file(f.fs, path, b.data, b.len, &cause)) != 0)
@@ -173,9 +173,8 @@ cmd_edit(int argc, char **argv)
 	int		 rc;
 
 	memset(&f, 0, sizeof f);
-	if ((rc = files_setup(&f, "edit",
-	    CMD_FS_EDIT | CMD_FS_PUSH | CMD_FS_JSON,
-	    edit_usage, argc, argv, 0, &path)) != 0)
+	if ((rc = files_setup(&f, "fs.edit", edit_usage, argc, argv, 0,
+	    &path)) != 0)
 		goto out;
 	if (f.old == NULL || f.new == NULL) {
 		rc = cmd_fail("edit: give --old TEXT and --new TEXT");
@@ -243,8 +242,7 @@ cmd_ls(int argc, char **argv)
 	int			 rc;
 
 	memset(&f, 0, sizeof f);
-	if ((rc = files_setup(&f, "ls", CMD_FS_JSON, ls_usage, argc, argv, 1,
-	    &path)) != 0 || (rc = cmd_fs_open(&f, 0)) != 0)
+	if ((rc = files_setup(&f, "fs.ls", ls_usage, argc, argv, 1, &path)) != 0 || (rc = cmd_fs_open(&f, 0)) != 0)
 		goto out;
 	if ((rc = fstore_list(f.fs, path, &e, &n, &cause)) != 0)
 		rc = cmd_fs_error(&f, rc, cause);
@@ -274,8 +272,8 @@ cmd_stat(int argc, char **argv)
 
 	memset(&f, 0, sizeof f);
 	memset(&st, 0, sizeof st);
-	if ((rc = files_setup(&f, "stat", CMD_FS_JSON, stat_usage, argc,
-	    argv, 0, &path)) != 0 || (rc = cmd_fs_open(&f, 0)) != 0)
+	if ((rc = files_setup(&f, "fs.stat", stat_usage, argc, argv, 0,
+	    &path)) != 0 || (rc = cmd_fs_open(&f, 0)) != 0)
 		goto out;
 	if ((rc = fstore_stat(f.fs, path, &st, &cause)) != 0) {
 		rc = cmd_fs_error(&f, rc, cause);

@@ -8,7 +8,6 @@
 #endif
 
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +19,7 @@
 #include "cmd.h"
 #include "cmd_env.h"
 #include "cmd_fs.h"
+#include "cmd_ops.h"
 #include "error.h"
 #include "exec.h"
 #include "fstore.h"
@@ -29,133 +29,43 @@
 #include "registry.h"
 #include "xmalloc.h"
 
-enum {
-	OPT_PUSH = CMD_OPT_FIRST_FREE, OPT_JSON, OPT_OFFSET, OPT_LIMIT,
-	OPT_LINES, OPT_OLD, OPT_NEW, OPT_ALL, OPT_TIMEOUT
-};
-
-#define FS_USAGE_TIMEOUT						\
-	"  -s, --sandbox ID      the sandbox, as provision printed it\n"	\
-	"  --timeout SECONDS     give up on (and kill) a step on the host\n" \
-	"                        after SECONDS (default 60; 0: never)\n"
-
-static const struct option fs_longopts[] = {
-	CMD_CONN_LONGOPTS,
-	{ "all", no_argument, NULL, OPT_ALL },
-	{ "help", no_argument, NULL, 'h' },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "limit", required_argument, NULL, OPT_LIMIT },
-	{ "lines", no_argument, NULL, OPT_LINES },
-	{ "new", required_argument, NULL, OPT_NEW },
-	{ "offset", required_argument, NULL, OPT_OFFSET },
-	{ "old", required_argument, NULL, OPT_OLD },
-	{ "push", no_argument, NULL, OPT_PUSH },
-	{ "sandbox", required_argument, NULL, 's' },
-	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-	{ NULL, 0, NULL, 0 }
-};
-
-/* Parse a byte or line count. */
-static int
-fs_count(const char *opt, const char *arg, uint64_t *out)
-{
-	if (num_parse_str(arg, 0, INT64_MAX, out) != 0)
-		return cmd_fail("bad %s '%s': want a number", opt, arg);
-	return 0;
-}
-
-/* The CMD_FS_* bit an option needs (0: always allowed). */
-static int
-fs_needs(int ch)
-{
-	switch (ch) {
-	case OPT_PUSH:
-		return CMD_FS_PUSH;
-	case OPT_JSON:
-		return CMD_FS_JSON;
-	case OPT_OFFSET:
-	case OPT_LIMIT:
-	case OPT_LINES:
-		return CMD_FS_RANGE;
-	case OPT_OLD:
-	case OPT_NEW:
-	case OPT_ALL:
-		return CMD_FS_EDIT;
-	}
-	return 0;
-}
-
-/* Take one option. */
-static int
-fs_option(struct cmd_fs *f, int ch, const char *arg)
-{
-	switch (ch) {
-	case 's':
-		f->id = arg;
-		return 0;
-	case OPT_PUSH:
-		f->push = 1;
-		return 0;
-	case OPT_JSON:
-		f->json = 1;
-		return 0;
-	case OPT_LINES:
-		f->lines = 1;
-		return 0;
-	case OPT_ALL:
-		f->all = 1;
-		return 0;
-	case OPT_OLD:
-		f->old = arg;
-		return 0;
-	case OPT_NEW:
-		f->new = arg;
-		return 0;
-	case OPT_OFFSET:
-		return fs_count("--offset", arg, &f->offset);
-	case OPT_LIMIT:
-		return fs_count("--limit", arg, &f->limit);
-	case OPT_TIMEOUT:
-		if (cmd_parse_int(arg, 0, INT_MAX / 1000, &f->timeout) != 0)
-			return cmd_fail("bad --timeout '%s': want seconds",
-			    arg);
-		return 0;
-	}
-	return cmd_fail("bad option (see 'clawssh %s --help')", f->tool);
-}
-
 /* Parse a file tool's command line; see cmd_fs.h. */
 int
-cmd_fs_parse(struct cmd_fs *f, const char *tool, int allowed,
-    const char *usage, int argc, char **argv)
+cmd_fs_parse(struct cmd_fs *f, const char *method, const char *usage,
+    int argc, char **argv)
 {
-	int	ch, rc;
+	struct cmd_ops	o;
+	int64_t		v;
+	int		rc;
 
-	f->tool = tool;
 	f->timeout = -1;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, CMD_CONN_SHORTOPTS "hs:",
-	    fs_longopts, NULL)) != -1) {
-		if (ch == 'h') {
-			printf("%s%s%s", usage, FS_USAGE_TIMEOUT,
-			    CMD_CONN_USAGE);
-			return -1;
-		}
-		if ((rc = cmd_conn_option(&f->b.cc, ch, optarg)) != 0) {
-			if (rc == 1)
-				continue;
-			return rc;
-		}
-		if ((fs_needs(ch) & ~allowed) != 0)
-			return cmd_fail("%s does not take that option (see "
-			    "'clawssh %s --help')", tool, tool);
-		if ((rc = fs_option(f, ch, optarg)) != 0)
-			return rc;
+	rc = cmd_ops_parse(&o, method, &f->b.cc, usage, argc, argv);
+	f->tool = o.op->cli;
+	if (rc != 0)
+		return rc;
+	f->id = cmd_ops_get(&o, "sandbox");
+	if (ops_arg(o.op, OPS_SURFACE_RPC, "push") != NULL)
+		f->push = cmd_ops_flag(&o, "push");
+	if (ops_arg(o.op, OPS_SURFACE_CLI, "json") != NULL)
+		f->json = cmd_ops_flag(&o, "json");
+	if (ops_arg(o.op, OPS_SURFACE_RPC, "lines") != NULL) {
+		f->lines = cmd_ops_flag(&o, "lines");
+		if (cmd_ops_int(&o, "offset", &v))
+			f->offset = (uint64_t)v;
+		if (cmd_ops_int(&o, "limit", &v))
+			f->limit = (uint64_t)v;
 	}
+	if (ops_arg(o.op, OPS_SURFACE_RPC, "old") != NULL) {
+		f->old = cmd_ops_get(&o, "old");
+		f->new = cmd_ops_get(&o, "new");
+		f->all = cmd_ops_flag(&o, "all");
+	}
+	if (cmd_ops_int(&o, "timeout", &v))
+		f->timeout = (int)v;
 	if (f->id == NULL)
-		return cmd_fail("%s: give the sandbox with -s ID", tool);
-	f->args = argv + optind;
-	f->nargs = argc - optind;
+		return cmd_fail("%s: give the sandbox with -s ID", f->tool);
+	f->args = o.operands;
+	f->nargs = o.noperands;
 	return 0;
 }
 

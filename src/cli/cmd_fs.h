@@ -16,14 +16,6 @@
 struct fstore;
 struct pathguard;
 
-/* Options a file tool may take (a bit each, to say which it allows). */
-enum {
-	CMD_FS_PUSH = 0x01,	/* --push */
-	CMD_FS_JSON = 0x02,	/* --json */
-	CMD_FS_RANGE = 0x04,	/* --offset, --limit, --lines */
-	CMD_FS_EDIT = 0x08,	/* --old, --new, --all */
-};
-
 struct cmd_fs {
 	struct cmd_box		 b;
 	const char		*tool;		/* "read", ... for messages */
@@ -42,12 +34,13 @@ struct cmd_fs {
 };
 
 /*
- * Parse argv for tool (allowed: CMD_FS_* bits; --timeout SECONDS is taken
- * by every tool) into f.  Returns 0, -1 after printing usage for --help,
- * or an exit status.
+ * Parse argv for the file tool of the JSON-RPC method (fs.read, ...)
+ * into f: its options are that operation's in src/ops/ops_table.c
+ * (cmd_ops.h).  Returns 0, -1 after printing usage for --help, or an
+ * exit status.
  */
-int	cmd_fs_parse(struct cmd_fs *f, const char *tool, int allowed,
-	    const char *usage, int argc, char **argv);
+int	cmd_fs_parse(struct cmd_fs *f, const char *method, const char *usage,
+	    int argc, char **argv);
 
 /*
  * Load the sandbox and open its canonical copy; with writing set, refuse

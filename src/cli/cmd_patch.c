@@ -56,8 +56,8 @@ cmd_apply_patch(int argc, char **argv)
 	int		 rc;
 
 	memset(&f, 0, sizeof f);
-	if ((rc = cmd_fs_parse(&f, "apply-patch", CMD_FS_PUSH | CMD_FS_JSON,
-	    patch_usage, argc, argv)) != 0)
+	if ((rc = cmd_fs_parse(&f, "fs.applyPatch", patch_usage, argc,
+	    argv)) != 0)
 		goto out;
 	if (f.nargs != 0) {
 		rc = cmd_fail("apply-patch: the patch comes on stdin, not as "

@@ -59,14 +59,25 @@ enum op_type {
 #define OPA_WORD	0x040	/* no white space */
 #define OPA_TEXT	0x080	/* any characters (file text, stdin) */
 #define OPA_ABSOLUTE	0x100	/* a path starting with '/' */
+#define OPA_CLI		0x200	/* the CLI's only (not JSON-RPC, not MCP) */
+#define OPA_OPERAND	0x400	/* the CLI takes it as an operand */
+#define OPA_STDIN	0x800	/* the CLI takes it on standard input */
 
+/*
+ * One argument.  On the CLI it is the option --opt (or -sopt) with a
+ * value named metavar (no metavar: a flag), or, with OPA_OPERAND, the
+ * operand metavar, or, with OPA_STDIN, standard input.
+ */
 struct op_arg {
 	const char		*name;	/* JSON-RPC parameter, MCP argument */
 	enum op_type		 type;
 	int			 flags;
 	int64_t			 lo, hi;	/* range; max length; max items */
 	const struct names	*names;	/* OP_ENUM */
-	const char		*cli;	/* what the CLI takes it as */
+	const char		*opt;	/* the CLI's long option, or NULL;
+					   "-tt": a form of its own */
+	char			 sopt;	/* its short option, or 0 */
+	const char		*metavar;
 	const char		*doc;
 	const char		*pattern;	/* MCP schema only, or NULL */
 };
@@ -91,7 +102,7 @@ struct op_entry {
 };
 
 /* The surfaces an argument may belong to. */
-enum op_surface { OPS_SURFACE_RPC, OPS_SURFACE_MCP };
+enum op_surface { OPS_SURFACE_RPC, OPS_SURFACE_MCP, OPS_SURFACE_CLI };
 
 /* The connection arguments every JSON-RPC method with conn takes. */
 extern const struct op_arg	ops_conn_args[];
@@ -132,6 +143,16 @@ int	ops_check(const struct op_entry *op, enum op_surface s,
 
 /* The MCP inputSchema of op, as a new cJSON object. */
 cJSON	*ops_input_schema(const struct op_entry *op);
+
+/*
+ * Check the CLI text s given for a (an option's value): numbers for the
+ * integer types, the rest as strings.  0, or -1 with *msg set to what is
+ * wrong ("expected ...").
+ */
+int	ops_check_text(const struct op_arg *a, const char *s, char **msg);
+
+/* a's CLI form ("-s, --sandbox ID", "--lines", "PATH"), allocated. */
+char	*ops_cli_form(const struct op_arg *a);
 
 /* The reference in Markdown (docs/protocol.md), allocated. */
 char	*ops_doc_markdown(void);

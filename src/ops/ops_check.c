@@ -8,6 +8,7 @@
 #include "config.h"
 #endif
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,8 +50,15 @@ ops_by_tool(const char *tool)
 int
 ops_arg_on(const struct op_arg *a, enum op_surface s)
 {
-	return s == OPS_SURFACE_RPC ? (a->flags & OPA_MCP) == 0 :
-	    (a->flags & OPA_RPC) == 0;
+	switch (s) {
+	case OPS_SURFACE_RPC:
+		return (a->flags & (OPA_MCP | OPA_CLI)) == 0;
+	case OPS_SURFACE_MCP:
+		return (a->flags & (OPA_RPC | OPA_CLI)) == 0;
+	default:
+		return (a->flags & OPA_MCP) == 0 && (a->opt != NULL ||
+		    a->sopt != 0 || (a->flags & (OPA_OPERAND | OPA_STDIN)));
+	}
 }
 
 /* Whether a is required on surface s; see ops.h. */
@@ -77,7 +85,7 @@ ops_arg(const struct op_entry *op, enum op_surface s, const char *key)
 	return NULL;
 }
 
-/* Set *msg to "PREFIX.KEY: WHAT" and return -1. */
+/* Set *msg to "PREFIX.KEY: WHAT" (NULL prefix: "WHAT"); return -1. */
 static int
 ops_fail(char **msg, const char *prefix, const char *key, const char *fmt,
     ...)
@@ -88,6 +96,10 @@ ops_fail(char **msg, const char *prefix, const char *key, const char *fmt,
 	va_start(ap, fmt);
 	what = xvasprintf(fmt, ap);
 	va_end(ap);
+	if (prefix == NULL) {		/* ops_check_text: the value alone */
+		*msg = what;
+		return -1;
+	}
 	*msg = xasprintf("%s.%s: %s", prefix, key, what);
 	free(what);
 	return -1;
@@ -425,4 +437,50 @@ ops_check(const struct op_entry *op, enum op_surface s, const char *p,
 		return ops_fail(msg, p, a->name, "required");
 	}
 	return 0;
+}
+
+/* Check a CLI value; see ops.h. */
+int
+ops_check_text(const struct op_arg *a, const char *s, char **msg)
+{
+	cJSON		*v = NULL;
+	long long	 n;
+	char		*end;
+	int		 rc;
+
+	if (a->type == OP_INT || a->type == OP_SIZE || a->type == OP_GPU ||
+	    a->type == OP_SIGNAL) {
+		errno = 0;
+		n = strtoll(s, &end, 10);
+		if (*s != '\0' && *end == '\0' && errno == 0 &&
+		    (*s == '-' || (*s >= '0' && *s <= '9')))
+			v = cJSON_CreateNumber((double)n);
+	}
+	if (v == NULL)
+		v = cJSON_CreateString(s);
+	rc = ops_check_value(a, NULL, v, msg);
+	cJSON_Delete(v);
+	return rc;
+}
+
+/* a's CLI form; see ops.h. */
+char *
+ops_cli_form(const struct op_arg *a)
+{
+	const char	*m = a->metavar != NULL ? a->metavar : "";
+	const char	*sp = a->metavar != NULL ? " " : "";
+
+	if (a->flags & OPA_STDIN)
+		return xstrdup("stdin");
+	if (a->flags & OPA_OPERAND)
+		return xstrdup(m);
+	if (a->opt != NULL && a->opt[0] == '-')
+		return xstrdup(a->opt);
+	if (a->opt != NULL && a->sopt != 0)
+		return xasprintf("-%c, --%s%s%s", a->sopt, a->opt, sp, m);
+	if (a->opt != NULL)
+		return xasprintf("--%s%s%s", a->opt, sp, m);
+	if (a->sopt != 0)
+		return xasprintf("-%c%s%s", a->sopt, sp, m);
+	return NULL;
 }

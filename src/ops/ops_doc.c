@@ -92,16 +92,20 @@ static void
 ops_doc_row(struct buf *b, const struct op_arg *a)
 {
 	const char	*where;
+	char		*cli = ops_cli_form(a);
 
 	where = (a->flags & OPA_RPC) ? "JSON-RPC" : (a->flags & OPA_MCP) ?
-	    "MCP" : "both";
+	    "MCP" : (a->flags & OPA_CLI) ? "CLI" : "both";
 	buf_appendf(b, "| `%s`%s | ", a->name,
 	    (a->flags & OPA_REQUIRED) ? " (required)" :
 	    (a->flags & OPA_REQ_RPC) ? " (required in JSON-RPC)" : "");
 	ops_doc_type(b, a);
-	buf_appendf(b, " | %s%s%s | %s | ", a->cli != NULL ? "`" : "",
-	    a->cli != NULL ? a->cli : "-", a->cli != NULL ? "`" : "", where);
+	if (cli != NULL)
+		buf_appendf(b, " | `%s` | %s | ", cli, where);
+	else
+		buf_appendf(b, " | - | %s | ", where);
 	buf_appendf(b, "%s |\n", a->doc);
+	free(cli);
 }
 
 /* Append the table of args (mcp: an MCP-only tool's arguments). */
@@ -158,8 +162,8 @@ ops_doc_markdown(void)
 	    "Generated from `src/ops/ops_table.c` (`make update-ops-doc`); "
 	    "`tests/ops_doc.sh` fails when this section and the table "
 	    "differ.  *where* says which surface takes a parameter: "
-	    "`JSON-RPC` (also the CLI), `MCP` (a tool argument only), or "
-	    "both.\n\n#### Connection parameters\n"
+	    "`JSON-RPC` (also the CLI), `MCP` (a tool argument only), `CLI` "
+	    "(the command line only), or both.\n\n#### Connection parameters\n"
 	    "Taken by every JSON-RPC method marked so below.\n\n");
 	ops_doc_args(&b, ops_conn_args, 0);
 	for (i = 0; i < ops_n; i++)

@@ -23,137 +23,176 @@ static const char *const ops_stream_v[] = { "stdout", "stderr" };
 static const struct names ops_stream_names = NAMES_OF(ops_stream_v);
 
 #define LIMIT_MAX	INT64_C(9007199254740992)	/* CONTAIN_LIMIT_MAX */
-#define END		{ NULL, OP_STR, 0, 0, 0, NULL, NULL, NULL, NULL }
+#define END		{ .name = NULL }
 
 /* Shapes that several operations share. */
-#define A_SANDBOX(cli) \
-	{ "sandbox", OP_ID, OPA_REQUIRED | OPA_RPC, 0, 0, NULL, cli, \
-	  "the sandbox's id, as sandbox.provision returned it", NULL }
-#define A_TIMEOUT(flags, doc) \
-	{ "timeout", OP_INT, flags, 0, OPS_TIMEOUT_MAX, NULL, "--timeout", \
-	  doc, NULL }
-#define A_PATH(flags, doc) \
-	{ "path", OP_PATH, flags, 0, OPS_PATH_MAX, NULL, "PATH", doc, NULL }
+#define A_SANDBOX_OPT \
+	{ .name = "sandbox", .type = OP_ID, .flags = OPA_REQUIRED | OPA_RPC, \
+	  .opt = "sandbox", .sopt = 's', .metavar = "ID", \
+	  .doc = "the sandbox's id, as provision returned it" }
+#define A_SANDBOX_OPERAND \
+	{ .name = "sandbox", .type = OP_ID, \
+	  .flags = OPA_REQUIRED | OPA_RPC | OPA_OPERAND, .metavar = "ID", \
+	  .doc = "the sandbox's id, as provision returned it" }
+#define A_TIMEOUT(f, d) \
+	{ .name = "timeout", .type = OP_INT, .flags = (f), \
+	  .hi = OPS_TIMEOUT_MAX, .opt = "timeout", .metavar = "SECONDS", \
+	  .doc = (d) }
+#define A_PATH(f, d) \
+	{ .name = "path", .type = OP_PATH, .flags = (f) | OPA_OPERAND, \
+	  .hi = OPS_PATH_MAX, .metavar = "PATH", .doc = (d) }
 #define A_PUSH \
-	{ "push", OP_BOOL, OPA_RPC, 0, 0, NULL, "--push", \
-	  "mirror mode: send the change to the sandbox now, not with the " \
-	  "next exec", NULL }
+	{ .name = "push", .type = OP_BOOL, .flags = OPA_RPC, .opt = "push", \
+	  .doc = "mirror mode: send the change to the sandbox now, not with " \
+	  "the next sync" }
 #define A_FS_TIMEOUT \
-	A_TIMEOUT(OPA_RPC, "seconds for the remote step, 0: none")
+	A_TIMEOUT(OPA_RPC, "give up on (and kill) a step on the host after " \
+	    "SECONDS (default 60; 0: never)")
+#define A_JSON(d) \
+	{ .name = "json", .type = OP_BOOL, .flags = OPA_CLI, .opt = "json", \
+	  .doc = (d) }
 #define A_HANDLE \
-	{ "handle", OP_HANDLE, OPA_REQUIRED, 0, 16, NULL, "HANDLE", \
-	  "the handle process_start returned", NULL }
+	{ .name = "handle", .type = OP_HANDLE, \
+	  .flags = OPA_REQUIRED | OPA_OPERAND, .hi = 16, .metavar = "HANDLE", \
+	  .doc = "the handle process_start returned" }
 #define A_ENV \
-	{ "env", OP_ENV, 0, 0, OPS_ENV_MAX, NULL, "--env NAME", \
-	  "environment variables: {\"NAME\": \"value\"} (JSON-RPC also " \
-	  "[\"NAME=value\"]); the values never reach an argument list", NULL }
+	{ .name = "env", .type = OP_ENV, .hi = OPS_ENV_MAX, .opt = "env", \
+	  .metavar = "NAME", .doc = "environment variables: {\"NAME\": " \
+	  "\"value\"} (JSON-RPC also [\"NAME=value\"]; the CLI --env " \
+	  "NAME=VALUE or --env NAME); the values never reach an argument " \
+	  "list" }
 #define A_ARGV \
-	{ "argv", OP_ARGV, OPA_REQ_RPC, 0, 0, NULL, "-- CMD [ARG...]", \
-	  "the program and its arguments, run without a shell (MCP: give " \
-	  "this or command)", NULL }
+	{ .name = "argv", .type = OP_ARGV, .flags = OPA_REQ_RPC | OPA_OPERAND, \
+	  .metavar = "-- CMD [ARG...]", .doc = "the program and its " \
+	  "arguments, run without a shell (MCP: give this or command)" }
 #define A_COMMAND \
-	{ "command", OP_STR, OPA_MCP | OPA_NONEMPTY | OPA_TEXT, 0, 0, NULL, \
-	  NULL, "a shell command line, run with sh -c (give this or argv)", \
-	  NULL }
-#define A_ENCODING(doc) \
-	{ "encoding", OP_ENUM, OPA_MCP, 0, 0, &ops_encoding_names, NULL, \
-	  doc, NULL }
-#define A_HOST(flags, doc) \
-	{ "host", OP_STR, (flags) | OPA_NONEMPTY | OPA_NODASH | OPA_WORD, \
-	  0, OPS_WORD_MAX, NULL, "--host", doc, NULL }
+	{ .name = "command", .type = OP_STR, \
+	  .flags = OPA_MCP | OPA_NONEMPTY | OPA_TEXT, \
+	  .doc = "a shell command line, run with sh -c (give this or argv)" }
+#define A_ENCODING(d) \
+	{ .name = "encoding", .type = OP_ENUM, .flags = OPA_MCP, \
+	  .names = &ops_encoding_names, .doc = (d) }
+#define A_HOST(f, d) \
+	{ .name = "host", .type = OP_STR, \
+	  .flags = (f) | OPA_NONEMPTY | OPA_NODASH | OPA_WORD, \
+	  .hi = OPS_WORD_MAX, .opt = "host", .metavar = "TARGET", .doc = (d) }
 #define A_REMOTE_ROOT \
-	{ "remote_root", OP_PATH, OPA_NODASH, 0, OPS_PATH_MAX, NULL, \
-	  "--remote-root", "the host directory that holds the sandboxes", \
-	  NULL }
+	{ .name = "remote_root", .type = OP_PATH, .flags = OPA_NODASH, \
+	  .hi = OPS_PATH_MAX, .opt = "remote-root", .metavar = "DIR", \
+	  .doc = "the host directory that holds the sandboxes" }
 #define A_STRICT \
-	{ "strict_config", OP_BOOL, OPA_RPC, 0, 0, NULL, "--strict-config", \
-	  "refuse a sandbox made with other settings than the config's now", \
-	  NULL }
+	{ .name = "strict_config", .type = OP_BOOL, .flags = OPA_RPC, \
+	  .opt = "strict-config", .doc = "refuse a sandbox made with other " \
+	  "settings than the config's now" }
 #define A_PATHS \
-	{ "paths", OP_PATHS, 0, 0, OPS_PATHS_MAX, NULL, "PATH...", \
-	  "only these paths (default: everything)", NULL }
+	{ .name = "paths", .type = OP_PATHS, .flags = OPA_OPERAND, \
+	  .hi = OPS_PATHS_MAX, .metavar = "PATH...", \
+	  .doc = "only these paths (default: everything)" }
+#define A_INT(n, f, l, h, o, m, d) \
+	{ .name = (n), .type = OP_INT, .flags = (f), .lo = (l), .hi = (h), \
+	  .opt = (o), .metavar = (m), .doc = (d) }
+#define A_BOOL(n, f, o, d) \
+	{ .name = (n), .type = OP_BOOL, .flags = (f), .opt = (o), .doc = (d) }
+#define A_ENUM(n, t, o, m, d) \
+	{ .name = (n), .type = OP_ENUM, .flags = OPA_RPC, .names = (t), \
+	  .opt = (o), .metavar = (m), .doc = (d) }
 
 /* The connection parameters: the CLI's options for reaching a host. */
 const struct op_arg ops_conn_args[] = {
-	{ "config", OP_PATH, OPA_RPC | OPA_NODASH, 0, OPS_PATH_MAX, NULL,
-	  "--config", "the clawssh config file", NULL },
-	{ "ssh_config", OP_PATH, OPA_RPC | OPA_NODASH, 0, OPS_PATH_MAX, NULL,
-	  "-F", "the OpenSSH client config file", NULL },
-	{ "state_dir", OP_PATH, OPA_RPC | OPA_NODASH, 0, OPS_PATH_MAX, NULL,
-	  "--state-dir", "clawssh's local state", NULL },
-	{ "passphrase_file", OP_PATH, OPA_RPC | OPA_NODASH, 0, OPS_PATH_MAX,
-	  NULL, "--passphrase-file", "the passphrase of an encrypted "
-	  "identity", NULL },
-	{ "user", OP_STR, OPA_RPC | OPA_NONEMPTY | OPA_NODASH | OPA_WORD, 0,
-	  OPS_WORD_MAX, NULL, "-l", "the remote user", NULL },
-	{ "port", OP_INT, OPA_RPC, 1, 65535, NULL, "-p", "the SSH port",
-	  NULL },
-	{ "ssh_options", OP_OPTIONS, OPA_RPC, 0, OPS_OPTIONS_MAX, NULL, "-o",
-	  "ssh_config options, \"Key=Value\" strings", NULL },
+	{ .name = "config", .type = OP_PATH, .flags = OPA_RPC | OPA_NODASH,
+	  .hi = OPS_PATH_MAX, .opt = "config", .metavar = "FILE",
+	  .doc = "the clawssh config file" },
+	{ .name = "ssh_config", .type = OP_PATH,
+	  .flags = OPA_RPC | OPA_NODASH, .hi = OPS_PATH_MAX, .sopt = 'F',
+	  .metavar = "FILE", .doc = "the OpenSSH client config file" },
+	{ .name = "state_dir", .type = OP_PATH, .flags = OPA_RPC | OPA_NODASH,
+	  .hi = OPS_PATH_MAX, .opt = "state-dir", .metavar = "DIR",
+	  .doc = "clawssh's local state" },
+	{ .name = "passphrase_file", .type = OP_PATH,
+	  .flags = OPA_RPC | OPA_NODASH, .hi = OPS_PATH_MAX,
+	  .opt = "passphrase-file", .metavar = "FILE",
+	  .doc = "the passphrase of an encrypted identity" },
+	{ .name = "user", .type = OP_STR,
+	  .flags = OPA_RPC | OPA_NONEMPTY | OPA_NODASH | OPA_WORD,
+	  .hi = OPS_WORD_MAX, .sopt = 'l', .metavar = "USER",
+	  .doc = "the remote user" },
+	{ .name = "port", .type = OP_INT, .flags = OPA_RPC, .lo = 1,
+	  .hi = 65535, .sopt = 'p', .metavar = "PORT",
+	  .doc = "the SSH port" },
+	{ .name = "ssh_options", .type = OP_OPTIONS, .flags = OPA_RPC,
+	  .hi = OPS_OPTIONS_MAX, .sopt = 'o', .metavar = "KEY=VALUE",
+	  .doc = "ssh_config options, \"Key=Value\" strings" },
 	END
 };
 
 static const struct op_arg exec_args[] = {
-	{ "sandbox", OP_ID, OPA_RPC, 0, 0, NULL, "--sandbox",
-	  "the sandbox's id (give sandbox or host)", NULL },
+	{ .name = "sandbox", .type = OP_ID, .flags = OPA_RPC,
+	  .opt = "sandbox", .sopt = 's', .metavar = "ID",
+	  .doc = "the sandbox's id (give sandbox or host)" },
 	A_HOST(OPA_RPC, "run on this host, outside any sandbox (give "
 	    "sandbox or host)"),
 	A_COMMAND,
 	A_ARGV,
-	{ "cwd", OP_PATH, 0, 0, OPS_PATH_MAX, NULL, "--cwd",
-	  "working directory, relative to the workspace", NULL },
+	{ .name = "cwd", .type = OP_PATH, .hi = OPS_PATH_MAX, .opt = "cwd",
+	  .metavar = "DIR",
+	  .doc = "working directory, relative to the workspace" },
 	A_ENV,
 	A_TIMEOUT(0, "seconds; 0 or absent: none (exit status 124 when it "
 	    "ends the command)"),
-	{ "stdin", OP_DATA, OPA_TEXT, 0, 0, NULL, "standard input",
-	  "standard input (JSON-RPC: or stdin_base64)", NULL },
-	{ "no_sync", OP_BOOL, OPA_RPC, 0, 0, NULL, "--no-sync",
-	  "mirror mode: no sync before and after (sandbox only)", NULL },
+	{ .name = "stdin", .type = OP_DATA, .flags = OPA_TEXT | OPA_STDIN,
+	  .doc = "standard input (JSON-RPC: or stdin_base64)" },
+	A_BOOL("no_sync", OPA_RPC, "no-sync",
+	    "mirror mode: no sync before and after (sandbox only)"),
 	A_STRICT,
-	{ "pty", OP_BOOL, 0, 0, 0, NULL, "-tt",
-	  "run it on a pseudo-terminal (stdout and stderr become one "
-	  "stream)", NULL },
-	{ "cols", OP_INT, 0, 1, PTY_SIZE_MAX, NULL, "--size",
-	  "with pty: columns (80)", NULL },
-	{ "rows", OP_INT, 0, 1, PTY_SIZE_MAX, NULL, "--size",
-	  "with pty: rows (24)", NULL },
+	A_BOOL("pty", 0, "-tt", "run it on a pseudo-terminal (stdout and "
+	    "stderr become one stream)"),
+	A_INT("cols", 0, 1, PTY_SIZE_MAX, "size", "COLSxROWS",
+	    "with pty: columns (80)"),
+	A_INT("rows", 0, 1, PTY_SIZE_MAX, "size", "COLSxROWS",
+	    "with pty: rows (24)"),
 	END
 };
 
 static const struct op_arg provision_args[] = {
 	A_HOST(OPA_REQUIRED | OPA_RPC, "the host (or provider target) to "
 	    "make it on"),
-	{ "scope", OP_ENUM, OPA_RPC, 0, 0, &sandbox_scope_names, "--scope",
-	  "whose sandbox it is", NULL },
-	{ "key", OP_STR, OPA_RPC | OPA_NONEMPTY, 0, SANDBOX_KEY_MAX, NULL,
-	  "--key", "the scope's key (session or agent id)", NULL },
-	{ "workspace", OP_PATH, OPA_RPC | OPA_NODASH | OPA_ABSOLUTE, 0,
-	  OPS_PATH_MAX, NULL, "--workspace", "the local workspace, an "
-	  "absolute path", NULL },
-	{ "access", OP_ENUM, OPA_RPC, 0, 0, &sandbox_access_names,
-	  "--access", "the command's access to the workspace", NULL },
-	{ "mode", OP_ENUM, OPA_RPC, 0, 0, &sandbox_mode_names, "--mode",
-	  "which copy of the workspace is canonical", NULL },
-	{ "from", OP_STR, OPA_RPC | OPA_NONEMPTY | OPA_NODASH | OPA_WORD, 0,
-	  128, NULL, "--from", "the image", NULL },
-	{ "runtime", OP_ENUM, OPA_RPC, 0, 0, &contain_runtime_names,
-	  "--runtime", "the containment", NULL },
-	{ "network", OP_ENUM, OPA_RPC, 0, 0, &contain_network_names,
-	  "--network", "the sandbox's network", NULL },
-	{ "workdir", OP_ENUM, OPA_RPC, 0, 0, &sandbox_workdir_names,
-	  "--workdir", "where the workspace appears inside", NULL },
-	{ "memory", OP_SIZE, OPA_RPC, 0, LIMIT_MAX, NULL, "--memory",
-	  "memory limit: bytes, or a size such as \"512M\"", NULL },
-	{ "processes", OP_INT, OPA_RPC, 0, LIMIT_MAX, NULL, "--processes",
-	  "process limit", NULL },
-	{ "cpu_seconds", OP_INT, OPA_RPC, 0, LIMIT_MAX, NULL,
-	  "--cpu-seconds", "CPU time limit of a command", NULL },
-	{ "file_size", OP_SIZE, OPA_RPC, 0, LIMIT_MAX, NULL, "--file-size",
-	  "largest file a command may write", NULL },
-	{ "open_files", OP_INT, OPA_RPC, 0, LIMIT_MAX, NULL, "--open-files",
-	  "open files limit", NULL },
-	{ "gpu", OP_GPU, OPA_RPC, 1, SANDBOX_GPUS_MAX, NULL, "--gpu",
-	  "GPUs: a count or \"all\"", NULL },
+	A_ENUM("scope", &sandbox_scope_names, "scope", "SCOPE",
+	    "whose sandbox it is"),
+	{ .name = "key", .type = OP_STR, .flags = OPA_RPC | OPA_NONEMPTY,
+	  .hi = SANDBOX_KEY_MAX, .opt = "key", .metavar = "KEY",
+	  .doc = "the scope's key (session or agent id)" },
+	{ .name = "workspace", .type = OP_PATH,
+	  .flags = OPA_RPC | OPA_NODASH | OPA_ABSOLUTE, .hi = OPS_PATH_MAX,
+	  .opt = "workspace", .metavar = "DIR",
+	  .doc = "the local workspace, an absolute path" },
+	A_ENUM("access", &sandbox_access_names, "access", "MODE",
+	    "the command's access to the workspace"),
+	A_ENUM("mode", &sandbox_mode_names, "mode", "MODE",
+	    "which copy of the workspace is canonical"),
+	{ .name = "from", .type = OP_STR,
+	  .flags = OPA_RPC | OPA_NONEMPTY | OPA_NODASH | OPA_WORD, .hi = 128,
+	  .opt = "from", .metavar = "IMAGE", .doc = "the image" },
+	A_ENUM("runtime", &contain_runtime_names, "runtime", "RUNTIME",
+	    "the containment"),
+	A_ENUM("network", &contain_network_names, "network", "NET",
+	    "the sandbox's network"),
+	A_ENUM("workdir", &sandbox_workdir_names, "workdir", "WHERE",
+	    "where the workspace appears inside"),
+	{ .name = "memory", .type = OP_SIZE, .flags = OPA_RPC,
+	  .hi = LIMIT_MAX, .opt = "memory", .metavar = "SIZE",
+	  .doc = "memory limit: bytes, or a size such as \"512M\"" },
+	A_INT("processes", OPA_RPC, 0, LIMIT_MAX, "processes", "N",
+	    "process limit"),
+	A_INT("cpu_seconds", OPA_RPC, 0, LIMIT_MAX, "cpu-seconds", "N",
+	    "CPU time limit of a command"),
+	{ .name = "file_size", .type = OP_SIZE, .flags = OPA_RPC,
+	  .hi = LIMIT_MAX, .opt = "file-size", .metavar = "SIZE",
+	  .doc = "largest file a command may write" },
+	A_INT("open_files", OPA_RPC, 0, LIMIT_MAX, "open-files", "N",
+	    "open files limit"),
+	{ .name = "gpu", .type = OP_GPU, .flags = OPA_RPC, .lo = 1,
+	  .hi = SANDBOX_GPUS_MAX, .opt = "gpu", .metavar = "N|all",
+	  .doc = "GPUs: a count or \"all\"" },
 	A_REMOTE_ROOT,
 	A_STRICT,
 	END
@@ -161,20 +200,20 @@ static const struct op_arg provision_args[] = {
 
 static const struct op_arg none_args[] = { END };
 
-static const struct op_arg box_args[] = { A_SANDBOX("ID"), END };
+static const struct op_arg box_args[] = { A_SANDBOX_OPERAND, END };
 
 static const struct op_arg prune_args[] = {
-	{ "idle_hours", OP_INT, OPA_RPC, 0, 1000000, NULL, "--idle-hours",
-	  "remove sandboxes unused for this many hours", NULL },
-	{ "max_age_days", OP_INT, OPA_RPC, 0, 100000, NULL,
-	  "--max-age-days", "remove sandboxes older than this", NULL },
-	{ "dry_run", OP_BOOL, OPA_RPC, 0, 0, NULL, "--dry-run",
-	  "say what would go, remove nothing", NULL },
+	A_INT("idle_hours", OPA_RPC, 0, 1000000, "idle-hours", "N",
+	    "remove sandboxes unused for this many hours"),
+	A_INT("max_age_days", OPA_RPC, 0, 100000, "max-age-days", "N",
+	    "remove sandboxes older than this"),
+	A_BOOL("dry_run", OPA_RPC, "dry-run",
+	    "say what would go, remove nothing"),
 	END
 };
 
 static const struct op_arg sync_args[] = {
-	A_SANDBOX("ID"), A_PATHS, END
+	A_SANDBOX_OPERAND, A_PATHS, END
 };
 
 static const struct op_arg image_list_args[] = {
@@ -184,15 +223,15 @@ static const struct op_arg image_list_args[] = {
 };
 
 static const struct op_arg read_args[] = {
-	A_SANDBOX("--sandbox"),
+	A_SANDBOX_OPT,
 	A_PATH(OPA_REQUIRED, "a path in the sandbox's workspace, relative "
 	    "to it"),
-	{ "offset", OP_INT, 0, 0, OPS_OFFSET_MAX, NULL, "--offset",
-	  "start here (bytes, or lines with lines)", NULL },
-	{ "limit", OP_INT, 0, 0, OPS_OFFSET_MAX, NULL, "--limit",
-	  "at most this much (0: to the end)", NULL },
-	{ "lines", OP_BOOL, 0, 0, 0, NULL, "--lines",
-	  "offset and limit count lines, not bytes", NULL },
+	A_INT("offset", 0, 0, OPS_OFFSET_MAX, "offset", "N",
+	    "where to start: bytes, or lines with lines"),
+	A_INT("limit", 0, 0, OPS_OFFSET_MAX, "limit", "N",
+	    "at most this much (0: to the end)"),
+	A_BOOL("lines", 0, "lines", "offset and limit count lines, not "
+	    "bytes"),
 	A_ENCODING("base64: the content as base64 (the default for content "
 	    "that is not UTF-8)"),
 	A_FS_TIMEOUT,
@@ -200,12 +239,12 @@ static const struct op_arg read_args[] = {
 };
 
 static const struct op_arg write_args[] = {
-	A_SANDBOX("--sandbox"),
+	A_SANDBOX_OPT,
 	A_PATH(OPA_REQUIRED, "a path in the sandbox's workspace, relative "
 	    "to it"),
-	{ "content", OP_DATA, OPA_REQUIRED | OPA_TEXT, 0, 0, NULL,
-	  "standard input", "the new content (JSON-RPC: or content_base64)",
-	  NULL },
+	{ .name = "content", .type = OP_DATA,
+	  .flags = OPA_REQUIRED | OPA_TEXT | OPA_STDIN,
+	  .doc = "the new content (JSON-RPC: or content_base64)" },
 	A_ENCODING("base64: content is base64 of the bytes (binary files)"),
 	A_PUSH,
 	A_FS_TIMEOUT,
@@ -213,115 +252,120 @@ static const struct op_arg write_args[] = {
 };
 
 static const struct op_arg edit_args[] = {
-	A_SANDBOX("--sandbox"),
+	A_SANDBOX_OPT,
 	A_PATH(OPA_REQUIRED, "a path in the sandbox's workspace, relative "
 	    "to it"),
-	{ "old", OP_STR, OPA_REQUIRED | OPA_NONEMPTY | OPA_TEXT, 0,
-	  OPS_ARG_MAX - 6, NULL, "--old", "the exact text to replace",
-	  NULL },
-	{ "new", OP_STR, OPA_REQUIRED | OPA_TEXT, 0, OPS_ARG_MAX - 6, NULL,
-	  "--new", "its replacement", NULL },
-	{ "all", OP_BOOL, 0, 0, 0, NULL, "--all",
-	  "replace every occurrence (else old must occur once)", NULL },
+	{ .name = "old", .type = OP_STR,
+	  .flags = OPA_REQUIRED | OPA_NONEMPTY | OPA_TEXT,
+	  .hi = OPS_ARG_MAX - 6, .opt = "old", .metavar = "TEXT",
+	  .doc = "the exact text to replace" },
+	{ .name = "new", .type = OP_STR, .flags = OPA_REQUIRED | OPA_TEXT,
+	  .hi = OPS_ARG_MAX - 6, .opt = "new", .metavar = "TEXT",
+	  .doc = "its replacement" },
+	A_BOOL("all", 0, "all", "replace every occurrence (else old must "
+	    "occur once)"),
+	A_JSON("say it as {\"path\", \"replacements\"}"),
 	A_PUSH,
 	A_FS_TIMEOUT,
 	END
 };
 
 static const struct op_arg patch_args[] = {
-	A_SANDBOX("--sandbox"),
-	{ "patch", OP_STR, OPA_REQUIRED | OPA_NONEMPTY | OPA_TEXT, 0, 0,
-	  NULL, "standard input", "a unified diff or a '*** Begin Patch' "
-	  "patch", NULL },
+	A_SANDBOX_OPT,
+	{ .name = "patch", .type = OP_STR,
+	  .flags = OPA_REQUIRED | OPA_NONEMPTY | OPA_TEXT | OPA_STDIN,
+	  .doc = "a unified diff or a '*** Begin Patch' patch" },
+	A_JSON("say what it did as an array of {\"op\", \"path\"}"),
 	A_PUSH,
 	A_FS_TIMEOUT,
 	END
 };
 
 static const struct op_arg ls_args[] = {
-	A_SANDBOX("--sandbox"),
+	A_SANDBOX_OPT,
 	A_PATH(0, "a directory of the workspace, relative to it (default: "
 	    "its top)"),
+	A_JSON("one JSON array of {name, type}"),
 	A_FS_TIMEOUT,
 	END
 };
 
 static const struct op_arg stat_args[] = {
-	A_SANDBOX("--sandbox"),
+	A_SANDBOX_OPT,
 	A_PATH(OPA_REQUIRED, "a path in the sandbox's workspace, relative "
 	    "to it"),
+	A_JSON("one JSON object"),
 	A_FS_TIMEOUT,
 	END
 };
 
 static const struct op_arg pstart_args[] = {
-	A_SANDBOX("--sandbox"),
+	A_SANDBOX_OPT,
 	A_COMMAND,
 	A_ARGV,
 	A_ENV,
-	{ "name", OP_NAME, 0, 0, PROCESS_NAME_MAX, NULL, "--name",
-	  "a name for it", "^[A-Za-z0-9._][A-Za-z0-9._-]{0,63}$" },
-	{ "pty", OP_BOOL, 0, 0, 0, NULL, "--pty",
-	  "on a terminal of the sandbox's own (bwrap): process_write types "
-	  "on it", NULL },
-	{ "log_max", OP_INT, OPA_RPC, PROCESS_LOG_MIN, PROCESS_LOG_LIMIT,
-	  NULL, "--log-max", "bytes of output kept", NULL },
+	{ .name = "name", .type = OP_NAME, .hi = PROCESS_NAME_MAX,
+	  .opt = "name", .metavar = "NAME", .doc = "a name for it",
+	  .pattern = "^[A-Za-z0-9._][A-Za-z0-9._-]{0,63}$" },
+	A_BOOL("pty", 0, "pty", "on a terminal of the sandbox's own "
+	    "(bwrap): process_write types on it"),
+	A_INT("log_max", OPA_RPC, PROCESS_LOG_MIN, PROCESS_LOG_LIMIT,
+	    "log-max", "BYTES", "bytes of output kept"),
 	END
 };
 
 static const struct op_arg plog_args[] = {
-	A_SANDBOX("--sandbox"),
+	A_SANDBOX_OPT,
 	A_HANDLE,
-	{ "tail", OP_INT, 0, 1, 10000000, NULL, "--tail",
-	  "lines from the end", NULL },
+	A_INT("tail", 0, 1, 10000000, "tail", "N", "lines from the end"),
 	END
 };
 
 static const struct op_arg pwait_args[] = {
-	A_SANDBOX("--sandbox"),
+	A_SANDBOX_OPT,
 	A_HANDLE,
 	A_TIMEOUT(0, "seconds to wait; then state is still running"),
 	END
 };
 
 static const struct op_arg pwrite_args[] = {
-	A_SANDBOX("--sandbox"),
+	A_SANDBOX_OPT,
 	A_HANDLE,
-	{ "data", OP_DATA, OPA_TEXT, 0, 0, NULL, "standard input",
-	  "bytes for its input (JSON-RPC: or data_base64); required unless "
-	  "eof", NULL },
-	{ "eof", OP_BOOL, 0, 0, 0, NULL, "--eof",
-	  "close its input after data", NULL },
+	{ .name = "data", .type = OP_DATA, .flags = OPA_TEXT | OPA_STDIN,
+	  .doc = "bytes for its input (JSON-RPC: or data_base64); required "
+	  "unless eof" },
+	A_BOOL("eof", 0, "eof", "close its input after data"),
 	END
 };
 
 static const struct op_arg pkill_args[] = {
-	A_SANDBOX("--sandbox"),
+	A_SANDBOX_OPT,
 	A_HANDLE,
-	{ "signal", OP_SIGNAL, 0, 1, 64, NULL, "--signal",
-	  "TERM (the default), KILL, INT, HUP, ... or a number", NULL },
+	{ .name = "signal", .type = OP_SIGNAL, .lo = 1, .hi = 64,
+	  .opt = "signal", .metavar = "SIG",
+	  .doc = "TERM (the default), KILL, INT, HUP, ... or a number" },
 	END
 };
 
 static const struct op_arg phandle_args[] = {
-	A_SANDBOX("--sandbox"), A_HANDLE, END
+	A_SANDBOX_OPT, A_HANDLE, END
 };
 
-static const struct op_arg plist_args[] = { A_SANDBOX("--sandbox"), END };
+static const struct op_arg plist_args[] = { A_SANDBOX_OPT, END };
 
 static const struct op_arg read_output_args[] = {
-	{ "sandbox", OP_ID, OPA_RPC, 0, 0, NULL, NULL,
-	  "the server's sandbox (added by the server)", NULL },
-	{ "id", OP_OUTPUT_ID, OPA_REQUIRED, 0, 0, NULL, NULL,
-	  "the outputId of the exec's result", NULL },
-	{ "stream", OP_ENUM, 0, 0, 0, &ops_stream_names, NULL,
-	  "which stream (stdout)", NULL },
-	{ "offset", OP_INT, 0, 0, OPS_OFFSET_MAX, NULL, NULL,
-	  "bytes to skip", NULL },
-	{ "limit", OP_INT, 0, 1, OPS_OFFSET_MAX, NULL, NULL,
-	  "bytes (at most half of the result cap)", NULL },
-	{ "encoding", OP_ENUM, 0, 0, 0, &ops_encoding_names, NULL,
-	  "base64: the range as base64", NULL },
+	{ .name = "sandbox", .type = OP_ID, .flags = OPA_RPC,
+	  .doc = "the server's sandbox (added by the server)" },
+	{ .name = "id", .type = OP_OUTPUT_ID, .flags = OPA_REQUIRED,
+	  .doc = "the outputId of the exec's result" },
+	{ .name = "stream", .type = OP_ENUM, .names = &ops_stream_names,
+	  .doc = "which stream (stdout)" },
+	{ .name = "offset", .type = OP_INT, .hi = OPS_OFFSET_MAX,
+	  .doc = "bytes to skip" },
+	{ .name = "limit", .type = OP_INT, .lo = 1, .hi = OPS_OFFSET_MAX,
+	  .doc = "bytes (at most half of the result cap)" },
+	{ .name = "encoding", .type = OP_ENUM, .names = &ops_encoding_names,
+	  .doc = "base64: the range as base64" },
 	END
 };
 

@@ -24,6 +24,7 @@
 #include <cjson/cJSON.h>
 
 #include "buf.h"
+#include "cmd_ops.h"
 #include "jsonrpc.h"
 #include "mcp_tools.h"
 #include "ops.h"
@@ -341,14 +342,16 @@ cli_help(const char *cmd)
 	return buf_detach(&b);
 }
 
-/* The option a's cli names ("--env NAME" -> "--env"), or NULL. */
+/* The option a becomes on the CLI ("--env", "-F"), or NULL. */
 static char *
 cli_option(const struct op_arg *a)
 {
-	if (a->cli == NULL || a->cli[0] != '-' || strcmp(a->cli, "--") == 0 ||
-	    strncmp(a->cli, "-- ", 3) == 0)
-		return NULL;
-	return xstrndup(a->cli, strcspn(a->cli, " ="));
+	if (a->opt != NULL)
+		return a->opt[0] == '-' ? xstrdup(a->opt) :
+		    xasprintf("--%s", a->opt);
+	if (a->sopt != 0)
+		return xasprintf("-%c", a->sopt);
+	return NULL;
 }
 
 /* Whether help names opt as an option (not inside a longer one). */
@@ -383,7 +386,7 @@ test_cli_help(void **state)
 		lists[1] = op->conn ? ops_conn_args : NULL;
 		for (l = 0; l < 2 && lists[l] != NULL; l++)
 			for (a = lists[l]; a->name != NULL; a++) {
-				if (!ops_arg_on(a, OPS_SURFACE_RPC) ||
+				if (!ops_arg_on(a, OPS_SURFACE_CLI) ||
 				    (opt = cli_option(a)) == NULL)
 					continue;
 				if (!help_names(help, opt))
@@ -431,6 +434,62 @@ test_table(void **state)
 	}
 }
 
+/* Parse the NULL-ended words as the CLI of method: cmd_ops_parse's result. */
+static int
+cli_parse(struct cmd_ops *o, struct cmd_conn *cc, const char *method, ...)
+{
+	static char	 name[] = "tool";
+	char		*argv[16];
+	int		 argc = 0;
+	va_list		 ap;
+
+	memset(cc, 0, sizeof *cc);
+	argv[argc++] = name;
+	va_start(ap, method);
+	while (argc < 15 && (argv[argc] = va_arg(ap, char *)) != NULL)
+		argc++;
+	argv[argc] = NULL;
+	va_end(ap);
+	return cmd_ops_parse(o, method, cc, "usage: test", argc, argv);
+}
+
+/* The CLI's options from the table: values, checks, operands, refusals. */
+static void
+test_cli_parse(void **state)
+{
+	struct cmd_ops	o;
+	struct cmd_conn	cc;
+	int64_t		v = 0;
+
+	(void)state;
+	assert_int_equal(cli_parse(&o, &cc, "fs.read", "-s", "cabcdefghijkl",
+	    "--offset", "7", "--lines", "-p", "2222", "a/b", (char *)NULL), 0);
+	assert_string_equal(cmd_ops_get(&o, "sandbox"), "cabcdefghijkl");
+	assert_int_equal(cmd_ops_int(&o, "offset", &v), 1);
+	assert_int_equal(v, 7);
+	assert_int_equal(cmd_ops_int(&o, "limit", &v), 0);
+	assert_true(cmd_ops_flag(&o, "lines"));
+	assert_int_equal(cc.port, 2222);
+	assert_int_equal(o.noperands, 1);
+	assert_string_equal(o.operands[0], "a/b");
+	/* values checked as JSON-RPC checks them */
+	assert_int_equal(cli_parse(&o, &cc, "fs.read", "--offset", "x",
+	    (char *)NULL), 255);
+	assert_int_equal(cli_parse(&o, &cc, "fs.read", "--timeout",
+	    "31536001", (char *)NULL), 255);
+	assert_int_equal(cli_parse(&o, &cc, "fs.read", "-s", "nope",
+	    (char *)NULL), 255);
+	/* another tool's option is not this one's */
+	assert_int_equal(cli_parse(&o, &cc, "fs.read", "--push",
+	    (char *)NULL), 255);
+	assert_int_equal(cli_parse(&o, &cc, "fs.edit", "--old", "a", "--new",
+	    "", "--all", "--push", (char *)NULL), 0);
+	assert_string_equal(cmd_ops_get(&o, "new"), "");
+	assert_true(cmd_ops_flag(&o, "push"));
+	assert_int_equal(cli_parse(&o, &cc, "fs.edit", "--old", "",
+	    (char *)NULL), 255);
+}
+
 int
 main(void)
 {
@@ -440,6 +499,7 @@ main(void)
 		cmocka_unit_test(test_rpc_required),
 		cmocka_unit_test(test_mcp_walk),
 		cmocka_unit_test(test_cli_help),
+		cmocka_unit_test(test_cli_parse),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

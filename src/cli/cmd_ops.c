@@ -1,0 +1,242 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Options from the operations table; see cmd_ops.h.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "cmd.h"
+#include "cmd_ops.h"
+#include "xmalloc.h"
+
+#define OPS_VAL_FIRST	1000	/* getopt value of op->args[0] */
+#define OPS_HELP_COL	24	/* where an option's doc starts */
+#define OPS_HELP_WIDTH	72
+
+static const struct option ops_conn_longopts[] = {
+	CMD_CONN_LONGOPTS, { "help", no_argument, NULL, 'h' }
+};
+#define N_CONN	(sizeof ops_conn_longopts / sizeof ops_conn_longopts[0])
+
+/* Whether the generic parser takes a as an option. */
+static int
+ops_is_option(const struct op_arg *a)
+{
+	return ops_arg_on(a, OPS_SURFACE_CLI) &&
+	    (a->flags & (OPA_OPERAND | OPA_STDIN)) == 0 &&
+	    !(a->opt != NULL && a->opt[0] == '-');
+}
+
+/*
+ * The getopt tables of op: its options, then the connection ones and
+ * --help; short options in *shorts.  Allocated.
+ */
+static struct option *
+ops_longopts(const struct op_entry *op, char **shorts)
+{
+	const struct op_arg	*a;
+	struct option		*lo;
+	struct buf		 s = BUF_INIT;
+	size_t			 n = 0, i;
+
+	for (a = op->args; a->name != NULL; a++)
+		n++;
+	if (n > CMD_OPS_MAX)
+		abort();	/* CMD_OPS_MAX too small: a bug */
+	lo = xcalloc(n + N_CONN + 1, sizeof *lo);
+	buf_append_str(&s, CMD_CONN_SHORTOPTS "h");
+	for (n = 0, a = op->args; a->name != NULL; a++) {
+		if (!ops_is_option(a))
+			continue;
+		if (a->type == OP_ENV || a->type == OP_OPTIONS ||
+		    a->type == OP_PATHS)
+			abort();	/* repeated options: not done here yet */
+		lo[n].has_arg = a->metavar != NULL ? required_argument :
+		    no_argument;
+		lo[n].val = OPS_VAL_FIRST + (int)(a - op->args);
+		if (a->sopt != 0)
+			buf_appendf(&s, "%c%s", a->sopt, a->metavar != NULL ?
+			    ":" : "");
+		if (a->opt != NULL)
+			lo[n++].name = a->opt;
+	}
+	for (i = 0; i < N_CONN; i++)
+		lo[n++] = ops_conn_longopts[i];
+	*shorts = buf_detach(&s);
+	return lo;
+}
+
+/* The argument of op a short option stands for, or NULL. */
+static const struct op_arg *
+ops_by_short(const struct op_entry *op, int ch)
+{
+	const struct op_arg	*a;
+
+	for (a = op->args; a->name != NULL; a++)
+		if (a->sopt == ch && ops_is_option(a))
+			return a;
+	return NULL;
+}
+
+/* Take the value of a (checked); 0 or an exit status. */
+static int
+ops_take(struct cmd_ops *o, const struct op_arg *a, const char *arg)
+{
+	char	*what = NULL;
+	int	 rc;
+
+	if (a->metavar == NULL) {
+		o->val[a - o->op->args] = "";
+		return 0;
+	}
+	if (ops_check_text(a, arg, &what) != 0) {
+		if (a->opt != NULL)
+			rc = cmd_fail("%s: bad --%s '%s': %s", o->op->cli,
+			    a->opt, arg, what);
+		else
+			rc = cmd_fail("%s: bad -%c '%s': %s", o->op->cli,
+			    a->sopt, arg, what);
+		free(what);
+		return rc;
+	}
+	o->val[a - o->op->args] = arg;
+	return 0;
+}
+
+/* Print --help: usage, the options, the connection options. */
+static void
+ops_print_help(const struct cmd_ops *o, const char *usage)
+{
+	printf("%s\n", usage);
+	cmd_ops_help(stdout, o->op);
+	fputs(CMD_CONN_USAGE, stdout);
+}
+
+/* Parse argv for op; see cmd_ops.h. */
+int
+cmd_ops_parse(struct cmd_ops *o, const char *method, struct cmd_conn *cc,
+    const char *usage, int argc, char **argv)
+{
+	const struct op_arg	*a;
+	struct option		*lo;
+	char			*shorts;
+	int			 ch, rc = 0;
+
+	memset(o, 0, sizeof *o);
+	if ((o->op = ops_by_method(method)) == NULL || o->op->cli == NULL)
+		abort();	/* not an operation of the CLI: a bug */
+	lo = ops_longopts(o->op, &shorts);
+	optind = 1;
+	while (rc == 0 && (ch = getopt_long(argc, argv, shorts, lo,
+	    NULL)) != -1) {
+		if (ch == 'h') {
+			ops_print_help(o, usage);
+			rc = -1;
+		} else if (ch >= OPS_VAL_FIRST)
+			rc = ops_take(o, &o->op->args[ch - OPS_VAL_FIRST],
+			    optarg);
+		else if ((a = ops_by_short(o->op, ch)) != NULL)
+			rc = ops_take(o, a, optarg);
+		else if ((rc = cmd_conn_option(cc, ch, optarg)) == 1)
+			rc = 0;
+		else if (rc == 0)
+			rc = cmd_fail("bad option (see 'clawssh %s --help')",
+			    o->op->cli);
+	}
+	free(lo);
+	free(shorts);
+	o->operands = argv + optind;
+	o->noperands = argc - optind;
+	return rc;
+}
+
+/* The index of argument name in o's operation. */
+static int
+ops_index(const struct cmd_ops *o, const char *name)
+{
+	const struct op_arg	*a;
+
+	for (a = o->op->args; a->name != NULL; a++)
+		if (strcmp(a->name, name) == 0 && ops_is_option(a))
+			return (int)(a - o->op->args);
+	abort();	/* not an option of this operation: a bug */
+}
+
+/* The value given for name; see cmd_ops.h. */
+const char *
+cmd_ops_get(const struct cmd_ops *o, const char *name)
+{
+	return o->val[ops_index(o, name)];
+}
+
+/* An integer argument; see cmd_ops.h. */
+int
+cmd_ops_int(const struct cmd_ops *o, const char *name, int64_t *out)
+{
+	const char	*v = cmd_ops_get(o, name);
+
+	if (v == NULL)
+		return 0;
+	*out = strtoll(v, NULL, 10);	/* checked by ops_check_text */
+	return 1;
+}
+
+/* Whether a flag was given; see cmd_ops.h. */
+int
+cmd_ops_flag(const struct cmd_ops *o, const char *name)
+{
+	return cmd_ops_get(o, name) != NULL;
+}
+
+/* Print words of doc from column col, wrapped at OPS_HELP_WIDTH. */
+static void
+ops_help_doc(FILE *f, const char *doc, size_t col)
+{
+	const char	*p = doc;
+	size_t		 n;
+
+	while (*p != '\0') {
+		n = strcspn(p, " ");
+		if (col > OPS_HELP_COL && col + 1 + n > OPS_HELP_WIDTH) {
+			fprintf(f, "\n%*s", OPS_HELP_COL, "");
+			col = OPS_HELP_COL;
+		} else if (col > OPS_HELP_COL) {
+			fputc(' ', f);
+			col++;
+		}
+		fwrite(p, 1, n, f);
+		col += n;
+		p += n;
+		p += strspn(p, " ");
+	}
+	fputc('\n', f);
+}
+
+/* Print op's option lines; see cmd_ops.h. */
+void
+cmd_ops_help(FILE *f, const struct op_entry *op)
+{
+	const struct op_arg	*a;
+	char			*form;
+	size_t			 n;
+
+	for (a = op->args; a->name != NULL; a++) {
+		if (!ops_is_option(a) || (form = ops_cli_form(a)) == NULL)
+			continue;
+		fprintf(f, "  %s", form);
+		n = 2 + strlen(form);
+		if (n >= OPS_HELP_COL - 1) {
+			fprintf(f, "\n%*s", OPS_HELP_COL, "");
+		} else
+			fprintf(f, "%*s", (int)(OPS_HELP_COL - n), "");
+		ops_help_doc(f, a->doc, OPS_HELP_COL);
+		free(form);
+	}
+}

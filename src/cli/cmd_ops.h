@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * A command's options parsed from the operations table (src/ops/ops.h):
+ * its getopt tables and the option lines of its --help come from the
+ * operation's arguments on the CLI (long and short options, their value
+ * names and docs) and the connection options (cmd_conn.h), and each
+ * value is checked as JSON-RPC checks it (ops_check_text).  Arguments
+ * the CLI takes as operands or on stdin are the command's own.
+ */
+#ifndef CLAW_CMD_OPS_H
+#define CLAW_CMD_OPS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cmd_conn.h"
+#include "ops.h"
+
+#define CMD_OPS_MAX	32	/* arguments of one operation */
+
+struct cmd_ops {
+	const struct op_entry	*op;
+	const char		*val[CMD_OPS_MAX];	/* by op->args index;
+							   a flag: "" */
+	char			**operands;		/* after the options */
+	int			  noperands;
+};
+
+/*
+ * Parse argv for op (found by its JSON-RPC method) into o and cc.  usage
+ * is the command's usage lines and description; --help prints it, the
+ * option lines and the connection options.  Returns 0, -1 after
+ * printing help, or an exit status (the message printed).
+ */
+int	cmd_ops_parse(struct cmd_ops *o, const char *method,
+	    struct cmd_conn *cc, const char *usage, int argc, char **argv);
+
+/* The value given for argument name, or NULL. */
+const char *cmd_ops_get(const struct cmd_ops *o, const char *name);
+
+/* An integer argument: 1 and *out when given, else 0. */
+int	cmd_ops_int(const struct cmd_ops *o, const char *name, int64_t *out);
+
+/* Whether the flag name was given. */
+int	cmd_ops_flag(const struct cmd_ops *o, const char *name);
+
+/* Print op's option lines, as --help shows them. */
+void	cmd_ops_help(FILE *f, const struct op_entry *op);
+
+#endif /* CLAW_CMD_OPS_H */
