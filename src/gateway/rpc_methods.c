@@ -36,43 +36,54 @@ struct rpc_method {
 	int			 idempotent;
 };
 
-/* "OPT=VALUE" for a string param that is there. */
+/* The long option key becomes on the CLI (ops_table.c). */
+static const char *
+rm_optname(struct rpc_params *rp, const char *key)
+{
+	const struct op_arg	*a = ops_arg(rp->op, OPS_SURFACE_RPC, key);
+
+	if (a == NULL || a->opt == NULL)
+		abort();	/* a param without an option: a bug */
+	return a->opt;
+}
+
+/* "--OPT=VALUE" for a string param that is there. */
 static int
-rm_opt(struct rpc_params *rp, const char *key, const char *opt)
+rm_opt(struct rpc_params *rp, const char *key)
 {
 	const char	*s;
 
 	if (rp_string(rp, key, &s) != 0 || s == NULL)
 		return rp->msg != NULL ? -1 : 0;
-	return rp_argf(rp, "%s=%s", opt, s);
+	return rp_argf(rp, "--%s=%s", rm_optname(rp, key), s);
 }
 
-/* "OPT=N" for an integer param that is there. */
+/* "--OPT=N" for an integer param that is there. */
 static int
-rm_opt_int(struct rpc_params *rp, const char *key, const char *opt)
+rm_opt_int(struct rpc_params *rp, const char *key)
 {
 	int64_t	v;
 	int	has;
 
 	if (rp_int(rp, key, &v, &has) != 0 || !has)
 		return rp->msg != NULL ? -1 : 0;
-	return rp_argf(rp, "%s=%lld", opt, (long long)v);
+	return rp_argf(rp, "--%s=%lld", rm_optname(rp, key), (long long)v);
 }
 
-/* "OPT=NAME" for an enum param that is there. */
+/* "--OPT=NAME" for an enum param that is there. */
 static int
-rm_opt_enum(struct rpc_params *rp, const char *key, const char *opt)
+rm_opt_enum(struct rpc_params *rp, const char *key)
 {
 	const char	*s;
 
 	if (rp_enum(rp, key, &s) != 0 || s == NULL)
 		return rp->msg != NULL ? -1 : 0;
-	return rp_argf(rp, "%s=%s", opt, s);
+	return rp_argf(rp, "--%s=%s", rm_optname(rp, key), s);
 }
 
-/* OPT for a boolean param that is true; *on says if it was. */
+/* "--OPT" for a boolean param that is true; *on says if it was. */
 static int
-rm_flag(struct rpc_params *rp, const char *key, const char *opt, int *on)
+rm_flag(struct rpc_params *rp, const char *key, int *on)
 {
 	int	v;
 
@@ -80,7 +91,7 @@ rm_flag(struct rpc_params *rp, const char *key, const char *opt, int *on)
 		return -1;
 	if (on != NULL)
 		*on = v;
-	return v ? rp_arg(rp, opt) : 0;
+	return v ? rp_argf(rp, "--%s", rm_optname(rp, key)) : 0;
 }
 
 /* The connection params every method takes. */
@@ -92,13 +103,13 @@ rm_conn(struct rpc_params *rp)
 	int64_t		 port;
 	int		 has;
 
-	rm_opt(rp, "config", "--config");
+	rm_opt(rp, "config");
 	if (rp_string(rp, "ssh_config", &s) == 0 && s != NULL) {
 		rp_arg(rp, "-F");
 		rp_arg(rp, s);
 	}
-	rm_opt(rp, "state_dir", "--state-dir");
-	rm_opt(rp, "passphrase_file", "--passphrase-file");
+	rm_opt(rp, "state_dir");
+	rm_opt(rp, "passphrase_file");
 	if (rp_string(rp, "user", &s) == 0 && s != NULL) {
 		rp_arg(rp, "-l");
 		rp_arg(rp, s);
@@ -319,7 +330,7 @@ rm_exec(struct rpc_params *rp, struct rpc_call *c)
 	if (rm_exec_target(rp, c, &host) != 0)
 		return -1;
 	if (rp_string(rp, "cwd", &cwd) == 0 && cwd != NULL) {
-		rp_argf(rp, "--cwd=%s", cwd);
+		rp_argf(rp, "--%s=%s", rm_optname(rp, "cwd"), cwd);
 		c->exec.cwd = xstrdup(cwd);
 	}
 	if (rp_int(rp, "timeout", &timeout, &has) == 0 && has &&
@@ -333,7 +344,7 @@ rm_exec(struct rpc_params *rp, struct rpc_call *c)
 		rp_arg(rp, "--no-sync");
 		c->exec.no_sync = 1;
 	}
-	rm_flag(rp, "strict_config", "--strict-config", &strict);
+	rm_flag(rp, "strict_config", &strict);
 	argc = rp->argc;
 	if (rm_exec_pty(rp) != 0 || rm_env(rp, c) != 0)
 		return -1;
@@ -364,26 +375,25 @@ rm_gpu(struct rpc_params *rp)
 
 /* A resource limit: an integer, or a size string ("512M") for sizes. */
 static int
-rm_limit(struct rpc_params *rp, const char *key, const char *opt)
+rm_limit(struct rpc_params *rp, const char *key)
 {
 	const cJSON	*v = rp_get(rp, key);
 
 	if (v == NULL)
 		return rp->msg != NULL ? -1 : 0;
 	if (cJSON_IsString(v))
-		return rp_argf(rp, "%s=%s", opt, v->valuestring);
-	return rp_argf(rp, "%s=%lld", opt, (long long)v->valuedouble);
+		return rp_argf(rp, "--%s=%s", rm_optname(rp, key),
+		    v->valuestring);
+	return rp_argf(rp, "--%s=%lld", rm_optname(rp, key),
+	    (long long)v->valuedouble);
 }
 
 /* sandbox.provision: get or create a sandbox. */
 static int
 rm_provision(struct rpc_params *rp, struct rpc_call *c)
 {
-	static const struct { const char *key, *opt; } lim[] = {
-		{ "memory", "--memory" }, { "processes", "--processes" },
-		{ "cpu_seconds", "--cpu-seconds" },
-		{ "file_size", "--file-size" },
-		{ "open_files", "--open-files" },
+	static const char *const lim[] = {
+		"memory", "processes", "cpu_seconds", "file_size", "open_files"
 	};
 	const char	*host;
 	size_t		 i;
@@ -392,20 +402,20 @@ rm_provision(struct rpc_params *rp, struct rpc_call *c)
 	if (rm_host(rp, c, &host) != 0)
 		return -1;
 	rp_argf(rp, "--host=%s", host);
-	rm_opt_enum(rp, "scope", "--scope");
-	rm_opt(rp, "key", "--key");
-	rm_opt(rp, "workspace", "--workspace");
-	rm_opt_enum(rp, "access", "--access");
-	rm_opt_enum(rp, "mode", "--mode");
-	rm_opt(rp, "from", "--from");
-	rm_opt_enum(rp, "runtime", "--runtime");
-	rm_opt_enum(rp, "network", "--network");
-	rm_opt_enum(rp, "workdir", "--workdir");
+	rm_opt_enum(rp, "scope");
+	rm_opt(rp, "key");
+	rm_opt(rp, "workspace");
+	rm_opt_enum(rp, "access");
+	rm_opt_enum(rp, "mode");
+	rm_opt(rp, "from");
+	rm_opt_enum(rp, "runtime");
+	rm_opt_enum(rp, "network");
+	rm_opt_enum(rp, "workdir");
 	for (i = 0; i < sizeof lim / sizeof *lim; i++)
-		rm_limit(rp, lim[i].key, lim[i].opt);
+		rm_limit(rp, lim[i]);
 	rm_gpu(rp);
-	rm_opt(rp, "remote_root", "--remote-root");
-	rm_flag(rp, "strict_config", "--strict-config", NULL);
+	rm_opt(rp, "remote_root");
+	rm_flag(rp, "strict_config", NULL);
 	rp_arg(rp, "--json");
 	return rm_conn(rp);
 }
@@ -472,9 +482,9 @@ rm_prune(struct rpc_params *rp, struct rpc_call *c)
 {
 	(void)c;
 	rp_arg(rp, "prune");
-	rm_opt_int(rp, "idle_hours", "--idle-hours");
-	rm_opt_int(rp, "max_age_days", "--max-age-days");
-	rm_flag(rp, "dry_run", "--dry-run", NULL);
+	rm_opt_int(rp, "idle_hours");
+	rm_opt_int(rp, "max_age_days");
+	rm_flag(rp, "dry_run", NULL);
 	return rm_conn(rp);
 }
 
@@ -524,7 +534,7 @@ rm_image_list(struct rpc_params *rp, struct rpc_call *c)
 	if (rm_host(rp, c, &host) != 0)
 		return -1;
 	rp_argf(rp, "--host=%s", host);
-	rm_opt(rp, "remote_root", "--remote-root");
+	rm_opt(rp, "remote_root");
 	rp_arg(rp, "--json");
 	return rm_conn(rp);
 }
@@ -584,14 +594,16 @@ rm_fs_read(struct rpc_params *rp, struct rpc_call *c)
 	if (rm_fs_start(rp, c, "read") != 0)
 		return -1;
 	if (rp_int(rp, "offset", &v, &has) == 0 && has) {
-		rp_argf(rp, "--offset=%lld", (long long)v);
+		rp_argf(rp, "--%s=%lld", rm_optname(rp, "offset"),
+		    (long long)v);
 		c->fs.offset = (uint64_t)v;
 	}
 	if (rp_int(rp, "limit", &v, &has) == 0 && has) {
-		rp_argf(rp, "--limit=%lld", (long long)v);
+		rp_argf(rp, "--%s=%lld", rm_optname(rp, "limit"),
+		    (long long)v);
 		c->fs.limit = (uint64_t)v;
 	}
-	rm_flag(rp, "lines", "--lines", &c->fs.lines);
+	rm_flag(rp, "lines", &c->fs.lines);
 	return rm_fs_path(rp, c, 1);
 }
 
@@ -602,7 +614,7 @@ rm_fs_write(struct rpc_params *rp, struct rpc_call *c)
 	int	push;
 
 	if (rm_fs_start(rp, c, "write") != 0 ||
-	    rm_flag(rp, "push", "--push", &push) != 0 ||
+	    rm_flag(rp, "push", &push) != 0 ||
 	    rp_data(rp, "content", &c->in, &c->inlen) != 0)
 		return -1;
 	return rm_fs_path(rp, c, !push);
@@ -616,13 +628,13 @@ rm_fs_edit(struct rpc_params *rp, struct rpc_call *c)
 	int		 push;
 
 	if (rm_fs_start(rp, c, "edit") != 0 ||
-	    rm_flag(rp, "push", "--push", &push) != 0 ||
+	    rm_flag(rp, "push", &push) != 0 ||
 	    rp_string(rp, "old", &old) != 0 ||
 	    rp_string(rp, "new", &new) != 0)
 		return -1;
-	rp_argf(rp, "--old=%s", old);
-	rp_argf(rp, "--new=%s", new);
-	rm_flag(rp, "all", "--all", &c->fs.all);
+	rp_argf(rp, "--%s=%s", rm_optname(rp, "old"), old);
+	rp_argf(rp, "--%s=%s", rm_optname(rp, "new"), new);
+	rm_flag(rp, "all", &c->fs.all);
 	c->fs.old = xstrdup(old);
 	c->fs.new = xstrdup(new);
 	return rm_fs_path(rp, c, !push);
@@ -636,7 +648,7 @@ rm_fs_patch(struct rpc_params *rp, struct rpc_call *c)
 	int		 push;
 
 	if (rm_fs_start(rp, c, "apply-patch") != 0 ||
-	    rm_flag(rp, "push", "--push", &push) != 0 ||
+	    rm_flag(rp, "push", &push) != 0 ||
 	    rp_string(rp, "patch", &patch) != 0)
 		return -1;
 	c->inlen = strlen(patch);
@@ -697,9 +709,9 @@ rm_process_start(struct rpc_params *rp, struct rpc_call *c)
 {
 	if (rm_proc_start(rp, c, "start", 1) != 0)
 		return -1;
-	rm_flag(rp, "pty", "--pty", NULL);
-	rm_opt(rp, "name", "--name");
-	rm_opt_int(rp, "log_max", "--log-max");
+	rm_flag(rp, "pty", NULL);
+	rm_opt(rp, "name");
+	rm_opt_int(rp, "log_max");
 	if (rm_env(rp, c) != 0)
 		return -1;
 	return rm_command(rp, "argv");
@@ -726,7 +738,7 @@ static int
 rm_process_log(struct rpc_params *rp, struct rpc_call *c)
 {
 	if (rm_proc_start(rp, c, "log", 1) != 0 ||
-	    rm_opt_int(rp, "tail", "--tail") != 0)
+	    rm_opt_int(rp, "tail") != 0)
 		return -1;
 	return rm_proc_handle(rp);
 }
@@ -736,7 +748,7 @@ static int
 rm_process_wait(struct rpc_params *rp, struct rpc_call *c)
 {
 	if (rm_proc_start(rp, c, "wait", 1) != 0 ||
-	    rm_opt_int(rp, "timeout", "--timeout") != 0)
+	    rm_opt_int(rp, "timeout") != 0)
 		return -1;
 	return rm_proc_handle(rp);
 }
@@ -748,7 +760,7 @@ rm_process_write(struct rpc_params *rp, struct rpc_call *c)
 	int	eof;
 
 	if (rm_proc_start(rp, c, "write", 0) != 0 ||
-	    rm_flag(rp, "eof", "--eof", &eof) != 0 ||
+	    rm_flag(rp, "eof", &eof) != 0 ||
 	    rp_data(rp, "data", &c->in, &c->inlen) != 0)
 		return -1;
 	if (c->in == NULL && !eof)
