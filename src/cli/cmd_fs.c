@@ -41,6 +41,7 @@ cmd_fs_parse(struct cmd_fs *f, const char *method, const char *usage,
 	f->timeout = -1;
 	rc = cmd_ops_parse(&o, method, &f->b.cc, usage, argc, argv);
 	f->tool = o.op->cli;
+	cmd_ops_free(&o);	/* the file tools have no repeated option */
 	if (rc != 0)
 		return rc;
 	f->id = cmd_ops_get(&o, "sandbox");

@@ -51,13 +51,10 @@ ops_longopts(const struct op_entry *op, char **shorts)
 	if (n > CMD_OPS_MAX)
 		abort();	/* CMD_OPS_MAX too small: a bug */
 	lo = xcalloc(n + N_CONN + 1, sizeof *lo);
-	buf_append_str(&s, CMD_CONN_SHORTOPTS "h");
+	buf_append_str(&s, ":" CMD_CONN_SHORTOPTS "h");	/* ":": say it ourselves */
 	for (n = 0, a = op->args; a->name != NULL; a++) {
 		if (!ops_is_option(a))
 			continue;
-		if (a->type == OP_ENV || a->type == OP_OPTIONS ||
-		    a->type == OP_PATHS)
-			abort();	/* repeated options: not done here yet */
 		lo[n].has_arg = a->metavar != NULL ? required_argument :
 		    no_argument;
 		lo[n].val = OPS_VAL_FIRST + (int)(a - op->args);
@@ -85,15 +82,30 @@ ops_by_short(const struct op_entry *op, int ch)
 	return NULL;
 }
 
+/* Whether a is an option given once per value (--env A --env B). */
+static int
+ops_repeated(const struct op_arg *a)
+{
+	return a->type == OP_ENV || a->type == OP_OPTIONS ||
+	    a->type == OP_PATHS;
+}
+
 /* Take the value of a (checked); 0 or an exit status. */
 static int
 ops_take(struct cmd_ops *o, const struct op_arg *a, const char *arg)
 {
+	size_t	 i = (size_t)(a - o->op->args);
 	char	*what = NULL;
 	int	 rc;
 
 	if (a->metavar == NULL) {
-		o->val[a - o->op->args] = "";
+		o->val[i] = "";
+		return 0;
+	}
+	if (ops_repeated(a)) {	/* each value is the command's to check */
+		o->list[i] = xreallocarray(o->list[i], o->nlist[i] + 1,
+		    sizeof *o->list[i]);
+		o->list[i][o->nlist[i]++] = arg;
 		return 0;
 	}
 	if (ops_check_text(a, arg, &what) != 0) {
@@ -110,6 +122,51 @@ ops_take(struct cmd_ops *o, const struct op_arg *a, const char *arg)
 	return 0;
 }
 
+/*
+ * The sibling operation (same first CLI word: "process wait" for
+ * "process poll") that has the long option name, or NULL.
+ */
+static const struct op_entry *
+ops_sibling_with(const struct op_entry *op, const char *name, size_t len)
+{
+	const struct op_arg	*a;
+	size_t			 i, w = strcspn(op->cli, " ");
+
+	if (op->cli[w] == '\0')
+		return NULL;
+	for (i = 0; i < ops_n; i++) {
+		if (ops_table[i].cli == NULL ||
+		    strncmp(ops_table[i].cli, op->cli, w + 1) != 0)
+			continue;
+		for (a = ops_table[i].args; a->name != NULL; a++)
+			if (a->opt != NULL && strlen(a->opt) == len &&
+			    strncmp(a->opt, name, len) == 0 &&
+			    ops_arg_on(a, OPS_SURFACE_CLI))
+				return &ops_table[i];
+	}
+	return NULL;
+}
+
+/* Say what was wrong with the option word w (getopt returned '?'). */
+static int
+ops_bad_option(const struct op_entry *op, const char *w, int missing)
+{
+	const struct op_entry	*sib;
+	size_t			 len;
+
+	if (missing)
+		return cmd_fail("%s: %s needs a value (see 'clawssh %s "
+		    "--help')", op->cli, w, op->cli);
+	if (strncmp(w, "--", 2) == 0) {
+		len = strcspn(w + 2, "=");
+		if ((sib = ops_sibling_with(op, w + 2, len)) != NULL)
+			return cmd_fail("--%.*s is for '%s' only",
+			    (int)len, w + 2, sib->cli);
+	}
+	return cmd_fail("%s: unknown option '%s' (see 'clawssh %s --help')",
+	    op->cli, w, op->cli);
+}
+
 /* Print --help: usage, the options, the connection options. */
 static void
 ops_print_help(const struct cmd_ops *o, const char *usage)
@@ -119,6 +176,35 @@ ops_print_help(const struct cmd_ops *o, const char *usage)
 	fputs(CMD_CONN_USAGE, stdout);
 }
 
+/* Whether op takes a command after "--". */
+static int
+ops_takes_command(const struct op_entry *op)
+{
+	const struct op_arg	*a;
+
+	for (a = op->args; a->name != NULL; a++)
+		if (a->type == OP_ARGV && ops_arg_on(a, OPS_SURFACE_CLI))
+			return 1;
+	return 0;
+}
+
+/* The operands: after the options, or the command after "--". */
+static int
+ops_operands(struct cmd_ops *o, int argc, char **argv, int end)
+{
+	if (!ops_takes_command(o->op)) {
+		o->operands = argv + optind;
+		o->noperands = argc - optind;
+		return 0;
+	}
+	if (optind < end)
+		return cmd_fail("%s: unexpected argument '%s' before '--' (put "
+		    "the command after '--')", o->op->cli, argv[optind]);
+	o->operands = argv + (end < argc ? end + 1 : argc);
+	o->noperands = end < argc ? argc - end - 1 : 0;
+	return 0;
+}
+
 /* Parse argv for op; see cmd_ops.h. */
 int
 cmd_ops_parse(struct cmd_ops *o, const char *method, struct cmd_conn *cc,
@@ -126,17 +212,23 @@ cmd_ops_parse(struct cmd_ops *o, const char *method, struct cmd_conn *cc,
 {
 	const struct op_arg	*a;
 	struct option		*lo;
-	char			*shorts;
-	int			 ch, rc = 0;
+	char			*shorts, word[3];
+	int			 ch, rc = 0, end;
 
 	memset(o, 0, sizeof *o);
 	if ((o->op = ops_by_method(method)) == NULL || o->op->cli == NULL)
 		abort();	/* not an operation of the CLI: a bug */
 	lo = ops_longopts(o->op, &shorts);
+	end = ops_takes_command(o->op) ? cmd_dashdash(argc, argv) : argc;
 	optind = 1;
-	while (rc == 0 && (ch = getopt_long(argc, argv, shorts, lo,
+	opterr = 0;
+	while (rc == 0 && (ch = getopt_long(end, argv, shorts, lo,
 	    NULL)) != -1) {
-		if (ch == 'h') {
+		if (ch == '?' || ch == ':') {
+			snprintf(word, sizeof word, "-%c", optopt);
+			rc = ops_bad_option(o->op, optopt != 0 ? word :
+			    argv[optind - 1], ch == ':');
+		} else if (ch == 'h') {
 			ops_print_help(o, usage);
 			rc = -1;
 		} else if (ch >= OPS_VAL_FIRST)
@@ -147,14 +239,14 @@ cmd_ops_parse(struct cmd_ops *o, const char *method, struct cmd_conn *cc,
 		else if ((rc = cmd_conn_option(cc, ch, optarg)) == 1)
 			rc = 0;
 		else if (rc == 0)
-			rc = cmd_fail("bad option (see 'clawssh %s --help')",
-			    o->op->cli);
+			rc = ops_bad_option(o->op, argv[optind - 1], 0);
 	}
+	opterr = 1;
 	free(lo);
 	free(shorts);
-	o->operands = argv + optind;
-	o->noperands = argc - optind;
-	return rc;
+	if (rc != 0)
+		return rc;
+	return ops_operands(o, argc, argv, end);
 }
 
 /* The index of argument name in o's operation. */
@@ -193,6 +285,28 @@ int
 cmd_ops_flag(const struct cmd_ops *o, const char *name)
 {
 	return cmd_ops_get(o, name) != NULL;
+}
+
+/* The values of a repeated option; see cmd_ops.h. */
+const char *const *
+cmd_ops_list(const struct cmd_ops *o, const char *name, size_t *n)
+{
+	int	i = ops_index(o, name);
+
+	*n = o->nlist[i];
+	return o->list[i];
+}
+
+/* Free what o holds; see cmd_ops.h. */
+void
+cmd_ops_free(struct cmd_ops *o)
+{
+	size_t	i;
+
+	for (i = 0; i < CMD_OPS_MAX; i++)
+		free(o->list[i]);
+	memset(o->list, 0, sizeof o->list);
+	memset(o->nlist, 0, sizeof o->nlist);
 }
 
 /* Print words of doc from column col, wrapped at OPS_HELP_WIDTH. */

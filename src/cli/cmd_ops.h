@@ -22,15 +22,22 @@ struct cmd_ops {
 	const struct op_entry	*op;
 	const char		*val[CMD_OPS_MAX];	/* by op->args index;
 							   a flag: "" */
-	char			**operands;		/* after the options */
+	const char		**list[CMD_OPS_MAX];	/* a repeated option's
+							   values (--env) */
+	size_t			  nlist[CMD_OPS_MAX];
+	char			**operands;		/* after the options;
+							   after "--" for a
+							   command */
 	int			  noperands;
 };
 
 /*
  * Parse argv for op (found by its JSON-RPC method) into o and cc.  usage
  * is the command's usage lines and description; --help prints it, the
- * option lines and the connection options.  Returns 0, -1 after
- * printing help, or an exit status (the message printed).
+ * option lines and the connection options.  An operation that takes a
+ * command (OP_ARGV) takes its options before "--" and the command after
+ * it.  Returns 0, -1 after printing help, or an exit status (the
+ * message printed); cmd_ops_free after either.
  */
 int	cmd_ops_parse(struct cmd_ops *o, const char *method,
 	    struct cmd_conn *cc, const char *usage, int argc, char **argv);
@@ -43,6 +50,13 @@ int	cmd_ops_int(const struct cmd_ops *o, const char *name, int64_t *out);
 
 /* Whether the flag name was given. */
 int	cmd_ops_flag(const struct cmd_ops *o, const char *name);
+
+/* The values of a repeated option (OP_ENV ...), *n of them. */
+const char *const *cmd_ops_list(const struct cmd_ops *o, const char *name,
+	    size_t *n);
+
+/* Free what o holds (not the strings: they are argv's). */
+void	cmd_ops_free(struct cmd_ops *o);
 
 /* Print op's option lines, as --help shows them. */
 void	cmd_ops_help(FILE *f, const struct op_entry *op);

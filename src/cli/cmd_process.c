@@ -10,7 +10,6 @@
 #include "config.h"
 #endif
 
-#include <getopt.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -28,6 +27,7 @@
 #include "cmd_box.h"
 #include "cmd_conn.h"
 #include "cmd_env.h"
+#include "cmd_ops.h"
 #include "contain_bwrap.h"
 #include "fdio.h"
 #include "process.h"
@@ -75,115 +75,54 @@ static const char proc_usage[] =
     "it)\n"
     "       clawssh process kill -s ID [--signal SIG] HANDLE\n"
     "       clawssh process wait -s ID [--timeout S] [--json] HANDLE\n"
-    "           (exits with its status; 124 if still running at S)\n"
-    "\n"
-    "  -s, --sandbox ID      the sandbox, as provision printed it\n"
-    CMD_CONN_USAGE;
+    "           (exits with its status; 124 if still running at S)\n";
 
-enum {
-	OPT_NAME = CMD_OPT_FIRST_FREE, OPT_LOGMAX, OPT_JSON, OPT_TAIL,
-	OPT_EOF, OPT_SIGNAL, OPT_ENV, OPT_TIMEOUT, OPT_PTY
+/* The operation (src/ops/ops_table.c) of each sub-command. */
+static const char *const proc_methods[] = {
+	"process.start", "process.list", "process.poll", "process.log",
+	"process.write", "process.kill", "process.wait"
 };
 
-static const struct option proc_longopts[] = {
-	CMD_CONN_LONGOPTS,
-	{ "env", required_argument, NULL, OPT_ENV },
-	{ "eof", no_argument, NULL, OPT_EOF },
-	{ "help", no_argument, NULL, 'h' },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "log-max", required_argument, NULL, OPT_LOGMAX },
-	{ "name", required_argument, NULL, OPT_NAME },
-	{ "pty", no_argument, NULL, OPT_PTY },
-	{ "sandbox", required_argument, NULL, 's' },
-	{ "signal", required_argument, NULL, OPT_SIGNAL },
-	{ "tail", required_argument, NULL, OPT_TAIL },
-	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-	{ NULL, 0, NULL, 0 }
-};
-
-/* Which sub-command each sub-specific option belongs to. */
-static const struct {
-	int		 opt;
-	enum proc_sub	 sub;
-	const char	*name;
-} proc_owned[] = {
-	{ OPT_NAME, PROC_START, "--name" },
-	{ OPT_LOGMAX, PROC_START, "--log-max" },
-	{ OPT_ENV, PROC_START, "--env" },
-	{ OPT_PTY, PROC_START, "--pty" },
-	{ OPT_TAIL, PROC_LOG, "--tail" },
-	{ OPT_EOF, PROC_WRITE, "--eof" },
-	{ OPT_SIGNAL, PROC_KILL, "--signal" },
-	{ OPT_TIMEOUT, PROC_WAIT, "--timeout" },
-};
-#define N_OWNED	(sizeof proc_owned / sizeof proc_owned[0])
-
-/* Refuse an option that belongs to another sub-command. */
+/* Whether the sub-command's operation has the argument name. */
 static int
-proc_check_owned(struct proc_args *a, int ch)
+proc_has(const struct cmd_ops *o, const char *name)
 {
-	size_t	i;
-
-	for (i = 0; i < N_OWNED; i++) {
-		if (proc_owned[i].opt == ch && proc_owned[i].sub != a->sub)
-			return cmd_fail("%s is for 'process %s' only",
-			    proc_owned[i].name, proc_subs[proc_owned[i].sub]);
-	}
-	return 0;
+	return ops_arg(o->op, OPS_SURFACE_CLI, name) != NULL;
 }
 
-/* Handle one option; returns 0, or the exit status on error. */
+/* Take the parsed options; 0 or an exit status. */
 static int
-proc_option(struct proc_args *a, int ch, const char *arg)
+proc_take(struct proc_args *a, const struct cmd_ops *o)
 {
-	int	rc;
+	const char *const	*env;
+	int64_t			 v;
+	size_t			 i, n;
+	int			 rc;
 
-	if ((rc = cmd_conn_option(&a->box.cc, ch, arg)) != 0)
-		return rc == 1 ? 0 : rc;
-	if ((rc = proc_check_owned(a, ch)) != 0)
-		return rc;
-	switch (ch) {
-	case 's':
-		a->sandbox = arg;
-		return 0;
-	case OPT_NAME:
-		if (!process_name_ok(arg))
-			return cmd_fail("bad --name '%s': want 1 to %d of "
-			    "A-Z a-z 0-9 . _ -", arg, PROCESS_NAME_MAX);
-		a->name = arg;
-		return 0;
-	case OPT_LOGMAX:
-		if (cmd_parse_int(arg, PROCESS_LOG_MIN, PROCESS_LOG_LIMIT,
-		    &a->log_max) != 0)
-			return cmd_fail("bad --log-max '%s': want %d to %d "
-			    "bytes", arg, PROCESS_LOG_MIN, PROCESS_LOG_LIMIT);
-		return 0;
-	case OPT_JSON:
-		a->json = 1;
-		return 0;
-	case OPT_PTY:
-		a->pty = 1;
-		return 0;
-	case OPT_TAIL:
-		if (cmd_parse_int(arg, 1, 10000000, &a->tail) != 0)
-			return cmd_fail("bad --tail '%s': want a positive "
-			    "number of lines", arg);
-		return 0;
-	case OPT_EOF:
-		a->eof = 1;
-		return 0;
-	case OPT_SIGNAL:
-		a->signal = arg;
-		return 0;
-	case OPT_ENV:
-		return cmd_env_add(&a->env, arg, 1);
-	case OPT_TIMEOUT:
-		if (cmd_parse_int(arg, 0, 31536000, &a->timeout) != 0)
-			return cmd_fail("bad --timeout '%s': want whole "
-			    "seconds, 0 or more", arg);
-		return 0;
+	a->sandbox = cmd_ops_get(o, "sandbox");
+	if (proc_has(o, "json"))
+		a->json = cmd_ops_flag(o, "json");
+	if (proc_has(o, "name")) {
+		a->name = cmd_ops_get(o, "name");
+		a->pty = cmd_ops_flag(o, "pty");
+		if (cmd_ops_int(o, "log_max", &v))
+			a->log_max = (int)v;
+		env = cmd_ops_list(o, "env", &n);
+		for (i = 0; i < n; i++)
+			if ((rc = cmd_env_add(&a->env, env[i], 1)) != 0)
+				return rc;
 	}
-	return cmd_fail("bad option (see 'clawssh process --help')");
+	if (proc_has(o, "tail") && cmd_ops_int(o, "tail", &v))
+		a->tail = (int)v;
+	if (proc_has(o, "eof"))
+		a->eof = cmd_ops_flag(o, "eof");
+	if (proc_has(o, "signal"))
+		a->signal = cmd_ops_get(o, "signal");
+	if (proc_has(o, "timeout") && cmd_ops_int(o, "timeout", &v))
+		a->timeout = (int)v;
+	a->argc = o->noperands;
+	a->argv = o->operands;
+	return 0;
 }
 
 /* Check the positional words for the sub-command. */
@@ -212,30 +151,15 @@ proc_check_words(struct proc_args *a)
 static int
 proc_parse_args(int argc, char **argv, struct proc_args *a)
 {
-	int	ch, rc, end;
+	struct cmd_ops	o;
+	int		rc;
 
-	end = a->sub == PROC_START ? cmd_dashdash(argc, argv) : argc;
-	optind = 1;
-	while ((ch = getopt_long(end, argv, CMD_CONN_SHORTOPTS "hs:",
-	    proc_longopts, NULL)) != -1) {
-		if (ch == 'h') {
-			fputs(proc_usage, stdout);
-			return -1;
-		}
-		if ((rc = proc_option(a, ch, optarg)) != 0)
-			return rc;
-	}
-	if (a->sub == PROC_START) {
-		if (optind < end)
-			return cmd_fail("unexpected argument '%s' before '--' "
-			    "(put the command after '--')", argv[optind]);
-		a->argc = end + 1 < argc ? argc - end - 1 : 0;
-		a->argv = argv + end + 1;
-	} else {
-		a->argc = argc - optind;
-		a->argv = argv + optind;
-	}
-	return proc_check_words(a);
+	rc = cmd_ops_parse(&o, proc_methods[a->sub], &a->box.cc, proc_usage,
+	    argc, argv);
+	if (rc == 0)
+		rc = proc_take(a, &o);
+	cmd_ops_free(&o);
+	return rc != 0 ? rc : proc_check_words(a);
 }
 
 /* Print a JSON value on one line and free it. */
@@ -506,7 +430,9 @@ cmd_process(int argc, char **argv)
 
 	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 ||
 	    strcmp(argv[1], "-h") == 0)) {
-		fputs(proc_usage, stdout);
+		printf("%s\n  -s, --sandbox ID      the sandbox, as provision "
+		    "printed it\n%s\nEach one's own options: clawssh "
+		    "process SUB --help.\n", proc_usage, CMD_CONN_USAGE);
 		return 0;
 	}
 	memset(&a, 0, sizeof a);

@@ -57,10 +57,10 @@ static const struct names ops_stream_names = NAMES_OF(ops_stream_v);
 	  .doc = "the handle process_start returned" }
 #define A_ENV \
 	{ .name = "env", .type = OP_ENV, .hi = OPS_ENV_MAX, .opt = "env", \
-	  .metavar = "NAME", .doc = "environment variables: {\"NAME\": " \
-	  "\"value\"} (JSON-RPC also [\"NAME=value\"]; the CLI --env " \
-	  "NAME=VALUE or --env NAME); the values never reach an argument " \
-	  "list" }
+	  .metavar = "NAME[=VALUE]", .doc = "environment variables " \
+	  "(JSON-RPC: {\"NAME\": \"value\"} or [\"NAME=value\"]; the " \
+	  "CLI's --env NAME passes its own value); the values never reach " \
+	  "an argument list" }
 #define A_ARGV \
 	{ .name = "argv", .type = OP_ARGV, .flags = OPA_REQ_RPC | OPA_OPERAND, \
 	  .metavar = "-- CMD [ARG...]", .doc = "the program and its " \
@@ -308,9 +308,10 @@ static const struct op_arg pstart_args[] = {
 	  .opt = "name", .metavar = "NAME", .doc = "a name for it",
 	  .pattern = "^[A-Za-z0-9._][A-Za-z0-9._-]{0,63}$" },
 	A_BOOL("pty", 0, "pty", "on a terminal of the sandbox's own "
-	    "(bwrap): process_write types on it"),
+	    "(bwrap): what process write sends is typed on it"),
 	A_INT("log_max", OPA_RPC, PROCESS_LOG_MIN, PROCESS_LOG_LIMIT,
 	    "log-max", "BYTES", "bytes of output kept"),
+	A_JSON("print {\"handle\"}"),
 	END
 };
 
@@ -318,6 +319,7 @@ static const struct op_arg plog_args[] = {
 	A_SANDBOX_OPT,
 	A_HANDLE,
 	A_INT("tail", 0, 1, 10000000, "tail", "N", "lines from the end"),
+	A_JSON("one JSON object: state, exit status, output"),
 	END
 };
 
@@ -325,6 +327,7 @@ static const struct op_arg pwait_args[] = {
 	A_SANDBOX_OPT,
 	A_HANDLE,
 	A_TIMEOUT(0, "seconds to wait; then state is still running"),
+	A_JSON("one JSON object: state, exit status"),
 	END
 };
 
@@ -347,11 +350,14 @@ static const struct op_arg pkill_args[] = {
 	END
 };
 
-static const struct op_arg phandle_args[] = {
-	A_SANDBOX_OPT, A_HANDLE, END
+static const struct op_arg ppoll_args[] = {
+	A_SANDBOX_OPT, A_HANDLE,
+	A_JSON("one JSON object: state, exit status, new output"), END
 };
 
-static const struct op_arg plist_args[] = { A_SANDBOX_OPT, END };
+static const struct op_arg plist_args[] = {
+	A_SANDBOX_OPT, A_JSON("one JSON array of processes"), END
+};
 
 static const struct op_arg read_output_args[] = {
 	{ .name = "sandbox", .type = OP_ID, .flags = OPA_RPC,
@@ -462,7 +468,7 @@ const struct op_entry ops_table[] = {
 	  "\"string\"}},\"required\":[\"handle\"]}", NULL, NULL, 0 },
 	{ "process.poll", "process_poll", "process poll",
 	  "A background process's state and the output since the last "
-	  "poll.", phandle_args, 1, OPH_RO, OUT_PROC, NULL, NULL, 0 },
+	  "poll.", ppoll_args, 1, OPH_RO, OUT_PROC, NULL, NULL, 0 },
 	{ "process.log", "process_log", "process log",
 	  "The end of a background process's output.", plog_args, 1,
 	  OPH_RO | OPH_ID, OUT_PROC, NULL, NULL, 0 },

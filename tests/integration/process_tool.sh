@@ -160,7 +160,8 @@ pr kill --signal USR1 "$h6" || fail "kill --signal"
 wait_state "$h6" '"state":"killed"'
 expect_match "$(pr poll --json "$h6")" '"exit_status":7' "handled signal"
 pr kill --signal NOPE "$h6" 2>"$T/err" && fail "unknown signal accepted"
-expect_match "$(cat "$T/err")" "unknown signal" "unknown signal"
+expect_match "$(cat "$T/err")" "bad --signal 'NOPE': expected a signal name" \
+    "unknown signal"
 
 # The process outlives clawssh and its SSH connection (gone when start
 # returned): its supervisor lives on, in a session of its own, and

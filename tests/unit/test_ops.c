@@ -488,6 +488,39 @@ test_cli_parse(void **state)
 	assert_true(cmd_ops_flag(&o, "push"));
 	assert_int_equal(cli_parse(&o, &cc, "fs.edit", "--old", "",
 	    (char *)NULL), 255);
+	cmd_ops_free(&o);
+}
+
+/* A command after "--", a repeated option, a sibling's option. */
+static void
+test_cli_parse_command(void **state)
+{
+	const char *const	*env;
+	struct cmd_ops		 o;
+	struct cmd_conn		 cc;
+	size_t			 n;
+
+	(void)state;
+	assert_int_equal(cli_parse(&o, &cc, "process.start", "-s",
+	    "cabcdefghijkl", "--env", "A=1", "--env", "B", "--name", "web",
+	    "--", "sh", "-c", "--env", (char *)NULL), 0);
+	env = cmd_ops_list(&o, "env", &n);
+	assert_int_equal(n, 2);
+	assert_string_equal(env[0], "A=1");
+	assert_string_equal(env[1], "B");
+	assert_int_equal(o.noperands, 3);
+	assert_string_equal(o.operands[2], "--env");	/* the command's */
+	cmd_ops_free(&o);
+	assert_int_equal(cli_parse(&o, &cc, "process.start", "stray", "--",
+	    "true", (char *)NULL), 255);
+	cmd_ops_free(&o);
+	assert_int_equal(cli_parse(&o, &cc, "process.poll", "--timeout", "1",
+	    "p0123abcd", (char *)NULL), 255);
+	cmd_ops_free(&o);
+	assert_int_equal(cli_parse(&o, &cc, "process.wait", "--timeout", "1",
+	    "p0123abcd", (char *)NULL), 0);
+	assert_int_equal(o.noperands, 1);
+	cmd_ops_free(&o);
 }
 
 int
@@ -500,6 +533,7 @@ main(void)
 		cmocka_unit_test(test_mcp_walk),
 		cmocka_unit_test(test_cli_help),
 		cmocka_unit_test(test_cli_parse),
+		cmocka_unit_test(test_cli_parse_command),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
