@@ -7,7 +7,6 @@
 #include "config.h"
 #endif
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +18,7 @@
 #include "cmd.h"
 #include "cmd_box.h"
 #include "cmd_conn.h"
+#include "cmd_ops.h"
 #include "error.h"
 #include "log.h"
 #include "managed.h"
@@ -39,27 +39,16 @@ struct prune_args {
 	cJSON		*json;		/* --json: the array printed */
 };
 
-enum { OPT_IDLE = CMD_OPT_FIRST_FREE, OPT_AGE, OPT_DRY, OPT_JSON };
-
 #define PRUNE_USAGE	"usage: clawssh prune [--idle-hours N] " \
 	"[--max-age-days N] [--dry-run] [--json] [options]"
 
-static const struct option destroy_longopts[] = {
-	CMD_CONN_LONGOPTS,
-	{ "help", no_argument, NULL, 'h' },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ NULL, 0, NULL, 0 }
-};
-
-static const struct option prune_longopts[] = {
-	CMD_CONN_LONGOPTS,
-	{ "dry-run", no_argument, NULL, OPT_DRY },
-	{ "help", no_argument, NULL, 'h' },
-	{ "idle-hours", required_argument, NULL, OPT_IDLE },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "max-age-days", required_argument, NULL, OPT_AGE },
-	{ NULL, 0, NULL, 0 }
-};
+static const char destroy_usage[] =
+    "usage: clawssh destroy [--json] [options] ID\n\n"
+    "Remove a sandbox from its host (and its provider) and the registry.\n";
+static const char prune_usage[] =
+    "usage: clawssh prune [--idle-hours N] [--max-age-days N] [--dry-run]\n"
+    "           [--json] [options]\n\n"
+    "Remove the sandboxes idle or old past the limits, on every host.\n";
 
 /*
  * If sandbox id is a managed one, delete it at its provider too and drop
@@ -147,25 +136,22 @@ int
 cmd_destroy(int argc, char **argv)
 {
 	struct cmd_box	 b;
+	struct cmd_ops	 o;
 	char		*cause = NULL;
-	int		 ch, rc, existed = 0, json = 0;
+	int		 rc, existed = 0, json;
 
 	memset(&b, 0, sizeof b);
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, CMD_CONN_SHORTOPTS "h",
-	    destroy_longopts, NULL)) != -1) {
-		if (ch == 'h') {
-			rc = cmd_help("destroy");
-			goto out;
-		}
-		if (ch == OPT_JSON)
-			json = 1;
-		else if ((rc = cmd_conn_option(&b.cc, ch, optarg)) != 1)
-			goto usage;
+	rc = cmd_ops_parse(&o, "sandbox.destroy", &b.cc, destroy_usage, argc,
+	    argv);
+	json = rc == 0 && cmd_ops_flag(&o, "json");
+	cmd_ops_free(&o);	/* keeps the values: they are argv's */
+	if (rc != 0) {
+		rc = rc == -1 ? CMD_EXIT_HELP : rc;
+		goto out;
 	}
-	if (optind + 1 != argc)
+	if (o.noperands != 1)
 		goto usage;
-	if ((rc = cmd_box_load(&b, argv[optind])) != 0)
+	if ((rc = cmd_box_load(&b, o.operands[0])) != 0)
 		goto out;
 	if (b.rec->provider != NULL)
 		destroy_reach(&b);
@@ -272,29 +258,24 @@ prune_host(struct cmd_box *b, const struct prune_args *p,
 static int
 prune_parse(int argc, char **argv, struct cmd_box *b, struct prune_args *p)
 {
-	const char	*idle = NULL, *age = NULL;
-	int		 ch, rc;
+	struct cmd_ops	o;
+	int64_t		idle = -1, age = -1;
+	int		rc;
 
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, CMD_CONN_SHORTOPTS "h",
-	    prune_longopts, NULL)) != -1) {
-		if (ch == OPT_IDLE)
-			idle = optarg;
-		else if (ch == OPT_AGE)
-			age = optarg;
-		else if (ch == OPT_DRY)
-			p->dry_run = 1;
-		else if (ch == OPT_JSON && p->json == NULL)
+	rc = cmd_ops_parse(&o, "sandbox.prune", &b->cc, prune_usage, argc,
+	    argv);
+	if (rc == 0) {
+		cmd_ops_int(&o, "idle_hours", &idle);
+		cmd_ops_int(&o, "max_age_days", &age);
+		p->dry_run = cmd_ops_flag(&o, "dry_run");
+		if (cmd_ops_flag(&o, "json"))
 			p->json = cJSON_CreateArray();
-		else if (ch == OPT_JSON)
-			continue;
-		else if (ch == 'h')
-			return cmd_help("prune");
-		else if ((rc = cmd_conn_option(&b->cc, ch, optarg)) != 1)
-			return rc > 1 ? rc : cmd_fail("%s", PRUNE_USAGE);
+		if (o.noperands != 0)
+			rc = cmd_fail("%s", PRUNE_USAGE);
 	}
-	if (optind != argc)
-		return cmd_fail("%s", PRUNE_USAGE);
+	cmd_ops_free(&o);
+	if (rc != 0)
+		return rc == -1 ? CMD_EXIT_HELP : rc;
 	p->cli_ssh_config = b->cc.ssh_config;
 	if ((rc = cmd_conn_load(&b->cc)) != 0)
 		return rc;
@@ -302,11 +283,10 @@ prune_parse(int argc, char **argv, struct cmd_box *b, struct prune_args *p)
 	    b->cc.cfg->prune_idle_hours : PRUNE_IDLE_HOURS;
 	p->max_age_days = b->cc.cfg->prune_max_age_days >= 0 ?
 	    b->cc.cfg->prune_max_age_days : PRUNE_MAX_AGE_DAYS;
-	if ((idle != NULL && cmd_parse_int(idle, 0, 87600,
-	    &p->idle_hours) != 0) || (age != NULL && cmd_parse_int(age, 0,
-	    36500, &p->max_age_days) != 0))
-		return cmd_fail("--idle-hours wants 0..87600 and "
-		    "--max-age-days 0..36500");
+	if (idle >= 0)		/* in range: the table's check */
+		p->idle_hours = (int)idle;
+	if (age >= 0)
+		p->max_age_days = (int)age;
 	return 0;
 }
 

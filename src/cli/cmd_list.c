@@ -8,7 +8,6 @@
 #include "config.h"
 #endif
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +19,7 @@
 #include "cmd_box.h"
 #include "cmd_boxenv.h"
 #include "cmd_conn.h"
+#include "cmd_ops.h"
 #include "error.h"
 #include "log.h"
 #include "managed.h"
@@ -46,16 +46,6 @@ struct list_host {
 	const char		*cli_ssh_config;
 	struct hostdir_listing	 l;
 	int			 reachable;
-};
-
-enum { OPT_JSON = CMD_OPT_FIRST_FREE, OPT_PROVIDER };
-
-static const struct option list_longopts[] = {
-	CMD_CONN_LONGOPTS,
-	{ "help", no_argument, NULL, 'h' },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "provider", required_argument, NULL, OPT_PROVIDER },
-	{ NULL, 0, NULL, 0 }
 };
 
 /* Visit the host of rec: connect and list its sandboxes. */
@@ -262,31 +252,41 @@ list_print(const struct list_row *rows, size_t n, int json)
 		list_row_print(&rows[i]);
 }
 
+static const char list_usage[] =
+    "usage: clawssh list [--json] [--provider NAME] [options]\n\n"
+    "List the sandboxes of the local registry with what their hosts say.\n";
+static const char status_usage[] =
+    "usage: clawssh status [--json] [options] ID\n\n"
+    "Show one sandbox: its record, its host's view, its provider's, and\n"
+    "its environment (running or not, its processes).\n";
+
 /*
- * Parse list/status options; sets *json and (list only, when provider is
- * not NULL) *provider.  0, or an exit status.
+ * Parse list's or status's options (the operations table's); sets *json
+ * and, for list, *provider; *id is status's operand.  0, or an exit
+ * status (CMD_EXIT_HELP after --help).
  */
 static int
 list_parse(int argc, char **argv, struct cmd_box *b, int *json,
-    const char **provider, const char *usage)
+    const char **provider, const char **id)
 {
-	int	ch, rc;
+	struct cmd_ops	o;
+	int		rc, list = id == NULL;
 
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, CMD_CONN_SHORTOPTS "h",
-	    list_longopts, NULL)) != -1) {
-		if (ch == 'h')
-			return cmd_help(argv[0]);
-		if (ch == OPT_JSON)
-			*json = 1;
-		else if (ch == OPT_PROVIDER && provider != NULL)
-			*provider = optarg;
-		else if (ch == OPT_PROVIDER)
-			return cmd_fail("%s", usage);
-		else if ((rc = cmd_conn_option(&b->cc, ch, optarg)) != 1)
-			return rc == 0 ? cmd_fail("%s", usage) : rc;
+	rc = cmd_ops_parse(&o, list ? "sandbox.list" : "sandbox.status",
+	    &b->cc, list ? list_usage : status_usage, argc, argv);
+	if (rc == 0) {
+		*json = cmd_ops_flag(&o, "json");
+		if (list)
+			*provider = cmd_ops_get(&o, "provider");
+		if (o.noperands != (list ? 0 : 1))
+			rc = cmd_fail("%s", list ? "usage: clawssh list "
+			    "[--json] [--provider NAME] [options]" :
+			    "usage: clawssh status [--json] [options] ID");
+		else if (!list)
+			*id = o.operands[0];
 	}
-	return 0;
+	cmd_ops_free(&o);
+	return rc == -1 ? CMD_EXIT_HELP : rc;
 }
 
 /* Load config and registry, with list's connect-timeout fallback. */
@@ -437,14 +437,8 @@ cmd_list(int argc, char **argv)
 	int			  rc, json = 0;
 
 	memset(&b, 0, sizeof b);
-	if ((rc = list_parse(argc, argv, &b, &json, &provider,
-	    "usage: clawssh list [--json] [--provider NAME] [options]")) != 0)
+	if ((rc = list_parse(argc, argv, &b, &json, &provider, NULL)) != 0)
 		goto out;
-	if (optind != argc) {
-		rc = cmd_fail("usage: clawssh list [--json] [--provider NAME] "
-		    "[options]");
-		goto out;
-	}
 	cli = b.cc.ssh_config;
 	if ((rc = list_setup(&b)) != 0)
 		goto out;
@@ -469,19 +463,14 @@ cmd_status(int argc, char **argv)
 {
 	struct cmd_box		 b;
 	struct registry_record	*one[2];
-	const char		*cli;
+	const char		*cli, *id = NULL;
 	int			 rc, json = 0;
 
 	memset(&b, 0, sizeof b);
-	if ((rc = list_parse(argc, argv, &b, &json, NULL,
-	    "usage: clawssh status [--json] [options] ID")) != 0)
+	if ((rc = list_parse(argc, argv, &b, &json, NULL, &id)) != 0)
 		goto out;
-	if (optind + 1 != argc) {
-		rc = cmd_fail("usage: clawssh status [--json] [options] ID");
-		goto out;
-	}
 	cli = b.cc.ssh_config;
-	if ((rc = cmd_box_load(&b, argv[optind])) != 0)
+	if ((rc = cmd_box_load(&b, id)) != 0)
 		goto out;
 	cmd_conn_option(&b.cc, 'o', LIST_CONNECT_TIMEOUT);
 	one[0] = b.rec;

@@ -55,7 +55,10 @@ int	cmd_ops_flag(const struct cmd_ops *o, const char *name);
 const char *const *cmd_ops_list(const struct cmd_ops *o, const char *name,
 	    size_t *n);
 
-/* Free what o holds (not the strings: they are argv's). */
+/*
+ * Free what o holds: the lists of repeated options.  The values and
+ * operands stay (they are argv's strings).
+ */
 void	cmd_ops_free(struct cmd_ops *o);
 
 /* Print op's option lines, as --help shows them. */

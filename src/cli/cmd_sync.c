@@ -8,7 +8,6 @@
 #endif
 
 #include <ctype.h>
-#include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +24,7 @@
 #include "cmd_box.h"
 #include "cmd_conn.h"
 #include "cmd_env.h"
+#include "cmd_ops.h"
 #include "contain_bwrap.h"
 #include "hostws.h"
 #include "ignore.h"
@@ -37,18 +37,12 @@
 #include "transfer.h"
 #include "xmalloc.h"
 
-enum { OPT_JSON = CMD_OPT_FIRST_FREE };
-
-static const struct option sync_longopts[] = {
-	CMD_CONN_LONGOPTS,
-	{ "help", no_argument, NULL, 'h' },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ NULL, 0, NULL, 0 }
-};
-
 static const char sync_usage[] =
     "usage: clawssh sync push|pull [--json] [options] ID [PATH...]\n"
     "       clawssh sync status [--json] [options] ID";
+static const char sync_about[] =
+    "\n\nMove workspace files up (push) or down (pull), all or the PATHs;\n"
+    "status: what the next mirror sync would move (-v: and the rules).\n";
 
 /* Print what moved, as a line or as JSON. */
 static void
@@ -260,12 +254,17 @@ cmd_sync(int argc, char **argv)
 {
 	struct cmd_box		b;
 	struct contain_route	route;
-	int			ch, rc, json = 0, push, status;
+	struct cmd_ops		o;
+	char			*help, **paths;
+	size_t			npaths;
+	int			rc, json, push, status;
 
 	memset(&b, 0, sizeof b);
 	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 ||
-	    strcmp(argv[1], "-h") == 0))
-		return cmd_help("sync");
+	    strcmp(argv[1], "-h") == 0)) {
+		printf("%s%s%s", sync_usage, sync_about, CMD_CONN_USAGE);
+		return CMD_EXIT_HELP;
+	}
 	if (argc < 2 || (strcmp(argv[1], "push") != 0 &&
 	    strcmp(argv[1], "pull") != 0 && strcmp(argv[1], "status") != 0))
 		return cmd_fail("%s", sync_usage);
@@ -273,31 +272,26 @@ cmd_sync(int argc, char **argv)
 	status = strcmp(argv[1], "status") == 0;
 	argc--;
 	argv++;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, CMD_CONN_SHORTOPTS "h",
-	    sync_longopts, NULL)) != -1) {
-		if (ch == 'h') {
-			cmd_box_free(&b);
-			return cmd_help("sync");
-		}
-		if (ch == OPT_JSON)
-			json = 1;
-		else if ((rc = cmd_conn_option(&b.cc, ch, optarg)) != 1) {
-			cmd_box_free(&b);
-			return rc > 1 ? rc : cmd_fail("%s", sync_usage);
-		}
-	}
-	if (optind >= argc) {
+	help = xasprintf("%s%s", sync_usage, sync_about);
+	rc = cmd_ops_parse(&o, push ? "sync.push" : status ? "sync.status" :
+	    "sync.pull", &b.cc, help, argc, argv);
+	free(help);
+	json = rc == 0 && cmd_ops_flag(&o, "json");
+	cmd_ops_free(&o);	/* keeps the operands: they are argv's */
+	if (rc != 0 || o.noperands < 1 || (status && o.noperands != 1)) {
 		cmd_box_free(&b);
-		return cmd_fail("%s", sync_usage);
+		return rc == -1 ? CMD_EXIT_HELP : rc != 0 ? rc :
+		    cmd_fail("%s", sync_usage);
 	}
-	sync_tidy_paths(argv + optind + 1, (size_t)(argc - optind - 1));
+	paths = o.operands + 1;		/* after the ID */
+	npaths = (size_t)o.noperands - 1;
+	sync_tidy_paths(paths, npaths);
 	memset(&route, 0, sizeof route);
-	if ((rc = cmd_box_load(&b, argv[optind])) == 0 &&
+	if ((rc = cmd_box_load(&b, o.operands[0])) == 0 &&
 	    (rc = cmd_box_connect(&b)) == 0 &&
 	    (rc = sync_join(&b, &route)) == 0)
 		rc = status ? sync_status(&b, json) : sync_move(&b, push,
-		    argv + optind + 1, (size_t)(argc - optind - 1), json);
+		    paths, npaths, json);
 	cmd_box_free(&b);
 	contain_route_free(&route);
 	return rc;

@@ -27,16 +27,6 @@
 #include "xmalloc.h"
 
 /* Help for the commands whose own parser has none (see cmd_help). */
-static const char list_help[] =
-    "usage: clawssh list [--json] [--provider NAME] [options]\n\n"
-    "List the sandboxes of the local registry with what their hosts say.\n"
-    "  --json                one JSON array, an object a sandbox\n"
-    "  --provider NAME       the sandboxes that provider has instead\n";
-static const char status_help[] =
-    "usage: clawssh status [--json] [options] ID\n\n"
-    "Show one sandbox: its record, its host's view, its provider's, and\n"
-    "its environment (running or not, its processes).\n"
-    "  --json                one JSON object\n";
 static const char stop_help[] =
     "usage: clawssh stop [--json] [options] ID\n\n"
     "End every process of a sandbox (its environment and its background\n"
@@ -46,10 +36,6 @@ static const char start_help[] =
     "usage: clawssh start [--json] [options] ID\n\n"
     "Start a sandbox's environment now rather than at its next command.\n"
     "  --json                one JSON object: {\"id\", \"state\"}\n";
-static const char destroy_help[] =
-    "usage: clawssh destroy [--json] [options] ID\n\n"
-    "Remove a sandbox from its host (and its provider) and the registry.\n"
-    "  --json                one JSON object: {\"id\", \"existed\"}\n";
 static const char recreate_help[] =
     "usage: clawssh recreate [--access none|ro|rw] [--mode mirror|remote]\n"
     "           [--from IMAGE] [--runtime bwrap|docker|podman|none]\n"
@@ -61,23 +47,6 @@ static const char recreate_help[] =
     "Destroy a sandbox and make it again, same id, empty, with the\n"
     "settings it has: the config file's sandbox section, then these\n"
     "flags (as provision's), override them.  Its sync state starts over.\n";
-static const char prune_help[] =
-    "usage: clawssh prune [--idle-hours N] [--max-age-days N] [--dry-run]\n"
-    "           [--json] [options]\n\n"
-    "Remove the sandboxes idle or old past the limits, on every host.\n"
-    "  --idle-hours N        idle limit (default 24; 0: none)\n"
-    "  --max-age-days N      age limit (default 7; 0: none)\n"
-    "  --dry-run             only say what would go\n"
-    "  --json                one JSON array: {\"id\", \"reason\", "
-    "\"pruned\"}\n";
-static const char sync_help[] =
-    "usage: clawssh sync push|pull [--json] [options] ID [PATH...]\n"
-    "       clawssh sync status [--json] [options] ID\n\n"
-    "Move workspace files up (push) or down (pull), all or the PATHs;\n"
-    "status: what the next mirror sync would move (-v: and the rules).\n"
-    "  --json                push, pull: one JSON object saying what "
-    "moved;\n"
-    "                        status: what would move, and the rules\n";
 static const char sshconfig_help[] =
     "usage: clawssh ssh-config [options] ID\n\n"
     "Print an ssh_config stanza (Host clawssh-ID) reaching the sandbox's\n"
@@ -99,22 +68,22 @@ static const struct cmd_entry {
 	    0 },
 	{ "shell", cmd_shell, "an interactive login shell in a sandbox", NULL,
 	    0 },
-	{ "list", cmd_list, "list sandboxes and their state", list_help, 0 },
-	{ "status", cmd_status, "show one sandbox", status_help, 0 },
+	{ "list", cmd_list, "list sandboxes and their state", NULL, 0 },
+	{ "status", cmd_status, "show one sandbox", NULL, 0 },
 	{ "stop", cmd_stop, "end a sandbox's processes, keep its workspace",
 	    stop_help, 0 },
 	{ "start", cmd_start, "start a sandbox's environment", start_help,
 	    0 },
-	{ "destroy", cmd_destroy, "remove a sandbox", destroy_help, 0 },
+	{ "destroy", cmd_destroy, "remove a sandbox", NULL, 0 },
 	{ "recreate", cmd_recreate, "remake a sandbox with current settings",
 	    recreate_help, 0 },
-	{ "prune", cmd_prune, "remove idle or old sandboxes", prune_help, 0 },
+	{ "prune", cmd_prune, "remove idle or old sandboxes", NULL, 0 },
 	{ "image", cmd_image, "import, list or remove root file system "
 	    "images", NULL, CMD_F_SUB },
 	{ "process", cmd_process, "manage background processes in a "
 	    "sandbox", NULL, CMD_F_SUB },
 	{ "sync", cmd_sync, "push or pull workspace files (sync push|pull)",
-	    sync_help, CMD_F_SUB },
+	    NULL, CMD_F_SUB },
 	{ "read", cmd_read, "print a file of a sandbox's workspace", NULL, 0 },
 	{ "write", cmd_write, "replace a file with stdin, atomically", NULL,
 	    0 },

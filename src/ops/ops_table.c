@@ -198,22 +198,46 @@ static const struct op_arg provision_args[] = {
 	END
 };
 
-static const struct op_arg none_args[] = { END };
+static const struct op_arg list_args[] = {
+	A_JSON("one JSON array, an object a sandbox"),
+	{ .name = "provider", .type = OP_STR,
+	  .flags = OPA_CLI | OPA_NONEMPTY | OPA_NODASH | OPA_WORD, .hi = 64,
+	  .opt = "provider", .metavar = "NAME",
+	  .doc = "the sandboxes that provider has instead" },
+	END
+};
+
+static const struct op_arg status_args[] = {
+	A_SANDBOX_OPERAND, A_JSON("one JSON object"), END
+};
+
+static const struct op_arg destroy_args[] = {
+	A_SANDBOX_OPERAND, A_JSON("one JSON object: {\"id\", \"existed\"}"),
+	END
+};
 
 static const struct op_arg box_args[] = { A_SANDBOX_OPERAND, END };
 
 static const struct op_arg prune_args[] = {
-	A_INT("idle_hours", OPA_RPC, 0, 1000000, "idle-hours", "N",
-	    "remove sandboxes unused for this many hours"),
-	A_INT("max_age_days", OPA_RPC, 0, 100000, "max-age-days", "N",
-	    "remove sandboxes older than this"),
+	A_INT("idle_hours", OPA_RPC, 0, 87600, "idle-hours", "N",
+	    "remove sandboxes unused for this many hours (default: the "
+	    "config's prune.idleHours, else 24; 0: no limit)"),
+	A_INT("max_age_days", OPA_RPC, 0, 36500, "max-age-days", "N",
+	    "remove sandboxes older than this many days (default: the "
+	    "config's prune.maxAgeDays, else 7; 0: no limit)"),
 	A_BOOL("dry_run", OPA_RPC, "dry-run",
 	    "say what would go, remove nothing"),
+	A_JSON("one JSON array: {\"id\", \"reason\", \"pruned\"}"),
 	END
 };
 
 static const struct op_arg sync_args[] = {
-	A_SANDBOX_OPERAND, A_PATHS, END
+	A_SANDBOX_OPERAND, A_PATHS,
+	A_JSON("one JSON object saying what moved"), END
+};
+
+static const struct op_arg sync_status_args[] = {
+	A_SANDBOX_OPERAND, A_JSON("what would move, and the rules"), END
 };
 
 static const struct op_arg image_list_args[] = {
@@ -415,13 +439,13 @@ const struct op_entry ops_table[] = {
 	  "Get or create the sandbox of a scope and key on a host.",
 	  provision_args, 1, OPH_DE | OPH_ID, NULL, NULL, NULL, 0 },
 	{ "sandbox.list", NULL, "list", "List the sandboxes of the registry.",
-	  none_args, 1, OPH_RO | OPH_ID, NULL, NULL, NULL, 0 },
+	  list_args, 1, OPH_RO | OPH_ID, NULL, NULL, NULL, 0 },
 	{ "sandbox.status", NULL, "status",
 	  "One sandbox's record, its environment and its processes.",
-	  box_args, 1, OPH_RO | OPH_ID, NULL, NULL, NULL, 0 },
+	  status_args, 1, OPH_RO | OPH_ID, NULL, NULL, NULL, 0 },
 	{ "sandbox.destroy", NULL, "destroy",
 	  "Remove a sandbox: its processes, mounts, cgroups and files.",
-	  box_args, 1, OPH_DE | OPH_ID, NULL, NULL, NULL, 0 },
+	  destroy_args, 1, OPH_DE | OPH_ID, NULL, NULL, NULL, 0 },
 	{ "sandbox.recreate", NULL, "recreate",
 	  "Make a sandbox again with the settings in force now.",
 	  box_args, 1, OPH_DE, NULL, NULL, NULL, 0 },
@@ -497,7 +521,7 @@ const struct op_entry ops_table[] = {
 	  "Fetch the sandbox's workspace changes into the local workspace "
 	  "now.", sync_args, 1, OPH_DE | OPH_ID, OUT_SYNC, NULL, NULL, 0 },
 	{ "sync.status", NULL, "sync status",
-	  "What a sync would move, each way.", box_args, 1, OPH_RO | OPH_ID,
+	  "What a sync would move, each way.", sync_status_args, 1, OPH_RO | OPH_ID,
 	  NULL, NULL, NULL, 0 },
 	{ "image.list", NULL, "image list", "The images of a host.",
 	  image_list_args, 1, OPH_RO | OPH_ID, NULL, NULL, NULL, 0 },
