@@ -185,7 +185,7 @@ cmd_box_root(const struct cmd_box *b)
 {
 	if (b->cc.cfg != NULL && b->cc.cfg->remote_root != NULL)
 		return b->cc.cfg->remote_root;
-	return CMD_BOX_DEFAULT_ROOT;
+	return SANDBOX_DEFAULT_ROOT;
 }
 
 /* Format a duration compactly. */

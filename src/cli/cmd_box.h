@@ -17,8 +17,6 @@ struct registry_record;
 struct sshconfig;
 struct transport;
 
-#define CMD_BOX_DEFAULT_ROOT	"/tmp/clawssh-sandboxes"
-
 struct cmd_box {
 	struct cmd_conn			 cc;
 	struct registry			*reg;

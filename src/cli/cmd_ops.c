@@ -249,16 +249,34 @@ cmd_ops_parse(struct cmd_ops *o, const char *method, struct cmd_conn *cc,
 	return ops_operands(o, argc, argv, end);
 }
 
-/* The index of argument name in o's operation. */
+/* The index of option name in o's operation, or -1. */
 static int
-ops_index(const struct cmd_ops *o, const char *name)
+ops_find(const struct cmd_ops *o, const char *name)
 {
 	const struct op_arg	*a;
 
 	for (a = o->op->args; a->name != NULL; a++)
 		if (strcmp(a->name, name) == 0 && ops_is_option(a))
 			return (int)(a - o->op->args);
-	abort();	/* not an option of this operation: a bug */
+	return -1;
+}
+
+/* The index of option name in o's operation (it must have it). */
+static int
+ops_index(const struct cmd_ops *o, const char *name)
+{
+	int	i = ops_find(o, name);
+
+	if (i < 0)
+		abort();	/* not an option of this operation: a bug */
+	return i;
+}
+
+/* Whether o's operation takes the option; see cmd_ops.h. */
+int
+cmd_ops_has(const struct cmd_ops *o, const char *name)
+{
+	return ops_find(o, name) >= 0;
 }
 
 /* The value given for name; see cmd_ops.h. */

@@ -42,6 +42,9 @@ struct cmd_ops {
 int	cmd_ops_parse(struct cmd_ops *o, const char *method,
 	    struct cmd_conn *cc, const char *usage, int argc, char **argv);
 
+/* Whether o's operation takes the option name. */
+int	cmd_ops_has(const struct cmd_ops *o, const char *name);
+
 /* The value given for argument name, or NULL. */
 const char *cmd_ops_get(const struct cmd_ops *o, const char *name);
 

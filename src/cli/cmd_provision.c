@@ -27,6 +27,7 @@
 #include "cmd.h"
 #include "cmd_box.h"
 #include "cmd_conn.h"
+#include "cmd_ops.h"
 #include "cmd_provision.h"
 #include "contain.h"
 #include "contain_bwrap.h"
@@ -61,91 +62,45 @@ static const char provision_usage[] =
     "\n"
     "Prints the id of the scope's sandbox on TARGET, creating it once.\n"
     "With --provider, the provider configured as providers.NAME makes the\n"
-    "machine (--from IMAGE, --gpu N and --policy P go to it).\n"
-    "\n"
-    "  --remote-root DIR     where sandboxes live on the host\n"
-    "                        (default " CMD_BOX_DEFAULT_ROOT ")\n"
-    "  --strict-config       refuse a sandbox made with other settings\n"
-    "  --from IMAGE          bwrap: an image imported with 'clawssh image\n"
-    "                        import' (default host); docker and podman: an\n"
-    "                        image reference the engine has\n"
-    "  --user USER           run commands as USER when the host user is\n"
-    "                        root (docker and podman: always)\n"
-    "  --workdir local       the workspace also at its local path inside,\n"
-    "                        where commands start (default /workspace)\n"
-    CMD_CONN_USAGE;
+    "machine (--from IMAGE, --gpu N and --policy P go to it).\n";
 
-enum {
-	OPT_SCOPE = CMD_OPT_FIRST_FREE, OPT_KEY, OPT_WORKSPACE, OPT_MODE,
-	OPT_ACCESS, OPT_FROM, OPT_ROOT, OPT_JSON, OPT_HOST, OPT_STRICT,
-	OPT_RUNTIME, OPT_NETWORK, OPT_MEMORY, OPT_PROCESSES, OPT_CPU,
-	OPT_FSIZE, OPT_NOFILE, OPT_GPU, OPT_PROVIDER, OPT_POLICY, OPT_USER,
-	OPT_WORKDIR
-};
-
-const struct option provision_longopts[] = {
-	CMD_CONN_LONGOPTS,
-	{ "access", required_argument, NULL, OPT_ACCESS },
-	{ "cpu-seconds", required_argument, NULL, OPT_CPU },
-	{ "file-size", required_argument, NULL, OPT_FSIZE },
-	{ "from", required_argument, NULL, OPT_FROM },
-	{ "gpu", required_argument, NULL, OPT_GPU },
-	{ "help", no_argument, NULL, 'h' },
-	{ "host", required_argument, NULL, OPT_HOST },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "key", required_argument, NULL, OPT_KEY },
-	{ "memory", required_argument, NULL, OPT_MEMORY },
-	{ "mode", required_argument, NULL, OPT_MODE },
-	{ "network", required_argument, NULL, OPT_NETWORK },
-	{ "open-files", required_argument, NULL, OPT_NOFILE },
-	{ "policy", required_argument, NULL, OPT_POLICY },
-	{ "processes", required_argument, NULL, OPT_PROCESSES },
-	{ "provider", required_argument, NULL, OPT_PROVIDER },
-	{ "remote-root", required_argument, NULL, OPT_ROOT },
-	{ "runtime", required_argument, NULL, OPT_RUNTIME },
-	{ "scope", required_argument, NULL, OPT_SCOPE },
-	{ "strict-config", no_argument, NULL, OPT_STRICT },
-	{ "user", required_argument, NULL, OPT_USER },
-	{ "workdir", required_argument, NULL, OPT_WORKDIR },
-	{ "workspace", required_argument, NULL, OPT_WORKSPACE },
-	{ NULL, 0, NULL, 0 }
-};
-
-/* Record one provision option; 0 or an exit status. */
-int
-provision_option(struct provision_args *a, int ch, const char *arg)
+/* The value of option name of o's operation, or NULL (none or absent). */
+static const char *
+provision_opt(const struct cmd_ops *o, const char *name)
 {
-	int	rc;
+	return cmd_ops_has(o, name) ? cmd_ops_get(o, name) : NULL;
+}
 
-	if ((rc = cmd_conn_option(&a->box.cc, ch, arg)) != 0)
-		return rc == 1 ? 0 : rc;
-	switch (ch) {
-	case OPT_SCOPE: a->scope = arg; return 0;
-	case OPT_KEY: a->key = arg; return 0;
-	case OPT_WORKSPACE: a->workspace = arg; return 0;
-	case OPT_MODE: a->mode = arg; return 0;
-	case OPT_ACCESS: a->access = arg; return 0;
-	case OPT_FROM: a->image = arg; return 0;
-	case OPT_RUNTIME: a->runtime = arg; return 0;
-	case OPT_GPU: a->gpu = arg; return 0;
-	case OPT_USER: a->user = arg; return 0;
-	case OPT_WORKDIR: a->workdir = arg; return 0;
-	case OPT_NETWORK: a->network = arg; return 0;
-	case OPT_MEMORY:
-	case OPT_PROCESSES:
-	case OPT_CPU:
-	case OPT_FSIZE:
-	case OPT_NOFILE:
-		a->limit[ch - OPT_MEMORY] = arg;
-		return 0;
-	case OPT_ROOT: a->root = arg; return 0;
-	case OPT_PROVIDER: a->provider = arg; return 0;
-	case OPT_POLICY: a->policy = arg; return 0;
-	case OPT_JSON: a->json = 1; return 0;
-	case OPT_HOST: a->box.cc.target = arg; return 0;
-	case OPT_STRICT: a->box.strict_config = 1; return 0;
-	}
-	return cmd_fail("bad option (see 'clawssh provision --help')");
+/* Take provision's or recreate's parsed options; see cmd_provision.h. */
+void
+provision_take(struct provision_args *a, const struct cmd_ops *o)
+{
+	static const char *const lim[] = {
+		"memory", "processes", "cpu_seconds", "file_size", "open_files"
+	};
+	size_t	i;
+
+	a->scope = provision_opt(o, "scope");
+	a->key = provision_opt(o, "key");
+	a->workspace = provision_opt(o, "workspace");
+	a->mode = provision_opt(o, "mode");
+	a->access = provision_opt(o, "access");
+	a->image = provision_opt(o, "from");
+	a->runtime = provision_opt(o, "runtime");
+	a->network = provision_opt(o, "network");
+	for (i = 0; i < sizeof lim / sizeof *lim; i++)
+		a->limit[i] = provision_opt(o, lim[i]);
+	a->gpu = provision_opt(o, "gpu");
+	a->user = provision_opt(o, "user");
+	a->workdir = provision_opt(o, "workdir");
+	a->root = provision_opt(o, "remote_root");
+	a->provider = provision_opt(o, "provider");
+	a->policy = provision_opt(o, "policy");
+	a->json = provision_opt(o, "json") != NULL;
+	if (provision_opt(o, "strict_config") != NULL)
+		a->box.strict_config = 1;
+	if (provision_opt(o, "host") != NULL)
+		a->box.cc.target = provision_opt(o, "host");
 }
 
 /* The settings flags given, for recreate; see cmd_provision.h. */
@@ -646,22 +601,23 @@ provision_print(const struct cmd_box *b, int json, int created)
 static int
 provision_parse(int argc, char **argv, struct provision_args *a)
 {
-	int	ch, rc;
+	struct cmd_ops	o;
+	int		rc;
 
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, CMD_CONN_SHORTOPTS "h",
-	    provision_longopts, NULL)) != -1) {
-		if (ch == 'h') {
-			fputs(provision_usage, stdout);
-			return -1;
-		}
-		if ((rc = provision_option(a, ch, optarg)) != 0)
-			return rc;
+	rc = cmd_ops_parse(&o, "sandbox.provision", &a->box.cc,
+	    provision_usage, argc, argv);
+	cmd_ops_free(&o);	/* keeps the values: they are argv's */
+	if (rc != 0)
+		return rc;
+	provision_take(a, &o);
+	if (a->box.cc.target == NULL && a->provider == NULL &&
+	    o.noperands > 0) {
+		a->box.cc.target = o.operands[0];
+		o.operands++;
+		o.noperands--;
 	}
-	if (a->box.cc.target == NULL && a->provider == NULL && optind < argc)
-		a->box.cc.target = argv[optind++];
-	if (optind < argc)
-		return cmd_fail("unexpected argument '%s'", argv[optind]);
+	if (o.noperands > 0)
+		return cmd_fail("unexpected argument '%s'", o.operands[0]);
 	if (a->box.cc.target != NULL && a->provider != NULL)
 		return cmd_fail("--host and --provider exclude each other");
 	if (a->box.cc.target == NULL && a->provider == NULL)

@@ -6,8 +6,6 @@
 #ifndef CLAW_CMD_PROVISION_H
 #define CLAW_CMD_PROVISION_H
 
-#include <getopt.h>
-
 #include "cmd_box.h"
 #include "sandbox.h"
 
@@ -34,11 +32,14 @@ struct provision_args {
 	int			 json;
 };
 
-/* provision's long options (recreate takes the settings among them). */
-extern const struct option provision_longopts[];
+struct cmd_ops;
 
-/* Record one provision option in a; 0 or an exit status. */
-int	provision_option(struct provision_args *a, int ch, const char *arg);
+/*
+ * Take the options of provision's or recreate's operation (parsed by
+ * cmd_ops_parse from src/ops/ops_table.c; recreate has the settings
+ * only) into a.
+ */
+void	provision_take(struct provision_args *a, const struct cmd_ops *o);
 
 /*
  * The settings flags a was given, as a command line fragment

@@ -8,7 +8,6 @@
 #include "config.h"
 #endif
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +16,7 @@
 #include "cmd.h"
 #include "cmd_box.h"
 #include "cmd_conn.h"
+#include "cmd_ops.h"
 #include "cmd_provision.h"
 #include "error.h"
 #include "log.h"
@@ -144,36 +144,71 @@ recreate_do(struct provision_args *a, const char *id)
 	return rc;
 }
 
+static const char recreate_usage[] =
+    "usage: clawssh recreate [--access none|ro|rw] [--mode mirror|remote]\n"
+    "           [--from IMAGE] [--runtime bwrap|docker|podman|none]\n"
+    "           [--network none|host] [--user nobody|NAME|UID:GID]\n"
+    "           [--workdir /workspace|local]\n"
+    "           [--memory SIZE] [--processes N] [--cpu-seconds N]\n"
+    "           [--file-size SIZE] [--open-files N] [--gpu N|all]\n"
+    "           [options] ID\n\n"
+    "Destroy a sandbox and make it again, same id, empty, with the\n"
+    "settings it has: the config file's sandbox section, then these\n"
+    "flags (as provision's), override them.  Its sync state starts over.\n";
+
+/*
+ * Whether word is one of provision's options that recreate does not
+ * take: one that names another sandbox (host, scope, key, ...).
+ */
+static int
+recreate_foreign(const char *w)
+{
+	const struct op_entry	*prov = ops_by_method("sandbox.provision");
+	const struct op_entry	*re = ops_by_method("sandbox.recreate");
+	const struct op_arg	*a;
+	size_t			 n;
+
+	if (strncmp(w, "--", 2) != 0)
+		return 0;
+	w += 2;
+	n = strcspn(w, "=");
+	for (a = prov->args; a->name != NULL; a++)
+		if (a->opt != NULL && strlen(a->opt) == n &&
+		    strncmp(a->opt, w, n) == 0 &&
+		    ops_arg(re, OPS_SURFACE_CLI, a->name) == NULL)
+			return 1;
+	return 0;
+}
+
 /*
  * Parse recreate's command line: the connection options and provision's
- * settings flags, then the id.  What names another sandbox (host, scope,
- * key, workspace, root, provider) is refused.  0, -1 for --help, or a
- * status.
+ * settings flags (the operations table's sandbox.recreate), then the
+ * id; what names another sandbox (host, scope, key, ...) is refused.
+ * 0, -1 for --help, or a status.
  */
 static int
 recreate_parse(int argc, char **argv, struct provision_args *a,
     const char **id)
 {
-	int	ch, rc;
+	struct cmd_ops	o;
+	int		i, rc;
 
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, CMD_CONN_SHORTOPTS "h",
-	    provision_longopts, NULL)) != -1) {
-		if (ch == 'h')
-			return cmd_help("recreate");
-		if ((rc = provision_option(a, ch, optarg)) != 0)
-			return rc;
-	}
-	if (a->box.cc.target != NULL || a->scope != NULL || a->key != NULL ||
-	    a->workspace != NULL || a->root != NULL || a->provider != NULL ||
-	    a->policy != NULL || a->json)
-		return cmd_fail("recreate keeps the sandbox's host, scope, "
-		    "key, workspace, root and provider: give only settings "
-		    "flags (see 'clawssh recreate --help')");
-	if (optind + 1 != argc)
+	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (recreate_foreign(argv[i]))
+			return cmd_fail("recreate keeps the sandbox's host, "
+			    "scope, key, workspace, root and provider: give "
+			    "only settings flags (see 'clawssh recreate "
+			    "--help')");
+	rc = cmd_ops_parse(&o, "sandbox.recreate", &a->box.cc,
+	    recreate_usage, argc, argv);
+	cmd_ops_free(&o);	/* keeps the values: they are argv's */
+	if (rc != 0)
+		return rc;
+	provision_take(a, &o);
+	if (o.noperands != 1)
 		return cmd_fail("usage: clawssh recreate [options] ID (see "
 		    "'clawssh recreate --help')");
-	*id = argv[optind];
+	*id = o.operands[0];
 	return 0;
 }
 

@@ -36,17 +36,6 @@ static const char start_help[] =
     "usage: clawssh start [--json] [options] ID\n\n"
     "Start a sandbox's environment now rather than at its next command.\n"
     "  --json                one JSON object: {\"id\", \"state\"}\n";
-static const char recreate_help[] =
-    "usage: clawssh recreate [--access none|ro|rw] [--mode mirror|remote]\n"
-    "           [--from IMAGE] [--runtime bwrap|docker|podman|none]\n"
-    "           [--network none|host] [--user nobody|NAME|UID:GID]\n"
-    "           [--workdir /workspace|local]\n"
-    "           [--memory SIZE] [--processes N] [--cpu-seconds N]\n"
-    "           [--file-size SIZE] [--open-files N] [--gpu N|all]\n"
-    "           [options] ID\n\n"
-    "Destroy a sandbox and make it again, same id, empty, with the\n"
-    "settings it has: the config file's sandbox section, then these\n"
-    "flags (as provision's), override them.  Its sync state starts over.\n";
 static const char sshconfig_help[] =
     "usage: clawssh ssh-config [options] ID\n\n"
     "Print an ssh_config stanza (Host clawssh-ID) reaching the sandbox's\n"
@@ -76,7 +65,7 @@ static const struct cmd_entry {
 	    0 },
 	{ "destroy", cmd_destroy, "remove a sandbox", NULL, 0 },
 	{ "recreate", cmd_recreate, "remake a sandbox with current settings",
-	    recreate_help, 0 },
+	    NULL, 0 },
 	{ "prune", cmd_prune, "remove idle or old sandboxes", NULL, 0 },
 	{ "image", cmd_image, "import, list or remove root file system "
 	    "images", NULL, CMD_F_SUB },

@@ -146,8 +146,9 @@ cJSON	*ops_input_schema(const struct op_entry *op);
 
 /*
  * Check the CLI text s given for a (an option's value): numbers for the
- * integer types, the rest as strings.  0, or -1 with *msg set to what is
- * wrong ("expected ...").
+ * integer types, the rest as strings; a relative path is fine where
+ * JSON-RPC wants an absolute one (the CLI resolves it).  0, or -1 with
+ * *msg set to what is wrong ("expected ...").
  */
 int	ops_check_text(const struct op_arg *a, const char *s, char **msg);
 

@@ -443,10 +443,13 @@ ops_check(const struct op_entry *op, enum op_surface s, const char *p,
 int
 ops_check_text(const struct op_arg *a, const char *s, char **msg)
 {
+	struct op_arg	 cli = *a;	/* a path relative to where it runs */
 	cJSON		*v = NULL;
 	long long	 n;
 	char		*end;
 	int		 rc;
+
+	cli.flags &= ~OPA_ABSOLUTE;
 
 	if (a->type == OP_INT || a->type == OP_SIZE || a->type == OP_GPU ||
 	    a->type == OP_SIGNAL) {
@@ -458,7 +461,7 @@ ops_check_text(const struct op_arg *a, const char *s, char **msg)
 	}
 	if (v == NULL)
 		v = cJSON_CreateString(s);
-	rc = ops_check_value(a, NULL, v, msg);
+	rc = ops_check_value(&cli, NULL, v, msg);
 	cJSON_Delete(v);
 	return rc;
 }

@@ -79,7 +79,8 @@ static const struct names ops_stream_names = NAMES_OF(ops_stream_v);
 #define A_REMOTE_ROOT \
 	{ .name = "remote_root", .type = OP_PATH, .flags = OPA_NODASH, \
 	  .hi = OPS_PATH_MAX, .opt = "remote-root", .metavar = "DIR", \
-	  .doc = "the host directory that holds the sandboxes" }
+	  .doc = "the host directory that holds the sandboxes (default: " \
+	  "the config's sandbox.remoteRoot, else " SANDBOX_DEFAULT_ROOT ")" }
 #define A_STRICT \
 	{ .name = "strict_config", .type = OP_BOOL, .flags = OPA_RPC, \
 	  .opt = "strict-config", .doc = "refuse a sandbox made with other " \
@@ -153,9 +154,58 @@ static const struct op_arg exec_args[] = {
 	END
 };
 
+/*
+ * The settings a sandbox is made with, provision's and recreate's (f:
+ * OPA_RPC for provision, JSON-RPC and the CLI; OPA_CLI for recreate).
+ */
+#define A_SETTINGS(f) \
+	{ .name = "access", .type = OP_ENUM, .flags = (f), \
+	  .names = &sandbox_access_names, .opt = "access", .metavar = "MODE", \
+	  .doc = "the command's access to the workspace" }, \
+	{ .name = "mode", .type = OP_ENUM, .flags = (f), \
+	  .names = &sandbox_mode_names, .opt = "mode", .metavar = "MODE", \
+	  .doc = "which copy of the workspace is canonical" }, \
+	{ .name = "from", .type = OP_STR, \
+	  .flags = (f) | OPA_NONEMPTY | OPA_NODASH | OPA_WORD, .hi = 128, \
+	  .opt = "from", .metavar = "IMAGE", .doc = "bwrap: an image " \
+	  "imported with 'clawssh image import' (default host); docker and " \
+	  "podman: an image reference the engine has" }, \
+	{ .name = "runtime", .type = OP_ENUM, .flags = (f), \
+	  .names = &contain_runtime_names, .opt = "runtime", \
+	  .metavar = "RUNTIME", .doc = "the containment" }, \
+	{ .name = "network", .type = OP_ENUM, .flags = (f), \
+	  .names = &contain_network_names, .opt = "network", .metavar = "NET", \
+	  .doc = "the sandbox's network" }, \
+	{ .name = "workdir", .type = OP_ENUM, .flags = (f), \
+	  .names = &sandbox_workdir_names, .opt = "workdir", \
+	  .metavar = "WHERE", .doc = "local: the workspace also at its " \
+	  "local path inside, where commands start (default /workspace)" }, \
+	{ .name = "memory", .type = OP_SIZE, .flags = (f), .hi = LIMIT_MAX, \
+	  .opt = "memory", .metavar = "SIZE", \
+	  .doc = "memory limit: bytes, or a size such as 512M" }, \
+	{ .name = "processes", .type = OP_INT, .flags = (f), .hi = LIMIT_MAX, \
+	  .opt = "processes", .metavar = "N", .doc = "process limit" }, \
+	{ .name = "cpu_seconds", .type = OP_INT, .flags = (f), \
+	  .hi = LIMIT_MAX, .opt = "cpu-seconds", .metavar = "N", \
+	  .doc = "CPU time limit of a command" }, \
+	{ .name = "file_size", .type = OP_SIZE, .flags = (f), \
+	  .hi = LIMIT_MAX, .opt = "file-size", .metavar = "SIZE", \
+	  .doc = "largest file a command may write" }, \
+	{ .name = "open_files", .type = OP_INT, .flags = (f), \
+	  .hi = LIMIT_MAX, .opt = "open-files", .metavar = "N", \
+	  .doc = "open files limit" }, \
+	{ .name = "gpu", .type = OP_GPU, .flags = (f), .lo = 1, \
+	  .hi = SANDBOX_GPUS_MAX, .opt = "gpu", .metavar = "N|all", \
+	  .doc = "GPUs: a count or all" }, \
+	{ .name = "user", .type = OP_STR, \
+	  .flags = OPA_CLI | OPA_NONEMPTY | OPA_NODASH | OPA_WORD, \
+	  .hi = 256, .opt = "user", .metavar = "USER", .doc = "run commands " \
+	  "as USER (nobody, NAME or UID:GID) when the host user is root " \
+	  "(docker and podman: always)" }
+
 static const struct op_arg provision_args[] = {
 	A_HOST(OPA_REQUIRED | OPA_RPC, "the host (or provider target) to "
-	    "make it on"),
+	    "make it on (the CLI: or the operand TARGET)"),
 	A_ENUM("scope", &sandbox_scope_names, "scope", "SCOPE",
 	    "whose sandbox it is"),
 	{ .name = "key", .type = OP_STR, .flags = OPA_RPC | OPA_NONEMPTY,
@@ -164,37 +214,26 @@ static const struct op_arg provision_args[] = {
 	{ .name = "workspace", .type = OP_PATH,
 	  .flags = OPA_RPC | OPA_NODASH | OPA_ABSOLUTE, .hi = OPS_PATH_MAX,
 	  .opt = "workspace", .metavar = "DIR",
-	  .doc = "the local workspace, an absolute path" },
-	A_ENUM("access", &sandbox_access_names, "access", "MODE",
-	    "the command's access to the workspace"),
-	A_ENUM("mode", &sandbox_mode_names, "mode", "MODE",
-	    "which copy of the workspace is canonical"),
-	{ .name = "from", .type = OP_STR,
-	  .flags = OPA_RPC | OPA_NONEMPTY | OPA_NODASH | OPA_WORD, .hi = 128,
-	  .opt = "from", .metavar = "IMAGE", .doc = "the image" },
-	A_ENUM("runtime", &contain_runtime_names, "runtime", "RUNTIME",
-	    "the containment"),
-	A_ENUM("network", &contain_network_names, "network", "NET",
-	    "the sandbox's network"),
-	A_ENUM("workdir", &sandbox_workdir_names, "workdir", "WHERE",
-	    "where the workspace appears inside"),
-	{ .name = "memory", .type = OP_SIZE, .flags = OPA_RPC,
-	  .hi = LIMIT_MAX, .opt = "memory", .metavar = "SIZE",
-	  .doc = "memory limit: bytes, or a size such as \"512M\"" },
-	A_INT("processes", OPA_RPC, 0, LIMIT_MAX, "processes", "N",
-	    "process limit"),
-	A_INT("cpu_seconds", OPA_RPC, 0, LIMIT_MAX, "cpu-seconds", "N",
-	    "CPU time limit of a command"),
-	{ .name = "file_size", .type = OP_SIZE, .flags = OPA_RPC,
-	  .hi = LIMIT_MAX, .opt = "file-size", .metavar = "SIZE",
-	  .doc = "largest file a command may write" },
-	A_INT("open_files", OPA_RPC, 0, LIMIT_MAX, "open-files", "N",
-	    "open files limit"),
-	{ .name = "gpu", .type = OP_GPU, .flags = OPA_RPC, .lo = 1,
-	  .hi = SANDBOX_GPUS_MAX, .opt = "gpu", .metavar = "N|all",
-	  .doc = "GPUs: a count or \"all\"" },
+	  .doc = "the local workspace (JSON-RPC: an absolute path)" },
+	A_SETTINGS(OPA_RPC),
 	A_REMOTE_ROOT,
 	A_STRICT,
+	A_JSON("print the sandbox's record as JSON, not its id"),
+	{ .name = "provider", .type = OP_STR,
+	  .flags = OPA_CLI | OPA_NONEMPTY | OPA_NODASH | OPA_WORD, .hi = 64,
+	  .opt = "provider", .metavar = "NAME", .doc = "the provider "
+	  "configured as providers.NAME makes the machine (--from, --gpu and "
+	  "--policy go to it)" },
+	{ .name = "policy", .type = OP_STR,
+	  .flags = OPA_CLI | OPA_NONEMPTY | OPA_NODASH | OPA_WORD, .hi = 128,
+	  .opt = "policy", .metavar = "POLICY",
+	  .doc = "with --provider: the provider's policy" },
+	END
+};
+
+static const struct op_arg recreate_args[] = {
+	A_SANDBOX_OPERAND,
+	A_SETTINGS(OPA_CLI),
 	END
 };
 
@@ -215,8 +254,6 @@ static const struct op_arg destroy_args[] = {
 	A_SANDBOX_OPERAND, A_JSON("one JSON object: {\"id\", \"existed\"}"),
 	END
 };
-
-static const struct op_arg box_args[] = { A_SANDBOX_OPERAND, END };
 
 static const struct op_arg prune_args[] = {
 	A_INT("idle_hours", OPA_RPC, 0, 87600, "idle-hours", "N",
@@ -448,7 +485,7 @@ const struct op_entry ops_table[] = {
 	  destroy_args, 1, OPH_DE | OPH_ID, NULL, NULL, NULL, 0 },
 	{ "sandbox.recreate", NULL, "recreate",
 	  "Make a sandbox again with the settings in force now.",
-	  box_args, 1, OPH_DE, NULL, NULL, NULL, 0 },
+	  recreate_args, 1, OPH_DE, NULL, NULL, NULL, 0 },
 	{ "sandbox.prune", NULL, "prune",
 	  "Remove idle or old sandboxes.", prune_args, 1, OPH_DE, NULL, NULL,
 	  NULL, 0 },

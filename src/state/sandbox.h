@@ -48,6 +48,7 @@ enum sandbox_workdir {
 
 #define SANDBOX_ID_LEN		13	/* 'c' + 12 base32 characters */
 #define SANDBOX_KEY_MAX		256	/* bytes */
+#define SANDBOX_DEFAULT_ROOT	"/tmp/clawssh-sandboxes"	/* remoteRoot */
 #define SANDBOX_IMAGE_MAX	64	/* bytes of an image store name */
 #define SANDBOX_REF_MAX		255	/* bytes of an OCI image reference */
 #define SANDBOX_USER_MAX	32	/* bytes of a user name or uid:gid */
