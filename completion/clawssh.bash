@@ -20,7 +20,7 @@ _clawssh_options() {
 	provision)
 		echo "--access --config --cpu-seconds --file-size --from --gpu --host --json --key --memory --mode --network --no-daemon --open-files --passphrase-file --policy --processes --provider --remote-root --runtime --scope --state-dir --strict-config --user --workdir --workspace -F -l -o -p -v" ;;
 	exec)
-		echo "--allow-mass-delete --background --config --cwd --env --host --json --no-daemon --no-sync --passphrase-file --size --state-dir --strict-config --sync-json --timeout --yield-ms -F -T -i -l -o -p -s -t -tt -v" ;;
+		echo "--allow-mass-delete --background --config --cwd --env --host --json --no-daemon --no-sync --passphrase-file --sandbox --size --state-dir --strict-config --sync-json --timeout --yield-ms -F -T -i -l -o -p -s -t -v" ;;
 	shell)
 		echo "--config --cwd --env --no-daemon --no-sync --passphrase-file --size --state-dir --strict-config -F -l -o -p -v" ;;
 	list)

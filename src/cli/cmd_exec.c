@@ -10,7 +10,6 @@
 #include "config.h"
 #endif
 
-#include <getopt.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdint.h>
@@ -28,6 +27,7 @@
 #include "cmd_box.h"
 #include "cmd_conn.h"
 #include "cmd_env.h"
+#include "cmd_ops.h"
 #include "cmd_exec_bg.h"
 #include "cmd_exec_route.h"
 #include "contain_bwrap.h"
@@ -79,60 +79,8 @@ static const char exec_usage[] =
     "\n"
     "TARGET is [user@]host[:port] or a Host alias from the ssh config;\n"
     "-s ID (--sandbox ID) runs in the workspace of a sandbox made by\n"
-    "'clawssh provision'.\n"
-    "\n"
-    "  --timeout SECONDS     kill the remote command and exit 124\n"
-    "  --env NAME=VALUE      set a variable (never in a remote argv)\n"
-    "  --env NAME            pass NAME's value from here (keeps secrets\n"
-    "                        out of every argv)\n"
-    "  --cwd DIR             remote working directory (relative to the\n"
-    "                        sandbox workspace with -s)\n"
-    "  -i                    forward stdin even when it is a terminal\n"
-    "  -t                    a pseudo-terminal for the command when stdin\n"
-    "                        is a terminal (raw here; output one stream)\n"
-    "  -tt                   a pseudo-terminal even when stdin is not one\n"
-    "  -T                    no pseudo-terminal\n"
-    "  --size COLSxROWS      the pseudo-terminal's size when there is no\n"
-    "                        terminal here to take it from\n"
-    "  --strict-config       refuse a sandbox made with other settings\n"
-    "  --no-sync             mirror mode: skip the sync before and after\n"
-    "  --allow-mass-delete   mirror mode: take the sandbox's deletion of\n"
-    "                        most files here (the guard halts it)\n"
-    "  --background          -s only: start it as a background process\n"
-    "                        and print its handle (see clawssh process)\n"
-    "  --yield-ms N          -s only: wait up to N ms; if it is still\n"
-    "                        running, say which process handle to poll\n"
-    "  --json                with those two: one JSON object\n"
-    "  --sync-json           mirror mode: end with one JSON line on\n"
-    "                        stderr saying what the sync moved\n"
-    CMD_CONN_USAGE;
-
-enum {
-	OPT_TIMEOUT = CMD_OPT_FIRST_FREE, OPT_ENV, OPT_CWD, OPT_HOST,
-	OPT_STRICT, OPT_NOSYNC, OPT_BACKGROUND, OPT_YIELD, OPT_JSON,
-	OPT_SYNC_JSON, OPT_MASS_DELETE, OPT_SIZE, OPT_ROUTE_JSON
-};
-
-static const struct option exec_longopts[] = {
-	CMD_CONN_LONGOPTS,
-	{ "allow-mass-delete", no_argument, NULL, OPT_MASS_DELETE },
-	{ "background", no_argument, NULL, OPT_BACKGROUND },
-	{ "cwd", required_argument, NULL, OPT_CWD },
-	{ "env", required_argument, NULL, OPT_ENV },
-	{ "help", no_argument, NULL, 'h' },
-	{ "host", required_argument, NULL, OPT_HOST },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "no-sync", no_argument, NULL, OPT_NOSYNC },
-	/* a daemon's worker: the route of daemon_route.c, not in --help */
-	{ "route-json", no_argument, NULL, OPT_ROUTE_JSON },
-	{ "sync-json", no_argument, NULL, OPT_SYNC_JSON },
-	{ "sandbox", required_argument, NULL, 's' },
-	{ "size", required_argument, NULL, OPT_SIZE },
-	{ "strict-config", no_argument, NULL, OPT_STRICT },
-	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-	{ "yield-ms", required_argument, NULL, OPT_YIELD },
-	{ NULL, 0, NULL, 0 }
-};
+    "'clawssh provision'.  --env NAME=VALUE sets a variable, --env NAME\n"
+    "passes this one's; neither value reaches a remote argv.\n";
 
 /* --size COLSxROWS: 0, or the exit status on error. */
 static int
@@ -156,71 +104,55 @@ exec_parse_size(struct exec_args *a, const char *arg)
 	return 0;
 }
 
-/* Handle one exec option; returns 0, or the exit status on error. */
+/* Whether o's operation (exec or shell) has the flag and it was given. */
 static int
-exec_option(struct exec_args *a, int ch, const char *arg)
+exec_flag(const struct cmd_ops *o, const char *name)
 {
-	int	rc, v;
+	return cmd_ops_has(o, name) && cmd_ops_flag(o, name);
+}
 
-	if ((rc = cmd_conn_option(&a->box.cc, ch, arg)) != 0)
-		return rc == 1 ? 0 : rc;
-	switch (ch) {
-	case 'i':
-		a->interactive = 1;
-		return 0;
-	case 't':
-		a->tty++;
-		return 0;
-	case 'T':
-		a->no_tty = 1;
-		return 0;
-	case OPT_SIZE:
-		return exec_parse_size(a, arg);
-	case 's':
-		a->sandbox = arg;
-		return 0;
-	case OPT_CWD:
-		a->cwd = arg;
-		return 0;
-	case OPT_ENV:
-		return cmd_env_add(&a->env, arg, 1);
-	case OPT_HOST:
-		a->box.cc.target = arg;
-		return 0;
-	case OPT_STRICT:
+/*
+ * Take exec's or shell's parsed options into a (shell has some of
+ * exec's); 0, or the exit status on error.
+ */
+static int
+exec_take(struct exec_args *a, const struct cmd_ops *o)
+{
+	const char *const	*env;
+	const char		*v;
+	int64_t			 n;
+	size_t			 i, nenv;
+	int			 rc;
+
+	a->interactive = exec_flag(o, "interactive");
+	if (cmd_ops_has(o, "tty"))
+		a->tty = cmd_ops_count(o, "tty");
+	a->no_tty = exec_flag(o, "no_tty");
+	if ((v = cmd_ops_get(o, "size")) != NULL &&
+	    (rc = exec_parse_size(a, v)) != 0)
+		return rc;
+	if (cmd_ops_has(o, "sandbox"))
+		a->sandbox = cmd_ops_get(o, "sandbox");
+	a->cwd = cmd_ops_get(o, "cwd");
+	env = cmd_ops_list(o, "env", &nenv);
+	for (i = 0; i < nenv; i++)
+		if ((rc = cmd_env_add(&a->env, env[i], 1)) != 0)
+			return rc;
+	if (cmd_ops_has(o, "host") && (v = cmd_ops_get(o, "host")) != NULL)
+		a->box.cc.target = v;
+	if (cmd_ops_flag(o, "strict_config"))
 		a->box.strict_config = 1;
-		return 0;
-	case OPT_NOSYNC:
-		a->no_sync = 1;
-		return 0;
-	case OPT_MASS_DELETE:
-		a->mass_delete = 1;
-		return 0;
-	case OPT_BACKGROUND:
-		a->background = 1;
-		return 0;
-	case OPT_SYNC_JSON:
-		a->sync_json = 1;
-		return 0;
-	case OPT_ROUTE_JSON:
-		a->route_json = 1;
-		return 0;
-	case OPT_JSON:
-		a->json = 1;
-		return 0;
-	case OPT_YIELD:
-		if (cmd_parse_int(arg, 0, INT_MAX, &v) != 0)
-			return cmd_fail("bad --yield-ms '%s': want a number of "
-			    "milliseconds", arg);
-		a->yield_ms = v;
-		return 0;
-	case OPT_TIMEOUT:
-		if (cmd_parse_int(arg, 1, INT_MAX / 1000, &a->timeout) != 0)
-			return cmd_fail("bad --timeout '%s': want a positive "
-			    "number of seconds", arg);
-		return 0;
-	}
-	return cmd_fail("bad option (see 'clawssh exec --help')");
+	a->no_sync = cmd_ops_flag(o, "no_sync");
+	a->mass_delete = exec_flag(o, "allow_mass_delete");
+	a->background = exec_flag(o, "background");
+	a->sync_json = exec_flag(o, "sync_json");
+	a->route_json = cmd_ops_flag(o, "route_json");
+	a->json = exec_flag(o, "json");
+	if (cmd_ops_has(o, "yield_ms") && cmd_ops_int(o, "yield_ms", &n))
+		a->yield_ms = n;
+	if (cmd_ops_has(o, "timeout") && cmd_ops_int(o, "timeout", &n))
+		a->timeout = (int)n;
+	return 0;
 }
 
 /*
@@ -254,29 +186,27 @@ exec_check_tty(struct exec_args *a)
 static int
 exec_parse_args(int argc, char **argv, struct exec_args *a)
 {
-	int	ch, rc, dashdash = cmd_dashdash(argc, argv);
+	struct cmd_ops	o;
+	int		rc;
 
-	optind = 1;
-	while ((ch = getopt_long(dashdash, argv, CMD_CONN_SHORTOPTS "his:tT",
-	    exec_longopts, NULL)) != -1) {
-		if (ch == 'h') {
-			fputs(exec_usage, stdout);
-			return -1;
-		}
-		if ((rc = exec_option(a, ch, optarg)) != 0)
-			return rc;
+	rc = cmd_ops_parse(&o, "exec", &a->box.cc, exec_usage, argc, argv);
+	if (rc == 0)
+		rc = exec_take(a, &o);
+	if (rc == 0 && o.nbefore > 0) {		/* TARGET */
+		if (a->box.cc.target == NULL && a->sandbox == NULL)
+			a->box.cc.target = o.before[0];
+		else
+			rc = cmd_fail("unexpected argument '%s' before '--' "
+			    "(put the command after '--')", o.before[0]);
 	}
-	if (a->box.cc.target == NULL && a->sandbox == NULL &&
-	    optind < dashdash)
-		a->box.cc.target = argv[optind++];
-	if (optind < dashdash)
-		return cmd_fail("unexpected argument '%s' before '--' (put "
-		    "the command after '--')", argv[optind]);
+	a->argc = o.noperands;
+	a->argv = o.operands;
+	cmd_ops_free(&o);	/* keeps the words: they are argv's */
+	if (rc != 0)
+		return rc;
 	if ((a->box.cc.target == NULL) == (a->sandbox == NULL))
 		return cmd_fail("give a TARGET or -s ID (see 'clawssh exec "
 		    "--help')");
-	a->argc = dashdash + 1 < argc ? argc - dashdash - 1 : 0;
-	a->argv = argv + dashdash + 1;
 	if (a->argc == 0)
 		return cmd_fail("no command given after '--'");
 	if ((a->background || a->yield_ms >= 0) && a->sandbox == NULL)
@@ -801,53 +731,26 @@ static const char shell_usage[] =
     "usage: clawssh shell [options] ID\n"
     "\n"
     "An interactive login shell in the workspace of sandbox ID, on a\n"
-    "pseudo-terminal (as exec -tt -s ID of a login shell).\n"
-    "\n"
-    "  --env NAME=VALUE      set a variable (never in a remote argv)\n"
-    "  --env NAME            pass NAME's value from here\n"
-    "  --cwd DIR             start there (relative to the workspace)\n"
-    "  --size COLSxROWS      the terminal's size when there is no\n"
-    "                        terminal here to take it from\n"
-    "  --strict-config       refuse a sandbox made with other settings\n"
-    "  --no-sync             mirror mode: skip the sync before and after\n"
-    CMD_CONN_USAGE;
-
-static const struct option shell_longopts[] = {
-	CMD_CONN_LONGOPTS,
-	{ "cwd", required_argument, NULL, OPT_CWD },
-	{ "env", required_argument, NULL, OPT_ENV },
-	{ "help", no_argument, NULL, 'h' },
-	{ "no-sync", no_argument, NULL, OPT_NOSYNC },
-	/* a daemon's worker: the route of daemon_route.c, not in --help */
-	{ "route-json", no_argument, NULL, OPT_ROUTE_JSON },
-	{ "size", required_argument, NULL, OPT_SIZE },
-	{ "strict-config", no_argument, NULL, OPT_STRICT },
-	{ NULL, 0, NULL, 0 }
-};
+    "pseudo-terminal (as exec -tt -s ID of a login shell).\n";
 
 /* Parse shell's command line; 0, -1 for --help, or an exit status. */
 static int
 shell_parse_args(int argc, char **argv, struct exec_args *a)
 {
-	int	ch, rc;
+	struct cmd_ops	o;
+	int		rc;
 
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, CMD_CONN_SHORTOPTS "h",
-	    shell_longopts, NULL)) != -1) {
-		if (ch == 'h') {
-			fputs(shell_usage, stdout);
-			return -1;
-		}
-		if (ch == '?')
-			return cmd_fail("bad option (see 'clawssh shell "
-			    "--help')");
-		if ((rc = exec_option(a, ch, optarg)) != 0)
-			return rc;
-	}
-	if (optind + 1 != argc)
+	rc = cmd_ops_parse(&o, "sandbox.shell", &a->box.cc, shell_usage,
+	    argc, argv);
+	if (rc == 0)
+		rc = exec_take(a, &o);
+	cmd_ops_free(&o);	/* keeps the words: they are argv's */
+	if (rc != 0)
+		return rc;
+	if (o.noperands != 1)
 		return cmd_fail("give one sandbox ID (see 'clawssh shell "
 		    "--help')");
-	a->sandbox = argv[optind];
+	a->sandbox = o.operands[0];
 	a->tty = 2;		/* -tt */
 	a->term.login = 1;
 	return exec_check_tty(a);

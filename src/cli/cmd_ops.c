@@ -34,6 +34,20 @@ ops_is_option(const struct op_arg *a)
 	    !(a->opt != NULL && a->opt[0] == '-');
 }
 
+/* How many operands op takes before a command's "--". */
+static int
+ops_pre_operands(const struct op_entry *op)
+{
+	const struct op_arg	*a;
+	int			 n = 0;
+
+	for (a = op->args; a->name != NULL; a++)
+		if ((a->flags & OPA_OPERAND) && a->type != OP_ARGV &&
+		    ops_arg_on(a, OPS_SURFACE_CLI))
+			n++;
+	return n;
+}
+
 /*
  * The getopt tables of op: its options, then the connection ones and
  * --help; short options in *shorts.  Allocated.
@@ -98,6 +112,7 @@ ops_take(struct cmd_ops *o, const struct op_arg *a, const char *arg)
 	char	*what = NULL;
 	int	 rc;
 
+	o->count[i]++;
 	if (a->metavar == NULL) {
 		o->val[i] = "";
 		return 0;
@@ -197,9 +212,12 @@ ops_operands(struct cmd_ops *o, int argc, char **argv, int end)
 		o->noperands = argc - optind;
 		return 0;
 	}
-	if (optind < end)
+	o->before = argv + optind;
+	o->nbefore = end - optind;
+	if (o->nbefore > ops_pre_operands(o->op))
 		return cmd_fail("%s: unexpected argument '%s' before '--' (put "
-		    "the command after '--')", o->op->cli, argv[optind]);
+		    "the command after '--')", o->op->cli,
+		    argv[optind + ops_pre_operands(o->op)]);
 	o->operands = argv + (end < argc ? end + 1 : argc);
 	o->noperands = end < argc ? argc - end - 1 : 0;
 	return 0;
@@ -305,6 +323,13 @@ cmd_ops_flag(const struct cmd_ops *o, const char *name)
 	return cmd_ops_get(o, name) != NULL;
 }
 
+/* How many times a flag was given; see cmd_ops.h. */
+int
+cmd_ops_count(const struct cmd_ops *o, const char *name)
+{
+	return o->count[ops_index(o, name)];
+}
+
 /* The values of a repeated option; see cmd_ops.h. */
 const char *const *
 cmd_ops_list(const struct cmd_ops *o, const char *name, size_t *n)
@@ -360,7 +385,8 @@ cmd_ops_help(FILE *f, const struct op_entry *op)
 	size_t			 n;
 
 	for (a = op->args; a->name != NULL; a++) {
-		if (!ops_is_option(a) || (form = ops_cli_form(a)) == NULL)
+		if (!ops_is_option(a) || (a->flags & OPA_HIDDEN) ||
+		    (form = ops_cli_form(a)) == NULL)
 			continue;
 		fprintf(f, "  %s", form);
 		n = 2 + strlen(form);

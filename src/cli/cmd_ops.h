@@ -25,10 +25,15 @@ struct cmd_ops {
 	const char		**list[CMD_OPS_MAX];	/* a repeated option's
 							   values (--env) */
 	size_t			  nlist[CMD_OPS_MAX];
+	int			  count[CMD_OPS_MAX];	/* times given (-tt) */
 	char			**operands;		/* after the options;
 							   after "--" for a
 							   command */
 	int			  noperands;
+	char			**before;		/* a command's: the
+							   operands before
+							   "--" (TARGET) */
+	int			  nbefore;
 };
 
 /*
@@ -36,7 +41,8 @@ struct cmd_ops {
  * is the command's usage lines and description; --help prints it, the
  * option lines and the connection options.  An operation that takes a
  * command (OP_ARGV) takes its options before "--" and the command after
- * it.  Returns 0, -1 after printing help, or an exit status (the
+ * it; words between the options and "--" are its other operands (at
+ * most as many as it declares).  Returns 0, -1 after printing help, or an exit status (the
  * message printed); cmd_ops_free after either.
  */
 int	cmd_ops_parse(struct cmd_ops *o, const char *method,
@@ -53,6 +59,9 @@ int	cmd_ops_int(const struct cmd_ops *o, const char *name, int64_t *out);
 
 /* Whether the flag name was given. */
 int	cmd_ops_flag(const struct cmd_ops *o, const char *name);
+
+/* How many times the flag name was given (-tt: 2). */
+int	cmd_ops_count(const struct cmd_ops *o, const char *name);
 
 /* The values of a repeated option (OP_ENV ...), *n of them. */
 const char *const *cmd_ops_list(const struct cmd_ops *o, const char *name,

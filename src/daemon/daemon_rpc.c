@@ -240,7 +240,7 @@ drpc_methods(void)
 	size_t	 i;
 
 	for (i = 0; i < ops_n; i++)
-		if (!ops_table[i].mcp_only)
+		if (ops_table[i].only == 0)
 			cJSON_AddItemToArray(a,
 			    cJSON_CreateString(ops_table[i].method));
 	return a;

@@ -62,6 +62,8 @@ enum op_type {
 #define OPA_CLI		0x200	/* the CLI's only (not JSON-RPC, not MCP) */
 #define OPA_OPERAND	0x400	/* the CLI takes it as an operand */
 #define OPA_STDIN	0x800	/* the CLI takes it on standard input */
+#define OPA_HIDDEN	0x1000	/* the CLI takes it; help and docs do not
+				   show it (a daemon worker's own) */
 
 /*
  * One argument.  On the CLI it is the option --opt (or -sopt) with a
@@ -82,6 +84,10 @@ struct op_arg {
 	const char		*pattern;	/* MCP schema only, or NULL */
 };
 
+/* An operation of one surface only (op_entry.only); 0: JSON-RPC too. */
+#define OP_ONLY_MCP	1	/* an MCP tool of the server's own */
+#define OP_ONLY_CLI	2	/* a command (interactive: shell) */
+
 /* MCP annotations. */
 #define OPH_RO		0x1	/* readOnlyHint */
 #define OPH_DE		0x2	/* destructiveHint */
@@ -98,7 +104,7 @@ struct op_entry {
 	const char		*output;	/* MCP outputSchema (JSON) */
 	const char		*mcp_extra;	/* more inputSchema members */
 	const char		*policy;	/* policy name; NULL: method */
-	int			 mcp_only;	/* not a JSON-RPC method */
+	int			 only;		/* OP_ONLY_*: one surface's */
 };
 
 /* The surfaces an argument may belong to. */

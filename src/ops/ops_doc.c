@@ -116,7 +116,8 @@ ops_doc_args(struct buf *b, const struct op_arg *args, int mcp)
 	int			 n = 0;
 
 	for (a = args; a->name != NULL; a++) {
-		if (mcp && !ops_arg_on(a, OPS_SURFACE_MCP))
+		if ((mcp && !ops_arg_on(a, OPS_SURFACE_MCP)) ||
+		    (a->flags & OPA_HIDDEN))
 			continue;
 		if (n++ == 0)
 			buf_append_str(b, "| parameter | type | CLI | where | "
@@ -131,13 +132,15 @@ ops_doc_args(struct buf *b, const struct op_arg *args, int mcp)
 static void
 ops_doc_op(struct buf *b, const struct op_entry *op)
 {
-	buf_appendf(b, "\n#### %s\n%s\n\n", op->mcp_only ? op->tool :
-	    op->method, op->summary);
-	if (!op->mcp_only)
+	buf_appendf(b, "\n#### %s\n%s\n\n", op->only == OP_ONLY_MCP ?
+	    op->tool : op->only == OP_ONLY_CLI ? op->cli : op->method,
+	    op->summary);
+	if (op->only == 0)
 		buf_appendf(b, "JSON-RPC `%s`", op->method);
 	else
-		buf_append_str(b, "MCP only");
-	if (op->tool != NULL && !op->mcp_only)
+		buf_append_str(b, op->only == OP_ONLY_MCP ? "MCP only" :
+		    "CLI only");
+	if (op->tool != NULL && op->only == 0)
 		buf_appendf(b, "; MCP tool `%s`", op->tool);
 	if (op->cli != NULL)
 		buf_appendf(b, "; CLI `clawssh %s`", op->cli);
@@ -146,9 +149,10 @@ ops_doc_op(struct buf *b, const struct op_entry *op)
 		    (op->hints & OPH_RO) ? " readOnly" : "",
 		    (op->hints & OPH_DE) ? " destructive" : "",
 		    (op->hints & OPH_ID) ? " idempotent" : "");
-	buf_append_str(b, op->conn ? "; also the connection parameters.\n\n" :
-	    ".\n\n");
-	ops_doc_args(b, op->args, op->mcp_only);
+	buf_append_str(b, op->conn && op->only == 0 ? "; also the connection "
+	    "parameters.\n\n" : op->conn ? "; also the connection options."
+	    "\n\n" : ".\n\n");
+	ops_doc_args(b, op->args, op->only == OP_ONLY_MCP);
 }
 
 /* The reference; see ops.h. */

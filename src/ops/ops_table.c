@@ -132,25 +132,53 @@ static const struct op_arg exec_args[] = {
 	  .doc = "the sandbox's id (give sandbox or host)" },
 	A_HOST(OPA_RPC, "run on this host, outside any sandbox (give "
 	    "sandbox or host)"),
+	{ .name = "target", .type = OP_STR,
+	  .flags = OPA_CLI | OPA_OPERAND, .metavar = "TARGET",
+	  .doc = "[user@]host[:port] or a Host alias of the ssh config (as "
+	  "--host)" },
 	A_COMMAND,
 	A_ARGV,
 	{ .name = "cwd", .type = OP_PATH, .hi = OPS_PATH_MAX, .opt = "cwd",
-	  .metavar = "DIR",
-	  .doc = "working directory, relative to the workspace" },
+	  .metavar = "DIR", .doc = "working directory (relative to the "
+	  "sandbox's workspace)" },
 	A_ENV,
-	A_TIMEOUT(0, "seconds; 0 or absent: none (exit status 124 when it "
-	    "ends the command)"),
+	A_TIMEOUT(0, "kill the command after SECONDS and exit 124 (0: "
+	    "none; the CLI's default: the config's exec.timeout)"),
 	{ .name = "stdin", .type = OP_DATA, .flags = OPA_TEXT | OPA_STDIN,
 	  .doc = "standard input (JSON-RPC: or stdin_base64)" },
 	A_BOOL("no_sync", OPA_RPC, "no-sync",
 	    "mirror mode: no sync before and after (sandbox only)"),
 	A_STRICT,
-	A_BOOL("pty", 0, "-tt", "run it on a pseudo-terminal (stdout and "
-	    "stderr become one stream)"),
-	A_INT("cols", 0, 1, PTY_SIZE_MAX, "size", "COLSxROWS",
-	    "with pty: columns (80)"),
-	A_INT("rows", 0, 1, PTY_SIZE_MAX, "size", "COLSxROWS",
-	    "with pty: rows (24)"),
+	A_BOOL("pty", 0, NULL, "run it on a pseudo-terminal; stdout and "
+	    "stderr become one stream (the CLI: -t, -tt)"),
+	A_INT("cols", 0, 1, PTY_SIZE_MAX, NULL, NULL,
+	    "with pty: columns, 80 (the CLI: --size COLSxROWS)"),
+	A_INT("rows", 0, 1, PTY_SIZE_MAX, NULL, NULL,
+	    "with pty: rows, 24 (the CLI: --size COLSxROWS)"),
+	{ .name = "interactive", .type = OP_BOOL, .flags = OPA_CLI,
+	  .sopt = 'i', .doc = "forward stdin even when it is a terminal" },
+	{ .name = "tty", .type = OP_BOOL, .flags = OPA_CLI, .sopt = 't',
+	  .doc = "a pseudo-terminal when stdin is a terminal (raw here; "
+	  "output one stream); -tt: even when it is not" },
+	{ .name = "no_tty", .type = OP_BOOL, .flags = OPA_CLI, .sopt = 'T',
+	  .doc = "no pseudo-terminal" },
+	{ .name = "size", .type = OP_STR, .flags = OPA_CLI | OPA_NONEMPTY,
+	  .hi = 16, .opt = "size", .metavar = "COLSxROWS",
+	  .doc = "the pseudo-terminal's size when there is no terminal here "
+	  "to take it from" },
+	A_BOOL("allow_mass_delete", OPA_CLI, "allow-mass-delete",
+	    "mirror mode: take the sandbox's deletion of most files here "
+	    "(the guard halts it)"),
+	A_BOOL("background", OPA_CLI, "background", "with -s: start it as a "
+	    "background process and print its handle (see clawssh process)"),
+	A_INT("yield_ms", OPA_CLI, 0, INT32_MAX, "yield-ms", "N",
+	    "with -s: wait up to N ms; if it is still running, say which "
+	    "process handle to poll"),
+	A_JSON("with --background or --yield-ms: one JSON object"),
+	A_BOOL("sync_json", OPA_CLI, "sync-json", "mirror mode: end with "
+	    "one JSON line on stderr saying what the sync moved"),
+	A_BOOL("route_json", OPA_CLI | OPA_HIDDEN, "route-json",
+	    "a daemon worker's: print the sandbox's route as JSON"),
 	END
 };
 
@@ -420,6 +448,24 @@ static const struct op_arg plist_args[] = {
 	A_SANDBOX_OPT, A_JSON("one JSON array of processes"), END
 };
 
+static const struct op_arg shell_args[] = {
+	A_SANDBOX_OPERAND,
+	{ .name = "cwd", .type = OP_PATH, .hi = OPS_PATH_MAX, .opt = "cwd",
+	  .metavar = "DIR",
+	  .doc = "start there (relative to the sandbox's workspace)" },
+	A_ENV,
+	{ .name = "size", .type = OP_STR, .flags = OPA_CLI | OPA_NONEMPTY,
+	  .hi = 16, .opt = "size", .metavar = "COLSxROWS",
+	  .doc = "the terminal's size when there is no terminal here to take "
+	  "it from" },
+	A_BOOL("no_sync", 0, "no-sync",
+	    "mirror mode: no sync before and after"),
+	A_STRICT,
+	A_BOOL("route_json", OPA_CLI | OPA_HIDDEN, "route-json",
+	    "a daemon worker's: print the sandbox's route as JSON"),
+	END
+};
+
 static const struct op_arg read_output_args[] = {
 	{ .name = "sandbox", .type = OP_ID, .flags = OPA_RPC,
 	  .doc = "the server's sandbox (added by the server)" },
@@ -562,6 +608,10 @@ const struct op_entry ops_table[] = {
 	  NULL, NULL, NULL, 0 },
 	{ "image.list", NULL, "image list", "The images of a host.",
 	  image_list_args, 1, OPH_RO | OPH_ID, NULL, NULL, NULL, 0 },
+	{ "sandbox.shell", NULL, "shell",
+	  "An interactive login shell in the sandbox's workspace, on a "
+	  "pseudo-terminal (as exec -tt -s ID of a login shell).", shell_args,
+	  1, 0, NULL, NULL, NULL, OP_ONLY_CLI },
 	{ "mcp.readOutput", "read_output", NULL,
 	  "Read the rest of an exec's output that was cut (truncated: true "
 	  "and an outputId in its result), in ranges.", read_output_args, 0,
@@ -571,6 +621,6 @@ const struct op_entry ops_table[] = {
 	  "\"total\":{\"type\":\"integer\"},"
 	  "\"eof\":{\"type\":\"boolean\"}},"
 	  "\"required\":[\"content\",\"encoding\",\"nextOffset\","
-	  "\"eof\"]}", NULL, "exec", 1 },
+	  "\"eof\"]}", NULL, "exec", OP_ONLY_MCP },
 };
 const size_t ops_n = sizeof ops_table / sizeof ops_table[0];

@@ -205,7 +205,7 @@ test_rpc_walk(void **state)
 	(void)state;
 	for (i = 0; i < ops_n; i++) {
 		op = &ops_table[i];
-		if (op->mcp_only)
+		if (op->only != 0)
 			continue;
 		help = cli_help(op->cli);
 		for (a = op->args; a->name != NULL; a++)
@@ -230,7 +230,7 @@ test_rpc_required(void **state)
 	(void)state;
 	for (i = 0; i < ops_n; i++) {
 		op = &ops_table[i];
-		for (a = op->args; !op->mcp_only && a->name != NULL; a++) {
+		for (a = op->args; op->only == 0 && a->name != NULL; a++) {
 			if (!ops_arg_required(a, OPS_SURFACE_RPC))
 				continue;
 			p = base_params(op, OPS_SURFACE_RPC, a->name);
@@ -277,7 +277,7 @@ walk_mcp_arg(const struct op_entry *op, const struct op_arg *a,
 		fail_msg("%s %s: tools/call refused: %s", op->tool, a->name,
 		    msg);
 	assert_string_equal(method, op->method);
-	if (op->mcp_only ? ops_check(op, OPS_SURFACE_RPC, "params", p,
+	if (op->only == OP_ONLY_MCP ? ops_check(op, OPS_SURFACE_RPC, "params", p,
 	    &msg) != 0 : build(op, p, &msg) != 0)
 		fail_msg("%s %s: the method refused it: %s", op->tool,
 		    a->name, msg);
@@ -387,6 +387,7 @@ test_cli_help(void **state)
 		for (l = 0; l < 2 && lists[l] != NULL; l++)
 			for (a = lists[l]; a->name != NULL; a++) {
 				if (!ops_arg_on(a, OPS_SURFACE_CLI) ||
+				    (a->flags & OPA_HIDDEN) ||
 				    (opt = cli_option(a)) == NULL)
 					continue;
 				if (!help_names(help, opt))
@@ -520,6 +521,18 @@ test_cli_parse_command(void **state)
 	assert_int_equal(cli_parse(&o, &cc, "process.wait", "--timeout", "1",
 	    "p0123abcd", (char *)NULL), 0);
 	assert_int_equal(o.noperands, 1);
+	cmd_ops_free(&o);
+	/* exec: TARGET before "--", -tt counted, a hidden option taken */
+	assert_int_equal(cli_parse(&o, &cc, "exec", "-tt", "host1",
+	    "--route-json", "--", "ls", "-l", (char *)NULL), 0);
+	assert_int_equal(cmd_ops_count(&o, "tty"), 2);
+	assert_true(cmd_ops_flag(&o, "route_json"));
+	assert_int_equal(o.nbefore, 1);
+	assert_string_equal(o.before[0], "host1");
+	assert_int_equal(o.noperands, 2);
+	cmd_ops_free(&o);
+	assert_int_equal(cli_parse(&o, &cc, "exec", "host1", "host2", "--",
+	    "ls", (char *)NULL), 255);
 	cmd_ops_free(&o);
 }
 

@@ -477,7 +477,7 @@ test_method_names(void **state)
 	for (i = 0; i < ops_n; i++) {
 		msg = NULL;
 		rc = rpc_call_build(ops_table[i].method, NULL, &c, &msg);
-		if (ops_table[i].mcp_only) {
+		if (ops_table[i].only != 0) {
 			assert_int_equal(rc, JSONRPC_METHOD_NOT_FOUND);
 			free(msg);
 			continue;
