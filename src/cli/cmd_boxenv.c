@@ -8,7 +8,6 @@
 #include "config.h"
 #endif
 
-#include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +21,7 @@
 #include "cmd_box.h"
 #include "cmd_boxenv.h"
 #include "cmd_conn.h"
+#include "cmd_ops.h"
 #include "cmd_env.h"
 #include "contain_bwrap.h"
 #include "contain_oci.h"
@@ -38,14 +38,13 @@
 #define BOXENV_OUT_MAX	(1024 * 1024)	/* box-status's JSON */
 #define BOXENV_ERR_MAX	(64 * 1024)
 
-enum { OPT_JSON = CMD_OPT_FIRST_FREE };
-
-static const struct option boxenv_longopts[] = {
-	CMD_CONN_LONGOPTS,
-	{ "help", no_argument, NULL, 'h' },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ NULL, 0, NULL, 0 }
-};
+static const char stop_usage[] =
+    "usage: clawssh stop [--json] [options] ID\n\n"
+    "End every process of a sandbox (its environment and its background\n"
+    "processes); the workspace stays.  The next command starts it again.\n";
+static const char start_usage[] =
+    "usage: clawssh start [--json] [options] ID\n\n"
+    "Start a sandbox's environment now rather than at its next command.\n";
 
 /*
  * Slot: the sandbox directory.  Ends the sandbox's background processes
@@ -93,28 +92,28 @@ static const struct option boxenv_longopts[] = {
 	"\"agent\":false}'; exit 0; }\n"				\
 	"exec \"$a\" box-status --dir %s\n"
 
-/* Parse the options of stop/start; 0, or an exit status. */
+/*
+ * Parse the options of stop/start (the operations table's sandbox.stop
+ * and sandbox.start), load and connect the sandbox; 0, or an exit
+ * status (CMD_EXIT_HELP after --help).
+ */
 static int
 boxenv_parse(int argc, char **argv, struct cmd_box *b, int *json,
     const char *name)
 {
-	int	ch, rc;
+	struct cmd_ops	o;
+	int		rc, stop = strcmp(name, "stop") == 0;
 
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, CMD_CONN_SHORTOPTS "h",
-	    boxenv_longopts, NULL)) != -1) {
-		if (ch == 'h')
-			return cmd_help(name);
-		if (ch == OPT_JSON)
-			*json = 1;
-		else if ((rc = cmd_conn_option(&b->cc, ch, optarg)) != 1)
-			return rc > 1 ? rc : cmd_fail("usage: clawssh %s "
-			    "[--json] [options] ID", name);
-	}
-	if (optind + 1 != argc)
+	rc = cmd_ops_parse(&o, stop ? "sandbox.stop" : "sandbox.start", &b->cc,
+	    stop ? stop_usage : start_usage, argc, argv);
+	*json = rc == 0 && cmd_ops_flag(&o, "json");
+	cmd_ops_free(&o);	/* keeps the operands: they are argv's */
+	if (rc != 0)
+		return rc == -1 ? CMD_EXIT_HELP : rc;
+	if (o.noperands != 1)
 		return cmd_fail("usage: clawssh %s [--json] [options] ID",
 		    name);
-	if ((rc = cmd_box_load(b, argv[optind])) != 0 ||
+	if ((rc = cmd_box_load(b, o.operands[0])) != 0 ||
 	    (rc = cmd_box_connect(b)) != 0)
 		return rc;
 	return 0;

@@ -27,15 +27,6 @@
 #include "xmalloc.h"
 
 /* Help for the commands whose own parser has none (see cmd_help). */
-static const char stop_help[] =
-    "usage: clawssh stop [--json] [options] ID\n\n"
-    "End every process of a sandbox (its environment and its background\n"
-    "processes); the workspace stays.  The next command starts it again.\n"
-    "  --json                one JSON object: {\"id\", \"state\"}\n";
-static const char start_help[] =
-    "usage: clawssh start [--json] [options] ID\n\n"
-    "Start a sandbox's environment now rather than at its next command.\n"
-    "  --json                one JSON object: {\"id\", \"state\"}\n";
 static const char sshconfig_help[] =
     "usage: clawssh ssh-config [options] ID\n\n"
     "Print an ssh_config stanza (Host clawssh-ID) reaching the sandbox's\n"
@@ -60,8 +51,8 @@ static const struct cmd_entry {
 	{ "list", cmd_list, "list sandboxes and their state", NULL, 0 },
 	{ "status", cmd_status, "show one sandbox", NULL, 0 },
 	{ "stop", cmd_stop, "end a sandbox's processes, keep its workspace",
-	    stop_help, 0 },
-	{ "start", cmd_start, "start a sandbox's environment", start_help,
+	    NULL, 0 },
+	{ "start", cmd_start, "start a sandbox's environment", NULL,
 	    0 },
 	{ "destroy", cmd_destroy, "remove a sandbox", NULL, 0 },
 	{ "recreate", cmd_recreate, "remake a sandbox with current settings",

@@ -469,6 +469,20 @@ rm_recreate(struct rpc_params *rp, struct rpc_call *c)
 	return rm_box_op(rp, c, "recreate", NULL, 0);
 }
 
+/* sandbox.stop: end a sandbox's processes. */
+static int
+rm_stop(struct rpc_params *rp, struct rpc_call *c)
+{
+	return rm_box_op(rp, c, "stop", NULL, 1);
+}
+
+/* sandbox.start: start a sandbox's environment. */
+static int
+rm_start(struct rpc_params *rp, struct rpc_call *c)
+{
+	return rm_box_op(rp, c, "start", NULL, 1);
+}
+
 /* sync.status: what a sync would move. */
 static int
 rm_sync_status(struct rpc_params *rp, struct rpc_call *c)
@@ -793,6 +807,8 @@ static const struct rpc_method rpc_methods[] = {
 	{ "sandbox.status", rm_status, RPC_RESULT_JSON, NULL, 1 },
 	{ "sandbox.destroy", rm_destroy, RPC_RESULT_TEXT, "text", 1 },
 	{ "sandbox.recreate", rm_recreate, RPC_RESULT_TEXT, "text", 0 },
+	{ "sandbox.stop", rm_stop, RPC_RESULT_JSON, NULL, 1 },
+	{ "sandbox.start", rm_start, RPC_RESULT_JSON, NULL, 1 },
 	{ "sandbox.prune", rm_prune, RPC_RESULT_TEXT, "text", 0 },
 	{ "exec", rm_exec, RPC_RESULT_EXEC, NULL, 0 },
 	{ "fs.read", rm_fs_read, RPC_RESULT_TEXT, "content", 1 },

@@ -283,6 +283,11 @@ static const struct op_arg destroy_args[] = {
 	END
 };
 
+static const struct op_arg stop_args[] = {
+	A_SANDBOX_OPERAND, A_JSON("one JSON object: {\"id\", \"state\"}"),
+	END
+};
+
 static const struct op_arg prune_args[] = {
 	A_INT("idle_hours", OPA_RPC, 0, 87600, "idle-hours", "N",
 	    "remove sandboxes unused for this many hours (default: the "
@@ -532,6 +537,14 @@ const struct op_entry ops_table[] = {
 	{ "sandbox.recreate", NULL, "recreate",
 	  "Make a sandbox again with the settings in force now.",
 	  recreate_args, 1, OPH_DE, NULL, NULL, NULL, 0 },
+	{ "sandbox.stop", NULL, "stop",
+	  "End every process of a sandbox (its environment and its "
+	  "background processes); the workspace stays, and the next command "
+	  "starts it again.", stop_args, 1, OPH_DE | OPH_ID, NULL, NULL, NULL,
+	  0 },
+	{ "sandbox.start", NULL, "start",
+	  "Start a sandbox's environment now rather than at its next "
+	  "command.", stop_args, 1, OPH_ID, NULL, NULL, NULL, 0 },
 	{ "sandbox.prune", NULL, "prune",
 	  "Remove idle or old sandboxes.", prune_args, 1, OPH_DE, NULL, NULL,
 	  NULL, 0 },

@@ -294,6 +294,7 @@ def sandbox_cases():
     r, _ = rpc_ok("sandbox.recreate", {"sandbox": made[1]})
     same("recreate", c[0], 0)
     print("ok: recreate: %r / %r" % (c[1].strip(), r["text"].strip()))
+    env_cases()
     c = cli("destroy", made[0])
     r, _ = rpc_ok("sandbox.destroy", {"sandbox": made[1]})
     same("destroy", c[1].replace(made[0], "ID"),
@@ -301,6 +302,26 @@ def sandbox_cases():
     left = ids(cli_json("list", "--json"))
     if made[0] in left or made[1] in left:
         fail("destroyed sandboxes still listed: %r" % left)
+
+
+def env_cases():
+    """stop and start, on a bwrap sandbox (runtime none keeps none)."""
+    if subprocess.run(["sh", "-c", "command -v bwrap"],
+                      capture_output=True).returncode != 0:
+        print("skip: stop, start: no bwrap")
+        covered.update(("sandbox.stop", "sandbox.start"))
+        return
+    box = cli_json("provision", "--json", "--host", "testhost", "--key",
+                   "agree-env", "--runtime", "bwrap", "--mode",
+                   "remote")["id"]
+    state = lambda o: (o["id"] == box, o["state"])
+    c1 = cli_json("start", "--json", box)
+    c2 = cli_json("stop", "--json", box)
+    r1, _ = rpc_ok("sandbox.start", {"sandbox": box})
+    r2, _ = rpc_ok("sandbox.stop", {"sandbox": box})
+    same("start", state(c1), state(r1))
+    same("stop", state(c2), state(r2))
+    cli("destroy", box)
 
 
 exec_cases()
