@@ -13,7 +13,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,23 +24,12 @@
 #include "cmd.h"
 #include "cmd_box.h"
 #include "cmd_conn.h"
+#include "cmd_ops.h"
 #include "hostdir.h"
 #include "sandbox.h"
 #include "sshconfig.h"
 #include "transport.h"
 #include "xmalloc.h"
-
-enum { OPT_HOST = CMD_OPT_FIRST_FREE, OPT_ROOT, OPT_JSON, OPT_FORCE };
-
-static const struct option image_longopts[] = {
-	CMD_CONN_LONGOPTS,
-	{ "force", no_argument, NULL, OPT_FORCE },
-	{ "help", no_argument, NULL, 'h' },
-	{ "host", required_argument, NULL, OPT_HOST },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "remote-root", required_argument, NULL, OPT_ROOT },
-	{ NULL, 0, NULL, 0 }
-};
 
 static const char image_usage[] =
     "usage: clawssh image import --host TARGET [options] NAME TARBALL\n"
@@ -51,10 +39,7 @@ static const char image_usage[] =
     "TARBALL is a root file system as a tar archive (plain, gzip, xz,\n"
     "bzip2 or zstd): from debootstrap, docker export, or any tar of a\n"
     "root tree.  Sandboxes use it with 'clawssh provision --from NAME'.\n"
-    "\n"
-    "  --remote-root DIR     the host's sandbox root (images/ below it)\n"
-    "  --force               rm: even if sandboxes use the image\n"
-    CMD_CONN_USAGE;
+    "Images live in images/ below the host's sandbox root.\n";
 
 struct image_args {
 	struct cmd_box	 box;
@@ -197,39 +182,34 @@ image_rm(struct image_args *a, const char *name)
 	return rc;
 }
 
-/* Parse options; 0, -1 for --help, or an exit status. */
+/*
+ * Parse image SUB's options (the operations table's image.SUB); its
+ * operands in *words.  0, -1 for --help, or an exit status.
+ */
 static int
-image_parse(struct image_args *a, int argc, char **argv)
+image_parse(struct image_args *a, const char *sub, int argc, char **argv,
+    char ***words, int *nwords)
 {
-	int	ch, rc;
+	struct cmd_ops	 o;
+	char		*method;
+	int		 rc;
 
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, CMD_CONN_SHORTOPTS "h",
-	    image_longopts, NULL)) != -1) {
-		if (ch == 'h') {
-			fputs(image_usage, stdout);
-			return -1;
-		}
-		if ((rc = cmd_conn_option(&a->box.cc, ch, optarg)) != 0) {
-			if (rc == 1)
-				continue;
-			return rc;
-		}
-		if (ch == OPT_HOST)
-			a->box.cc.target = optarg;
-		else if (ch == OPT_ROOT)
-			a->root = optarg;
-		else if (ch == OPT_JSON)
-			a->json = 1;
-		else if (ch == OPT_FORCE)
-			a->force = 1;
-		else
-			return cmd_fail("bad option (see 'clawssh image "
-			    "--help')");
+	method = xasprintf("image.%s", sub);
+	rc = cmd_ops_parse(&o, method, &a->box.cc, image_usage, argc, argv);
+	free(method);
+	if (rc == 0) {
+		a->box.cc.target = cmd_ops_get(&o, "host");
+		a->root = cmd_ops_get(&o, "remote_root");
+		a->json = cmd_ops_has(&o, "json") && cmd_ops_flag(&o, "json");
+		a->force = cmd_ops_has(&o, "force") &&
+		    cmd_ops_flag(&o, "force");
 	}
-	if (a->box.cc.target == NULL)
+	cmd_ops_free(&o);	/* keeps the values: they are argv's */
+	*words = o.operands;
+	*nwords = o.noperands;
+	if (rc == 0 && a->box.cc.target == NULL)
 		return cmd_fail("image: --host TARGET is required");
-	return 0;
+	return rc;
 }
 
 /* Connect to the host named on the command line. */
@@ -259,14 +239,21 @@ cmd_image(int argc, char **argv)
 {
 	struct image_args	 a;
 	const char		*sub;
-	int			 rc, want, help;
+	char			**w = NULL;
+	int			 rc, want, help, nw = 0;
 
 	memset(&a, 0, sizeof a);
 	help = argc >= 2 && (strcmp(argv[1], "--help") == 0 ||
 	    strcmp(argv[1], "-h") == 0);
 	if (argc < 2 || argv[1][0] == '-') {
 		fputs(image_usage, help ? stdout : stderr);
-		return help ? 0 : CMD_EXIT_FAILURE;
+		if (!help)
+			return CMD_EXIT_FAILURE;
+		printf("\n");
+		cmd_ops_help(stdout, ops_by_method("image.rm"));
+		printf("%s\nEach one's own options: clawssh image SUB "
+		    "--help.\n", CMD_CONN_USAGE);
+		return 0;
 	}
 	sub = argv[1];
 	want = strcmp(sub, "import") == 0 ? 2 : strcmp(sub, "rm") == 0 ? 1 :
@@ -274,9 +261,9 @@ cmd_image(int argc, char **argv)
 	if (want < 0)
 		return cmd_fail("image: unknown sub-command '%s' (import, "
 		    "list, rm)", sub);
-	if ((rc = image_parse(&a, argc - 1, argv + 1)) != 0)
+	if ((rc = image_parse(&a, sub, argc - 1, argv + 1, &w, &nw)) != 0)
 		goto out;
-	if (argc - 1 - optind != want) {
+	if (nw != want) {
 		rc = cmd_fail("image %s: wrong arguments (see 'clawssh image "
 		    "--help')", sub);
 		goto out;
@@ -284,9 +271,9 @@ cmd_image(int argc, char **argv)
 	if ((rc = image_connect(&a)) != 0)
 		goto out;
 	if (want == 2)
-		rc = image_import(&a, argv[1 + optind], argv[2 + optind]);
+		rc = image_import(&a, w[0], w[1]);
 	else if (want == 1)
-		rc = image_rm(&a, argv[1 + optind]);
+		rc = image_rm(&a, w[0]);
 	else
 		rc = image_list(&a);
 out:

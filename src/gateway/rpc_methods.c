@@ -553,6 +553,43 @@ rm_image_list(struct rpc_params *rp, struct rpc_call *c)
 	return rm_conn(rp);
 }
 
+/* image.import and image.rm: image SUB --host=H [options] -- NAME... */
+static int
+rm_image_op(struct rpc_params *rp, struct rpc_call *c, const char *sub)
+{
+	const char	*host, *name, *tarball = NULL;
+
+	rp_arg(rp, "image");
+	rp_arg(rp, sub);
+	if (rm_host(rp, c, &host) != 0 || rp_string(rp, "name", &name) != 0)
+		return -1;
+	rp_argf(rp, "--host=%s", host);
+	rm_opt(rp, "remote_root");
+	if (strcmp(sub, "rm") == 0)
+		rm_flag(rp, "force", NULL);
+	else if (rp_string(rp, "tarball", &tarball) != 0)
+		return -1;
+	if (rm_conn(rp) != 0)
+		return -1;
+	rp_arg(rp, "--");
+	rp_arg(rp, name);
+	return tarball != NULL ? rp_arg(rp, tarball) : rp->msg != NULL ? -1 : 0;
+}
+
+/* image.import: a root file system tarball onto a host. */
+static int
+rm_image_import(struct rpc_params *rp, struct rpc_call *c)
+{
+	return rm_image_op(rp, c, "import");
+}
+
+/* image.rm: an image off a host. */
+static int
+rm_image_rm(struct rpc_params *rp, struct rpc_call *c)
+{
+	return rm_image_op(rp, c, "rm");
+}
+
 /* fs.*: TOOL --sandbox=ID [options], then the path operand last. */
 static int
 rm_fs_start(struct rpc_params *rp, struct rpc_call *c, const char *tool)
@@ -828,6 +865,8 @@ static const struct rpc_method rpc_methods[] = {
 	{ "sync.pull", rm_sync_pull, RPC_RESULT_JSON, NULL, 1 },
 	{ "sync.status", rm_sync_status, RPC_RESULT_TEXT, "text", 1 },
 	{ "image.list", rm_image_list, RPC_RESULT_JSON, "images", 1 },
+	{ "image.import", rm_image_import, RPC_RESULT_TEXT, "text", 0 },
+	{ "image.rm", rm_image_rm, RPC_RESULT_TEXT, "text", 1 },
 };
 #define N_METHODS	(sizeof rpc_methods / sizeof rpc_methods[0])
 

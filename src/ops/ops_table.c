@@ -310,8 +310,34 @@ static const struct op_arg sync_status_args[] = {
 	A_SANDBOX_OPERAND, A_JSON("what would move, and the rules"), END
 };
 
+#define A_IMAGE_NAME \
+	{ .name = "name", .type = OP_STR, \
+	  .flags = OPA_REQUIRED | OPA_RPC | OPA_OPERAND | OPA_NONEMPTY | \
+	  OPA_NODASH | OPA_WORD, .hi = 128, .metavar = "NAME", \
+	  .doc = "the image's name (not host: that is the host's own root)" }
+
 static const struct op_arg image_list_args[] = {
 	A_HOST(OPA_REQUIRED | OPA_RPC, "the host whose images to list"),
+	A_REMOTE_ROOT,
+	A_JSON("one JSON array of {name, kib, imported}"),
+	END
+};
+
+static const struct op_arg image_import_args[] = {
+	A_HOST(OPA_REQUIRED | OPA_RPC, "the host to import it on"),
+	A_IMAGE_NAME,
+	{ .name = "tarball", .type = OP_PATH,
+	  .flags = OPA_REQUIRED | OPA_RPC | OPA_OPERAND | OPA_NODASH,
+	  .hi = OPS_PATH_MAX, .metavar = "TARBALL", .doc = "a root file "
+	  "system as a local tar archive (plain, gzip, xz, bzip2 or zstd)" },
+	A_REMOTE_ROOT,
+	END
+};
+
+static const struct op_arg image_rm_args[] = {
+	A_HOST(OPA_REQUIRED | OPA_RPC, "the host to remove it from"),
+	A_IMAGE_NAME,
+	A_BOOL("force", OPA_RPC, "force", "even if sandboxes use it"),
 	A_REMOTE_ROOT,
 	END
 };
@@ -621,6 +647,11 @@ const struct op_entry ops_table[] = {
 	  NULL, NULL, NULL, 0 },
 	{ "image.list", NULL, "image list", "The images of a host.",
 	  image_list_args, 1, OPH_RO | OPH_ID, NULL, NULL, NULL, 0 },
+	{ "image.import", NULL, "image import", "Import a root file system "
+	  "image on a host, for provision --from NAME.", image_import_args, 1,
+	  OPH_DE, NULL, NULL, NULL, 0 },
+	{ "image.rm", NULL, "image rm", "Remove an image from a host.",
+	  image_rm_args, 1, OPH_DE | OPH_ID, NULL, NULL, NULL, 0 },
 	{ "sandbox.shell", NULL, "shell",
 	  "An interactive login shell in the sandbox's workspace, on a "
 	  "pseudo-terminal (as exec -tt -s ID of a login shell).", shell_args,

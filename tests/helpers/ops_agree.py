@@ -272,9 +272,7 @@ def sandbox_cases():
     c = cli_json("status", "--json", BOX)
     r, _ = rpc_ok("sandbox.status", B())
     same("status", pick(c), pick(r))
-    c = cli_json("image", "list", "--host", "testhost", "--json")
-    r, _ = rpc_ok("image.list", {"host": "testhost"})
-    same("image list", c, r["images"])
+    image_cases()
     c = cli("prune", "--dry-run", "--idle-hours", "87600",
             "--max-age-days", "36500")[1]
     r, _ = rpc_ok("sandbox.prune", {"dry_run": True, "idle_hours": 87600,
@@ -302,6 +300,33 @@ def sandbox_cases():
     left = ids(cli_json("list", "--json"))
     if made[0] in left or made[1] in left:
         fail("destroyed sandboxes still listed: %r" % left)
+
+
+def image_cases():
+    """image import, list and rm: each through the CLI and JSON-RPC."""
+    tree = os.path.join(WS, ".img")
+    os.makedirs(os.path.join(tree, "etc"), exist_ok=True)
+    with open(os.path.join(tree, "etc", "os-release"), "w") as f:
+        f.write("ID=agree\n")
+    tarball = os.path.join(os.path.dirname(WS), "img-%d.tar" % os.getpid())
+    subprocess.run(["tar", "-C", tree, "-cf", tarball, "."], check=True)
+    rc, out, err = cli("image", "import", "--host", "testhost", "img-cli",
+                       tarball)
+    r, _ = rpc_ok("image.import", {"host": "testhost", "name": "img-rpc",
+                                   "tarball": tarball})
+    same("image import", (rc, out.replace("img-cli", "NAME")),
+         (0, r["text"].replace("img-rpc", "NAME")))
+    names = lambda a: sorted(i["name"] for i in a)
+    c = cli_json("image", "list", "--host", "testhost", "--json")
+    r, _ = rpc_ok("image.list", {"host": "testhost"})
+    same("image list", names(c), names(r["images"]), ["img-cli", "img-rpc"])
+    rc, out, err = cli("image", "rm", "--host", "testhost", "img-cli")
+    r, _ = rpc_ok("image.rm", {"host": "testhost", "name": "img-rpc"})
+    same("image rm", (rc, out), (0, r["text"]))
+    same("image list after rm", cli_json("image", "list", "--host",
+                                         "testhost", "--json"), [])
+    os.unlink(tarball)
+    subprocess.run(["rm", "-rf", tree], check=True)
 
 
 def env_cases():
