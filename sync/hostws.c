@@ -82,10 +82,54 @@ hostws_clear(struct hostws *h)
 	h->agent = h->rundir = h->token = h->workdir = NULL;
 }
 
+/*
+ * Append the agent's box-exec line for body in h's running environment
+ * (--join: it starts nothing), with extra options (--check).
+ */
+static void
+hostws_box_exec(struct buf *b, const struct hostws *h, const char *extra,
+    const char *body)
+{
+	buf_append_str(b, "\"$__claw_j\" box-exec --join");
+	buf_append_str(b, extra);
+	buf_append_str(b, " --dir ");
+	shquote_append(b, h->rundir);
+	buf_append_str(b, " --spec ");
+	shquote_append(b, h->token);
+	if (body == NULL)
+		return;
+	buf_append_str(b, " --watch-parent --cwd ");
+	shquote_append(b, h->workdir);
+	buf_append_str(b, " -- sh -c ");
+	shquote_append(b, body);
+}
+
+/*
+ * For a joined h with a jail: run body in the sandbox's running
+ * environment when the agent finds it running with h's settings (exec
+ * there when whole is set), else go on to the jail.  The daemon's channel
+ * tries this first (hostws_run); this is the way without it.
+ */
+static void
+hostws_append_join(struct buf *b, const struct hostws *h, const char *body,
+    int whole)
+{
+	buf_append_str(b, "__claw_j=");
+	shquote_append(b, h->agent);
+	buf_append_str(b, "\nif ");
+	hostws_box_exec(b, h, " --check", NULL);
+	buf_append_str(b, " 2>/dev/null; then\n");
+	buf_append_str(b, whole ? "exec " : "");
+	hostws_box_exec(b, h, "", body);
+	buf_append_str(b, whole ? "\nfi\n" : "\nelse\n");
+}
+
 /* Append the step: the check, then the jail and exec, or cd and the body. */
 static void
 hostws_append(struct buf *b, const struct hostws *h, const char *body)
 {
+	if (h->agent != NULL && h->jail != NULL)
+		hostws_append_join(b, h, body, 1);
 	if (h->pre != NULL)
 		buf_appendf(b, "%s\n", h->pre);
 	if (h->jail != NULL) {
@@ -121,10 +165,14 @@ hostws_inline(const struct hostws *h, const char *body)
 		hostws_append(&b, h, body);
 		buf_append_str(&b, "\n)");
 	} else {
+		if (h->agent != NULL)
+			hostws_append_join(&b, h, body, 0);
 		if (h->pre != NULL)
 			buf_appendf(&b, "%s\n", h->pre);
 		buf_appendf(&b, "%s\n\"$@\" sh -c ", h->jail);
 		shquote_append(&b, body);
+		if (h->agent != NULL)
+			buf_append_str(&b, "\nfi");
 	}
 	return buf_detach(&b);
 }
@@ -156,6 +204,10 @@ hostws_run(struct transport *t, const struct hostws *h, const char *body,
 		free(*cause);
 		*cause = NULL;
 	}
+	if (h->agent != NULL && h->jail != NULL)
+		log_debug("a step that joins the environment if the agent "
+		    "finds it running (box-exec --join), else takes a jail of "
+		    "its own");
 	script = hostws_script(h, body);
 	rc = exec_sh(t, script, o, status, cause);
 	free(script);

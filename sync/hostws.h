@@ -27,7 +27,9 @@ struct hostws {
 				   outside the jail, or NULL (hostws_pre) */
 	/*
 	 * Set by hostws_join: a step may run in the sandbox's persistent
-	 * environment, through the daemon's host agent channel.
+	 * environment, through the daemon's host agent channel, or without
+	 * the daemon through `clawssh-agent box-exec --join' in the step's
+	 * script (the jail when the environment does not run).
 	 */
 	char	*agent;		/* the agent on the host */
 	char	*rundir;	/* the holder's run directory */

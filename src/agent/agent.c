@@ -42,6 +42,8 @@ agent_usage(void)
 	    "       clawssh-agent box-exec --dir RUNDIR [--cwd DIR] "
 	    "[--keep 'NAME ...'] [--spec TOKEN] [--pty] [--login] [-v] "
 	    "-- [CMD [ARG...]]\n"
+	    "       clawssh-agent box-exec --join [--check] --dir RUNDIR "
+	    "[--spec TOKEN] [--cwd DIR] -- CMD [ARG...]\n"
 	    "       clawssh-agent box-hold --dir RUNDIR [--spec TOKEN] -- "
 	    "RUNTIME-ARGV...\n"
 	    "       clawssh-agent box-status --dir RUNDIR\n"

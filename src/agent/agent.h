@@ -15,6 +15,8 @@
 
 #define AGENT_EXIT_ERR		125	/* box-exec's own failures */
 #define AGENT_EXIT_GONE		255	/* the holder ended mid-command */
+#define AGENT_EXIT_NOJOIN	75	/* box-exec --join: no holder to join
+					   (or another spec); nothing ran */
 #define AGENT_SOCK		"box.sock"
 #define AGENT_PID		"box.pid"
 #define AGENT_LOG		"box.log"

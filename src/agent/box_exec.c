@@ -3,6 +3,10 @@
  * box-exec: run one command in the sandbox whose holder listens on
  * RUNDIR/box.sock (starting it if needed), pass it our stdin, stdout and
  * stderr (or relay a pty), forward our signals, exit with its status.
+ * With --join it starts nothing: no holder running (or one with another
+ * --spec) is exit AGENT_EXIT_NOJOIN before anything runs; --check then
+ * only says whether it could join (a host-side step made without the
+ * daemon asks so before it runs in the environment, else in its jail).
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -39,6 +43,8 @@ struct exec_opts {
 	int		  pty;
 	int		  verbose;
 	int		  watch_parent;
+	int		  join;		/* --join: start nothing */
+	int		  check;	/* --check: only say if we could */
 	char		**argv;		/* after "--" */
 };
 
@@ -54,6 +60,32 @@ static const int exec_forwarded[] = {
 	SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2
 };
 static int	exec_sigfd = -1;
+
+/*
+ * --join: connect to a running holder of o->spec, starting nothing;
+ * else exit AGENT_EXIT_NOJOIN (-v: saying why).  --check exits 0 then.
+ */
+static void
+exec_join(const struct exec_opts *o, struct exec_run *x)
+{
+	int	r;
+
+	if ((r = box_connect(o->dir, &x->c)) != 0) {
+		if (o->verbose)
+			agent_warn("no sandbox environment to join: %s",
+			    strerror(-r));
+		exit(AGENT_EXIT_NOJOIN);
+	}
+	box_hello(&x->c);
+	if (o->spec != NULL && strcmp(o->spec, x->c.hello.spec) != 0) {
+		if (o->verbose)
+			agent_warn("the sandbox environment runs with other "
+			    "settings");
+		exit(AGENT_EXIT_NOJOIN);
+	}
+	if (o->check)
+		exit(0);
+}
 
 /* Parse box-exec's options; dies on a bad one. */
 static void
@@ -72,6 +104,10 @@ exec_parse(int argc, char **argv, struct exec_opts *o)
 			o->verbose = 1;
 		else if (strcmp(argv[i], "--watch-parent") == 0)
 			o->watch_parent = 1;
+		else if (strcmp(argv[i], "--join") == 0)
+			o->join = 1;
+		else if (strcmp(argv[i], "--check") == 0)
+			o->check = 1;
 		else if (i + 1 >= argc)
 			agent_die("box-exec: %s: bad option", argv[i]);
 		else if (strcmp(argv[i], "--dir") == 0)
@@ -89,6 +125,8 @@ exec_parse(int argc, char **argv, struct exec_opts *o)
 		agent_die("box-exec: --dir needs an absolute path");
 	if (o->cwd[0] != '/')
 		agent_die("box-exec: --cwd needs an absolute path");
+	if (o->check && !o->join)
+		agent_die("box-exec: --check goes with --join");
 	o->argv = argv + (i < argc ? i + 1 : i);
 }
 
@@ -391,8 +429,12 @@ box_exec_main(int argc, char **argv)
 	x->master = -1;
 	x->pty = o.pty;
 	pty_winsize(x);
-	box_connect_or_start(o.dir, o.verbose, &x->c);
-	box_hello(&x->c);
+	if (o.join)
+		exec_join(&o, x);	/* returns joined, or exits */
+	else {
+		box_connect_or_start(o.dir, o.verbose, &x->c);
+		box_hello(&x->c);
+	}
 	if (o.spec != NULL && strcmp(o.spec, x->c.hello.spec) != 0) {
 		id = box_id(o.dir);
 		agent_warn("warning: the sandbox environment runs with older "

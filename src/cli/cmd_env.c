@@ -376,7 +376,7 @@ cmd_env_steps_route(const struct cmd_box *b,
 	int		 rc;
 
 	memset(route, 0, sizeof *route);
-	if (transport_mux(b->t) == NULL || now->runtime != CONTAIN_BWRAP ||
+	if (now->runtime != CONTAIN_BWRAP ||
 	    (no != NULL && *no != '\0' && strcmp(no, "0") != 0))
 		return 0;
 	rc = cmd_env_wrap(b, now, &none, NULL, NULL, NULL, &wrap, route);

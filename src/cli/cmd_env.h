@@ -82,9 +82,11 @@ int	cmd_env_wrap(const struct cmd_box *b,
 
 /*
  * Fill route with the way to b's running environment (under now) that
- * its host-side steps may take (cmd_box_hostws), when b's transport goes
- * through the daemon and the host agent runs: route->dir stays NULL
- * otherwise.  0, or an exit status after printing why.
+ * its host-side steps may take (cmd_box_hostws: through the daemon's
+ * channel to the host agent, or without the daemon through the agent's
+ * box-exec --join in each step's script), when the host agent runs:
+ * route->dir stays NULL otherwise.  0, or an exit status after printing
+ * why.
  */
 int	cmd_env_steps_route(const struct cmd_box *b,
 	    const struct sandbox_settings *now, struct contain_route *route);

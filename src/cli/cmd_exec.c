@@ -333,7 +333,8 @@ exec_sync_up(struct exec_args *a, struct mirror *m, struct pathguard **pg)
 		 * shell path a packed push needs.
 		 */
 		m->allow_inline = !a->background && a->yield_ms < 0 &&
-		    !a->term.pty && m->hw.agent == NULL;
+		    !a->term.pty && (m->hw.agent == NULL ||
+		    transport_mux(a->box.t) == NULL);
 		m->allow_mass_delete = a->mass_delete;
 		rc = mirror_push(m, &cause);
 	}
@@ -477,7 +478,8 @@ exec_fg(struct exec_args *a, const char *pre, const char *cwd,
 			eo.size_file = getenv("CLAWSSH_PTY_SIZE_FILE");
 		eo.forward_stdin = 1;
 	}
-	if (exec_fg_run(a, &eo, inl == NULL, &status, &cause) != 0) {
+	if (exec_fg_run(a, &eo, inl == NULL && transport_mux(a->box.t) != NULL,
+	    &status, &cause) != 0) {
 		status = cmd_fail("%s", cause);
 		free(cause);
 		*mirroring = 0;
@@ -633,8 +635,12 @@ exec_connect_run(struct exec_args *a, const char *pre, const char *cwd)
 		free(wrap);
 		return exec_route(a);
 	}
-	/* in the background the command goes its own way, its steps not */
-	if ((a->background || a->yield_ms >= 0) && exec_mirrors(a) &&
+	/*
+	 * In the background, or without the daemon, the command goes its
+	 * own way, its steps not.
+	 */
+	if ((a->background || a->yield_ms >= 0 ||
+	    transport_mux(a->box.t) == NULL) && exec_mirrors(a) &&
 	    (rc = cmd_env_steps_route(&a->box, &a->now, &a->route)) != 0) {
 		free(wrap);
 		return rc;
