@@ -127,6 +127,27 @@ case_shared_tmp() {
 	echo ok: shared /tmp
 }
 
+# box-exec --join starts nothing: no holder (or another spec) is 75
+# before anything runs; a running one is joined.
+case_join() {
+	use join
+	out=$(x --join --check 2>&1)
+	expect_eq "$?" 75 "--join --check with no holder"
+	out=$(x --join -- sh -c 'echo ran > /tmp/j' 2>&1)
+	expect_eq "$?" 75 "--join with no holder"
+	[ -e "$R/box.sock" ] && fail "--join started a holder"
+	x -- true || fail "start the holder"
+	x --join --check --spec T1 || fail "--join --check, running"
+	out=$(x --join --check --spec OTHER 2>&1)
+	expect_eq "$?" 75 "--join --check with another spec"
+	expect_eq "$(x --join --spec T1 -- sh -c 'echo joined > /tmp/j;
+	    cat /tmp/j')" joined "--join runs in the holder"
+	expect_eq "$(x -- cat /tmp/j)" joined "the same /tmp as the others"
+	out=$("$AGENT" box-exec --check --dir "$R" 2>&1)
+	expect_eq "$?" 125 "--check without --join"
+	echo ok: join
+}
+
 case_loopback() {
 	use net
 	port=$((20000 + $$ % 20000))
@@ -371,6 +392,7 @@ case_start_fails() {
 cases() {
 	case_start_fails
 	case_shared_tmp
+	case_join
 	case_loopback
 	case_ps
 	case_status
