@@ -435,12 +435,15 @@ test_table(void **state)
 	}
 }
 
-/* Parse the NULL-ended words as the CLI of method: cmd_ops_parse's result. */
+/*
+ * Parse the NULL-ended words as the CLI of method: cmd_ops_parse's
+ * result.  The words stay until the next call.
+ */
 static int
 cli_parse(struct cmd_ops *o, struct cmd_conn *cc, const char *method, ...)
 {
 	static char	 name[] = "tool";
-	char		*argv[16];
+	static char	*argv[16];	/* o->operands point in here */
 	int		 argc = 0;
 	va_list		 ap;
 
