@@ -5,7 +5,8 @@
 # (`clawssh-agent box-exec --join` in the step's script), and in a jail
 # of their own when it does not run (after `clawssh stop`), starting
 # nothing.  Seen on the host's process table while a big push runs.
-# Runs as the test's SSH user (root, or LIB_SSH_USER=clawssh-test).
+# Runs as the test's SSH user, and from a root run once more as the
+# non-root clawssh-test.
 . "$TESTLIB"
 
 lib_need_bwrap
@@ -74,4 +75,11 @@ seen=$(push_watch big2)
 expect_match "$seen" "jail" "a push with the environment stopped took a jail"
 out=$(C status --json "$id" | tr -d ' \t\n')
 expect_match "$out" '"running":false' "the push started no environment"
-echo "steps_join: ok"
+echo "steps_join: ok as $TEST_USER"
+
+# Once more as the non-root SSH user clawssh-test, from a root run.
+if [ "$(id -u)" -eq 0 ] && [ -z "${LIB_SSH_USER:-}" ]; then
+	env LIB_SSH_USER=clawssh-test sh "$0" >&2
+	_s=$?
+	[ "$_s" -eq 0 ] || [ "$_s" -eq 77 ] || fail "as clawssh-test: $_s"
+fi
