@@ -142,8 +142,9 @@ static const struct op_arg exec_args[] = {
 	  .metavar = "DIR", .doc = "working directory (relative to the "
 	  "sandbox's workspace)" },
 	A_ENV,
-	A_TIMEOUT(0, "kill the command after SECONDS and exit 124 (0: "
-	    "none; the CLI's default: the config's exec.timeout)"),
+	A_TIMEOUT(0, "kill the command after SECONDS and exit 124; absent "
+	    "(JSON-RPC: or 0): the config's exec.timeout (0, none, by "
+	    "default); the CLI's --timeout 0: none"),
 	{ .name = "stdin", .type = OP_DATA, .flags = OPA_TEXT | OPA_STDIN,
 	  .doc = "standard input (JSON-RPC: or stdin_base64)" },
 	A_BOOL("no_sync", OPA_RPC, "no-sync",
