@@ -133,7 +133,7 @@ int	ops_arg_required(const struct op_arg *a, enum op_surface s);
 
 /*
  * Check one present value v of argument a (called key in messages:
- * "PREFIX.KEY: expected ...").  0, or -1 with *msg set.
+ * "PREFIX.KEY: expected ...").  0, or CLAW_ERR_INVAL with *msg set.
  */
 int	ops_check_value(const struct op_arg *a, const char *prefix,
 	    const cJSON *v, char **msg);
@@ -142,7 +142,7 @@ int	ops_check_value(const struct op_arg *a, const char *prefix,
  * Check an object of arguments against op on surface s: unknown and
  * repeated members, required ones, each value (ops_check_value), and a
  * NAME_base64 beside an OP_DATA's NAME (JSON-RPC).  prefix is
- * "params" or "arguments".  0, or -1 with *msg set.
+ * "params" or "arguments".  0, or CLAW_ERR_INVAL with *msg set.
  */
 int	ops_check(const struct op_entry *op, enum op_surface s,
 	    const char *prefix, const cJSON *obj, char **msg);
@@ -153,8 +153,8 @@ cJSON	*ops_input_schema(const struct op_entry *op);
 /*
  * Check the CLI text s given for a (an option's value): numbers for the
  * integer types, the rest as strings; a relative path is fine where
- * JSON-RPC wants an absolute one (the CLI resolves it).  0, or -1 with
- * *msg set to what is wrong ("expected ...").
+ * JSON-RPC wants an absolute one (the CLI resolves it).  0, or
+ * CLAW_ERR_INVAL with *msg set to what is wrong ("expected ...").
  */
 int	ops_check_text(const struct op_arg *a, const char *s, char **msg);
 

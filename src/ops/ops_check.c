@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "contain.h"
+#include "error.h"
 #include "ops.h"
 #include "process.h"
 #include "sandbox.h"
@@ -85,7 +86,7 @@ ops_arg(const struct op_entry *op, enum op_surface s, const char *key)
 	return NULL;
 }
 
-/* Set *msg to "PREFIX.KEY: WHAT" (NULL prefix: "WHAT"); return -1. */
+/* Set *msg to "PREFIX.KEY: WHAT" ("WHAT" without prefix); CLAW_ERR_INVAL. */
 static int
 ops_fail(char **msg, const char *prefix, const char *key, const char *fmt,
     ...)
@@ -98,11 +99,11 @@ ops_fail(char **msg, const char *prefix, const char *key, const char *fmt,
 	va_end(ap);
 	if (prefix == NULL) {		/* ops_check_text: the value alone */
 		*msg = what;
-		return -1;
+		return CLAW_ERR_INVAL;
 	}
 	*msg = xasprintf("%s.%s: %s", prefix, key, what);
 	free(what);
-	return -1;
+	return CLAW_ERR_INVAL;
 }
 
 /* 1 if s has no control character (C0 or DEL). */
@@ -269,7 +270,7 @@ ops_check_string_value(const struct op_arg *a, const char *p,
 		return ops_fail(msg, p, a->name, "expected a string");
 	s = v->valuestring;
 	if (ops_check_str(a, p, s, msg) != 0)
-		return -1;
+		return CLAW_ERR_INVAL;
 	switch (a->type) {
 	case OP_ENUM:
 		if (names_find(a->names, s) >= 0)
@@ -395,7 +396,7 @@ ops_check_members(const struct op_entry *op, enum op_surface s,
 				    "given twice");
 		if ((a = ops_arg(op, s, m->string)) != NULL) {
 			if (ops_check_value(a, p, m, msg) != 0)
-				return -1;
+				return CLAW_ERR_INVAL;
 			continue;
 		}
 		if (s == OPS_SURFACE_RPC &&
@@ -404,7 +405,7 @@ ops_check_members(const struct op_entry *op, enum op_surface s,
 				return ops_fail(msg, p, m->string,
 				    "expected a string");
 			if (ops_check_b64(a, p, obj, msg) != 0)
-				return -1;
+				return CLAW_ERR_INVAL;
 			continue;
 		}
 		return ops_fail(msg, p, m->string, "unknown parameter");
@@ -422,10 +423,10 @@ ops_check(const struct op_entry *op, enum op_surface s, const char *p,
 
 	if (obj != NULL && !cJSON_IsObject(obj)) {
 		*msg = xasprintf("%s: expected an object", p);
-		return -1;
+		return CLAW_ERR_INVAL;
 	}
 	if (obj != NULL && ops_check_members(op, s, p, obj, msg) != 0)
-		return -1;
+		return CLAW_ERR_INVAL;
 	for (a = op->args; a->name != NULL; a++) {
 		if (!ops_arg_on(a, s) || !ops_arg_required(a, s) ||
 		    cJSON_GetObjectItemCaseSensitive(obj, a->name) != NULL)
