@@ -44,14 +44,6 @@ int	cmd_fail(const char *fmt, ...)
  */
 int	cmd_serve_spawn(const char *path, const char *config, char **cause);
 
-/*
- * Print the help text main.c's command table holds for the command name
- * (its usage, as in clawssh(1)'s SYNOPSIS, then its options) to stdout, and
- * return CMD_EXIT_HELP, which the command returns and main turns into
- * status 0.  For the commands whose parser has no usage text of its own.
- */
-int	cmd_help(const char *name);
-
 /* Print o as one line of JSON on stdout (--json output); o stays o's. */
 void	cmd_print_json(const struct cJSON *o);
 

@@ -9,7 +9,6 @@
 #include "config.h"
 #endif
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +17,7 @@
 #include "cmd.h"
 #include "cmd_box.h"
 #include "cmd_conn.h"
+#include "cmd_ops.h"
 #include "cmd_env.h"
 #include "exec.h"
 #include "log.h"
@@ -174,33 +174,32 @@ sshcfg_enter(struct cmd_box *b, char **path)
 	return rc;
 }
 
+static const char sshconfig_usage[] =
+    "usage: clawssh ssh-config [options] ID\n\n"
+    "Print ssh_config stanzas for the sandbox: Host clawssh-ID lands in a\n"
+    "login shell inside it, Host clawssh-ID-host on its host, with the\n"
+    "settings clawssh resolved.\n";
+
 /* The ssh-config command; see clawssh(1). */
 int
 cmd_sshconfig(int argc, char **argv)
 {
 	struct cmd_box	 b;
+	struct cmd_ops	 o;
 	char		*enter = NULL;
-	int		 ch, rc;
+	int		 rc;
 
 	memset(&b, 0, sizeof b);
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, CMD_CONN_SHORTOPTS "h",
-	    cmd_conn_longopts, NULL)) != -1) {
-		if (ch == 'h') {
-			cmd_box_free(&b);
-			return cmd_help("ssh-config");
-		}
-		if ((rc = cmd_conn_option(&b.cc, ch, optarg)) != 1) {
-			cmd_box_free(&b);
-			return rc > 1 ? rc : cmd_fail("usage: clawssh "
-			    "ssh-config [options] ID");
-		}
-	}
-	if (optind + 1 != argc) {
+	rc = cmd_ops_parse(&o, "sandbox.sshConfig", &b.cc, sshconfig_usage,
+	    argc, argv);
+	cmd_ops_free(&o);	/* keeps the operands: they are argv's */
+	if (rc == 0 && o.noperands != 1)
+		rc = cmd_fail("usage: clawssh ssh-config [options] ID");
+	if (rc != 0) {
 		cmd_box_free(&b);
-		return cmd_fail("usage: clawssh ssh-config [options] ID");
+		return rc == -1 ? CMD_EXIT_HELP : rc;
 	}
-	if ((rc = cmd_box_load(&b, argv[optind])) == 0 &&
+	if ((rc = cmd_box_load(&b, o.operands[0])) == 0 &&
 	    (rc = cmd_conn_resolve(&b.cc, &b.sc)) == 0) {
 		if (cmd_conn_connect(&b.cc, b.sc, &b.t) != 0 ||
 		    sshcfg_enter(&b, &enter) != 0)

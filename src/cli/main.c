@@ -26,12 +26,6 @@
 #include "jsonc.h"
 #include "xmalloc.h"
 
-/* Help for the commands whose own parser has none (see cmd_help). */
-static const char sshconfig_help[] =
-    "usage: clawssh ssh-config [options] ID\n\n"
-    "Print an ssh_config stanza (Host clawssh-ID) reaching the sandbox's\n"
-    "host with the settings clawssh resolved.\n";
-
 /* Subcommands: the word after the command comes before its options. */
 #define CMD_F_SUB	0x1
 
@@ -39,45 +33,38 @@ static const struct cmd_entry {
 	const char	*name;
 	int		(*fn)(int, char **);
 	const char	*summary;
-	const char	*help;		/* NULL: the command prints its own */
 	int		 flags;
 } commands[] = {
 	{ "provision", cmd_provision, "get or create a sandbox, print its id",
-	    NULL, 0 },
-	{ "exec", cmd_exec, "run a command on a host or in a sandbox", NULL,
 	    0 },
-	{ "shell", cmd_shell, "an interactive login shell in a sandbox", NULL,
-	    0 },
-	{ "list", cmd_list, "list sandboxes and their state", NULL, 0 },
-	{ "status", cmd_status, "show one sandbox", NULL, 0 },
+	{ "exec", cmd_exec, "run a command on a host or in a sandbox", 0 },
+	{ "shell", cmd_shell, "an interactive login shell in a sandbox", 0 },
+	{ "list", cmd_list, "list sandboxes and their state", 0 },
+	{ "status", cmd_status, "show one sandbox", 0 },
 	{ "stop", cmd_stop, "end a sandbox's processes, keep its workspace",
-	    NULL, 0 },
-	{ "start", cmd_start, "start a sandbox's environment", NULL,
 	    0 },
-	{ "destroy", cmd_destroy, "remove a sandbox", NULL, 0 },
+	{ "start", cmd_start, "start a sandbox's environment", 0 },
+	{ "destroy", cmd_destroy, "remove a sandbox", 0 },
 	{ "recreate", cmd_recreate, "remake a sandbox with current settings",
-	    NULL, 0 },
-	{ "prune", cmd_prune, "remove idle or old sandboxes", NULL, 0 },
+	    0 },
+	{ "prune", cmd_prune, "remove idle or old sandboxes", 0 },
 	{ "image", cmd_image, "import, list or remove root file system "
-	    "images", NULL, CMD_F_SUB },
+	    "images", CMD_F_SUB },
 	{ "process", cmd_process, "manage background processes in a "
-	    "sandbox", NULL, CMD_F_SUB },
+	    "sandbox", CMD_F_SUB },
 	{ "sync", cmd_sync, "push or pull workspace files (sync push|pull)",
-	    NULL, CMD_F_SUB },
-	{ "read", cmd_read, "print a file of a sandbox's workspace", NULL, 0 },
-	{ "write", cmd_write, "replace a file with stdin, atomically", NULL,
-	    0 },
-	{ "edit", cmd_edit, "replace exact text in a file", NULL, 0 },
+	    CMD_F_SUB },
+	{ "read", cmd_read, "print a file of a sandbox's workspace", 0 },
+	{ "write", cmd_write, "replace a file with stdin, atomically", 0 },
+	{ "edit", cmd_edit, "replace exact text in a file", 0 },
 	{ "apply-patch", cmd_apply_patch, "apply a diff or agent patch, all "
-	    "files or none", NULL, 0 },
-	{ "ls", cmd_ls, "list a directory of a sandbox's workspace", NULL,
-	    0 },
-	{ "stat", cmd_stat, "show one file's type, mode, size and time", NULL,
-	    0 },
+	    "files or none", 0 },
+	{ "ls", cmd_ls, "list a directory of a sandbox's workspace", 0 },
+	{ "stat", cmd_stat, "show one file's type, mode, size and time", 0 },
 	{ "serve", cmd_serve, "run the daemon that keeps connections warm",
-	    NULL, 0 },
+	    0 },
 	{ "ssh-config", cmd_sshconfig, "print an ssh_config stanza for a "
-	    "sandbox", sshconfig_help, 0 },
+	    "sandbox", 0 },
 };
 #define N_COMMANDS	(sizeof commands / sizeof commands[0])
 
@@ -112,18 +99,6 @@ cmd_find(const char *name)
 			return &commands[i];
 	}
 	return NULL;
-}
-
-/* Print name's help from the table; see cmd.h. */
-int
-cmd_help(const char *name)
-{
-	const struct cmd_entry	*c = cmd_find(name);
-
-	if (c == NULL || c->help == NULL)
-		return cmd_fail("no help for '%s'", name);
-	printf("%s%s", c->help, CMD_CONN_USAGE);
-	return CMD_EXIT_HELP;
 }
 
 /* Print o as one JSON line on stdout; see cmd.h. */

@@ -483,6 +483,13 @@ rm_start(struct rpc_params *rp, struct rpc_call *c)
 	return rm_box_op(rp, c, "start", NULL, 1);
 }
 
+/* sandbox.sshConfig: ssh_config stanzas for a sandbox. */
+static int
+rm_sshconfig(struct rpc_params *rp, struct rpc_call *c)
+{
+	return rm_box_op(rp, c, "ssh-config", NULL, 0);
+}
+
 /* sync.status: what a sync would move. */
 static int
 rm_sync_status(struct rpc_params *rp, struct rpc_call *c)
@@ -846,6 +853,7 @@ static const struct rpc_method rpc_methods[] = {
 	{ "sandbox.recreate", rm_recreate, RPC_RESULT_TEXT, "text", 0 },
 	{ "sandbox.stop", rm_stop, RPC_RESULT_JSON, NULL, 1 },
 	{ "sandbox.start", rm_start, RPC_RESULT_JSON, NULL, 1 },
+	{ "sandbox.sshConfig", rm_sshconfig, RPC_RESULT_TEXT, "text", 1 },
 	{ "sandbox.prune", rm_prune, RPC_RESULT_TEXT, "text", 0 },
 	{ "exec", rm_exec, RPC_RESULT_EXEC, NULL, 0 },
 	{ "fs.read", rm_fs_read, RPC_RESULT_TEXT, "content", 1 },

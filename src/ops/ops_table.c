@@ -284,6 +284,8 @@ static const struct op_arg destroy_args[] = {
 	END
 };
 
+static const struct op_arg sshconfig_args[] = { A_SANDBOX_OPERAND, END };
+
 static const struct op_arg stop_args[] = {
 	A_SANDBOX_OPERAND, A_JSON("one JSON object: {\"id\", \"state\"}"),
 	END
@@ -572,6 +574,11 @@ const struct op_entry ops_table[] = {
 	{ "sandbox.start", NULL, "start",
 	  "Start a sandbox's environment now rather than at its next "
 	  "command.", stop_args, 1, OPH_ID, NULL, NULL, NULL, 0 },
+	{ "sandbox.sshConfig", NULL, "ssh-config",
+	  "OpenSSH client config stanzas for the sandbox: Host clawssh-ID "
+	  "lands in a login shell inside it, clawssh-ID-host on its host "
+	  "(its entry script is written there).", sshconfig_args, 1, OPH_ID,
+	  NULL, NULL, NULL, 0 },
 	{ "sandbox.prune", NULL, "prune",
 	  "Remove idle or old sandboxes.", prune_args, 1, OPH_DE, NULL, NULL,
 	  NULL, 0 },

@@ -272,6 +272,9 @@ def sandbox_cases():
     c = cli_json("status", "--json", BOX)
     r, _ = rpc_ok("sandbox.status", B())
     same("status", pick(c), pick(r))
+    rc, out, _ = cli("ssh-config", BOX)
+    r, _ = rpc_ok("sandbox.sshConfig", B())
+    same("ssh-config", (rc, out), (0, r["text"]))
     image_cases()
     c = cli("prune", "--dry-run", "--idle-hours", "87600",
             "--max-age-days", "36500")[1]

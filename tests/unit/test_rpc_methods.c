@@ -490,7 +490,7 @@ test_method_names(void **state)
 			assert_non_null(msg);
 		free(msg);
 	}
-	assert_int_equal(n, 28);
+	assert_int_equal(n, 29);
 }
 
 static void
