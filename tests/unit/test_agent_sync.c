@@ -56,19 +56,6 @@ struct ux {
 	struct buf	in;
 };
 
-/* snprintf into a PATH_MAX buffer. */
-static void __attribute__((format(printf, 2, 3)))
-pathf(char *dst, const char *fmt, ...)
-{
-	va_list	ap;
-	int	n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(dst, PATH_MAX, fmt, ap);
-	va_end(ap);
-	assert_true(n > 0 && n < PATH_MAX);
-}
-
 /* Make the four directories. */
 static int
 ux_setup(void **state)
@@ -76,13 +63,13 @@ ux_setup(void **state)
 	struct ux	*u = xcalloc(1, sizeof *u);
 	const char	*tmp = getenv("TMPDIR");
 
-	pathf(u->top, "%s/fsu.XXXXXX", tmp != NULL && *tmp == '/' ? tmp :
+	tmpdir_pathf(u->top, "%s/fsu.XXXXXX", tmp != NULL && *tmp == '/' ? tmp :
 	    "/tmp");
 	assert_non_null(mkdtemp(u->top));
-	pathf(u->src, "%s/src", u->top);
-	pathf(u->a, "%s/a", u->top);
-	pathf(u->b, "%s/b", u->top);
-	pathf(u->out, "%s/outside", u->top);
+	tmpdir_pathf(u->src, "%s/src", u->top);
+	tmpdir_pathf(u->a, "%s/a", u->top);
+	tmpdir_pathf(u->b, "%s/b", u->top);
+	tmpdir_pathf(u->out, "%s/outside", u->top);
 	assert_int_equal(mkdir(u->src, 0755), 0);
 	assert_int_equal(mkdir(u->a, 0755), 0);
 	assert_int_equal(mkdir(u->b, 0755), 0);
@@ -112,7 +99,7 @@ put(const char *dir, const char *rel, const char *content, mode_t mode,
 	char		p[PATH_MAX];
 	int		fd;
 
-	pathf(p, "%s/%s", dir, rel);
+	tmpdir_pathf(p, "%s/%s", dir, rel);
 	assert_true((fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0600)) >= 0);
 	assert_int_equal(fdio_write_all(fd, content, strlen(content)), 0);
 	assert_int_equal(fchmod(fd, mode), 0);
@@ -126,7 +113,7 @@ putdir(const char *dir, const char *rel, mode_t mode)
 {
 	char	p[PATH_MAX];
 
-	pathf(p, "%s/%s", dir, rel);
+	tmpdir_pathf(p, "%s/%s", dir, rel);
 	assert_int_equal(mkdir(p, 0755), 0);
 	assert_int_equal(chmod(p, mode), 0);
 }
@@ -138,7 +125,7 @@ dirtime(const char *dir, const char *rel, time_t sec)
 	struct timespec	ts[2] = { { sec, 0 }, { sec, 0 } };
 	char		p[PATH_MAX];
 
-	pathf(p, "%s/%s", dir, rel);
+	tmpdir_pathf(p, "%s/%s", dir, rel);
 	assert_int_equal(utimensat(AT_FDCWD, p, ts, AT_SYMLINK_NOFOLLOW), 0);
 }
 
@@ -148,7 +135,7 @@ putlink(const char *dir, const char *rel, const char *target)
 {
 	char	p[PATH_MAX];
 
-	pathf(p, "%s/%s", dir, rel);
+	tmpdir_pathf(p, "%s/%s", dir, rel);
 	assert_int_equal(symlink(target, p), 0);
 }
 
@@ -198,12 +185,12 @@ run_io(const char *dir, char *const *argv, const struct buf *in,
 	pid_t	 pid;
 	int	 fd, efd, status;
 
-	pathf(path, "%s/../input", dir);
+	tmpdir_pathf(path, "%s/../input", dir);
 	assert_true((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600)) >=
 	    0);
 	assert_int_equal(fdio_write_all(fd, in->data, in->len), 0);
 	close(fd);
-	pathf(line, "%s/../stderr", dir);
+	tmpdir_pathf(line, "%s/../stderr", dir);
 	assert_true((pid = fork()) >= 0);
 	if (pid == 0) {
 		if (chdir(dir) != 0 || (fd = open(path, O_RDONLY)) < 0 ||
@@ -281,13 +268,13 @@ walk(const char *dir, const char *rel, char ***v, size_t *n)
 	ssize_t		 r;
 	int		 fd, i;
 
-	pathf(p, "%s%s%s", dir, *rel ? "/" : "", rel);
+	tmpdir_pathf(p, "%s%s%s", dir, *rel ? "/" : "", rel);
 	assert_non_null(dd = opendir(p));
 	while ((d = readdir(dd)) != NULL) {
 		if (strcmp(d->d_name, ".") == 0 || strcmp(d->d_name, "..") == 0)
 			continue;
-		pathf(sub, "%s%s%s", rel, *rel ? "/" : "", d->d_name);
-		pathf(p, "%s/%s", dir, sub);
+		tmpdir_pathf(sub, "%s%s%s", rel, *rel ? "/" : "", d->d_name);
+		tmpdir_pathf(p, "%s/%s", dir, sub);
 		assert_int_equal(lstat(p, &st), 0);
 		hex[0] = '\0';
 		target[0] = '\0';
@@ -435,7 +422,7 @@ test_planted_parent(void **state)
 	char		*paths[] = { P("p/x.txt"), P("q/r/y.txt") };
 	char		 rel[PATH_MAX];
 
-	pathf(rel, "../outside");
+	tmpdir_pathf(rel, "../outside");
 	BOTH(putlink, "p", rel);
 	BOTH(putdir, "q", 0755);
 	BOTH(putlink, "q/r", "../../outside");
@@ -461,7 +448,7 @@ test_long_and_sparse(void **state)
 	memset(longname, 'n', 250);
 	longname[250] = '\0';
 	put(u->src, longname, "long\n", 0644, 1600000000);
-	pathf(p, "%s/sparse", u->src);
+	tmpdir_pathf(p, "%s/sparse", u->src);
 	assert_true((fd = open(p, O_WRONLY | O_CREAT, 0644)) >= 0);
 	assert_int_equal(pwrite(fd, "data", 4, 3 << 20), 4);
 	assert_int_equal(ftruncate(fd, 8 << 20), 0);
@@ -580,7 +567,7 @@ pack_in(const char *dir, char *const *argv, const char *names,
 	int		 fd, st;
 
 	buf_append_str(&in, names);
-	pathf(path, "%s/../stdout", dir);
+	tmpdir_pathf(path, "%s/../stdout", dir);
 	st = run_io(dir, argv, &in, &err, path);
 	buf_reset(out);
 	assert_true((fd = open(path, O_RDONLY)) >= 0);
@@ -652,7 +639,7 @@ test_pack(void **state)
 	put(u->src, ".clawssh-tmp-0123456789abcdef", "tmp", 0600,
 	    1600000003);
 	putlink(u->src, "d/link", "../somewhere/else");
-	pathf(p, "%s/sparse", u->src);
+	tmpdir_pathf(p, "%s/sparse", u->src);
 	assert_true((fd = open(p, O_WRONLY | O_CREAT, 0644)) >= 0);
 	assert_int_equal(pwrite(fd, "data", 4, 5 << 20), 4);
 	assert_int_equal(ftruncate(fd, 9 << 20), 0);
@@ -674,7 +661,7 @@ test_pack(void **state)
 	extract(u->a, &sa);
 	extract(u->b, &sb);
 	same_trees(u->a, u->b);
-	pathf(p, "%s/d/inner/not-asked", u->a);
+	tmpdir_pathf(p, "%s/d/inner/not-asked", u->a);
 	assert_int_equal(access(p, F_OK), -1);
 	buf_free(&names);
 	buf_free(&sa);

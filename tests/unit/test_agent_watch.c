@@ -37,6 +37,7 @@
 #include "buf.h"
 #include "fdio.h"
 #include "manifest.h"
+#include "tmpdir.h"
 #include "xmalloc.h"
 
 #define AGENT		"./clawssh-agent"
@@ -50,19 +51,6 @@ struct wt {
 	int	in, o, e;		/* its stdin, stdout, stderr */
 	struct buf ob, eb;		/* read, not yet taken */
 };
-
-/* snprintf into a PATH_MAX buffer. */
-static void __attribute__((format(printf, 2, 3)))
-pathf(char *dst, const char *fmt, ...)
-{
-	va_list	ap;
-	int	n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(dst, PATH_MAX, fmt, ap);
-	va_end(ap);
-	assert_true(n > 0 && n < PATH_MAX);
-}
 
 /* Run sh -c cmd in dir; assert it succeeded. */
 static void
@@ -121,11 +109,11 @@ wt_setup(void **state)
 	const char	*tmp = getenv("TMPDIR");
 
 	assert_non_null(realpath(AGENT, w->agent));
-	pathf(w->top, "%s/fsw.XXXXXX", tmp != NULL && *tmp == '/' ? tmp :
+	tmpdir_pathf(w->top, "%s/fsw.XXXXXX", tmp != NULL && *tmp == '/' ? tmp :
 	    "/tmp");
 	assert_non_null(mkdtemp(w->top));
-	pathf(w->ws, "%s/ws", w->top);
-	pathf(w->out, "%s/out", w->top);
+	tmpdir_pathf(w->ws, "%s/ws", w->top);
+	tmpdir_pathf(w->out, "%s/out", w->top);
 	assert_int_equal(mkdir(w->ws, 0755), 0);
 	assert_int_equal(mkdir(w->out, 0755), 0);
 	sh(w->ws, "mkdir -p src/deep/er old && echo a > src/a.txt && "

@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 
 #include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +20,22 @@
 #include "compat.h"
 #include "tmpdir.h"
 #include "xmalloc.h"
+
+/* snprintf into a PATH_MAX buffer; see tmpdir.h. */
+void
+tmpdir_pathf(char *dst, const char *fmt, ...)
+{
+	va_list	ap;
+	int	n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(dst, PATH_MAX, fmt, ap);
+	va_end(ap);
+	if (n <= 0 || n >= PATH_MAX) {
+		fprintf(stderr, "tmpdir_pathf: %s: does not fit\n", fmt);
+		abort();
+	}
+}
 
 /* Remove one entry; nftw calls it children first. */
 static int

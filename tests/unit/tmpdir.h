@@ -11,6 +11,10 @@
  */
 int	tmpdir_remove(const char *dir);
 
+/* snprintf into dst, a PATH_MAX buffer; aborts if it does not fit. */
+void	tmpdir_pathf(char *dst, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+
 /* A test's scratch space: top/ (fresh, under /tmp) holding tree/. */
 struct tmptree {
 	char	top[64];
