@@ -18,6 +18,7 @@
 #include "cmd.h"
 #include "cmd_box.h"
 #include "cmd_env.h"
+#include "cmd_ops.h"
 #include "contain_bwrap.h"
 #include "contain_oci.h"
 #include "log.h"
@@ -66,6 +67,21 @@ cmd_env_add(struct cmd_env *e, const char *spec, int replace)
 		freezero(e->v[i].value, strlen(e->v[i].value));
 	}
 	e->v[i].value = xstrdup(val);
+	return 0;
+}
+
+/* Add the parsed --env options; see cmd_env.h. */
+int
+cmd_env_options(struct cmd_env *e, const struct cmd_ops *o)
+{
+	const char *const	*env;
+	size_t			 i, n;
+	int			 rc;
+
+	env = cmd_ops_list(o, "env", &n);
+	for (i = 0; i < n; i++)
+		if ((rc = cmd_env_add(e, env[i], 1)) != 0)
+			return rc;
 	return 0;
 }
 

@@ -43,6 +43,11 @@ struct cmd_env {
  */
 int	cmd_env_add(struct cmd_env *e, const char *spec, int replace);
 
+struct cmd_ops;
+
+/* Add the --env options parsed into o (cmd_env_add, replacing). */
+int	cmd_env_options(struct cmd_env *e, const struct cmd_ops *o);
+
 /* Add the config's exec.env entries that the command line did not set. */
 int	cmd_env_config(struct cmd_env *e, const struct claw_config *c);
 

@@ -104,53 +104,40 @@ exec_parse_size(struct exec_args *a, const char *arg)
 	return 0;
 }
 
-/* Whether o's operation (exec or shell) has the flag and it was given. */
-static int
-exec_flag(const struct cmd_ops *o, const char *name)
-{
-	return cmd_ops_has(o, name) && cmd_ops_flag(o, name);
-}
-
 /*
  * Take exec's or shell's parsed options into a (shell has some of
- * exec's); 0, or the exit status on error.
+ * exec's: the others read as not given); 0, or the exit status on error.
  */
 static int
 exec_take(struct exec_args *a, const struct cmd_ops *o)
 {
-	const char *const	*env;
-	const char		*v;
-	int64_t			 n;
-	size_t			 i, nenv;
-	int			 rc;
+	const char	*v;
+	int64_t		 n;
+	int		 rc;
 
-	a->interactive = exec_flag(o, "interactive");
-	if (cmd_ops_has(o, "tty"))
-		a->tty = cmd_ops_count(o, "tty");
-	a->no_tty = exec_flag(o, "no_tty");
+	a->interactive = cmd_ops_flag(o, "interactive");
+	a->tty = cmd_ops_count(o, "tty");
+	a->no_tty = cmd_ops_flag(o, "no_tty");
 	if ((v = cmd_ops_get(o, "size")) != NULL &&
 	    (rc = exec_parse_size(a, v)) != 0)
 		return rc;
-	if (cmd_ops_has(o, "sandbox"))
-		a->sandbox = cmd_ops_get(o, "sandbox");
+	a->sandbox = cmd_ops_get(o, "sandbox");
 	a->cwd = cmd_ops_get(o, "cwd");
-	env = cmd_ops_list(o, "env", &nenv);
-	for (i = 0; i < nenv; i++)
-		if ((rc = cmd_env_add(&a->env, env[i], 1)) != 0)
-			return rc;
-	if (cmd_ops_has(o, "host") && (v = cmd_ops_get(o, "host")) != NULL)
+	if ((rc = cmd_env_options(&a->env, o)) != 0)
+		return rc;
+	if ((v = cmd_ops_get(o, "host")) != NULL)
 		a->box.cc.target = v;
 	if (cmd_ops_flag(o, "strict_config"))
 		a->box.strict_config = 1;
 	a->no_sync = cmd_ops_flag(o, "no_sync");
-	a->mass_delete = exec_flag(o, "allow_mass_delete");
-	a->background = exec_flag(o, "background");
-	a->sync_json = exec_flag(o, "sync_json");
+	a->mass_delete = cmd_ops_flag(o, "allow_mass_delete");
+	a->background = cmd_ops_flag(o, "background");
+	a->sync_json = cmd_ops_flag(o, "sync_json");
 	a->route_json = cmd_ops_flag(o, "route_json");
-	a->json = exec_flag(o, "json");
-	if (cmd_ops_has(o, "yield_ms") && cmd_ops_int(o, "yield_ms", &n))
+	a->json = cmd_ops_flag(o, "json");
+	if (cmd_ops_int(o, "yield_ms", &n))
 		a->yield_ms = n;
-	if (cmd_ops_has(o, "timeout") && cmd_ops_int(o, "timeout", &n))
+	if (cmd_ops_int(o, "timeout", &n))
 		a->timeout = (int)n;
 	return 0;
 }

@@ -44,23 +44,18 @@ cmd_fs_parse(struct cmd_fs *f, const char *method, const char *usage,
 	cmd_ops_free(&o);	/* the file tools have no repeated option */
 	if (rc != 0)
 		return rc;
+	/* each tool has some of these; the others read as not given */
 	f->id = cmd_ops_get(&o, "sandbox");
-	if (ops_arg(o.op, OPS_SURFACE_RPC, "push") != NULL)
-		f->push = cmd_ops_flag(&o, "push");
-	if (ops_arg(o.op, OPS_SURFACE_CLI, "json") != NULL)
-		f->json = cmd_ops_flag(&o, "json");
-	if (ops_arg(o.op, OPS_SURFACE_RPC, "lines") != NULL) {
-		f->lines = cmd_ops_flag(&o, "lines");
-		if (cmd_ops_int(&o, "offset", &v))
-			f->offset = (uint64_t)v;
-		if (cmd_ops_int(&o, "limit", &v))
-			f->limit = (uint64_t)v;
-	}
-	if (ops_arg(o.op, OPS_SURFACE_RPC, "old") != NULL) {
-		f->old = cmd_ops_get(&o, "old");
-		f->new = cmd_ops_get(&o, "new");
-		f->all = cmd_ops_flag(&o, "all");
-	}
+	f->push = cmd_ops_flag(&o, "push");
+	f->json = cmd_ops_flag(&o, "json");
+	f->lines = cmd_ops_flag(&o, "lines");
+	if (cmd_ops_int(&o, "offset", &v))
+		f->offset = (uint64_t)v;
+	if (cmd_ops_int(&o, "limit", &v))
+		f->limit = (uint64_t)v;
+	f->old = cmd_ops_get(&o, "old");
+	f->new = cmd_ops_get(&o, "new");
+	f->all = cmd_ops_flag(&o, "all");
 	if (cmd_ops_int(&o, "timeout", &v))
 		f->timeout = (int)v;
 	if (f->id == NULL)

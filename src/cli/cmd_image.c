@@ -200,9 +200,8 @@ image_parse(struct image_args *a, const char *sub, int argc, char **argv,
 	if (rc == 0) {
 		a->box.cc.target = cmd_ops_get(&o, "host");
 		a->root = cmd_ops_get(&o, "remote_root");
-		a->json = cmd_ops_has(&o, "json") && cmd_ops_flag(&o, "json");
-		a->force = cmd_ops_has(&o, "force") &&
-		    cmd_ops_flag(&o, "force");
+		a->json = cmd_ops_flag(&o, "json");	/* list's */
+		a->force = cmd_ops_flag(&o, "force");	/* rm's */
 	}
 	cmd_ops_free(&o);	/* keeps the values: they are argv's */
 	*words = o.operands;

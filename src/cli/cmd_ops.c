@@ -279,29 +279,34 @@ ops_find(const struct cmd_ops *o, const char *name)
 	return -1;
 }
 
-/* The index of option name in o's operation (it must have it). */
+/*
+ * The index of option name in o's operation, or -1 for an option of
+ * another operation only (exec's --tty asked of shell's); a name that
+ * no operation takes as an option is a bug.
+ */
 static int
 ops_index(const struct cmd_ops *o, const char *name)
 {
-	int	i = ops_find(o, name);
+	const struct op_arg	*a;
+	size_t			 i;
+	int			 at = ops_find(o, name);
 
-	if (i < 0)
-		abort();	/* not an option of this operation: a bug */
-	return i;
-}
-
-/* Whether o's operation takes the option; see cmd_ops.h. */
-int
-cmd_ops_has(const struct cmd_ops *o, const char *name)
-{
-	return ops_find(o, name) >= 0;
+	if (at >= 0)
+		return at;
+	for (i = 0; i < ops_n; i++)
+		for (a = ops_table[i].args; a->name != NULL; a++)
+			if (strcmp(a->name, name) == 0 && ops_is_option(a))
+				return -1;
+	abort();	/* a name the table does not know: a typo */
 }
 
 /* The value given for name; see cmd_ops.h. */
 const char *
 cmd_ops_get(const struct cmd_ops *o, const char *name)
 {
-	return o->val[ops_index(o, name)];
+	int	i = ops_index(o, name);
+
+	return i >= 0 ? o->val[i] : NULL;
 }
 
 /* An integer argument; see cmd_ops.h. */
@@ -327,7 +332,9 @@ cmd_ops_flag(const struct cmd_ops *o, const char *name)
 int
 cmd_ops_count(const struct cmd_ops *o, const char *name)
 {
-	return o->count[ops_index(o, name)];
+	int	i = ops_index(o, name);
+
+	return i >= 0 ? o->count[i] : 0;
 }
 
 /* The values of a repeated option; see cmd_ops.h. */
@@ -336,8 +343,8 @@ cmd_ops_list(const struct cmd_ops *o, const char *name, size_t *n)
 {
 	int	i = ops_index(o, name);
 
-	*n = o->nlist[i];
-	return o->list[i];
+	*n = i >= 0 ? o->nlist[i] : 0;
+	return i >= 0 ? o->list[i] : NULL;
 }
 
 /* Free what o holds; see cmd_ops.h. */

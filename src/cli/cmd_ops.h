@@ -42,28 +42,30 @@ struct cmd_ops {
  * option lines and the connection options.  An operation that takes a
  * command (OP_ARGV) takes its options before "--" and the command after
  * it; words between the options and "--" are its other operands (at
- * most as many as it declares).  Returns 0, -1 after printing help, or an exit status (the
- * message printed); cmd_ops_free after either.
+ * most as many as it declares).  Returns 0, -1 after printing help,
+ * or an exit status (the message printed); cmd_ops_free after either.
  */
 int	cmd_ops_parse(struct cmd_ops *o, const char *method,
 	    struct cmd_conn *cc, const char *usage, int argc, char **argv);
 
-/* Whether o's operation takes the option name. */
-int	cmd_ops_has(const struct cmd_ops *o, const char *name);
-
-/* The value given for argument name, or NULL. */
+/*
+ * The value given for the option name: NULL when it was not given, or
+ * when o's operation has no such option (another one's: a command of
+ * several operations asks for all of theirs).  A name that no operation
+ * has aborts (a typo).
+ */
 const char *cmd_ops_get(const struct cmd_ops *o, const char *name);
 
-/* An integer argument: 1 and *out when given, else 0. */
+/* An integer option: 1 and *out when given, else 0 (as cmd_ops_get). */
 int	cmd_ops_int(const struct cmd_ops *o, const char *name, int64_t *out);
 
-/* Whether the flag name was given. */
+/* Whether the flag name was given (as cmd_ops_get). */
 int	cmd_ops_flag(const struct cmd_ops *o, const char *name);
 
-/* How many times the flag name was given (-tt: 2). */
+/* How many times the flag name was given (-tt: 2; as cmd_ops_get). */
 int	cmd_ops_count(const struct cmd_ops *o, const char *name);
 
-/* The values of a repeated option (OP_ENV ...), *n of them. */
+/* The values of a repeated option (--env), *n of them (as cmd_ops_get). */
 const char *const *cmd_ops_list(const struct cmd_ops *o, const char *name,
 	    size_t *n);
 

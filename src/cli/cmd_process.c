@@ -83,46 +83,30 @@ static const char *const proc_methods[] = {
 	"process.write", "process.kill", "process.wait"
 };
 
-/* Whether the sub-command's operation has the argument name. */
-static int
-proc_has(const struct cmd_ops *o, const char *name)
-{
-	return ops_arg(o->op, OPS_SURFACE_CLI, name) != NULL;
-}
-
-/* Take the parsed options; 0 or an exit status. */
+/*
+ * Take the parsed options (a sub-command's own; another's read as not
+ * given); 0 or an exit status.
+ */
 static int
 proc_take(struct proc_args *a, const struct cmd_ops *o)
 {
-	const char *const	*env;
-	int64_t			 v;
-	size_t			 i, n;
-	int			 rc;
+	int64_t	v;
 
 	a->sandbox = cmd_ops_get(o, "sandbox");
-	if (proc_has(o, "json"))
-		a->json = cmd_ops_flag(o, "json");
-	if (proc_has(o, "name")) {
-		a->name = cmd_ops_get(o, "name");
-		a->pty = cmd_ops_flag(o, "pty");
-		if (cmd_ops_int(o, "log_max", &v))
-			a->log_max = (int)v;
-		env = cmd_ops_list(o, "env", &n);
-		for (i = 0; i < n; i++)
-			if ((rc = cmd_env_add(&a->env, env[i], 1)) != 0)
-				return rc;
-	}
-	if (proc_has(o, "tail") && cmd_ops_int(o, "tail", &v))
+	a->json = cmd_ops_flag(o, "json");
+	a->name = cmd_ops_get(o, "name");
+	a->pty = cmd_ops_flag(o, "pty");
+	if (cmd_ops_int(o, "log_max", &v))
+		a->log_max = (int)v;
+	if (cmd_ops_int(o, "tail", &v))
 		a->tail = (int)v;
-	if (proc_has(o, "eof"))
-		a->eof = cmd_ops_flag(o, "eof");
-	if (proc_has(o, "signal"))
-		a->signal = cmd_ops_get(o, "signal");
-	if (proc_has(o, "timeout") && cmd_ops_int(o, "timeout", &v))
+	a->eof = cmd_ops_flag(o, "eof");
+	a->signal = cmd_ops_get(o, "signal");
+	if (cmd_ops_int(o, "timeout", &v))
 		a->timeout = (int)v;
 	a->argc = o->noperands;
 	a->argv = o->operands;
-	return 0;
+	return cmd_env_options(&a->env, o);
 }
 
 /* Check the positional words for the sub-command. */

@@ -64,13 +64,6 @@ static const char provision_usage[] =
     "With --provider, the provider configured as providers.NAME makes the\n"
     "machine (--from IMAGE, --gpu N and --policy P go to it).\n";
 
-/* The value of option name of o's operation, or NULL (none or absent). */
-static const char *
-provision_opt(const struct cmd_ops *o, const char *name)
-{
-	return cmd_ops_has(o, name) ? cmd_ops_get(o, name) : NULL;
-}
-
 /* Take provision's or recreate's parsed options; see cmd_provision.h. */
 void
 provision_take(struct provision_args *a, const struct cmd_ops *o)
@@ -80,27 +73,27 @@ provision_take(struct provision_args *a, const struct cmd_ops *o)
 	};
 	size_t	i;
 
-	a->scope = provision_opt(o, "scope");
-	a->key = provision_opt(o, "key");
-	a->workspace = provision_opt(o, "workspace");
-	a->mode = provision_opt(o, "mode");
-	a->access = provision_opt(o, "access");
-	a->image = provision_opt(o, "from");
-	a->runtime = provision_opt(o, "runtime");
-	a->network = provision_opt(o, "network");
+	a->scope = cmd_ops_get(o, "scope");
+	a->key = cmd_ops_get(o, "key");
+	a->workspace = cmd_ops_get(o, "workspace");
+	a->mode = cmd_ops_get(o, "mode");
+	a->access = cmd_ops_get(o, "access");
+	a->image = cmd_ops_get(o, "from");
+	a->runtime = cmd_ops_get(o, "runtime");
+	a->network = cmd_ops_get(o, "network");
 	for (i = 0; i < sizeof lim / sizeof *lim; i++)
-		a->limit[i] = provision_opt(o, lim[i]);
-	a->gpu = provision_opt(o, "gpu");
-	a->user = provision_opt(o, "user");
-	a->workdir = provision_opt(o, "workdir");
-	a->root = provision_opt(o, "remote_root");
-	a->provider = provision_opt(o, "provider");
-	a->policy = provision_opt(o, "policy");
-	a->json = provision_opt(o, "json") != NULL;
-	if (provision_opt(o, "strict_config") != NULL)
+		a->limit[i] = cmd_ops_get(o, lim[i]);
+	a->gpu = cmd_ops_get(o, "gpu");
+	a->user = cmd_ops_get(o, "user");
+	a->workdir = cmd_ops_get(o, "workdir");
+	a->root = cmd_ops_get(o, "remote_root");
+	a->provider = cmd_ops_get(o, "provider");
+	a->policy = cmd_ops_get(o, "policy");
+	a->json = cmd_ops_flag(o, "json");
+	if (cmd_ops_flag(o, "strict_config"))
 		a->box.strict_config = 1;
-	if (provision_opt(o, "host") != NULL)
-		a->box.cc.target = provision_opt(o, "host");
+	if (cmd_ops_get(o, "host") != NULL)	/* recreate has none */
+		a->box.cc.target = cmd_ops_get(o, "host");
 }
 
 /* The settings flags given, for recreate; see cmd_provision.h. */
