@@ -3,10 +3,11 @@
  * Hosts, their pool of warm SSH sessions, and the channels on them.  A
  * session is made by a connector thread (transport_connect blocks) and
  * handed to the loop through the wake pipe; from then on only the loop
- * touches it.  Channels are state machines stepped whenever their session
- * may have moved: libssh2 allows one channel open in progress per session,
- * so opens are taken one at a time; a session that refuses a channel
- * (sshd's MaxSessions) takes no more than it holds.
+ * touches it.  Each channel is sshchan.c's state machine (the one the
+ * CLI's own sessions wait on) stepped whenever its session may have
+ * moved: libssh2 allows one channel open in progress per session, so
+ * opens are taken one at a time; a session that refuses a channel (sshd's
+ * MaxSessions) takes no more than it holds.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -22,7 +23,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <libssh2.h>
 
 #include "buf.h"
 #include "clock.h"
@@ -458,13 +458,15 @@ dconn_error(struct dconn *k, const char *what)
 	return msg;
 }
 
-/* A libssh2 call failed: channel or whole session? */
+/*
+ * A step of ch's channel failed with err (ch->sc.what says which step):
+ * the channel's own failure, or its whole session's?
+ */
 static void
-dchan_error(struct dchan *ch, const char *what, int rc)
+dchan_error(struct dchan *ch, int err)
 {
 	struct dconn	*k = ch->conn;
-	char		*msg = dconn_error(k, what);
-	int		 err = transport_map_error(rc);
+	char		*msg = dconn_error(k, ch->sc.what);
 
 	if (err == CLAW_ERR_CHANNEL)
 		dchan_fail(ch, CLAW_ERR_CONNECT, msg);
@@ -473,7 +475,10 @@ dchan_error(struct dchan *ch, const char *what, int rc)
 	free(msg);
 }
 
-/* Send what stdin holds, then EOF; 0 or -1 if the channel ended. */
+/*
+ * Send what stdin holds, then EOF: 0, or the error that ended the
+ * channel.
+ */
 static int
 dchan_stdin(struct dchan *ch)
 {
@@ -481,23 +486,22 @@ dchan_stdin(struct dchan *ch)
 	int	rc;
 
 	while (ch->in.len != 0) {
-		n = libssh2_channel_write(ch->ch, ch->in.data, ch->in.len);
-		if (n == LIBSSH2_ERROR_EAGAIN)
+		if ((n = sshchan_write(&ch->sc, ch->in.data,
+		    ch->in.len)) == 0)
 			return 0;
 		if (n < 0) {
-			dchan_error(ch, "sending stdin", (int)n);
-			return -1;
+			dchan_error(ch, (int)n);
+			return (int)n;
 		}
 		buf_consume(&ch->in, (size_t)n);
 		ch->host->d->again = 1;
 	}
 	if (ch->in_eof && !ch->eof_sent) {
-		rc = libssh2_channel_send_eof(ch->ch);
-		if (rc == 0)
+		if ((rc = sshchan_send_eof(&ch->sc)) == 0)
 			ch->eof_sent = 1;
-		else if (rc != LIBSSH2_ERROR_EAGAIN) {
-			dchan_error(ch, "sending EOF", rc);
-			return -1;
+		else if (rc < 0) {
+			dchan_error(ch, rc);
+			return rc;
 		}
 	}
 	return 0;
@@ -525,7 +529,10 @@ dchan_marker(struct dchan *ch, const char *p, size_t n)
 		buf_free(&ch->head);
 }
 
-/* Move output to the client while it has room; 0 or -1 if ended. */
+/*
+ * Move output to the client while it has room: 0, or the error that
+ * ended the channel.
+ */
 static int
 dchan_output(struct dchan *ch)
 {
@@ -537,14 +544,13 @@ dchan_output(struct dchan *ch)
 	for (stream = 0; stream < 2; stream++) {
 		while ((c == NULL || c->out.len < DCLIENT_OUT_MAX) &&
 		    (ch->agent == NULL || !dagent_blocked(ch->agent))) {
-			n = libssh2_channel_read_ex(ch->ch, stream != 0 ?
-			    SSH_EXTENDED_DATA_STDERR : 0, chunk,
+			n = sshchan_read(&ch->sc, stream, chunk,
 			    sizeof chunk);
-			if (n == LIBSSH2_ERROR_EAGAIN || n == 0)
+			if (n == 0)
 				break;
 			if (n < 0) {
-				dchan_error(ch, "connection lost", (int)n);
-				return -1;
+				dchan_error(ch, (int)n);
+				return (int)n;
 			}
 			ch->host->d->again = 1;
 			if (stream == 0)
@@ -568,21 +574,20 @@ static void
 dchan_exit(struct dchan *ch)
 {
 	char	*sig = NULL;
-	size_t	 len = 0;
 	int	 status;
 
 	if (ch->client == NULL || ch->abandoned)
 		return;
-	libssh2_channel_get_exit_signal(ch->ch, &sig, &len, NULL, NULL, NULL,
-	    NULL);
-	status = libssh2_channel_get_exit_status(ch->ch);
+	sshchan_exit(&ch->sc, &status, &sig);
 	mux_frame_put_num(&ch->client->out, MUX_EXIT, ch->id, status,
 	    sig != NULL ? sig : "");
-	if (sig != NULL)
-		libssh2_free(transport_session(ch->conn->t), sig);
+	free(sig);
 }
 
-/* Send a new window size the client asked for; 0 or -1 if ended. */
+/*
+ * Send a new window size the client asked for: 0, or the error that
+ * ended the channel.
+ */
 static int
 dchan_resize(struct dchan *ch)
 {
@@ -590,15 +595,12 @@ dchan_resize(struct dchan *ch)
 
 	if (!ch->win_pending)
 		return 0;
-	rc = libssh2_channel_request_pty_size_ex(ch->ch, (int)ch->win_cols,
-	    (int)ch->win_rows, 0, 0);
-	if (rc == LIBSSH2_ERROR_EAGAIN)
-		return 0;
-	if (rc != 0) {
-		dchan_error(ch, "resizing the terminal", rc);
-		return -1;
+	if ((rc = sshchan_resize(&ch->sc, ch->win_cols, ch->win_rows)) < 0) {
+		dchan_error(ch, rc);
+		return rc;
 	}
-	ch->win_pending = 0;
+	if (rc == 0)
+		ch->win_pending = 0;
 	return 0;
 }
 
@@ -616,17 +618,16 @@ dchan_run(struct dchan *ch)
 		if (ch->state != DCHAN_RUNNING)
 			return;
 	}
-	if (!libssh2_channel_eof(ch->ch))
+	if (!sshchan_eof(&ch->sc))
 		return;
 	if (!ch->eof_told && ch->client != NULL && !ch->abandoned) {
 		mux_frame_put(&ch->client->out, MUX_EOF, ch->id, NULL, 0);
 		ch->eof_told = 1;
 	}
-	rc = libssh2_channel_wait_closed(ch->ch);
-	if (rc == LIBSSH2_ERROR_EAGAIN)
+	if ((rc = sshchan_wait_closed(&ch->sc)) == SSHCHAN_AGAIN)
 		return;
 	if (rc != 0) {
-		dchan_error(ch, "closing the channel", rc);
+		dchan_error(ch, rc);
 		return;
 	}
 	dchan_exit(ch);
@@ -637,44 +638,56 @@ dchan_run(struct dchan *ch)
 static void
 dchan_free_step(struct dchan *ch)
 {
-	if (libssh2_channel_free(ch->ch) == LIBSSH2_ERROR_EAGAIN)
+	if (sshchan_free(&ch->sc) == SSHCHAN_AGAIN)
 		return;
-	ch->ch = NULL;
 	dchan_done(ch);
 }
 
-/* Open the channel (one at a time per session). */
+/*
+ * The session would not give ch a channel although it holds others:
+ * sshd's MaxSessions.  Queue ch again and take no more here.
+ */
 static void
-dchan_open(struct dchan *ch)
+dchan_requeue(struct dchan *ch)
 {
 	struct dconn	*k = ch->conn;
-	LIBSSH2_SESSION	*s = transport_session(k->t);
-	int		 rc;
 
-	ch->ch = libssh2_channel_open_ex(s, "session", sizeof "session" - 1,
-	    DCHAN_WINDOW, DCHAN_PACKET, NULL, 0);
-	if (ch->ch != NULL) {
+	k->cap = k->nchan - 1;
+	log_debug("%s: session full at %d channels", k->host->label, k->cap);
+	TAILQ_REMOVE(&k->chans, ch, hentry);
+	k->nchan--;
+	ch->conn = NULL;
+	ch->state = DCHAN_QUEUED;
+	TAILQ_INSERT_HEAD(&k->host->queue, ch, hentry);
+}
+
+/*
+ * Step the start (open, terminal, exec; one open at a time per session):
+ * DCHAN_RUNNING once it runs, the client told.
+ */
+static void
+dchan_start(struct dchan *ch)
+{
+	struct dconn	*k = ch->conn;
+	int		 rc, opening = ch->sc.phase == SSHCHAN_OPEN;
+
+	rc = sshchan_start(&ch->sc);
+	if (opening && (rc != SSHCHAN_AGAIN || ch->sc.phase != SSHCHAN_OPEN))
 		k->opening = NULL;
-		ch->state = ch->pty != NULL ? DCHAN_PTY : DCHAN_STARTING;
+	if (rc == SSHCHAN_AGAIN)
+		return;
+	if (rc == CLAW_ERR_CHANNEL && ch->sc.phase == SSHCHAN_OPEN &&
+	    k->nchan > 1) {
+		dchan_requeue(ch);
 		return;
 	}
-	rc = libssh2_session_last_errno(s);
-	if (rc == LIBSSH2_ERROR_EAGAIN)
-		return;
-	k->opening = NULL;
-	if (rc == LIBSSH2_ERROR_CHANNEL_FAILURE && k->nchan > 1) {
-		/* sshd's MaxSessions: requeue and take no more here. */
-		k->cap = k->nchan - 1;
-		log_debug("%s: session full at %d channels", k->host->label,
-		    k->cap);
-		TAILQ_REMOVE(&k->chans, ch, hentry);
-		k->nchan--;
-		ch->conn = NULL;
-		ch->state = DCHAN_QUEUED;
-		TAILQ_INSERT_HEAD(&k->host->queue, ch, hentry);
+	if (rc != 0) {
+		dchan_error(ch, rc);
 		return;
 	}
-	dchan_error(ch, "could not open a channel", rc);
+	ch->state = DCHAN_RUNNING;
+	if (ch->client != NULL)
+		mux_frame_put(&ch->client->out, MUX_OPENED, ch->id, NULL, 0);
 }
 
 /*
@@ -698,40 +711,11 @@ static int
 dchan_step1(struct dchan *ch)
 {
 	enum dchan_state	before = ch->state;
-	int			rc;
 
-	if (ch->state == DCHAN_OPENING) {
-		dchan_open(ch);
-		if (ch->state != DCHAN_STARTING && ch->state != DCHAN_PTY)
-			return ch->state != before;
-	}
-	if (ch->state == DCHAN_PTY) {
-		rc = libssh2_channel_request_pty_ex(ch->ch, ch->pty->term,
-		    (unsigned)strlen(ch->pty->term),
-		    (const char *)ch->pty->modes, (unsigned)ch->pty->modes_len,
-		    (int)ch->pty->cols, (int)ch->pty->rows, 0, 0);
-		if (rc == LIBSSH2_ERROR_EAGAIN)
-			return ch->state != before;
-		if (rc != 0) {
-			dchan_error(ch, "the server refused a pseudo-terminal",
-			    rc);
-			return 1;
-		}
-		ch->state = DCHAN_STARTING;
-	}
 	if (ch->state == DCHAN_STARTING) {
-		rc = libssh2_channel_exec(ch->ch, ch->command);
-		if (rc == LIBSSH2_ERROR_EAGAIN)
+		dchan_start(ch);
+		if (ch->state != DCHAN_RUNNING)
 			return ch->state != before;
-		if (rc != 0) {
-			dchan_error(ch, "the server refused to run the command",
-			    rc);
-			return 1;
-		}
-		ch->state = DCHAN_RUNNING;
-		if (ch->client != NULL)
-			mux_frame_put(&ch->client->out, MUX_OPENED, ch->id,
-			    NULL, 0);
 	}
 	if (ch->state == DCHAN_RUNNING) {
 		dchan_run(ch);
@@ -769,7 +753,7 @@ dconn_dead(struct dconn *k, const char *why)
 		if (ch->state == DCHAN_RUNNING && ch->pgid > 0 &&
 		    nleft < DCONN_LEFT_MAX)
 			left[nleft++] = ch->pgid;
-		ch->ch = NULL;		/* freed with the session */
+		ch->sc.ch = NULL;	/* freed with the session */
 		dchan_fail(ch, CLAW_ERR_CONNECT, why);
 	}
 	transport_free(k->t);	/* k itself goes in dhost_reap */
@@ -800,7 +784,9 @@ dhost_schedule(struct dhost *h)
 		k->nchan++;
 		k->opening = ch;
 		ch->conn = k;
-		ch->state = DCHAN_OPENING;
+		sshchan_init(&ch->sc, transport_session(k->t), ch->command,
+		    ch->pty);
+		ch->state = DCHAN_STARTING;
 		dchan_step(ch);
 	}
 	if (TAILQ_EMPTY(&h->queue))
@@ -941,8 +927,7 @@ dhost_free(struct dhost *h)
 			return;		/* its thread still owns the job */
 		while ((ch = TAILQ_FIRST(&k->chans)) != NULL) {
 			TAILQ_REMOVE(&k->chans, ch, hentry);
-			if (ch->ch != NULL)
-				(void)libssh2_channel_free(ch->ch);
+			(void)sshchan_free(&ch->sc);
 			if (ch->client == NULL || ch->abandoned)
 				dchan_release(ch);
 			else

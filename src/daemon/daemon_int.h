@@ -15,7 +15,6 @@
 
 #include <stdint.h>
 
-#include <libssh2.h>
 
 #include <cjson/cJSON.h>
 
@@ -23,6 +22,7 @@
 #include "contain.h"
 #include "remote_cmd.h"
 #include "rpc_methods.h"
+#include "sshchan.h"
 
 struct audit;
 struct claw_policy;
@@ -48,9 +48,7 @@ struct transport;
 
 enum dchan_state {
 	DCHAN_QUEUED = 0,	/* waiting for a session with room */
-	DCHAN_OPENING,		/* channel open in progress */
-	DCHAN_PTY,		/* pseudo-terminal request in progress */
-	DCHAN_STARTING,		/* exec request in progress */
+	DCHAN_STARTING,		/* open, terminal, exec (ch->sc) */
 	DCHAN_RUNNING,
 	DCHAN_FREEING,		/* libssh2_channel_free in progress */
 	DCHAN_DONE		/* ended; waiting for the client's CLOSE */
@@ -65,7 +63,7 @@ struct dchan {
 	uint32_t		 id;
 	enum dchan_state	 state;
 	char			*command;
-	LIBSSH2_CHANNEL		*ch;
+	struct sshchan		 sc;		/* the libssh2 channel */
 	struct buf		 in;		/* stdin waiting */
 	int			 in_eof;
 	int			 eof_sent;

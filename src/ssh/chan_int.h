@@ -14,12 +14,12 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include <libssh2.h>
 
 #include "chan.h"
 
 struct chan_local;
 struct mux_chan;
+struct sshchan;
 
 /*
  * What each kind does; the meanings are chan.h's.  pending, started and
@@ -44,7 +44,7 @@ struct chan_ops {
 struct chan {
 	const struct chan_ops	*ops;
 	struct transport	*t;
-	LIBSSH2_CHANNEL		*ch;	/* chan_ssh.c */
+	struct sshchan		*sc;	/* chan_ssh.c */
 	struct mux_chan		*mc;	/* chan_mux.c */
 	struct chan_local	*lc;	/* chan_local.c */
 };

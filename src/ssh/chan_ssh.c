@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Channels on a libssh2 session of this process's own: EAGAIN is "not
- * now", errors go through transport_map_error.
+ * Channels on a libssh2 session of this process's own: the state machine
+ * of sshchan.c, waited on the session's socket while it says "again"
+ * (the start, the close, the free), or handed back as "not now" to
+ * exec.c's loop (reads, writes).
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -10,44 +12,29 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <libssh2.h>
-
 #include "chan_int.h"
 #include "clock.h"
 #include "error.h"
-#include "pty.h"
+#include "sshchan.h"
 #include "transport.h"
 #include "xmalloc.h"
 
-/* Describe a libssh2 failure and return the mapped error. */
+#define CHAN_SSH_FREE_MS	1000	/* the free's wait for the server */
+
+/*
+ * Describe the failure of c's step and return its error: a channel or
+ * protocol failure reads as a lost connection.
+ */
 static int
-ssh_fail(struct chan *c, const char *what, int rc, char **cause)
+ssh_fail(struct chan *c, int rc, char **cause)
 {
 	char	*err = transport_last_error(c->t);
 
-	*cause = xasprintf("%s: %s: %s", transport_label(c->t), what, err);
+	*cause = xasprintf("%s: %s: %s", transport_label(c->t), c->sc->what,
+	    err);
 	free(err);
-	rc = transport_map_error(rc);
 	return rc == CLAW_ERR_CHANNEL || rc == CLAW_ERR_PROTO ?
 	    CLAW_ERR_CONNECT : rc;
-}
-
-/* Ask for the pseudo-terminal pty on c's new channel. */
-static int
-ssh_request_pty(struct chan *c, const struct pty_req *pty, int64_t deadline,
-    char **cause)
-{
-	int	rc;
-
-	while ((rc = libssh2_channel_request_pty_ex(c->ch, pty->term,
-	    (unsigned)strlen(pty->term), (const char *)pty->modes,
-	    (unsigned)pty->modes_len, (int)pty->cols, (int)pty->rows, 0, 0)) ==
-	    LIBSSH2_ERROR_EAGAIN && transport_wait(c->t, deadline) == 0)
-		;
-	if (rc != 0)
-		return ssh_fail(c, "the server refused a pseudo-terminal", rc,
-		    cause);
-	return 0;
 }
 
 /* Open a session channel, maybe with a terminal, and start command. */
@@ -57,121 +44,90 @@ chan_ssh_start(struct chan *c, const char *command, const struct pty_req *pty,
 {
 	int	rc;
 
-	if ((c->ch = transport_channel_open(c->t, deadline, cause)) == NULL)
+	c->sc = xmalloc(sizeof *c->sc);
+	sshchan_init(c->sc, transport_session(c->t), command, pty);
+	while ((rc = sshchan_start(c->sc)) == SSHCHAN_AGAIN) {
+		if (transport_wait(c->t, deadline) != 0) {
+			*cause = xasprintf("%s: timed out %s",
+			    transport_label(c->t), c->sc->phase == SSHCHAN_OPEN ?
+			    "opening a channel" : "starting the command");
+			return CLAW_ERR_CONNECT;
+		}
+	}
+	if (rc == 0)
+		return 0;
+	if (c->sc->phase == SSHCHAN_OPEN) {
+		/* the session did not give a channel: the host is not there */
+		ssh_fail(c, rc, cause);
 		return CLAW_ERR_CONNECT;
-	if (pty != NULL && (rc = ssh_request_pty(c, pty, deadline,
-	    cause)) != 0)
-		return rc;
-	while ((rc = libssh2_channel_exec(c->ch, command)) ==
-	    LIBSSH2_ERROR_EAGAIN && transport_wait(c->t, deadline) == 0)
-		;
-	if (rc != 0)
-		return ssh_fail(c, "the server refused to run the command", rc,
-		    cause);
-	return 0;
+	}
+	return ssh_fail(c, rc, cause);
 }
 
 /* Read stream 0 or 1. */
 static ssize_t
 ssh_read(struct chan *c, int stream, char *p, size_t n, char **cause)
 {
-	ssize_t	r;
+	ssize_t	r = sshchan_read(c->sc, stream, p, n);
 
-	r = libssh2_channel_read_ex(c->ch, stream != 0 ?
-	    SSH_EXTENDED_DATA_STDERR : 0, p, n);
-	if (r == LIBSSH2_ERROR_EAGAIN)
-		return 0;
-	if (r < 0)
-		return ssh_fail(c, "connection lost", (int)r, cause);
-	return r;
+	return r >= 0 ? r : ssh_fail(c, (int)r, cause);
 }
 
 /* Send stdin. */
 static ssize_t
 ssh_write(struct chan *c, const char *p, size_t n, char **cause)
 {
-	ssize_t	r;
+	ssize_t	r = sshchan_write(c->sc, p, n);
 
-	r = libssh2_channel_write(c->ch, p, n);
-	if (r == LIBSSH2_ERROR_EAGAIN)
-		return 0;
-	if (r < 0)
-		return ssh_fail(c, "sending stdin", (int)r, cause);
-	return r;
+	return r >= 0 ? r : ssh_fail(c, (int)r, cause);
 }
 
 /* Send EOF on stdin. */
 static int
 ssh_send_eof(struct chan *c, char **cause)
 {
-	int	rc;
+	int	rc = sshchan_send_eof(c->sc);
 
-	rc = libssh2_channel_send_eof(c->ch);
-	if (rc == LIBSSH2_ERROR_EAGAIN)
-		return 1;
-	if (rc != 0)
-		return ssh_fail(c, "sending EOF", rc, cause);
-	return 0;
+	return rc >= 0 ? rc : ssh_fail(c, rc, cause);
 }
 
 /* The server's EOF. */
 static int
 ssh_eof(struct chan *c)
 {
-	return libssh2_channel_eof(c->ch);
+	return sshchan_eof(c->sc);
 }
 
 /* Output libssh2 already holds. */
 static int
 ssh_pending(struct chan *c)
 {
-	return libssh2_poll_channel_read(c->ch, 0) > 0 ||
-	    libssh2_poll_channel_read(c->ch, 1) > 0;
+	return sshchan_pending(c->sc);
 }
 
 /* Wait for the server's close. */
 static int
 ssh_wait_closed(struct chan *c, char **cause)
 {
-	int	rc;
+	int	rc = sshchan_wait_closed(c->sc);
 
-	rc = libssh2_channel_wait_closed(c->ch);
-	if (rc == LIBSSH2_ERROR_EAGAIN)
-		return 1;
-	if (rc != 0)
-		return ssh_fail(c, "closing the channel", rc, cause);
-	return 0;
+	return rc >= 0 ? rc : ssh_fail(c, rc, cause);
 }
 
 /* Exit status and signal. */
 static void
 ssh_exit(struct chan *c, int *status, char **signame)
 {
-	char	*sig = NULL;
-	size_t	 len = 0;
-
-	libssh2_channel_get_exit_signal(c->ch, &sig, &len, NULL, NULL, NULL,
-	    NULL);
-	if (sig != NULL) {
-		*signame = xstrndup(sig, len);
-		libssh2_free(transport_session(c->t), sig);
-	}
-	*status = libssh2_channel_get_exit_status(c->ch);
+	sshchan_exit(c->sc, status, signame);
 }
 
 /* New window size. */
 static int
 ssh_resize(struct chan *c, unsigned cols, unsigned rows, char **cause)
 {
-	int	rc;
+	int	rc = sshchan_resize(c->sc, cols, rows);
 
-	rc = libssh2_channel_request_pty_size_ex(c->ch, (int)cols, (int)rows,
-	    0, 0);
-	if (rc == LIBSSH2_ERROR_EAGAIN)
-		return 1;
-	if (rc != 0)
-		return ssh_fail(c, "resizing the terminal", rc, cause);
-	return 0;
+	return rc >= 0 ? rc : ssh_fail(c, rc, cause);
 }
 
 /* Signals go through the host agent's channel only (the daemon's). */
@@ -184,15 +140,19 @@ ssh_signal(struct chan *c, int sig, char **cause)
 	return CLAW_ERR_UNSUPPORTED;
 }
 
-/* Free the libssh2 channel. */
+/* Free the libssh2 channel, waiting a little for the server. */
 static void
 ssh_free(struct chan *c)
 {
-	if (c->ch == NULL)
+	int64_t	deadline = clock_now_ms() + CHAN_SSH_FREE_MS;
+
+	if (c->sc == NULL)
 		return;
-	while (libssh2_channel_free(c->ch) == LIBSSH2_ERROR_EAGAIN &&
-	    transport_wait(c->t, clock_now_ms() + 1000) == 0)
+	while (sshchan_free(c->sc) == SSHCHAN_AGAIN &&
+	    transport_wait(c->t, deadline) == 0)
 		;
+	free(c->sc);
+	c->sc = NULL;
 }
 
 const struct chan_ops chan_ssh_ops = {

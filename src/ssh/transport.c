@@ -37,8 +37,6 @@
 #include "xmalloc.h"
 
 /* Bulk channels get a larger window than libssh2's 2 MiB default. */
-#define TRANSPORT_WINDOW	(16 * 1024 * 1024)
-#define TRANSPORT_PACKET	(32 * 1024)
 
 /* Initialise libssh2 once per process. */
 static int
@@ -482,30 +480,3 @@ transport_keepalive(struct transport *t, int got_data, int *next_ms,
 	return 0;
 }
 
-/* Open a session channel with a large window; see transport.h. */
-LIBSSH2_CHANNEL *
-transport_channel_open(struct transport *t, int64_t deadline, char **cause)
-{
-	LIBSSH2_CHANNEL	*ch;
-	char		*err;
-
-	for (;;) {
-		ch = libssh2_channel_open_ex(t->session, "session",
-		    sizeof "session" - 1, TRANSPORT_WINDOW, TRANSPORT_PACKET,
-		    NULL, 0);
-		if (ch != NULL)
-			return ch;
-		if (libssh2_session_last_errno(t->session) !=
-		    LIBSSH2_ERROR_EAGAIN)
-			break;
-		if (transport_wait(t, deadline) != 0) {
-			*cause = xasprintf("%s: timed out opening a channel",
-			    t->label);
-			return NULL;
-		}
-	}
-	err = transport_last_error(t);
-	*cause = xasprintf("%s: could not open a channel: %s", t->label, err);
-	free(err);
-	return NULL;
-}

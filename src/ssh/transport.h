@@ -94,13 +94,6 @@ int	 transport_wait(struct transport *t, int64_t deadline);
 int	 transport_keepalive(struct transport *t, int got_data, int *next_ms,
 	    char **cause);
 
-/*
- * Open a session channel, retrying on EAGAIN until deadline.  Returns the
- * channel or NULL with *cause set.
- */
-LIBSSH2_CHANNEL	*transport_channel_open(struct transport *t, int64_t deadline,
-		    char **cause);
-
 /* Describe the session's last libssh2 error (allocated). */
 char	*transport_last_error(struct transport *t);
 

@@ -222,7 +222,7 @@ start_sshd() {
 		PubkeyAuthentication yes
 		PermitRootLogin yes
 		MaxStartups 100:30:200
-		MaxSessions 100
+		MaxSessions ${SSHD_MAX_SESSIONS:-100}
 		LogLevel VERBOSE
 		$(lib_sshd_extra)
 		CONF
