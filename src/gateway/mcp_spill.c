@@ -69,7 +69,7 @@ mcp_spill_free(struct mcp_spill *s)
 	free(s);
 }
 
-/* An unlinked, private temporary file; -1 on failure. */
+/* An unlinked, private temporary file; -1 with errno set on failure. */
 static int
 mcp_spill_tmpfile(void)
 {
