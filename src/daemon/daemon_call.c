@@ -41,7 +41,7 @@
 /*
  * In the child: CLAWSSH_PTY_SIZE_FILE, where exec.resize writes this
  * worker's terminal size (beside the socket, in the daemon's private
- * directory): 0, or setenv's errno's code.
+ * directory): 0, or errno's code when setenv fails.
  */
 static int
 dcall_size_env(const char *sockpath)
