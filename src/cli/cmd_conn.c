@@ -37,7 +37,7 @@ cmd_parse_int(const char *s, int lo, int hi, int *out)
 
 	if (hi < 0 || num_parse_str(s, 0, (uint64_t)hi, &v) != 0 ||
 	    (int64_t)v < lo)
-		return -1;
+		return CLAW_ERR_INVAL;
 	*out = (int)v;
 	return 0;
 }

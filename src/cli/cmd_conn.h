@@ -107,7 +107,7 @@ int	cmd_conn_connect(struct cmd_conn *cc, const struct sshconfig *sc,
 /* "user@hostname:port" for sc (allocated): what a sandbox id hashes. */
 char	*cmd_conn_identity(const struct sshconfig *sc);
 
-/* Parse a decimal integer in [lo, hi]; 0 on success, -1 if bad. */
+/* Parse a decimal integer in [lo, hi]; 0, or CLAW_ERR_INVAL if bad. */
 int	cmd_parse_int(const char *s, int lo, int hi, int *out);
 
 /*

@@ -43,7 +43,10 @@ bg_sleep(int64_t ms)
 		;
 }
 
-/* Poll until the process ends or the deadline passes; 1 if it ended. */
+/*
+ * Poll until the process ends or the deadline passes: 1 if it ended, 0
+ * if not, or process_poll's code with *status the exit status to give.
+ */
 static int
 bg_wait(const struct cmd_exec_bg *bg, const char *sd, const char *h,
     struct buf *out, int *status)
@@ -60,7 +63,7 @@ bg_wait(const struct cmd_exec_bg *bg, const char *sd, const char *h,
 		    &cause)) != 0) {
 			*status = cmd_fail("%s", cause);
 			free(cause);
-			return -1;
+			return rc;
 		}
 		done = st.run != PROCESS_RUNNING;
 		*status = st.exit_status >= 0 ? st.exit_status : 255;

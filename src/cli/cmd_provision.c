@@ -129,14 +129,18 @@ provision_setting(const char *what, const char *val,
 	return 0;
 }
 
-/* Adapters from the typed parsers to provision_setting. */
+/*
+ * Adapters from the typed parsers to provision_setting: 0, or the
+ * parser's code.
+ */
 static int
 parse_mode(const char *s, int *v)
 {
 	enum sandbox_mode	m;
+	int			rc;
 
-	if (sandbox_mode_parse(s, &m) != 0)
-		return -1;
+	if ((rc = sandbox_mode_parse(s, &m)) != 0)
+		return rc;
 	*v = (int)m;
 	return 0;
 }
@@ -145,9 +149,10 @@ static int
 parse_access(const char *s, int *v)
 {
 	enum sandbox_access	x;
+	int			rc;
 
-	if (sandbox_access_parse(s, &x) != 0)
-		return -1;
+	if ((rc = sandbox_access_parse(s, &x)) != 0)
+		return rc;
 	*v = (int)x;
 	return 0;
 }
@@ -156,9 +161,10 @@ static int
 parse_runtime(const char *s, int *v)
 {
 	enum contain_runtime	x;
+	int			rc;
 
-	if (contain_runtime_parse(s, &x) != 0)
-		return -1;
+	if ((rc = contain_runtime_parse(s, &x)) != 0)
+		return rc;
 	*v = (int)x;
 	return 0;
 }
@@ -167,9 +173,10 @@ static int
 parse_network(const char *s, int *v)
 {
 	enum contain_network	x;
+	int			rc;
 
-	if (contain_network_parse(s, &x) != 0)
-		return -1;
+	if ((rc = contain_network_parse(s, &x)) != 0)
+		return rc;
 	*v = (int)x;
 	return 0;
 }
@@ -178,9 +185,10 @@ static int
 parse_workdir(const char *s, int *v)
 {
 	enum sandbox_workdir	x;
+	int			rc;
 
-	if (sandbox_workdir_parse(s, &x) != 0)
-		return -1;
+	if ((rc = sandbox_workdir_parse(s, &x)) != 0)
+		return rc;
 	*v = (int)x;
 	return 0;
 }

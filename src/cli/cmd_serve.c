@@ -174,7 +174,10 @@ serve_parse_http(const struct serve_args *a)
 	return 0;
 }
 
-/* Parse serve's options; 0, or the exit status to return. */
+/*
+ * Parse serve's options; 0, -1 after printing help, or the exit status
+ * to return.
+ */
 static int
 serve_parse(int argc, char **argv, struct serve_args *a)
 {
@@ -421,21 +424,24 @@ serve_private_socket(char **dir)
 	return xasprintf("%s/control.sock", tmpl);
 }
 
-/* Point stdin/stdout at /dev/null and stderr at the log (or null). */
+/*
+ * Point stdin/stdout at /dev/null and stderr at the log (or null); 0,
+ * or errno's code.
+ */
 static int
 serve_stdio(const char *log)
 {
 	int	null, err;
 
 	if ((null = open("/dev/null", O_RDWR)) == -1)
-		return -1;
+		return claw_err_from_errno(errno);
 	err = log != NULL ? open(log, O_WRONLY | O_CREAT | O_APPEND |
 	    O_CLOEXEC, 0600) : dup(null);
 	if (err == -1)
-		return -1;
+		return claw_err_from_errno(errno);
 	if (dup2(null, 0) == -1 || dup2(null, 1) == -1 ||
 	    dup2(err, 2) == -1)
-		return -1;
+		return claw_err_from_errno(errno);
 	close(null);
 	close(err);
 	return 0;

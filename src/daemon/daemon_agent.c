@@ -157,7 +157,10 @@ dagent_stop(struct dagent *a, const char *why)
 		a->broken_until = clock_now_ms() + DAGENT_BROKEN_MS;
 }
 
-/* serve's HELLO: the protocol and the relay capability. */
+/*
+ * serve's HELLO: the protocol and the relay capability; 0, or
+ * CLAW_ERR_PARSE if it is not that.
+ */
 static int
 dagent_hello(struct dagent *a, const struct frame *f)
 {
@@ -169,7 +172,7 @@ dagent_hello(struct dagent *a, const struct frame *f)
 	    h.proto == MSG_PROTO && (h.caps & MSG_CAP_RELAY) != 0;
 	msg_hello_free(&h);
 	if (!ok)
-		return -1;
+		return CLAW_ERR_PARSE;
 	a->hello = 1;
 	a->caps = h.caps;
 	log_debug("%s: host agent %s ready", a->host->label, a->path);
@@ -200,7 +203,10 @@ dareq_eof(struct dareq *rq, int stream)
 		dareq_put(rq, MUX_EOF, NULL, 0);
 }
 
-/* EXIT: the status (128+N for signal N) after the output's end. */
+/*
+ * EXIT: the status (128+N for signal N) after the output's end; 0, or
+ * CLAW_ERR_PARSE for a malformed frame.
+ */
 static int
 dareq_exit(struct dareq *rq, const struct frame *f)
 {
@@ -209,7 +215,7 @@ dareq_exit(struct dareq *rq, const struct frame *f)
 	struct dcall	*c = rq->call;
 
 	if (msg_exit_get(f, &code, &signo) != 0)
-		return -1;
+		return CLAW_ERR_PARSE;
 	dareq_eof(rq, 3);
 	if (rq->client != NULL)
 		mux_frame_put_num(&rq->client->out, MUX_EXIT, rq->chan,
@@ -222,20 +228,23 @@ dareq_exit(struct dareq *rq, const struct frame *f)
 	return 0;
 }
 
-/* ERROR: the agent's reason, said as dareq_fail says it. */
+/*
+ * ERROR: the agent's reason, said as dareq_fail says it; 0, or
+ * CLAW_ERR_PARSE for a malformed frame.
+ */
 static int
 dareq_error(struct dareq *rq, const struct frame *f)
 {
 	char	*msg = NULL;
 
 	if (msg_error_get(f, &msg) != 0)
-		return -1;
+		return CLAW_ERR_PARSE;
 	dareq_fail(rq, msg);
 	free(msg);
 	return 0;
 }
 
-/* One reply from serve; -1 if it breaks the protocol. */
+/* One reply from serve; CLAW_ERR_PARSE if it breaks the protocol. */
 static int
 dagent_frame(struct dagent *a, const struct frame *f)
 {
@@ -252,7 +261,7 @@ dagent_frame(struct dagent *a, const struct frame *f)
 	switch (f->type) {
 	case FRAME_STARTED:
 		if (msg_started_get(f, &pid, &nfds) != 0 || rq->started)
-			return -1;
+			return CLAW_ERR_PARSE;
 		rq->started = 1;
 		log_debug("%s: host agent: command %u started (pid %u)",
 		    a->host->label, f->id, pid);
@@ -263,7 +272,7 @@ dagent_frame(struct dagent *a, const struct frame *f)
 	case FRAME_DATA:
 		if (msg_data_get(f, &stream, &p, &n) != 0 || !rq->started ||
 		    (stream != 1 && stream != 2))
-			return -1;
+			return CLAW_ERR_PARSE;
 		if (rq->call != NULL)
 			dcall_output(rq->call, stream - 1, (const char *)p, n);
 		else
@@ -273,15 +282,15 @@ dagent_frame(struct dagent *a, const struct frame *f)
 	case FRAME_EOF:
 		if (msg_eof_get(f, &stream) != 0 || (stream != 1 &&
 		    stream != 2))
-			return -1;
+			return CLAW_ERR_PARSE;
 		dareq_eof(rq, stream);
 		return 0;
 	case FRAME_EXIT:
-		return rq->started ? dareq_exit(rq, f) : -1;
+		return rq->started ? dareq_exit(rq, f) : CLAW_ERR_PARSE;
 	case FRAME_ERROR:
 		return dareq_error(rq, f);
 	default:
-		return -1;
+		return CLAW_ERR_PARSE;
 	}
 }
 
@@ -425,7 +434,7 @@ dareq_find(struct dclient *c, uint32_t chan)
 
 /*
  * Split OPEN_AGENT's payload: the path (absolute, printable, bounded)
- * and one whole EXEC frame.  0, or -1 with *why.
+ * and one whole EXEC frame.  0, or CLAW_ERR_PARSE with *why.
  */
 static int
 dagent_parse_open(const struct mux_frame *f, char **path,
@@ -438,13 +447,13 @@ dagent_parse_open(const struct mux_frame *f, char **path,
 	if (nul == NULL || (plen = (size_t)(nul - f->payload)) < 2 ||
 	    plen > DAGENT_PATH_MAX || f->payload[0] != '/') {
 		*why = "OPEN_AGENT: bad agent path";
-		return -1;
+		return CLAW_ERR_PARSE;
 	}
 	for (i = 0; i < plen; i++) {
 		if ((unsigned char)f->payload[i] < 0x20 ||
 		    f->payload[i] == 0x7f) {
 			*why = "OPEN_AGENT: bad agent path";
-			return -1;
+			return CLAW_ERR_PARSE;
 		}
 	}
 	*fp = (const uint8_t *)nul + 1;
@@ -452,7 +461,7 @@ dagent_parse_open(const struct mux_frame *f, char **path,
 	if (frame_parse(*fp, *flen, &fr) != 1 || fr.used != *flen ||
 	    fr.type != FRAME_EXEC) {
 		*why = "OPEN_AGENT: not one EXEC frame";
-		return -1;
+		return CLAW_ERR_PARSE;
 	}
 	*path = xstrndup(f->payload, plen);
 	return 0;

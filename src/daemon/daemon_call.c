@@ -41,7 +41,7 @@
 /*
  * In the child: CLAWSSH_PTY_SIZE_FILE, where exec.resize writes this
  * worker's terminal size (beside the socket, in the daemon's private
- * directory): 0, or -1.
+ * directory): 0, or errno's code when setenv fails.
  */
 static int
 dcall_size_env(const char *sockpath)
@@ -56,7 +56,9 @@ dcall_size_env(const char *sockpath)
 	    (int)(slash - sockpath), sockpath, (long)getpid());
 	if (n < 0 || (size_t)n >= sizeof path)
 		return 0;
-	return setenv("CLAWSSH_PTY_SIZE_FILE", path, 1);
+	if (setenv("CLAWSSH_PTY_SIZE_FILE", path, 1) == -1)
+		return claw_err_from_errno(errno);
+	return 0;
 }
 
 /*
@@ -222,12 +224,16 @@ dcall_output(struct dcall *c, int stream, const char *p, size_t n)
 	buf_append(stream != 0 ? &c->err : &c->out, p, n);
 }
 
-/* Read one pipe; -1 at EOF or error (the fd is closed then). */
+/*
+ * Read one pipe: 0 while it is open, 1 at EOF, or errno's code for a
+ * read error (the fd is closed then).
+ */
 static int
 dcall_read(struct dcall *c, int *fdp, int stream)
 {
 	char	chunk[DCALL_READ];
 	ssize_t	n;
+	int	rc;
 
 	for (;;) {
 		n = read(*fdp, chunk, sizeof chunk);
@@ -239,9 +245,10 @@ dcall_read(struct dcall *c, int *fdp, int stream)
 		}
 		if (n == -1 && (errno == EAGAIN || errno == EINTR))
 			return 0;
+		rc = n == 0 ? 1 : claw_err_from_errno(errno);
 		close(*fdp);
 		*fdp = -1;
-		return -1;
+		return rc;
 	}
 }
 

@@ -262,7 +262,8 @@ dfs_step_sh(struct dcall *c, struct droute *r, char *body, int timeout_s)
  * A read (bytes [off, off + lim)), stat or listing of path as the
  * agent's own step (clawssh-agent fs-read, fs-stat, fs-ls: one process
  * where the shell step starts two to four), when the agent runs them: 1
- * started, 0 not, -1 it does not (the shell step then).
+ * started, 0 not, CLAW_ERR_UNSUPPORTED it does not (the shell step
+ * then).
  */
 static int
 dfs_step_self(struct dcall *c, struct droute *r, const char *tool,
@@ -273,9 +274,9 @@ dfs_step_self(struct dcall *c, struct droute *r, const char *tool,
 
 	if (strcmp(tool, "read") != 0 && strcmp(tool, "stat") != 0 &&
 	    strcmp(tool, "ls") != 0)
-		return -1;
+		return CLAW_ERR_UNSUPPORTED;
 	if (!droute_agent_self(c, r))
-		return -1;
+		return CLAW_ERR_UNSUPPORTED;
 	snprintf(step, sizeof step, "fs-%s", tool);
 	argv[0] = (char *)(uintptr_t)"clawssh-agent";
 	argv[1] = step;
@@ -439,7 +440,9 @@ dfs_step_reply(const struct dcall *c, struct buf *out, char **cause)
 /*
  * A remote edit's read came back (c->out): replace the text and send
  * the write of the new text, with the file's mode, as the second step.
- * 0 sent, or -1 with *cause.
+ * 0 sent; or, with *cause, the reply's or the edit's code,
+ * CLAW_ERR_NOTFOUND when the route went away, CLAW_ERR_CONNECT when the
+ * write could not start.
  */
 static int
 dfs_edit_commit(struct dcall *c, char **cause)
@@ -451,12 +454,14 @@ dfs_edit_commit(struct dcall *c, char **cause)
 	char			*text = NULL;
 	size_t			 len, tlen;
 	unsigned		 mode;
+	int			 rc;
 
-	if (fstore_wire_read_reply(c->out.data, c->out.len, a->path, &data,
-	    &len, &mode, cause) != 0 || fsedit_replace(a->path, data, len,
-	    a->old, strlen(a->old), a->new, strlen(a->new), a->all, &text,
-	    &tlen, &c->fs_count, cause) != 0)
-		return -1;
+	if ((rc = fstore_wire_read_reply(c->out.data, c->out.len, a->path,
+	    &data, &len, &mode, cause)) != 0 ||
+	    (rc = fsedit_replace(a->path, data, len, a->old, strlen(a->old),
+	    a->new, strlen(a->new), a->all, &text, &tlen, &c->fs_count,
+	    cause)) != 0)
+		return rc;
 	memset(&ch, 0, sizeof ch);
 	ch.path = a->path;
 	ch.data = text;
@@ -470,17 +475,14 @@ dfs_edit_commit(struct dcall *c, char **cause)
 	free(c->fs_label);
 	c->fs_label = NULL;
 	c->fs_phase = DFS_EDIT_COMMIT;
-	if ((r = droute_lookup(c)) == NULL) {
-		*cause = xstrdup("the sandbox's route went away between the "
-		    "read and the write; nothing was written");
-		return -1;
-	}
+	if ((r = droute_lookup(c)) == NULL)
+		return claw_fail(cause, CLAW_ERR_NOTFOUND, "the sandbox's "
+		    "route went away between the read and the write; nothing "
+		    "was written");
 	if (!dfs_step_sh(c, r, fstore_wire_commit(), a->timeout >= 0 ?
-	    a->timeout : FSTORE_TIMEOUT)) {
-		*cause = xstrdup("host agent: the write could not start; "
-		    "nothing was written");
-		return -1;
-	}
+	    a->timeout : FSTORE_TIMEOUT))
+		return claw_fail(cause, CLAW_ERR_CONNECT, "host agent: the "
+		    "write could not start; nothing was written");
 	return 0;
 }
 
@@ -504,7 +506,10 @@ dfs_patch_free(struct dfs_patch *fp)
 /*
  * c's patch's next step: the read of its next file, or, once all are
  * read, fstore_patch on the staged store and the commit it kept.  0
- * sent (or nothing left to do: answered), -1 with *cause.
+ * sent (or nothing left to do: answered); or, with *cause,
+ * CLAW_ERR_NOTFOUND when the route went away, CLAW_ERR_CONNECT when a
+ * step could not start, fstore_patch's code, CLAW_ERR_INVAL for a patch
+ * that changes nothing.
  */
 static int
 dfs_patch_next(struct dcall *c, int timeout_s, char **cause)
@@ -513,38 +518,34 @@ dfs_patch_next(struct dcall *c, int timeout_s, char **cause)
 	const struct fstore_change	*ch;
 	struct droute			*r;
 	size_t				 n;
+	int				 rc;
 
 	buf_reset(&c->out);
 	buf_reset(&c->err);
 	free(c->fs_label);
 	c->fs_label = NULL;
-	if ((r = droute_lookup(c)) == NULL) {
-		*cause = xstrdup("the sandbox's route went away; nothing was "
-		    "changed");
-		return -1;
-	}
+	if ((r = droute_lookup(c)) == NULL)
+		return claw_fail(cause, CLAW_ERR_NOTFOUND, "the sandbox's "
+		    "route went away; nothing was changed");
 	if (fp->next < fp->n) {
 		c->fs_phase = DFS_PATCH_READ;
 		if (dfs_step_read_whole(c, r, fp->paths[fp->next], timeout_s))
 			return 0;
-		*cause = xstrdup("host agent: a read could not start; nothing "
-		    "was changed");
-		return -1;
+		return claw_fail(cause, CLAW_ERR_CONNECT, "host agent: a read "
+		    "could not start; nothing was changed");
 	}
-	if (fstore_patch(fp->fs, fp->p, 0, &fp->report, cause) != 0)
-		return -1;
-	if ((ch = fstore_staged_changes(fp->fs, &n)) == NULL) {
-		*cause = xstrdup("the patch changes nothing");
-		return -1;
-	}
+	if ((rc = fstore_patch(fp->fs, fp->p, 0, &fp->report, cause)) != 0)
+		return rc;
+	if ((ch = fstore_staged_changes(fp->fs, &n)) == NULL)
+		return claw_fail(cause, CLAW_ERR_INVAL, "the patch changes "
+		    "nothing");
 	buf_reset(&c->fs_in);
 	fstore_wire_commit_request(ch, n, &c->fs_in);
 	c->fs_phase = DFS_PATCH_COMMIT;
 	if (dfs_step_sh(c, r, fstore_wire_commit(), timeout_s))
 		return 0;
-	*cause = xstrdup("host agent: the commit could not start; nothing "
-	    "was changed");
-	return -1;
+	return claw_fail(cause, CLAW_ERR_CONNECT, "host agent: the commit "
+	    "could not start; nothing was changed");
 }
 
 /* Whether path is among fp's files to read already. */

@@ -56,6 +56,7 @@ TAILQ_HEAD(djroot_list, djroot);
 struct djournal {
 	struct journal		*j;
 	char			*broken;	/* the journal could not start */
+	int			 broken_err;	/* and journal_new's code */
 	struct djroot_list	 roots;
 	int			 nroots;
 };
@@ -159,7 +160,7 @@ djroot_held(const struct djroot *r)
 
 /*
  * Stop watching the least recently used root nobody holds, to make room
- * (its next sync scans).  0, or -1 if all are held.
+ * (its next sync scans).  0, or CLAW_ERR_RANGE if all are held.
  */
 static int
 djroot_evict(struct djournal *dj)
@@ -171,7 +172,7 @@ djroot_evict(struct djournal *dj)
 			lru = r;
 	}
 	if (lru == NULL)
-		return -1;
+		return CLAW_ERR_RANGE;
 	log_info("change journal: no longer watching %s, to make room",
 	    lru->path);
 	TAILQ_REMOVE(&dj->roots, lru, entry);
@@ -221,7 +222,10 @@ djroot_get(struct djournal *dj, const char *path, const char *excl,
 	return r;
 }
 
-/* Take the journal's news and give every consumer of r its share. */
+/*
+ * Take the journal's news and give every consumer of r its share: 0, or
+ * journal_take's or djroot_watch's code with *why.
+ */
 static int
 djroot_collect(struct djournal *dj, struct djroot *r, char **why)
 {
@@ -229,12 +233,12 @@ djroot_collect(struct djournal *dj, struct djroot *r, char **why)
 	const char		 *jwhy;
 	char			**paths = NULL, *cause = NULL;
 	size_t			  n = 0, i;
-	int			  full = 0;
+	int			  full = 0, rc;
 
-	if (journal_take(dj->j, r->handle, &paths, &n, &full, &jwhy,
-	    &cause) != 0) {
+	if ((rc = journal_take(dj->j, r->handle, &paths, &n, &full, &jwhy,
+	    &cause)) != 0) {
 		*why = cause;
-		return -1;
+		return rc;
 	}
 	TAILQ_FOREACH(c, &r->consumers, entry) {
 		for (i = 0; i < n; i++)
@@ -243,9 +247,9 @@ djroot_collect(struct djournal *dj, struct djroot *r, char **why)
 			djset_full(&c->t.pending, jwhy);
 	}
 	journal_paths_free(paths, n);
-	if (full && djroot_watch(dj, r, &cause) != 0) {
+	if (full && (rc = djroot_watch(dj, r, &cause)) != 0) {
 		*why = cause;
-		return -1;
+		return rc;
 	}
 	return 0;
 }
@@ -275,7 +279,10 @@ djournal_full(struct dclient *cl, const char *why)
 	djset_answer_why(cl, MUX_JPATHS, why);
 }
 
-/* Start the journal on first use; 0, or -1 with dj->broken. */
+/*
+ * Start the journal on first use; 0, or journal_new's code (this time
+ * and every later one) with dj->broken.
+ */
 static int
 djournal_start(struct daemon *d)
 {
@@ -283,15 +290,15 @@ djournal_start(struct daemon *d)
 	char		*cause = NULL;
 
 	if (d->journal != NULL)
-		return d->journal->j != NULL ? 0 : -1;
+		return d->journal->j != NULL ? 0 : d->journal->broken_err;
 	dj = d->journal = xcalloc(1, sizeof(*dj));
 	TAILQ_INIT(&dj->roots);
-	if (journal_new(&dj->j, &cause) != 0) {
+	if ((dj->broken_err = journal_new(&dj->j, &cause)) != 0) {
 		dj->broken = xasprintf("the change journal cannot start: %s",
 		    cause);
 		log_warn("%s", dj->broken);
 		free(cause);
-		return -1;
+		return dj->broken_err;
 	}
 	return 0;
 }

@@ -40,6 +40,7 @@
 #include "compat.h"
 #include "contain.h"
 #include "daemon_int.h"
+#include "error.h"
 #include "exec.h"
 #include "log.h"
 #include "msg.h"
@@ -241,33 +242,40 @@ droute_str(const cJSON *o, const char *key)
 	return cJSON_IsString(v) ? xstrdup(v->valuestring) : NULL;
 }
 
-/* Read the env and files arrays of a worker's route: 0 or -1. */
+/*
+ * Read the env and files arrays of a worker's route: 0, CLAW_ERR_PARSE
+ * for a missing or malformed one, or CLAW_ERR_RANGE for one too long.
+ */
 static int
 droute_parse_lists(const cJSON *o, struct droute *r)
 {
 	const cJSON	*a, *v, *n, *x;
 
 	a = cJSON_GetObjectItemCaseSensitive(o, "env");
-	if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) > DROUTE_ENV_MAX)
-		return -1;
+	if (!cJSON_IsArray(a))
+		return CLAW_ERR_PARSE;
+	if (cJSON_GetArraySize(a) > DROUTE_ENV_MAX)
+		return CLAW_ERR_RANGE;
 	r->env = xcalloc((size_t)cJSON_GetArraySize(a) + 1, sizeof *r->env);
 	cJSON_ArrayForEach(v, a) {
 		n = cJSON_GetArrayItem(v, 0);
 		x = cJSON_GetArrayItem(v, 1);
 		if (!cJSON_IsString(n) || !cJSON_IsString(x) ||
 		    !remote_cmd_env_name_ok(n->valuestring))
-			return -1;
+			return CLAW_ERR_PARSE;
 		r->env[r->nenv].name = xstrdup(n->valuestring);
 		r->env[r->nenv++].value = xstrdup(x->valuestring);
 	}
 	a = cJSON_GetObjectItemCaseSensitive(o, "files");
-	if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) > DROUTE_FILES_MAX)
-		return -1;
+	if (!cJSON_IsArray(a))
+		return CLAW_ERR_PARSE;
+	if (cJSON_GetArraySize(a) > DROUTE_FILES_MAX)
+		return CLAW_ERR_RANGE;
 	cJSON_ArrayForEach(v, a) {
 		struct droute_file *f = &r->files[r->nfiles];
 
 		if ((f->path = droute_str(v, "path")) == NULL)
-			return -1;
+			return CLAW_ERR_PARSE;
 		r->nfiles++;
 		f->absent = cJSON_IsTrue(cJSON_GetObjectItem(v, "absent"));
 		f->dev = cJSON_GetNumberValue(cJSON_GetObjectItem(v, "dev"));
@@ -282,8 +290,9 @@ droute_parse_lists(const cJSON *o, struct droute *r)
 }
 
 /*
- * Read what `exec --route-json` printed into r: 0, or -1 when anything
- * is missing or of the wrong kind.
+ * Read what `exec --route-json` printed into r: 0, CLAW_ERR_PARSE when
+ * anything is missing or of the wrong kind, or CLAW_ERR_RANGE when a
+ * list is too long.
  */
 static int
 droute_parse(const char *text, size_t len, struct droute *r)
@@ -291,10 +300,10 @@ droute_parse(const char *text, size_t len, struct droute *r)
 	cJSON		*o, *h;
 	const cJSON	*v;
 	char		*cause = NULL;
-	int		 rc = -1;
+	int		 rc = CLAW_ERR_PARSE;
 
 	if ((o = cJSON_ParseWithLength(text, len)) == NULL)
-		return -1;
+		return CLAW_ERR_PARSE;
 	r->hello = droute_str(o, "hello");
 	r->agent = droute_str(o, "agent");
 	r->dir = droute_str(o, "dir");
@@ -314,12 +323,16 @@ droute_parse(const char *text, size_t len, struct droute *r)
 	    *r->workdir != '/' || !cJSON_IsNumber(v) || v->valuedouble < 0 ||
 	    v->valuedouble > INT32_MAX / 1000 ||
 	    contain_limits_from_json(cJSON_GetObjectItem(o, "limits"),
-	    &r->limits, &cause) != 0 || droute_parse_lists(o, r) != 0)
+	    &r->limits, &cause) != 0)
+		goto out;
+	if ((rc = droute_parse_lists(o, r)) != 0)
 		goto out;
 	r->timeout = (int)v->valuedouble;
 	/* the daemon's key for a host: HELLO as dclient_hello prints it */
-	if ((h = cJSON_Parse(r->hello)) == NULL)
+	if ((h = cJSON_Parse(r->hello)) == NULL) {
+		rc = CLAW_ERR_PARSE;
 		goto out;
+	}
 	free(r->hello);
 	r->hello = cJSON_PrintUnformatted(h);
 	cJSON_Delete(h);

@@ -344,30 +344,33 @@ drpc_size(const cJSON *params, const char *key)
 
 /*
  * Write "COLS ROWS" where c's worker reads it (CLAWSSH_PTY_SIZE_FILE,
- * dcall_size_env: beside the socket), replacing the file whole: 0 or -1.
+ * dcall_size_env: beside the socket), replacing the file whole: 0,
+ * CLAW_ERR_INVAL for a socket path without a directory, or an I/O code
+ * (errno's for the open, else CLAW_ERR_IO).
  */
 static int
 drpc_size_write(struct dcall *c, unsigned cols, unsigned rows)
 {
 	const char	*slash = strrchr(c->d->path, '/');
 	char		*path, *tmp, text[32];
-	int		 fd, n, rc = -1;
+	int		 fd, n, rc;
 
 	if (slash == NULL)
-		return -1;
+		return CLAW_ERR_INVAL;
 	path = xasprintf("%.*s/size-%ld", (int)(slash - c->d->path),
 	    c->d->path, (long)c->pid);
 	tmp = xasprintf("%s.tmp", path);
 	n = snprintf(text, sizeof text, "%u %u\n", cols, rows);
 	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC |
-	    O_NOFOLLOW, 0600)) != -1) {
-		if (write(fd, text, (size_t)n) == n && close(fd) == 0 &&
-		    rename(tmp, path) == 0)
-			rc = 0;
-		else
-			(void)unlink(tmp);
-		if (rc != 0)
-			(void)close(fd);
+	    O_NOFOLLOW, 0600)) == -1)
+		rc = claw_err_from_errno(errno);
+	else if (write(fd, text, (size_t)n) == n && close(fd) == 0 &&
+	    rename(tmp, path) == 0)
+		rc = 0;
+	else {
+		rc = CLAW_ERR_IO;
+		(void)unlink(tmp);
+		(void)close(fd);
 	}
 	free(tmp);
 	free(path);

@@ -26,6 +26,7 @@
 #include "buf.h"
 #include "clock.h"
 #include "daemon_int.h"
+#include "error.h"
 #include "host_sh.h"
 #include "hostws.h"
 #include "log.h"
@@ -304,8 +305,8 @@ dwatch_garbled(struct dwatch *w, const char *what)
 
 /*
  * One listing at the start of w->err, if it is all there (watch_frame.h):
- * 1 when it was handed on and consumed, 0 when more must come, -1 when
- * the stream cannot be followed.
+ * 1 when it was handed on and consumed, 0 when more must come,
+ * watch_frame_parse's code when the stream cannot be followed.
  */
 static int
 dwatch_frame(struct dwatch *w)
@@ -327,8 +328,8 @@ dwatch_frame(struct dwatch *w)
  * session says before the watcher runs (sshd's "Could not chdir to home
  * directory" for a user without one, a login script's words), logged
  * and skipped a line at a time.  1 when a line was skipped, 0 when w->err
- * may start a listing or the line is not all there, -1 when it is too
- * long to be a line.
+ * may start a listing or the line is not all there, CLAW_ERR_RANGE when
+ * it is too long to be a line.
  */
 static int
 dwatch_noise(struct dwatch *w)
@@ -341,7 +342,7 @@ dwatch_noise(struct dwatch *w)
 	if (memcmp(w->err.data, head, n) == 0)
 		return 0;
 	if ((nl = memchr(w->err.data, '\n', w->err.len)) == NULL)
-		return w->err.len > DWATCH_LINE_MAX ? -1 : 0;
+		return w->err.len > DWATCH_LINE_MAX ? CLAW_ERR_RANGE : 0;
 	log_info("%s: the change watcher's session said: %.*s",
 	    w->host->label, (int)(nl - w->err.data > 200 ? 200 :
 	    nl - w->err.data), w->err.data);
@@ -549,8 +550,8 @@ dwatch_live(const struct dhost *h)
  * them, and never the last channel the host agents leave: a command
  * must always find one (with a pool of 2 and the agent's channel, there
  * is no watcher).  The least recently used one nobody holds is stopped
- * (its next take lists everything).  0, or -1 if every watcher is busy
- * or there is no room at all.
+ * (its next take lists everything).  0, or CLAW_ERR_RANGE if every
+ * watcher is busy or there is no room at all.
  */
 static int
 dwatch_room(struct dwatch *w)
@@ -563,7 +564,7 @@ dwatch_room(struct dwatch *w)
 	if (cap > pool - 1 - dagent_live(w->host))
 		cap = pool - 1 - dagent_live(w->host);
 	if (cap <= 0)
-		return -1;
+		return CLAW_ERR_RANGE;
 
 	TAILQ_FOREACH(o, &d->watches, entry) {
 		if (o->host != w->host || o->ch == NULL || o == w)
@@ -576,7 +577,7 @@ dwatch_room(struct dwatch *w)
 	if (n < cap)
 		return 0;
 	if (lru == NULL)
-		return -1;
+		return CLAW_ERR_RANGE;
 	log_info("%s: stopping the change watcher of %s to make room",
 	    w->host->label, lru->ws);
 	dwatch_stop(lru);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "error.h"
 #include "watch_frame.h"
 
 #define WF_HEAD		"clawssh-list "
@@ -25,7 +26,8 @@ wf_hex(char c)
 
 /*
  * Check the frame's first line as far as it is there: 0 with f->token
- * when it is all there, 1 when more must come, -1 if it is not one.
+ * when it is all there, 1 when more must come, CLAW_ERR_PARSE if it is
+ * not one.
  */
 static int
 wf_head(const char *buf, size_t len, struct watch_frame *f)
@@ -41,7 +43,7 @@ wf_head(const char *buf, size_t len, struct watch_frame *f)
 		else
 			bad = buf[i] != '\n';
 		if (bad)
-			return -1;
+			return CLAW_ERR_PARSE;
 	}
 	if (i < WF_HEAD_LEN)
 		return 1;
@@ -50,7 +52,10 @@ wf_head(const char *buf, size_t len, struct watch_frame *f)
 	return 0;
 }
 
-/* Parse "STATUS\n" at p (at most n bytes there): 0, 1 more, or -1. */
+/*
+ * Parse "STATUS\n" at p (at most n bytes there): 0, 1 more, or
+ * CLAW_ERR_PARSE.
+ */
 static int
 wf_status(const char *p, size_t n, struct watch_frame *f, size_t *tail)
 {
@@ -58,13 +63,13 @@ wf_status(const char *p, size_t n, struct watch_frame *f, size_t *tail)
 	size_t		 digits;
 
 	if ((nl = memchr(p, '\n', n)) == NULL)
-		return n >= WF_TAIL_MAX ? -1 : 1;
+		return n >= WF_TAIL_MAX ? CLAW_ERR_PARSE : 1;
 	digits = (size_t)(nl - p);
 	if (digits == 0 || digits > 3 || strspn(p, "0123456789") != digits)
-		return -1;
+		return CLAW_ERR_PARSE;
 	f->status = atoi(p);
 	if (f->status > 255)
-		return -1;
+		return CLAW_ERR_PARSE;
 	*tail = digits + 1;
 	return 0;
 }
@@ -81,7 +86,7 @@ watch_frame_parse(const char *buf, size_t len, size_t max, size_t *scanned,
 
 	memset(f, 0, sizeof(*f));
 	if ((r = wf_head(buf, len, f)) != 0)
-		return r > 0 ? 0 : -1;
+		return r > 0 ? 0 : r;
 	end[0] = '\0';
 	memcpy(end + 1, WF_END, sizeof(WF_END) - 1);
 	memcpy(end + sizeof(WF_END), f->token, WATCH_TOKEN_LEN);
@@ -93,15 +98,16 @@ watch_frame_parse(const char *buf, size_t len, size_t max, size_t *scanned,
 		at = len;
 	if ((e = memmem(buf + at, len - at, end, elen)) == NULL) {
 		*scanned = len;
-		return len - WF_HEAD_LEN > max + elen ? -1 : 0;
+		return len - WF_HEAD_LEN > max + elen ? CLAW_ERR_RANGE : 0;
 	}
 	/* the records end at the first NUL of the pair */
-	if ((size_t)(e - buf) == WF_HEAD_LEN || e[-1] != '\0' ||
-	    (size_t)(e - buf) - WF_HEAD_LEN - 1 > max)
-		return -1;
+	if ((size_t)(e - buf) == WF_HEAD_LEN || e[-1] != '\0')
+		return CLAW_ERR_PARSE;
+	if ((size_t)(e - buf) - WF_HEAD_LEN - 1 > max)
+		return CLAW_ERR_RANGE;
 	if ((r = wf_status(e + elen, len - (size_t)(e - buf) - elen, f,
 	    &tail)) != 0)
-		return r > 0 ? 0 : -1;
+		return r > 0 ? 0 : r;
 	f->rec_off = WF_HEAD_LEN;
 	f->rec_len = (size_t)(e - buf) - WF_HEAD_LEN - 1;
 	f->used = (size_t)(e - buf) + elen + tail;

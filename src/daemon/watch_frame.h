@@ -33,8 +33,9 @@ struct watch_frame {
 /*
  * Look for a frame at the start of buf[0..len).  1: found, *f filled;
  * 0: not all there yet (call again with more; *scanned, 0 at first,
- * remembers how far the end was searched); -1: not a frame, or longer
- * than max bytes of records: the stream cannot be followed.
+ * remembers how far the end was searched); CLAW_ERR_PARSE: not a frame,
+ * or CLAW_ERR_RANGE: longer than max bytes of records; either way the
+ * stream cannot be followed.
  */
 int	watch_frame_parse(const char *buf, size_t len, size_t max,
 	    size_t *scanned, struct watch_frame *f);

@@ -88,14 +88,17 @@ http_parse_start(char *line, struct http_req *req, const char **why)
 	return 0;
 }
 
-/* A Content-Length value: digits only, at most 18 of them; -1 if bad. */
+/*
+ * A Content-Length value: digits only, at most 18 of them;
+ * CLAW_ERR_PARSE if bad.
+ */
 static long long
 http_length(const char *v)
 {
 	uint64_t	n;
 
 	if (strlen(v) > 18 || num_parse_str(v, 0, INT64_MAX, &n) != 0)
-		return -1;
+		return CLAW_ERR_PARSE;
 	return (long long)n;
 }
 

@@ -25,6 +25,7 @@
 #include <openssl/rand.h>
 
 #include "clock.h"
+#include "error.h"
 #include "jsonrpc.h"
 #include "log.h"
 #include "mcp_http_int.h"
@@ -36,21 +37,25 @@ static const char *const mh_versions[] = {
 	"2025-06-18", "2025-03-26", "2024-11-05"
 };
 
-/* Start the stdio MCP server; 0 or -1 (logged). */
+/*
+ * Start the stdio MCP server; 0, or errno's code (logged, but for a
+ * failure of the first pipe).
+ */
 static int
 mh_child_start(struct mcp_http *s)
 {
-	int	in[2], out[2];
+	int	in[2], out[2], err;
 	pid_t	pid;
 
 	if (pipe2(in, O_CLOEXEC) == -1)
-		return -1;
+		return claw_err_from_errno(errno);
 	if (pipe2(out, O_CLOEXEC) == -1 || (pid = fork()) == -1) {
+		err = errno;
 		log_error("mcp http: cannot start the MCP server: %s",
-		    strerror(errno));
+		    strerror(err));
 		close(in[0]);
 		close(in[1]);
-		return -1;
+		return claw_err_from_errno(err);
 	}
 	if (pid == 0) {
 		if (dup2(in[0], 0) == -1 || dup2(out[1], 1) == -1)
@@ -71,14 +76,18 @@ mh_child_start(struct mcp_http *s)
 	return 0;
 }
 
-/* Send one message (one line of JSON) to the MCP server. */
+/*
+ * Send one message (one line of JSON) to the MCP server; 0, or
+ * mh_child_start's code.
+ */
 static int
 mh_child_send(struct mcp_http *s, const char *line)
 {
 	size_t	n = strlen(line);
+	int	rc;
 
-	if (s->child.pid == 0 && mh_child_start(s) != 0)
-		return -1;
+	if (s->child.pid == 0 && (rc = mh_child_start(s)) != 0)
+		return rc;
 	buf_append(&s->child.wbuf, line, n);
 	if (n == 0 || line[n - 1] != '\n')
 		buf_append(&s->child.wbuf, "\n", 1);

@@ -20,6 +20,7 @@
 
 #include "base64.h"
 #include "buf.h"
+#include "error.h"
 #include "jsonrpc.h"
 #include "mcp_spill.h"
 #include "ops.h"
@@ -68,7 +69,7 @@ mcp_spill_free(struct mcp_spill *s)
 	free(s);
 }
 
-/* An unlinked, private temporary file; -1 on failure. */
+/* An unlinked, private temporary file; -1 with errno set on failure. */
 static int
 mcp_spill_tmpfile(void)
 {
@@ -87,7 +88,7 @@ mcp_spill_tmpfile(void)
 	return fd;
 }
 
-/* Write all of p to fd. */
+/* Write all of p to fd: 0, or errno's code (errno kept). */
 static int
 mcp_spill_write(int fd, const char *p, size_t n)
 {
@@ -97,7 +98,7 @@ mcp_spill_write(int fd, const char *p, size_t n)
 		if ((w = write(fd, p, n)) == -1) {
 			if (errno == EINTR)
 				continue;
-			return -1;
+			return claw_err_from_errno(errno);
 		}
 		p += w;
 		n -= (size_t)w;
@@ -105,12 +106,15 @@ mcp_spill_write(int fd, const char *p, size_t n)
 	return 0;
 }
 
-/* Open stream's file and copy its head there. */
+/*
+ * Open stream's file and copy its head there: 0, or errno's code (errno
+ * kept).
+ */
 static int
 mcp_spill_open(struct mcp_spill *s, int stream)
 {
 	if ((s->fd[stream] = mcp_spill_tmpfile()) == -1)
-		return -1;
+		return claw_err_from_errno(errno);
 	return mcp_spill_write(s->fd[stream], s->head[stream].data,
 	    s->head[stream].len);
 }
@@ -122,13 +126,12 @@ mcp_spill_add(struct mcp_spill *s, int stream, const void *p, size_t n,
 {
 	struct buf	*h = &s->head[stream != 0];
 	size_t		 take;
+	int		 rc;
 
 	stream = stream != 0;
-	if (s->total[stream] + n > MCP_SPILL_MAX) {
-		*cause = xasprintf("output over %llu bytes",
-		    (unsigned long long)MCP_SPILL_MAX);
-		return -1;
-	}
+	if (s->total[stream] + n > MCP_SPILL_MAX)
+		return claw_fail(cause, CLAW_ERR_RANGE, "output over %llu "
+		    "bytes", (unsigned long long)MCP_SPILL_MAX);
 	s->total[stream] += n;
 	take = h->len < s->keep ? s->keep - h->len : 0;
 	if (take > n)
@@ -137,16 +140,16 @@ mcp_spill_add(struct mcp_spill *s, int stream, const void *p, size_t n,
 		buf_append(h, p, n);
 		return 0;
 	}
-	if (s->fd[stream] == -1 && mcp_spill_open(s, stream) != 0)
+	if (s->fd[stream] == -1 && (rc = mcp_spill_open(s, stream)) != 0)
 		goto fail;
 	buf_append(h, p, take);
 	s->spilled = 1;
-	if (mcp_spill_write(s->fd[stream], p, n) != 0)
+	if ((rc = mcp_spill_write(s->fd[stream], p, n)) != 0)
 		goto fail;
 	return 0;
 fail:
 	*cause = xasprintf("output file: %s", strerror(errno));
-	return -1;
+	return rc;
 }
 
 /* The head of a stream. */
@@ -214,15 +217,15 @@ mcp_spills_read(struct mcp_spills *st, const char *id, int stream,
 	ssize_t			 r;
 	size_t			 i, got = 0, n;
 	char			*p;
+	int			 rc;
 
 	for (i = 0; i < MCP_SPILLS_KEEP; i++)
 		if (st->kept[i] != NULL && strcmp(st->kept[i]->id, id) == 0)
 			s = st->kept[i];
-	if (s == NULL) {
-		*cause = xasprintf("no output '%.16s' (only the last %d are "
-		    "kept, by this server)", id, MCP_SPILLS_KEEP);
-		return -1;
-	}
+	if (s == NULL)
+		return claw_fail(cause, CLAW_ERR_NOTFOUND, "no output '%.16s' "
+		    "(only the last %d are kept, by this server)", id,
+		    MCP_SPILLS_KEEP);
 	stream = stream != 0;
 	n = offset >= s->total[stream] ? 0 : s->total[stream] - offset <
 	    limit ? (size_t)(s->total[stream] - offset) : limit;
@@ -233,10 +236,11 @@ mcp_spills_read(struct mcp_spills *st, const char *id, int stream,
 		r = pread(s->fd[stream], p + got, n - got,
 		    (off_t)(offset + got));
 		if (r <= 0 && !(r == -1 && errno == EINTR)) {
+			rc = r == 0 ? CLAW_ERR_IO : claw_err_from_errno(errno);
 			*cause = xasprintf("output file: %s", r == 0 ?
 			    "short read" : strerror(errno));
 			free(p);
-			return -1;
+			return rc;
 		}
 		got += r > 0 ? (size_t)r : 0;
 	}
@@ -247,7 +251,10 @@ mcp_spills_read(struct mcp_spills *st, const char *id, int stream,
 	return 0;
 }
 
-/* read_output's arguments: id, stream, offset, limit, encoding. */
+/*
+ * read_output's arguments: id, stream, offset, limit, encoding.  0, or
+ * CLAW_ERR_INVAL with *msg.
+ */
 static int
 mcp_read_args(const cJSON *params, size_t max, const char **id, int *stream,
     uint64_t *offset, size_t *limit, int *b64, char **msg)
@@ -274,7 +281,7 @@ mcp_read_args(const cJSON *params, size_t max, const char **id, int *stream,
 	*msg = rp.msg != NULL ? rp.msg : xstrdup("arguments: invalid");
 	rp.msg = NULL;
 	rp_free(&rp);
-	return -1;
+	return CLAW_ERR_INVAL;
 }
 
 /* A tools/call result holding text only. */

@@ -25,9 +25,10 @@ struct mcp_spill *mcp_spill_new(size_t keep);
 void	mcp_spill_free(struct mcp_spill *);
 
 /*
- * Add n bytes of stream (0 stdout, 1 stderr).  0, or -1 with *cause
- * (allocated) when the temporary file cannot be written or a stream
- * passed MCP_SPILL_MAX.
+ * Add n bytes of stream (0 stdout, 1 stderr).  0; or, with *cause
+ * (allocated), errno's code (claw_err_from_errno) when the temporary
+ * file cannot be written, CLAW_ERR_RANGE when a stream passed
+ * MCP_SPILL_MAX.
  */
 int	mcp_spill_add(struct mcp_spill *, int stream, const void *p,
 	    size_t n, char **cause);
@@ -51,8 +52,9 @@ const char *mcp_spills_keep(struct mcp_spills *, struct mcp_spill *s);
 
 /*
  * Up to limit bytes of the output id's stream from offset: 0 with *data
- * (allocated, *len bytes) and *total, or -1 with *cause (allocated) for
- * an unknown id or a read error.  An offset at or past the end gives 0
+ * (allocated, *len bytes) and *total; or, with *cause (allocated),
+ * CLAW_ERR_NOTFOUND for an unknown id, CLAW_ERR_IO or errno's code for a
+ * read error.  An offset at or past the end gives 0
  * bytes.
  */
 int	mcp_spills_read(struct mcp_spills *, const char *id, int stream,

@@ -27,6 +27,10 @@
 #include "signals.h"
 #include "xmalloc.h"
 
+/*
+ * A method.  Its build and the rm_* helpers return 0, or the first
+ * failure's code, rp->err (rpc_params.h).
+ */
 struct rpc_method {
 	const char		*name;
 	int			(*build)(struct rpc_params *,
@@ -54,7 +58,7 @@ rm_opt(struct rpc_params *rp, const char *key)
 	const char	*s;
 
 	if (rp_string(rp, key, &s) != 0 || s == NULL)
-		return rp->msg != NULL ? -1 : 0;
+		return rp->err;
 	return rp_argf(rp, "--%s=%s", rm_optname(rp, key), s);
 }
 
@@ -66,7 +70,7 @@ rm_opt_int(struct rpc_params *rp, const char *key)
 	int	has;
 
 	if (rp_int(rp, key, &v, &has) != 0 || !has)
-		return rp->msg != NULL ? -1 : 0;
+		return rp->err;
 	return rp_argf(rp, "--%s=%lld", rm_optname(rp, key), (long long)v);
 }
 
@@ -77,7 +81,7 @@ rm_opt_enum(struct rpc_params *rp, const char *key)
 	const char	*s;
 
 	if (rp_enum(rp, key, &s) != 0 || s == NULL)
-		return rp->msg != NULL ? -1 : 0;
+		return rp->err;
 	return rp_argf(rp, "--%s=%s", rm_optname(rp, key), s);
 }
 
@@ -88,7 +92,7 @@ rm_flag(struct rpc_params *rp, const char *key, int *on)
 	int	v;
 
 	if (rp_bool(rp, key, &v) != 0)
-		return -1;
+		return rp->err;
 	if (on != NULL)
 		*on = v;
 	return v ? rp_argf(rp, "--%s", rm_optname(rp, key)) : 0;
@@ -119,12 +123,12 @@ rm_conn(struct rpc_params *rp)
 		rp_argf(rp, "%lld", (long long)port);
 	}
 	if ((a = rp_get(rp, "ssh_options")) == NULL)
-		return rp->msg != NULL ? -1 : 0;
+		return rp->err;
 	cJSON_ArrayForEach(v, a) {
 		rp_arg(rp, "-o");
 		rp_arg(rp, v->valuestring);
 	}
-	return rp->msg != NULL ? -1 : 0;
+	return rp->err;
 }
 
 /* The sandbox id param (required), recorded in the call. */
@@ -132,7 +136,7 @@ static int
 rm_sandbox(struct rpc_params *rp, struct rpc_call *c, const char **id)
 {
 	if (rp_string(rp, "sandbox", id) != 0)
-		return -1;
+		return rp->err;
 	c->sandbox = xstrdup(*id);
 	return 0;
 }
@@ -142,7 +146,7 @@ static int
 rm_host(struct rpc_params *rp, struct rpc_call *c, const char **host)
 {
 	if (rp_string(rp, "host", host) != 0)
-		return -1;
+		return rp->err;
 	if (*host != NULL)
 		c->host = xstrdup(*host);
 	return 0;
@@ -155,7 +159,7 @@ rm_sandbox_opt(struct rpc_params *rp, struct rpc_call *c)
 	const char	*id;
 
 	if (rm_sandbox(rp, c, &id) != 0)
-		return -1;
+		return rp->err;
 	return rp_argf(rp, "--sandbox=%s", id);
 }
 
@@ -166,11 +170,11 @@ rm_command(struct rpc_params *rp, const char *key)
 	const cJSON	*a, *v;
 
 	if ((a = rp_get(rp, key)) == NULL)
-		return rp->msg != NULL ? -1 : 0;
+		return rp->err;
 	rp_arg(rp, "--");
 	cJSON_ArrayForEach(v, a)
 		if (rp_arg(rp, v->valuestring) != 0)
-			return -1;
+			return rp->err;
 	return 0;
 }
 
@@ -220,17 +224,17 @@ rm_env_add(struct rpc_params *rp, struct rpc_call *c, const char *name,
 		    "([A-Za-z_][A-Za-z0-9_]*, and not one that changes "
 		    "clawssh's own environment)", where, n);
 		free(n);
-		return -1;
+		return rp->err;
 	}
 	for (i = 0; i < c->nenv; i++)
 		if (strcmp(c->env_names[i], n) == 0) {
 			rp_fail(rp, "params.%s: '%s' given twice", where, n);
 			free(n);
-			return -1;
+			return rp->err;
 		}
 	if (rp_argf(rp, "--env=%s", n) != 0) {
 		free(n);
-		return -1;
+		return rp->err;
 	}
 	c->env_names = xreallocarray(c->env_names, c->nenv + 1,
 	    sizeof *c->env_names);
@@ -251,19 +255,19 @@ rm_env(struct rpc_params *rp, struct rpc_call *c)
 	int		 i = 0;
 
 	if ((e = rp_get(rp, "env")) == NULL)
-		return rp->msg != NULL ? -1 : 0;
+		return rp->err;
 	cJSON_ArrayForEach(v, e) {
 		if (cJSON_IsObject(e)) {
 			snprintf(where, sizeof where, "env.%.40s", v->string);
 			if (rm_env_add(rp, c, v->string, strlen(v->string),
 			    v->valuestring, where) != 0)
-				return -1;
+				return rp->err;
 		} else {
 			snprintf(where, sizeof where, "env[%d]", i);
 			eq = strchr(v->valuestring, '=');
 			if (rm_env_add(rp, c, v->valuestring,
 			    (size_t)(eq - v->valuestring), eq + 1, where) != 0)
-				return -1;
+				return rp->err;
 		}
 		i++;
 	}
@@ -283,7 +287,7 @@ rm_exec_pty(struct rpc_params *rp)
 	if (rp_bool(rp, "pty", &pty) != 0 ||
 	    rp_int(rp, "cols", &cols, &hasc) != 0 ||
 	    rp_int(rp, "rows", &rows, &hasr) != 0)
-		return -1;
+		return rp->err;
 	if (!pty) {
 		if (hasc || hasr)
 			return rp_fail(rp, "params.%s: only with pty: true",
@@ -303,14 +307,14 @@ rm_exec_target(struct rpc_params *rp, struct rpc_call *c,
 	const char	*id = NULL;
 
 	if (rm_host(rp, c, host) != 0)
-		return -1;
+		return rp->err;
 	if (*host == NULL && rp_get(rp, "sandbox") == NULL)
 		return rp_fail(rp, "params: give sandbox or host");
 	if (*host != NULL && rp_get(rp, "sandbox") != NULL)
 		return rp_fail(rp, "params.host: give sandbox or host, not "
 		    "both");
 	if (*host == NULL && rm_sandbox(rp, c, &id) != 0)
-		return -1;
+		return rp->err;
 	if (*host != NULL) {
 		c->elevated = 1;
 		return rp_argf(rp, "--host=%s", *host);
@@ -328,7 +332,7 @@ rm_exec(struct rpc_params *rp, struct rpc_call *c)
 
 	rp_arg(rp, "exec");
 	if (rm_exec_target(rp, c, &host) != 0)
-		return -1;
+		return rp->err;
 	if (rp_string(rp, "cwd", &cwd) == 0 && cwd != NULL) {
 		rp_argf(rp, "--%s=%s", rm_optname(rp, "cwd"), cwd);
 		c->exec.cwd = xstrdup(cwd);
@@ -347,13 +351,13 @@ rm_exec(struct rpc_params *rp, struct rpc_call *c)
 	rm_flag(rp, "strict_config", &strict);
 	argc = rp->argc;
 	if (rm_exec_pty(rp) != 0 || rm_env(rp, c) != 0)
-		return -1;
+		return rp->err;
 	/* the env param adds "--env=NAME" only: no terminal may add */
 	c->exec.simple = host == NULL && !strict &&
 	    rp->argc - argc == (int)c->nenv;
 	c->conn_first = rp->argc;
 	if (rm_conn(rp) != 0 || rp_data(rp, "stdin", &c->in, &c->inlen) != 0)
-		return -1;
+		return rp->err;
 	c->conn_n = rp->argc - c->conn_first;
 	c->stream = 1;
 	c->exec.argi = rp->argc + 1;	/* after "--" */
@@ -367,7 +371,7 @@ rm_gpu(struct rpc_params *rp)
 	const cJSON	*v = rp_get(rp, "gpu");
 
 	if (v == NULL)
-		return rp->msg != NULL ? -1 : 0;
+		return rp->err;
 	if (cJSON_IsString(v))
 		return rp_arg(rp, "--gpu=all");
 	return rp_argf(rp, "--gpu=%d", (int)v->valuedouble);
@@ -380,7 +384,7 @@ rm_limit(struct rpc_params *rp, const char *key)
 	const cJSON	*v = rp_get(rp, key);
 
 	if (v == NULL)
-		return rp->msg != NULL ? -1 : 0;
+		return rp->err;
 	if (cJSON_IsString(v))
 		return rp_argf(rp, "--%s=%s", rm_optname(rp, key),
 		    v->valuestring);
@@ -400,7 +404,7 @@ rm_provision(struct rpc_params *rp, struct rpc_call *c)
 
 	rp_arg(rp, "provision");
 	if (rm_host(rp, c, &host) != 0)
-		return -1;
+		return rp->err;
 	rp_argf(rp, "--host=%s", host);
 	rm_opt_enum(rp, "scope");
 	rm_opt(rp, "key");
@@ -443,7 +447,7 @@ rm_box_op(struct rpc_params *rp, struct rpc_call *c, const char *sub,
 	if (json)
 		rp_arg(rp, "--json");
 	if (rm_sandbox(rp, c, &id) != 0 || rm_conn(rp) != 0)
-		return -1;
+		return rp->err;
 	rp_arg(rp, "--");
 	return rp_arg(rp, id);
 }
@@ -520,14 +524,14 @@ rm_sync(struct rpc_params *rp, struct rpc_call *c, const char *sub)
 	rp_arg(rp, sub);
 	rp_arg(rp, "--json");
 	if (rm_sandbox(rp, c, &id) != 0 || rm_conn(rp) != 0)
-		return -1;
+		return rp->err;
 	rp_arg(rp, "--");
 	rp_arg(rp, id);
 	if ((a = rp_get(rp, "paths")) == NULL)
-		return rp->msg != NULL ? -1 : 0;
+		return rp->err;
 	cJSON_ArrayForEach(v, a)
 		rp_arg(rp, v->valuestring);
-	return rp->msg != NULL ? -1 : 0;
+	return rp->err;
 }
 
 /* sync.push: local changes up now. */
@@ -553,7 +557,7 @@ rm_image_list(struct rpc_params *rp, struct rpc_call *c)
 	rp_arg(rp, "image");
 	rp_arg(rp, "list");
 	if (rm_host(rp, c, &host) != 0)
-		return -1;
+		return rp->err;
 	rp_argf(rp, "--host=%s", host);
 	rm_opt(rp, "remote_root");
 	rp_arg(rp, "--json");
@@ -569,18 +573,18 @@ rm_image_op(struct rpc_params *rp, struct rpc_call *c, const char *sub)
 	rp_arg(rp, "image");
 	rp_arg(rp, sub);
 	if (rm_host(rp, c, &host) != 0 || rp_string(rp, "name", &name) != 0)
-		return -1;
+		return rp->err;
 	rp_argf(rp, "--host=%s", host);
 	rm_opt(rp, "remote_root");
 	if (strcmp(sub, "rm") == 0)
 		rm_flag(rp, "force", NULL);
 	else if (rp_string(rp, "tarball", &tarball) != 0)
-		return -1;
+		return rp->err;
 	if (rm_conn(rp) != 0)
-		return -1;
+		return rp->err;
 	rp_arg(rp, "--");
 	rp_arg(rp, name);
-	return tarball != NULL ? rp_arg(rp, tarball) : rp->msg != NULL ? -1 : 0;
+	return tarball != NULL ? rp_arg(rp, tarball) : rp->err;
 }
 
 /* image.import: a root file system tarball onto a host. */
@@ -607,16 +611,16 @@ rm_fs_start(struct rpc_params *rp, struct rpc_call *c, const char *tool)
 	rp_arg(rp, tool);
 	c->fs.timeout = -1;
 	if (rm_sandbox_opt(rp, c) != 0)
-		return -1;
+		return rp->err;
 	if (rp_int(rp, "timeout", &timeout, &has) == 0 && has) {
 		rp_argf(rp, "--timeout=%lld", (long long)timeout);
 		c->fs.timeout = (int)timeout;
 	}
-	if (rp->msg != NULL)
-		return -1;
+	if (rp->err != 0)
+		return rp->err;
 	c->conn_first = rp->argc;
 	if (rm_conn(rp) != 0)
-		return -1;
+		return rp->err;
 	c->conn_n = rp->argc - c->conn_first;
 	return 0;
 }
@@ -632,7 +636,7 @@ rm_fs_path(struct rpc_params *rp, struct rpc_call *c, int fs)
 	char		*cause = NULL;
 
 	if (rp_string(rp, "path", &p) != 0)
-		return -1;
+		return rp->err;
 	if (fs && fstore_path(p != NULL ? p : ".", &c->fs.path, &cause) == 0)
 		c->fs.simple = 1;
 	free(cause);	/* the worker says it */
@@ -650,7 +654,7 @@ rm_fs_read(struct rpc_params *rp, struct rpc_call *c)
 	int	 has;
 
 	if (rm_fs_start(rp, c, "read") != 0)
-		return -1;
+		return rp->err;
 	if (rp_int(rp, "offset", &v, &has) == 0 && has) {
 		rp_argf(rp, "--%s=%lld", rm_optname(rp, "offset"),
 		    (long long)v);
@@ -674,7 +678,7 @@ rm_fs_write(struct rpc_params *rp, struct rpc_call *c)
 	if (rm_fs_start(rp, c, "write") != 0 ||
 	    rm_flag(rp, "push", &push) != 0 ||
 	    rp_data(rp, "content", &c->in, &c->inlen) != 0)
-		return -1;
+		return rp->err;
 	return rm_fs_path(rp, c, !push);
 }
 
@@ -689,7 +693,7 @@ rm_fs_edit(struct rpc_params *rp, struct rpc_call *c)
 	    rm_flag(rp, "push", &push) != 0 ||
 	    rp_string(rp, "old", &old) != 0 ||
 	    rp_string(rp, "new", &new) != 0)
-		return -1;
+		return rp->err;
 	rp_argf(rp, "--%s=%s", rm_optname(rp, "old"), old);
 	rp_argf(rp, "--%s=%s", rm_optname(rp, "new"), new);
 	rm_flag(rp, "all", &c->fs.all);
@@ -708,7 +712,7 @@ rm_fs_patch(struct rpc_params *rp, struct rpc_call *c)
 	if (rm_fs_start(rp, c, "apply-patch") != 0 ||
 	    rm_flag(rp, "push", &push) != 0 ||
 	    rp_string(rp, "patch", &patch) != 0)
-		return -1;
+		return rp->err;
 	c->inlen = strlen(patch);
 	c->in = xstrdup(patch);
 	c->fs.simple = !push;
@@ -720,7 +724,7 @@ static int
 rm_fs_ls(struct rpc_params *rp, struct rpc_call *c)
 {
 	if (rm_fs_start(rp, c, "ls") != 0)
-		return -1;
+		return rp->err;
 	rp_arg(rp, "--json");
 	return rm_fs_path(rp, c, 1);
 }
@@ -730,7 +734,7 @@ static int
 rm_fs_stat(struct rpc_params *rp, struct rpc_call *c)
 {
 	if (rm_fs_start(rp, c, "stat") != 0)
-		return -1;
+		return rp->err;
 	rp_arg(rp, "--json");
 	return rm_fs_path(rp, c, 1);
 }
@@ -743,10 +747,10 @@ rm_proc_start(struct rpc_params *rp, struct rpc_call *c, const char *sub,
 	rp_arg(rp, "process");
 	rp_arg(rp, sub);
 	if (rm_sandbox_opt(rp, c) != 0 || rm_conn(rp) != 0)
-		return -1;
+		return rp->err;
 	if (json)
 		rp_arg(rp, "--json");
-	return rp->msg != NULL ? -1 : 0;
+	return rp->err;
 }
 
 /* The handle operand, after "--". */
@@ -756,7 +760,7 @@ rm_proc_handle(struct rpc_params *rp)
 	const char	*h;
 
 	if (rp_string(rp, "handle", &h) != 0)
-		return -1;
+		return rp->err;
 	rp_arg(rp, "--");
 	return rp_arg(rp, h);
 }
@@ -766,12 +770,12 @@ static int
 rm_process_start(struct rpc_params *rp, struct rpc_call *c)
 {
 	if (rm_proc_start(rp, c, "start", 1) != 0)
-		return -1;
+		return rp->err;
 	rm_flag(rp, "pty", NULL);
 	rm_opt(rp, "name");
 	rm_opt_int(rp, "log_max");
 	if (rm_env(rp, c) != 0)
-		return -1;
+		return rp->err;
 	return rm_command(rp, "argv");
 }
 
@@ -787,7 +791,7 @@ static int
 rm_process_poll(struct rpc_params *rp, struct rpc_call *c)
 {
 	if (rm_proc_start(rp, c, "poll", 1) != 0)
-		return -1;
+		return rp->err;
 	return rm_proc_handle(rp);
 }
 
@@ -797,7 +801,7 @@ rm_process_log(struct rpc_params *rp, struct rpc_call *c)
 {
 	if (rm_proc_start(rp, c, "log", 1) != 0 ||
 	    rm_opt_int(rp, "tail") != 0)
-		return -1;
+		return rp->err;
 	return rm_proc_handle(rp);
 }
 
@@ -807,7 +811,7 @@ rm_process_wait(struct rpc_params *rp, struct rpc_call *c)
 {
 	if (rm_proc_start(rp, c, "wait", 1) != 0 ||
 	    rm_opt_int(rp, "timeout") != 0)
-		return -1;
+		return rp->err;
 	return rm_proc_handle(rp);
 }
 
@@ -820,7 +824,7 @@ rm_process_write(struct rpc_params *rp, struct rpc_call *c)
 	if (rm_proc_start(rp, c, "write", 0) != 0 ||
 	    rm_flag(rp, "eof", &eof) != 0 ||
 	    rp_data(rp, "data", &c->in, &c->inlen) != 0)
-		return -1;
+		return rp->err;
 	if (c->in == NULL && !eof)
 		return rp_fail(rp, "params.data: required unless eof is true");
 	if (c->in == NULL)
@@ -835,7 +839,7 @@ rm_process_kill(struct rpc_params *rp, struct rpc_call *c)
 	const cJSON	*v;
 
 	if (rm_proc_start(rp, c, "kill", 0) != 0)
-		return -1;
+		return rp->err;
 	if ((v = rp_get(rp, "signal")) != NULL) {
 		if (cJSON_IsNumber(v))
 			rp_argf(rp, "--signal=%d", (int)v->valuedouble);

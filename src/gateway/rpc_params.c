@@ -14,6 +14,7 @@
 #include <cjson/cJSON.h>
 
 #include "base64.h"
+#include "error.h"
 #include "rpc_methods.h"
 #include "rpc_params.h"
 #include "xmalloc.h"
@@ -25,24 +26,48 @@ rp_init(struct rpc_params *rp, const struct op_entry *op,
 {
 	memset(rp, 0, sizeof *rp);
 	rp->op = op;
-	if (ops_check(op, OPS_SURFACE_RPC, "params", params, &rp->msg) != 0)
-		return -1;
+	if ((rp->err = ops_check(op, OPS_SURFACE_RPC, "params", params,
+	    &rp->msg)) != 0)
+		return rp->err;
 	rp->params = params;
 	return 0;
 }
 
-/* Keep the first failure's message. */
+/* Keep the first failure's message and code err; return that code. */
+static int
+rp_vfail(struct rpc_params *rp, int err, const char *fmt, va_list ap)
+{
+	if (rp->msg == NULL) {
+		rp->msg = xvasprintf(fmt, ap);
+		rp->err = err;
+	}
+	return rp->err;
+}
+
+/* Keep the first failure's message (CLAW_ERR_INVAL). */
 int
 rp_fail(struct rpc_params *rp, const char *fmt, ...)
 {
 	va_list	ap;
+	int	rc;
 
-	if (rp->msg == NULL) {
-		va_start(ap, fmt);
-		rp->msg = xvasprintf(fmt, ap);
-		va_end(ap);
-	}
-	return -1;
+	va_start(ap, fmt);
+	rc = rp_vfail(rp, CLAW_ERR_INVAL, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+/* Keep the first failure's message, with code err. */
+static int
+rp_failc(struct rpc_params *rp, int err, const char *fmt, ...)
+{
+	va_list	ap;
+	int	rc;
+
+	va_start(ap, fmt);
+	rc = rp_vfail(rp, err, fmt, ap);
+	va_end(ap);
+	return rc;
 }
 
 /* Mark key as read; return its value or NULL. */
@@ -66,7 +91,7 @@ rp_string(struct rpc_params *rp, const char *key, const char **out)
 
 	*out = NULL;
 	if (rp->msg != NULL)
-		return -1;
+		return rp->err;
 	if ((v = rp_get(rp, key)) != NULL)
 		*out = v->valuestring;
 	return 0;
@@ -80,7 +105,7 @@ rp_int(struct rpc_params *rp, const char *key, int64_t *out, int *present)
 
 	*present = 0;
 	if (rp->msg != NULL)
-		return -1;
+		return rp->err;
 	if ((v = rp_get(rp, key)) == NULL)
 		return 0;
 	*out = (int64_t)v->valuedouble;
@@ -96,7 +121,7 @@ rp_bool(struct rpc_params *rp, const char *key, int *out)
 
 	*out = 0;
 	if (rp->msg != NULL)
-		return -1;
+		return rp->err;
 	if ((v = rp_get(rp, key)) != NULL)
 		*out = cJSON_IsTrue(v);
 	return 0;
@@ -111,7 +136,7 @@ rp_enum(struct rpc_params *rp, const char *key, const char **out)
 
 	*out = NULL;
 	if (rp_string(rp, key, &s) != 0 || s == NULL)
-		return rp->msg != NULL ? -1 : 0;
+		return rp->err;
 	a = ops_arg(rp->op, OPS_SURFACE_RPC, key);
 	*out = a->names->v[names_find(a->names, s)];
 	return 0;
@@ -129,7 +154,7 @@ rp_data(struct rpc_params *rp, const char *key, char **out, size_t *outlen)
 	*out = NULL;
 	*outlen = 0;
 	if (rp->msg != NULL)
-		return -1;
+		return rp->err;
 	key_b64 = xasprintf("%s_base64", key);
 	t = rp_get(rp, key);
 	b = cJSON_GetObjectItemCaseSensitive(rp->params, key_b64);
@@ -146,7 +171,7 @@ rp_data(struct rpc_params *rp, const char *key, char **out, size_t *outlen)
 		*outlen = n;
 	}
 	free(key_b64);
-	return rp->msg != NULL ? -1 : 0;
+	return rp->err;
 }
 
 /* Refuse unknown and repeated members. */
@@ -157,7 +182,7 @@ rp_finish(struct rpc_params *rp)
 	size_t		 i;
 
 	if (rp->msg != NULL)
-		return -1;
+		return rp->err;
 	if (rp->params == NULL)
 		return 0;
 	cJSON_ArrayForEach(m, rp->params) {
@@ -182,12 +207,12 @@ rp_arg(struct rpc_params *rp, const char *arg)
 	size_t	n = strlen(arg);
 
 	if (rp->msg != NULL)
-		return -1;
+		return rp->err;
 	if (n > RPC_ARG_MAX || rp->argvbytes + n + 1 > RPC_ARGV_MAX ||
 	    rp->argc + 1 >= RPC_ARGC_MAX)
-		return rp_fail(rp, "params: the worker's argument list would "
-		    "be too long (one argument at most %d bytes, all of them "
-		    "%d)", RPC_ARG_MAX, RPC_ARGV_MAX);
+		return rp_failc(rp, CLAW_ERR_RANGE, "params: the worker's "
+		    "argument list would be too long (one argument at most %d "
+		    "bytes, all of them %d)", RPC_ARG_MAX, RPC_ARGV_MAX);
 	rp->argv = xreallocarray(rp->argv, (size_t)rp->argc + 2,
 	    sizeof *rp->argv);
 	rp->argv[rp->argc++] = xstrdup(arg);
@@ -205,7 +230,7 @@ rp_argf(struct rpc_params *rp, const char *fmt, ...)
 	int	 rc;
 
 	if (rp->msg != NULL)
-		return -1;
+		return rp->err;
 	va_start(ap, fmt);
 	s = xvasprintf(fmt, ap);
 	va_end(ap);
@@ -227,4 +252,5 @@ rp_free(struct rpc_params *rp)
 	rp->argv = NULL;
 	rp->argc = 0;
 	rp->msg = NULL;
+	rp->err = 0;
 }

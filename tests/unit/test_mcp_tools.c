@@ -18,6 +18,7 @@
 #include <cmocka.h>
 #include <cjson/cJSON.h>
 
+#include "error.h"
 #include "jsonrpc.h"
 #include "mcp_spill.h"
 #include "mcp_tools.h"
@@ -456,7 +457,7 @@ test_spills(void **state)
 	assert_string_equal(data, "e");
 	free(data);
 	assert_int_equal(mcp_spills_read(st, "o99999999", 0, 0, 5, &data,
-	    &len, &total, &cause), -1);
+	    &len, &total, &cause), CLAW_ERR_NOTFOUND);
 	free(cause);
 	p = cJSON_CreateObject();
 	cJSON_AddStringToObject(p, "id", id);

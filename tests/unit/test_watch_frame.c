@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "buf.h"
+#include "error.h"
 #include "watch_frame.h"
 
 #define TOK	"0123456789abcdef0123456789abcdef"
@@ -153,7 +154,7 @@ test_garbled(void **state)
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		scanned = 0;
 		assert_int_equal(watch_frame_parse(bad[i].s, bad[i].n, 100,
-		    &scanned, &f), -1);
+		    &scanned, &f), CLAW_ERR_PARSE);
 	}
 }
 
@@ -172,12 +173,12 @@ test_cap(void **state)
 	assert_int_equal(watch_frame_parse(b.data, b.len, 4096, &scanned,
 	    &f), 0);
 	assert_int_equal(watch_frame_parse(b.data, b.len, 1000, &scanned,
-	    &f), -1);
+	    &f), CLAW_ERR_RANGE);
 	buf_reset(&b);
 	frame(&b, "f 644 1 1.0 x\0", 14, "0");
 	scanned = 0;
 	assert_int_equal(watch_frame_parse(b.data, b.len, 10, &scanned, &f),
-	    -1);
+	    CLAW_ERR_RANGE);
 	buf_free(&b);
 }
 
