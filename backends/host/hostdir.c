@@ -64,19 +64,19 @@ hostdir_line(struct lines *l)
 	return xstrndup(s, n);
 }
 
-/* Parse a non-negative decimal below 2^53. */
+/* Parse a non-negative decimal below 2^53; 0 or CLAW_ERR_PARSE. */
 static int
 hostdir_number(const char *s, int64_t *v)
 {
 	uint64_t	n;
 
 	if (num_parse_str(s, 0, HOSTDIR_TIME_MAX - 1, &n) != 0)
-		return -1;
+		return CLAW_ERR_PARSE;
 	*v = (int64_t)n;
 	return 0;
 }
 
-/* Parse "clawssh-entry ID CREATED USED SIZE"; returns 0 or -1. */
+/* Parse "clawssh-entry ID CREATED USED SIZE"; 0 or CLAW_ERR_PARSE. */
 static int
 hostdir_entry_header(char *line, char *id, int64_t *created, int64_t *used,
     int64_t *size)
@@ -92,7 +92,7 @@ hostdir_entry_header(char *line, char *id, int64_t *created, int64_t *used,
 	    !sandbox_id_ok(f[1]) || hostdir_number(f[2], created) != 0 ||
 	    hostdir_number(f[3], used) != 0 || hostdir_number(f[4], size) != 0 ||
 	    *size > SANDBOX_META_MAX)
-		return -1;
+		return CLAW_ERR_PARSE;
 	memcpy(id, f[1], SANDBOX_ID_LEN + 1);
 	return 0;
 }
@@ -100,7 +100,7 @@ hostdir_entry_header(char *line, char *id, int64_t *created, int64_t *used,
 /*
  * Parse one entry at l: header line, then SIZE bytes of metadata.
  * Returns 0 (entry filled), 1 (framing fine, metadata bad: skipped), or
- * -1 (framing broken).
+ * CLAW_ERR_PARSE (framing broken).
  */
 static int
 hostdir_entry(struct lines *l, struct hostdir_entry *e, char **cause)
@@ -112,11 +112,11 @@ hostdir_entry(struct lines *l, struct hostdir_entry *e, char **cause)
 
 	memset(e, 0, sizeof *e);
 	if ((line = hostdir_line(l)) == NULL)
-		return -1;
+		return CLAW_ERR_PARSE;
 	rc = hostdir_entry_header(line, id, &e->created, &e->last_used, &size);
 	free(line);
 	if (rc != 0 || lines_bytes(l, (size_t)size, &meta) != 0)
-		return -1;
+		return CLAW_ERR_PARSE;
 	memcpy(e->meta.id, id, sizeof id);
 	rc = sandbox_meta_decode(meta, (size_t)size, id, &e->meta, cause);
 	return rc == 0 ? 0 : 1;
@@ -207,7 +207,8 @@ hostdir_parse_got(struct transport *t, const struct buf *out,
 	if ((line = hostdir_line(&lr)) == NULL)
 		line = xstrdup("");
 	*created = strcmp(line, "clawssh-created") == 0;
-	rc = *created || strcmp(line, "clawssh-found") == 0 ? 0 : -1;
+	rc = *created || strcmp(line, "clawssh-found") == 0 ? 0 :
+	    CLAW_ERR_PARSE;
 	free(line);
 	if (rc == 0 && (rc = hostdir_entry(&lr, got, &why)) == 1) {
 		*cause = xasprintf("%s: sandbox %s has corrupt metadata (%s);"

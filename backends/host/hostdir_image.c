@@ -29,7 +29,7 @@
 
 /*
  * Parse the line[0..len) "clawssh-image NAME TIME KIB" (single spaces,
- * digits only) into im; 0 or -1.
+ * digits only) into im; 0 or CLAW_ERR_PARSE.
  */
 static int
 img_parse(const char *line, size_t len, struct hostdir_image *im)
@@ -47,11 +47,11 @@ img_parse(const char *line, size_t len, struct hostdir_image *im)
 	    memchr(s, '\0', n) != NULL ||
 	    lines_number(&w, 0, INT64_MAX, &when) != 0 ||
 	    lines_number(&w, 0, UINT64_MAX, &kib) != 0 || lines_left(&w) != 0)
-		return -1;
+		return CLAW_ERR_PARSE;
 	memcpy(name, s, n);
 	name[n] = '\0';
 	if (sandbox_image_check(name, NULL) != 0 || strcmp(name, "host") == 0)
-		return -1;
+		return CLAW_ERR_PARSE;
 	memcpy(im->name, name, n + 1);
 	im->imported = (int64_t)when;
 	im->kib = kib;

@@ -182,7 +182,7 @@ provider_close_pipes(int (*fds)[2], size_t n)
 	}
 }
 
-/* Make three pipes and start the child; 0 or -1 (errno). */
+/* Make three pipes and start the child; 0, or CLAW_ERR_* with errno set. */
 static int
 provider_start(struct provider_proc *p, char *const *argv)
 {
@@ -194,7 +194,7 @@ provider_start(struct provider_proc *p, char *const *argv)
 		saved = errno;
 		provider_close_pipes(fds, 3);
 		errno = saved;
-		return -1;
+		return saved == 0 ? CLAW_ERR_IO : claw_err_from_errno(saved);
 	}
 	if (p->pid == 0)
 		provider_child(pi[0], po[1], pe[1], argv);
@@ -341,7 +341,7 @@ provider_run(const struct provider_conf *pc, char *const *argv,
 	p.in = p.out = p.err = -1;
 	log_info("provider %s: running %s %s", pc->name, argv[0],
 	    argv[1] != NULL ? argv[1] : "");
-	if (provider_start(&p, argv) == -1) {
+	if (provider_start(&p, argv) != 0) {
 		err = errno;
 		return provider_fail(cause, pc, claw_err_from_errno(err),
 		    "cannot run %s: %s", argv[0], strerror(err));

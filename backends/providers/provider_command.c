@@ -74,7 +74,10 @@ pcmd_call(const struct provider_conf *pc, const char *op, const char *name,
 	return rc;
 }
 
-/* Copy string member key of o to *dst; absent or null is fine. */
+/*
+ * Copy string member key of o to *dst; absent or null is fine.  0, or
+ * CLAW_ERR_PARSE if it is not a string.
+ */
 static int
 pcmd_str(const cJSON *o, const char *key, char **dst)
 {
@@ -83,12 +86,15 @@ pcmd_str(const cJSON *o, const char *key, char **dst)
 	if (v == NULL || cJSON_IsNull(v))
 		return 0;
 	if (!cJSON_IsString(v))
-		return -1;
+		return CLAW_ERR_PARSE;
 	*dst = xstrdup(v->valuestring);
 	return 0;
 }
 
-/* Read an answer's "endpoint" object into ep; -1 with *what if bad. */
+/*
+ * Read an answer's "endpoint" object into ep; 0, or CLAW_ERR_PARSE with
+ * *what if bad.
+ */
 static int
 pcmd_endpoint(const cJSON *o, struct provider_endpoint *ep,
     const char **what)
@@ -100,14 +106,14 @@ pcmd_endpoint(const cJSON *o, struct provider_endpoint *ep,
 	if (e == NULL || cJSON_IsNull(e))
 		return 0;
 	if (!cJSON_IsObject(e))
-		return -1;
+		return CLAW_ERR_PARSE;
 	port = cJSON_GetObjectItemCaseSensitive(e, "port");
 	if (port != NULL && !cJSON_IsNull(port)) {
 		*what = "endpoint.port";
 		if (!cJSON_IsNumber(port) || port->valuedouble < 0 ||
 		    port->valuedouble > 65535 ||
 		    port->valuedouble != (double)(int)port->valuedouble)
-			return -1;
+			return CLAW_ERR_PARSE;
 		ep->port = (int)port->valuedouble;
 	}
 	*what = "an endpoint member";
@@ -118,11 +124,11 @@ pcmd_endpoint(const cJSON *o, struct provider_endpoint *ep,
 	    pcmd_str(e, "hostKeyAlias", &ep->host_key_alias) != 0 ||
 	    pcmd_str(e, "execWrap", &ep->exec_wrap) != 0 ||
 	    pcmd_str(e, "hostKeys", &ep->host_keys) != 0)
-		return -1;
+		return CLAW_ERR_PARSE;
 	return 0;
 }
 
-/* Map a state word of the protocol; -1 if it is not one. */
+/* Map a state word of the protocol; CLAW_ERR_PARSE if it is not one. */
 static int
 pcmd_state(const char *s, enum provider_state *st)
 {
@@ -136,7 +142,7 @@ pcmd_state(const char *s, enum provider_state *st)
 			return 0;
 		}
 	}
-	return -1;
+	return CLAW_ERR_PARSE;
 }
 
 /* Read one sandbox object (an answer to get, or a list entry). */

@@ -125,7 +125,10 @@ k8s_text_ok(const char *s, size_t max)
 	return *s != '-' && k8s_printable(s, max);
 }
 
-/* Split an sshd setting into kc->sshd: 1 to K8S_SSHD_WORDS words. */
+/*
+ * Split an sshd setting into kc->sshd: 1 to K8S_SSHD_WORDS words.  0,
+ * CLAW_ERR_RANGE for too many words, or CLAW_ERR_INVAL.
+ */
 static int
 k8s_conf_sshd(struct k8s_conf *kc, const char *v)
 {
@@ -135,36 +138,36 @@ k8s_conf_sshd(struct k8s_conf *kc, const char *v)
 	while (*(p += strspn(p, " \t")) != '\0') {
 		len = strcspn(p, " \t");
 		if (n == K8S_SSHD_WORDS)
-			return -1;
+			return CLAW_ERR_RANGE;
 		kc->sshd[n] = xstrndup(p, len);
 		if ((n == 0 && *p == '-') || !k8s_printable(kc->sshd[n], 4096))
-			return -1;
+			return CLAW_ERR_INVAL;
 		n++;
 		p += len;
 	}
-	return n > 0 ? 0 : -1;
+	return n > 0 ? 0 : CLAW_ERR_INVAL;
 }
 
-/* Check v for a setting of kind; 0 when fine. */
+/* Check v for a setting of kind; 0 when fine, else CLAW_ERR_INVAL. */
 static int
 k8s_conf_value_ok(enum k8s_kind kind, const char *v)
 {
 	switch (kind) {
 	case K8S_V_LABEL:
-		return k8s_label_ok(v, K8S_NAME_MAX) ? 0 : -1;
+		return k8s_label_ok(v, K8S_NAME_MAX) ? 0 : CLAW_ERR_INVAL;
 	case K8S_V_OBJECT:
-		return k8s_subdomain_ok(v) ? 0 : -1;
+		return k8s_subdomain_ok(v) ? 0 : CLAW_ERR_INVAL;
 	case K8S_V_TEXT:
-		return k8s_text_ok(v, 4096) ? 0 : -1;
+		return k8s_text_ok(v, 4096) ? 0 : CLAW_ERR_INVAL;
 	case K8S_V_USER:
-		return k8s_label_value_ok(v) ? 0 : -1;
+		return k8s_label_value_ok(v) ? 0 : CLAW_ERR_INVAL;
 	case K8S_V_HOSTKEY:
 		return (strcmp(v, "none") == 0 || (*v == '/' &&
-		    k8s_text_ok(v, 4096))) ? 0 : -1;
+		    k8s_text_ok(v, 4096))) ? 0 : CLAW_ERR_INVAL;
 	case K8S_V_SSHD:
 		return 0;
 	}
-	return -1;
+	return CLAW_ERR_INVAL;
 }
 
 /* Store one "key=value" argument. */

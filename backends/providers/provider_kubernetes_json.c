@@ -123,7 +123,10 @@ k8s_uid_ok(const char *s)
 	    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-") == n;
 }
 
-/* The condition of type in o's status.conditions; -1 if malformed. */
+/*
+ * The condition of type in o's status.conditions; 0, or CLAW_ERR_PARSE if
+ * malformed.
+ */
 static int
 k8s_condition(const cJSON *o, const char *type, const cJSON **cond)
 {
@@ -133,11 +136,11 @@ k8s_condition(const cJSON *o, const char *type, const cJSON **cond)
 	if (!k8s_set(conds))
 		return 0;
 	if (!cJSON_IsArray(conds))
-		return -1;
+		return CLAW_ERR_PARSE;
 	cJSON_ArrayForEach(c, conds) {
 		if (!cJSON_IsObject(c) || k8s_s(k8s_at(c, "type", NULL)) ==
 		    NULL)
-			return -1;
+			return CLAW_ERR_PARSE;
 		if (strcmp(k8s_s(k8s_at(c, "type", NULL)), type) == 0) {
 			*cond = c;
 			return 0;
@@ -270,7 +273,7 @@ bad:
 	return rc;
 }
 
-/* A resource quantity that must be a whole count; -1 if it is not. */
+/* A resource quantity that must be a whole count; CLAW_ERR_PARSE if not. */
 static int
 k8s_count(const cJSON *q)
 {
@@ -281,11 +284,14 @@ k8s_count(const cJSON *q)
 		return (int)q->valuedouble;
 	if (s == NULL || *s == '\0' || strlen(s) > 4 ||
 	    strspn(s, "0123456789") != strlen(s))
-		return -1;
+		return CLAW_ERR_PARSE;
 	return atoi(s);
 }
 
-/* The GPUs containers ask for (limits, else requests); -1 if malformed. */
+/*
+ * The GPUs containers ask for (limits, else requests); CLAW_ERR_PARSE if
+ * malformed, CLAW_ERR_RANGE if over 1000.
+ */
 static int
 k8s_containers_gpus(const cJSON *containers)
 {
@@ -293,7 +299,7 @@ k8s_containers_gpus(const cJSON *containers)
 	int		 n, sum = 0;
 
 	if (!cJSON_IsArray(containers))
-		return -1;
+		return CLAW_ERR_PARSE;
 	cJSON_ArrayForEach(c, containers) {
 		q = k8s_at(c, "resources", "limits", K8S_GPU_RESOURCE, NULL);
 		if (!k8s_set(q))
@@ -301,8 +307,10 @@ k8s_containers_gpus(const cJSON *containers)
 			    K8S_GPU_RESOURCE, NULL);
 		if (!k8s_set(q))
 			continue;
-		if ((n = k8s_count(q)) < 0 || (sum += n) > 1000)
-			return -1;
+		if ((n = k8s_count(q)) < 0)
+			return n;
+		if ((sum += n) > 1000)
+			return CLAW_ERR_RANGE;
 	}
 	return sum;
 }

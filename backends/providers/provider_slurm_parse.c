@@ -178,7 +178,7 @@ slurm_state_text(const char *word, const char *r, size_t rn)
 
 /*
  * Split line s[0..n) at the first SLURM_FIELDS - 1 '|' into f[] and
- * fn[]; the last field takes the rest.  Returns 0 or -1.
+ * fn[]; the last field takes the rest.  Returns 0 or CLAW_ERR_PARSE.
  */
 static int
 slurm_split(const char *s, size_t n, const char **f, size_t *fn)
@@ -188,7 +188,7 @@ slurm_split(const char *s, size_t n, const char **f, size_t *fn)
 
 	for (i = 0; i < SLURM_FIELDS - 1; i++) {
 		if ((bar = memchr(p, '|', end - p)) == NULL)
-			return -1;
+			return CLAW_ERR_PARSE;
 		f[i] = p;
 		fn[i] = bar - p;
 		p = bar + 1;
@@ -528,7 +528,7 @@ slurm_all_in(const char *s, size_t n, const char *set)
 #define SLURM_SSHD_TAG		"clawssh-sshd:"
 #define SLURM_SRUN_TAG		"clawssh-srun:"
 
-/* Read PORT:ssh-ed25519:BASE64 at v[0..n) into ai. */
+/* Read PORT:ssh-ed25519:BASE64 at v[0..n) into ai; 0 or CLAW_ERR_PARSE. */
 static int
 slurm_access_sshd(const char *v, size_t n, struct slurm_access_info *ai)
 {
@@ -538,15 +538,15 @@ slurm_access_sshd(const char *v, size_t n, struct slurm_access_info *ai)
 
 	if ((c = memchr(v, ':', n)) == NULL ||
 	    num_parse(v, (size_t)(c - v), 0, 65535, &port) != 0)
-		return -1;
+		return CLAW_ERR_PARSE;
 	v = c + 1;
 	if (port < 1 || (size_t)(end - v) <= tn ||
 	    memcmp(v, "ssh-ed25519:", tn) != 0)
-		return -1;
+		return CLAW_ERR_PARSE;
 	v += tn;
 	if (end - v < 16 || end - v > SLURM_KEY_B64_MAX ||
 	    !slurm_all_in(v, end - v, SLURM_B64))
-		return -1;
+		return CLAW_ERR_PARSE;
 	ai->mode = SLURM_ACCESS_SSHD;
 	ai->port = (int)port;
 	ai->host_key = xasprintf("ssh-ed25519 %.*s", (int)(end - v), v);

@@ -12,6 +12,7 @@
 
 #include "base64.h"
 #include "compat.h"
+#include "error.h"
 #include "xmalloc.h"
 
 static const char base64_chars[] =
@@ -35,8 +36,9 @@ base64_value(unsigned char c)
 }
 
 /*
- * Set *ndata to the length of text[0..len) without its padding; return -1 if
- * the length cannot be base64 or padding is wrong, or missing when strict.
+ * Set *ndata to the length of text[0..len) without its padding; return
+ * CLAW_ERR_PARSE if the length cannot be base64 or padding is wrong, or
+ * missing when strict.
  */
 static int
 base64_data_len(const char *text, size_t len, int strict, size_t *ndata)
@@ -46,15 +48,15 @@ base64_data_len(const char *text, size_t len, int strict, size_t *ndata)
 	while (n > 0 && len - n < 2 && text[n - 1] == '=')
 		n--;
 	if (n % 4 == 1 || ((strict || n != len) && len % 4 != 0))
-		return -1;
+		return CLAW_ERR_PARSE;
 	*ndata = n;
 	return 0;
 }
 
 /*
  * Decode n alphabet characters into out, setting *outlen; return the bits
- * left over past the last whole byte, or -1 at a character not in the
- * alphabet.
+ * left over past the last whole byte, or CLAW_ERR_PARSE at a character
+ * not in the alphabet.
  */
 static int
 base64_decode_chars(const char *text, size_t n, unsigned char *out,
@@ -66,7 +68,7 @@ base64_decode_chars(const char *text, size_t n, unsigned char *out,
 
 	for (i = 0; i < n; i++) {
 		if ((v = base64_value((unsigned char)text[i])) < 0)
-			return -1;
+			return CLAW_ERR_PARSE;
 		acc = acc << 6 | (unsigned int)v;
 		if ((bits += 6) >= 8) {
 			bits -= 8;

@@ -115,7 +115,8 @@ jsonc_blank_block(char *s, size_t len, size_t i, int *closed)
 
 /*
  * Replace comments outside strings in s[0..len) with spaces, keeping
- * newlines.  Returns 0, or -1 with *bad at an unterminated block comment.
+ * newlines.  Returns 0, or CLAW_ERR_PARSE with *bad at an unterminated
+ * block comment.
  */
 static int
 jsonc_strip(char *s, size_t len, size_t *bad)
@@ -132,7 +133,7 @@ jsonc_strip(char *s, size_t len, size_t *bad)
 			*bad = i;
 			i = jsonc_blank_block(s, len, i, &closed);
 			if (!closed)
-				return -1;
+				return CLAW_ERR_PARSE;
 		} else
 			i++;
 	}
@@ -152,7 +153,7 @@ jsonc_skip_space(const char *s, size_t len, size_t i)
 /*
  * Scan s[0..c) and set *top to the innermost open bracket ('{', '[' or 0)
  * and *last to the last byte before c that is not whitespace ('"' for a
- * string).  Returns -1 if c lies inside a string.
+ * string).  Returns 0, or CLAW_ERR_INVAL if c lies inside a string.
  */
 static int
 jsonc_context(const char *s, size_t len, size_t c, char *top, char *last)
@@ -164,7 +165,7 @@ jsonc_context(const char *s, size_t len, size_t c, char *top, char *last)
 	while (i < c) {
 		if (s[i] == '"') {
 			if ((i = jsonc_skip_string(s, len, i)) > c)
-				return -1;
+				return CLAW_ERR_INVAL;
 			*last = '"';
 			continue;
 		}

@@ -72,7 +72,7 @@ tty_size(int fd, unsigned *cols, unsigned *rows)
 
 	if (ioctl(fd, TIOCGWINSZ, &ws) == -1 || ws.ws_col == 0 ||
 	    ws.ws_row == 0)
-		return -1;
+		return CLAW_ERR_IO;
 	*cols = ws.ws_col;
 	*rows = ws.ws_row;
 	return 0;

@@ -20,7 +20,7 @@ void	tty_restore(void);
 
 /*
  * The window size of the terminal on fd: 0 with *cols and *rows set
- * (neither 0), or -1 if fd is not a terminal or has no size.
+ * (neither 0), or CLAW_ERR_IO if fd is not a terminal or has no size.
  */
 int	tty_size(int fd, unsigned *cols, unsigned *rows);
 

@@ -47,7 +47,7 @@ gpu_parse_index(const char *s, size_t n)
 	uint64_t	v;
 
 	if (num_parse(s, n, NUM_CANONICAL, GPU_INDEX_MAX, &v) != 0)
-		return -1;
+		return CLAW_ERR_PARSE;
 	return (int)v;
 }
 
@@ -324,7 +324,8 @@ gpu_table_format(const struct gpu_table *t)
 
 /*
  * Return the GPU index named by the /dev entry s[0..n) ("nvidiaN" or
- * "/dev/nvidiaN"), -1 for any other name, or -2 for an index too large.
+ * "/dev/nvidiaN"), CLAW_ERR_NOTFOUND for any other name, or CLAW_ERR_RANGE
+ * for an index too large.
  */
 static int
 gpu_device_index(const char *s, size_t n)
@@ -337,17 +338,17 @@ gpu_device_index(const char *s, size_t n)
 		n -= 5;
 	}
 	if (n <= 6 || memcmp(s, "nvidia", 6) != 0)
-		return -1;
+		return CLAW_ERR_NOTFOUND;
 	s += 6;
 	n -= 6;
 	for (k = 0; k < n; k++) {
 		if (s[k] < '0' || s[k] > '9')
-			return -1;
+			return CLAW_ERR_NOTFOUND;
 	}
 	if (n > 1 && s[0] == '0')
-		return -1;
+		return CLAW_ERR_NOTFOUND;
 	if ((i = gpu_parse_index(s, n)) < 0)
-		return -2;
+		return CLAW_ERR_RANGE;
 	return i;
 }
 
@@ -372,7 +373,7 @@ gpu_parse_devices(const char *text, size_t len, int **idx, size_t *n,
 	lines_init(&lr, text, len);
 	while (lines_next_loose(&lr, len, &p, &k) == 0) {
 		line++;
-		if ((i = gpu_device_index(p, k)) == -2)
+		if ((i = gpu_device_index(p, k)) == CLAW_ERR_RANGE)
 			return claw_fail(cause, CLAW_ERR_PARSE, "line %zu: GPU "
 			    "device index over %d", line, GPU_INDEX_MAX);
 		if (i >= 0 && !seen[i]) {

@@ -82,7 +82,7 @@ char	*gpu_visible(const int *got, size_t n);
 
 /*
  * Parse a GPU index at s[0..n) (not NUL-terminated): 1..4 digits, no
- * leading zero, at most GPU_INDEX_MAX.  Return the index, or -1.
+ * leading zero, at most GPU_INDEX_MAX.  Return the index, or CLAW_ERR_PARSE.
  */
 int	gpu_parse_index(const char *s, size_t n);
 

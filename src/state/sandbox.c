@@ -532,7 +532,8 @@ sandbox_meta_encode(const struct sandbox_meta *meta)
 /*
  * Metadata decoding.  Each field has a handler that checks the member and
  * stores it in the meta being built; on failure it sets *why (allocated)
- * to what is wrong, and meta_field names the field.
+ * to what is wrong and returns CLAW_ERR_PARSE, and meta_field names the
+ * field.
  */
 struct meta_ctx {
 	const char		*want_id;	/* NULL: any id */
@@ -564,12 +565,12 @@ meta_version(const cJSON *item, struct meta_ctx *c, char **why)
 {
 	if (!cJSON_IsNumber(item)) {
 		*why = xstrdup("expected a number");
-		return -1;
+		return CLAW_ERR_PARSE;
 	}
 	if (item->valuedouble != SANDBOX_META_VERSION) {
 		*why = xasprintf("unsupported version %.17g (expected %d)",
 		    item->valuedouble, SANDBOX_META_VERSION);
-		return -1;
+		return CLAW_ERR_PARSE;
 	}
 	c->m->version = SANDBOX_META_VERSION;
 	return 0;
@@ -583,7 +584,7 @@ meta_id(const cJSON *item, struct meta_ctx *c, char **why)
 	char		*q, *qw;
 
 	if ((s = meta_string(item, why)) == NULL)
-		return -1;
+		return CLAW_ERR_PARSE;
 	q = sandbox_quote(s);
 	if (!sandbox_id_ok(s))
 		*why = xasprintf("%s is not a sandbox id", q);
@@ -594,10 +595,10 @@ meta_id(const cJSON *item, struct meta_ctx *c, char **why)
 	} else
 		strlcpy(c->m->id, s, sizeof(c->m->id));
 	free(q);
-	return *why == NULL ? 0 : -1;
+	return *why == NULL ? 0 : CLAW_ERR_PARSE;
 }
 
-/* Return the value string item names in t, or -1 with *why set. */
+/* Return the value string item names in t, or CLAW_ERR_PARSE with *why. */
 static int
 meta_enum(const cJSON *item, const struct names *t, const char *what,
     char **why)
@@ -607,11 +608,12 @@ meta_enum(const cJSON *item, const struct names *t, const char *what,
 	int		 v;
 
 	if ((s = meta_string(item, why)) == NULL)
-		return -1;
+		return CLAW_ERR_PARSE;
 	if ((v = names_find(t, s)) == -1) {
 		q = sandbox_quote(s);
 		*why = xasprintf("unknown %s %s", what, q);
 		free(q);
+		return CLAW_ERR_PARSE;
 	}
 	return v;
 }
@@ -623,9 +625,10 @@ meta_scope(const cJSON *item, struct meta_ctx *c, char **why)
 	int	v;
 
 	v = meta_enum(item, &sandbox_scope_names, "scope", why);
-	if (v != -1)
-		c->m->scope = (enum sandbox_scope)v;
-	return v == -1 ? -1 : 0;
+	if (v < 0)
+		return v;
+	c->m->scope = (enum sandbox_scope)v;
+	return 0;
 }
 
 /* Check "mode". */
@@ -635,9 +638,10 @@ meta_mode(const cJSON *item, struct meta_ctx *c, char **why)
 	int	v;
 
 	v = meta_enum(item, &sandbox_mode_names, "mode", why);
-	if (v != -1)
-		c->m->settings.mode = (enum sandbox_mode)v;
-	return v == -1 ? -1 : 0;
+	if (v < 0)
+		return v;
+	c->m->settings.mode = (enum sandbox_mode)v;
+	return 0;
 }
 
 /* Check "access". */
@@ -647,9 +651,10 @@ meta_access(const cJSON *item, struct meta_ctx *c, char **why)
 	int	v;
 
 	v = meta_enum(item, &sandbox_access_names, "access", why);
-	if (v != -1)
-		c->m->settings.access = (enum sandbox_access)v;
-	return v == -1 ? -1 : 0;
+	if (v < 0)
+		return v;
+	c->m->settings.access = (enum sandbox_access)v;
+	return 0;
 }
 
 /* Fail an enum member: "unknown WHAT 'S'". */
@@ -661,7 +666,7 @@ meta_unknown(const char *what, const char *s, char **why)
 	q = sandbox_quote(s);
 	*why = xasprintf("unknown %s %s", what, q);
 	free(q);
-	return -1;
+	return CLAW_ERR_PARSE;
 }
 
 /* Check "runtime". */
@@ -671,7 +676,7 @@ meta_runtime(const cJSON *item, struct meta_ctx *c, char **why)
 	const char	*s;
 
 	if ((s = meta_string(item, why)) == NULL)
-		return -1;
+		return CLAW_ERR_PARSE;
 	if (contain_runtime_parse(s, &c->m->settings.runtime) != 0)
 		return meta_unknown("runtime", s, why);
 	return 0;
@@ -684,7 +689,7 @@ meta_network(const cJSON *item, struct meta_ctx *c, char **why)
 	const char	*s;
 
 	if ((s = meta_string(item, why)) == NULL)
-		return -1;
+		return CLAW_ERR_PARSE;
 	if (contain_network_parse(s, &c->m->settings.network) != 0)
 		return meta_unknown("network", s, why);
 	return 0;
@@ -700,7 +705,7 @@ meta_gpus(const cJSON *item, struct meta_ctx *c, char **why)
 	    d != (double)(int)d) {
 		*why = xasprintf("expected -1 (all) or 1 to %d",
 		    SANDBOX_GPUS_MAX);
-		return -1;
+		return CLAW_ERR_PARSE;
 	}
 	c->m->settings.gpus = (int)d;
 	return 0;
@@ -713,13 +718,13 @@ meta_key(const cJSON *item, struct meta_ctx *c, char **why)
 	const char	*s;
 
 	if ((s = meta_string(item, why)) == NULL)
-		return -1;
+		return CLAW_ERR_PARSE;
 	if (*s == '\0') {
 		*why = xstrdup("empty (the effective key is recorded)");
-		return -1;
+		return CLAW_ERR_PARSE;
 	}
 	if (sandbox_key_check(c->m->scope, s, why) != 0)
-		return -1;
+		return CLAW_ERR_PARSE;
 	strlcpy(c->m->key, s, sizeof(c->m->key));
 	return 0;
 }
@@ -731,9 +736,9 @@ meta_image(const cJSON *item, struct meta_ctx *c, char **why)
 	const char	*s;
 
 	if ((s = meta_string(item, why)) == NULL)
-		return -1;
+		return CLAW_ERR_PARSE;
 	if (sandbox_image_check_for(c->m->settings.runtime, s, why) != 0)
-		return -1;
+		return CLAW_ERR_PARSE;
 	strlcpy(c->m->settings.image, s, sizeof(c->m->settings.image));
 	return 0;
 }
@@ -745,9 +750,9 @@ meta_user(const cJSON *item, struct meta_ctx *c, char **why)
 	const char	*s;
 
 	if ((s = meta_string(item, why)) == NULL)
-		return -1;
+		return CLAW_ERR_PARSE;
 	if (sandbox_user_check(s, why) != 0)
-		return -1;
+		return CLAW_ERR_PARSE;
 	strlcpy(c->m->settings.user, s, sizeof(c->m->settings.user));
 	return 0;
 }
@@ -759,11 +764,11 @@ meta_workdir(const cJSON *item, struct meta_ctx *c, char **why)
 	const char	*s;
 
 	if ((s = meta_string(item, why)) == NULL)
-		return -1;
+		return CLAW_ERR_PARSE;
 	if (sandbox_workdir_parse(s, &c->m->settings.workdir) != 0) {
 		*why = xstrdup("expected \"" SANDBOX_WORKSPACE "\" or "
 		    "\"local\"");
-		return -1;
+		return CLAW_ERR_PARSE;
 	}
 	return 0;
 }
@@ -775,12 +780,12 @@ meta_hash(const cJSON *item, struct meta_ctx *c, char **why)
 	const char	*s;
 
 	if ((s = meta_string(item, why)) == NULL)
-		return -1;
+		return CLAW_ERR_PARSE;
 	if (strnlen(s, SANDBOX_HASH_LEN + 1) != SANDBOX_HASH_LEN ||
 	    strspn(s, SANDBOX_HEX) != SANDBOX_HASH_LEN) {
 		*why = xasprintf("expected %d lower-case hex digits",
 		    SANDBOX_HASH_LEN);
-		return -1;
+		return CLAW_ERR_PARSE;
 	}
 	strlcpy(c->m->config_hash, s, sizeof(c->m->config_hash));
 	return 0;
@@ -797,7 +802,7 @@ meta_created(const cJSON *item, struct meta_ctx *c, char **why)
 	    d != (double)(int64_t)d) {
 		*why = xasprintf("expected an integer from 0 to %.0f",
 		    SANDBOX_CREATED_MAX);
-		return -1;
+		return CLAW_ERR_PARSE;
 	}
 	c->m->created = (int64_t)d;
 	return 0;
@@ -811,7 +816,7 @@ meta_workspace(const cJSON *item, struct meta_ctx *c, char **why)
 	const char		*s;
 
 	if ((s = meta_string(item, why)) == NULL)
-		return -1;
+		return CLAW_ERR_PARSE;
 	if (strnlen(s, SANDBOX_ROOT_MAX + 1) > SANDBOX_ROOT_MAX)
 		*why = xasprintf("longer than %d bytes", SANDBOX_ROOT_MAX);
 	else if (s[0] != '/')
@@ -822,7 +827,7 @@ meta_workspace(const cJSON *item, struct meta_ctx *c, char **why)
 			    "allowed", *p);
 	}
 	if (*why != NULL)
-		return -1;
+		return CLAW_ERR_PARSE;
 	strlcpy(c->m->workspace, s, sizeof(c->m->workspace));
 	return 0;
 }

@@ -134,7 +134,10 @@ agent_answer(const char *line, struct agent_host *out)
 	return CLAW_ERR_PARSE;
 }
 
-/* Read a kept answer younger than AGENT_RECHECK_S; 0 if one was used. */
+/*
+ * Read a kept answer younger than AGENT_RECHECK_S: 0 if one was used,
+ * CLAW_ERR_NOTFOUND if none is kept or fresh, CLAW_ERR_PARSE if it is bad.
+ */
 static int
 agent_cache_get(const char *file, struct agent_host *out)
 {
@@ -146,23 +149,23 @@ agent_cache_get(const char *file, struct agent_host *out)
 
 	if (file == NULL || (fd = open(file, O_RDONLY | O_NOFOLLOW |
 	    O_CLOEXEC)) == -1)
-		return -1;
+		return CLAW_ERR_NOTFOUND;
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
 	    time(NULL) - st.st_mtime >= AGENT_RECHECK_S ||
 	    time(NULL) < st.st_mtime ||
 	    (n = read(fd, raw, sizeof raw - 1)) <= 0) {
 		close(fd);
-		return -1;
+		return CLAW_ERR_NOTFOUND;
 	}
 	close(fd);
 	raw[n] = '\0';
 	if ((nl = strchr(raw, '\n')) == NULL || (size_t)n <= nlen + 1 ||
 	    strncmp(raw, agent_deploy_name(), nlen) != 0 || raw[nlen] != ' ')
-		return -1;
+		return CLAW_ERR_PARSE;
 	*nl = '\0';
 	if (agent_answer(raw + nlen + 1, out) != 0) {
 		agent_host_clear(out);
-		return -1;
+		return CLAW_ERR_PARSE;
 	}
 	return 0;
 }

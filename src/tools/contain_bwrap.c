@@ -14,6 +14,7 @@
 
 #include "buf.h"
 #include "contain_bwrap.h"
+#include "error.h"
 #include "shquote.h"
 #include "xmalloc.h"
 
@@ -668,7 +669,7 @@ contain_bwrap_route(const struct contain_spec *spec, struct contain_route *r)
 	memset(r, 0, sizeof(*r));
 	if (spec->agent == NULL || spec->pty || spec->pty_agent_only ||
 	    spec->settings->gpus != 0)
-		return -1;
+		return CLAW_ERR_UNSUPPORTED;
 	r->dir = contain_bwrap_rundir(spec->root, spec->id);
 	qagent = shquote(spec->agent);
 	qrun = shquote(r->dir);

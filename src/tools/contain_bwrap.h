@@ -115,11 +115,11 @@ struct contain_route {
 };
 
 /*
- * Fill r for spec: 0, or -1 when the command must take the sh path of
- * contain_bwrap_box (no agent, a terminal, GPUs: their variables come
- * from the host's assignment file).  A route does not start the holder:
- * a refusal (none running, other settings) means "take the sh path",
- * which starts it.
+ * Fill r for spec: 0, or CLAW_ERR_UNSUPPORTED when the command must take
+ * the sh path of contain_bwrap_box (no agent, a terminal, GPUs: their
+ * variables come from the host's assignment file).  A route does not
+ * start the holder: a refusal (none running, other settings) means "take
+ * the sh path", which starts it.
  */
 int	contain_bwrap_route(const struct contain_spec *spec,
 	    struct contain_route *r);

@@ -131,7 +131,10 @@ apply_match_at(struct apply_state *a, const struct patch_line *const *pat,
 	return 1;
 }
 
-/* Find pat searching forward from start, each rule in turn; -1 if absent. */
+/*
+ * Find pat searching forward from start, each rule in turn; 0, or
+ * CLAW_ERR_NOTFOUND if absent.
+ */
 static int
 apply_seek(struct apply_state *a, const struct patch_line *const *pat,
     size_t k, size_t start, int eof, size_t *at)
@@ -140,7 +143,7 @@ apply_seek(struct apply_state *a, const struct patch_line *const *pat,
 	int	m;
 
 	if (a->nfl < k || a->nfl - k < start)
-		return -1;
+		return CLAW_ERR_NOTFOUND;
 	last = a->nfl - k;
 	for (m = MATCH_EXACT; m <= MATCH_TRIM; m++) {
 		for (i = eof ? last : start; i <= last; i++) {
@@ -149,20 +152,23 @@ apply_seek(struct apply_state *a, const struct patch_line *const *pat,
 				return 0;
 			}
 			if (a->exhausted)
-				return -1;
+				return CLAW_ERR_NOTFOUND;
 		}
 	}
-	return -1;
+	return CLAW_ERR_NOTFOUND;
 }
 
-/* Find the hunk's k old lines exactly, nearest to guess; -1 if absent. */
+/*
+ * Find the hunk's k old lines exactly, nearest to guess; 0, or
+ * CLAW_ERR_NOTFOUND if absent.
+ */
 static int
 apply_nearest(struct apply_state *a, size_t k, size_t guess, size_t *at)
 {
 	size_t	lo = a->cursor, hi, d;
 
 	if (a->nfl < k || a->nfl - k < lo)
-		return -1;
+		return CLAW_ERR_NOTFOUND;
 	hi = a->nfl - k;
 	guess = guess < lo ? lo : guess > hi ? hi : guess;
 	for (d = 0; d <= hi - lo && !a->exhausted; d++) {
@@ -179,7 +185,7 @@ apply_nearest(struct apply_state *a, size_t k, size_t guess, size_t *at)
 		if (d > hi - guess && d > guess - lo)
 			break;
 	}
-	return -1;
+	return CLAW_ERR_NOTFOUND;
 }
 
 /* Point a->pat at the old (context and removed) lines of h. */

@@ -29,7 +29,10 @@ struct unified_hdr {
 	size_t	 line;			/* the first header line */
 };
 
-/* Decode the escape after a backslash in a quoted name; -1 if bad. */
+/*
+ * Decode the escape after a backslash in a quoted name: the byte, or
+ * CLAW_ERR_PARSE if bad.
+ */
 static int
 name_escape(const char *p, size_t len, size_t *i)
 {
@@ -38,7 +41,7 @@ name_escape(const char *p, size_t len, size_t *i)
 	int		 v, j;
 
 	if (*i >= len)
-		return -1;
+		return CLAW_ERR_PARSE;
 	for (s = simple; *s != '\0'; s += 2) {
 		if (p[*i] == s[0]) {
 			(*i)++;
@@ -48,10 +51,10 @@ name_escape(const char *p, size_t len, size_t *i)
 	v = 0;
 	for (j = 0; j < 3; j++) {
 		if (*i >= len || p[*i] < '0' || p[*i] > '7')
-			return -1;
+			return CLAW_ERR_PARSE;
 		v = v * 8 + (p[(*i)++] - '0');
 	}
-	return v == 0 || v > 255 ? -1 : v;
+	return v == 0 || v > 255 ? CLAW_ERR_PARSE : v;
 }
 
 /* Decode git's C-quoted name at p[0] == '"'; *used gets the bytes read. */
@@ -315,39 +318,47 @@ unified_at_names(const struct patch_parser *ps)
 	    patch_line_at(ps, tl.next, &t2) && patch_starts(&t2, "+++ ");
 }
 
-/* Parse a decimal number of at most PATCH_MAX_NUMBER at *p. */
+/*
+ * Parse a decimal number of at most PATCH_MAX_NUMBER at *p; 0,
+ * CLAW_ERR_PARSE or CLAW_ERR_RANGE.
+ */
 static int
 hunk_number(const char **p, const char *end, size_t *v)
 {
 	size_t	n = 0;
 
 	if (*p >= end || **p < '0' || **p > '9')
-		return -1;
+		return CLAW_ERR_PARSE;
 	while (*p < end && **p >= '0' && **p <= '9') {
 		n = n * 10 + (size_t)(**p - '0');
 		if (n > PATCH_MAX_NUMBER)
-			return -1;
+			return CLAW_ERR_RANGE;
 		(*p)++;
 	}
 	*v = n;
 	return 0;
 }
 
-/* Parse "SIGN START[,COUNT]" (COUNT defaults to 1) at *p. */
+/*
+ * Parse "SIGN START[,COUNT]" (COUNT defaults to 1) at *p; 0,
+ * CLAW_ERR_PARSE or CLAW_ERR_RANGE.
+ */
 static int
 hunk_range(const char **p, const char *end, char sign, size_t *start,
     size_t *count)
 {
+	int	r;
+
 	if (*p >= end || **p != sign)
-		return -1;
+		return CLAW_ERR_PARSE;
 	(*p)++;
-	if (hunk_number(p, end, start) != 0)
-		return -1;
+	if ((r = hunk_number(p, end, start)) != 0)
+		return r;
 	*count = 1;
 	if (*p < end && **p == ',') {
 		(*p)++;
-		if (hunk_number(p, end, count) != 0)
-			return -1;
+		if ((r = hunk_number(p, end, count)) != 0)
+			return r;
 	}
 	return 0;
 }

@@ -160,14 +160,18 @@ process_run(struct transport *t, const char *body, const char *const *args,
 	return rc;
 }
 
-/* Parse a decimal below 2^53 from s[0..len); 0 or -1. */
+/* Parse a decimal below 2^53 from s[0..len); 0 or CLAW_ERR_PARSE. */
 static int
 process_number(const char *s, size_t len, uint64_t *v)
 {
-	return num_parse(s, len, 0, PROCESS_NUM_MAX - 1, v) == 0 ? 0 : -1;
+	return num_parse(s, len, 0, PROCESS_NUM_MAX - 1, v) == 0 ? 0 :
+	    CLAW_ERR_PARSE;
 }
 
-/* Set st->run and st->exit_status from the STATE and RC fields. */
+/*
+ * Set st->run and st->exit_status from the STATE and RC fields; 0 or
+ * CLAW_ERR_PARSE.
+ */
 static int
 process_parse_run(const char *s, size_t slen, const char *r, size_t rlen,
     struct process_state *st)
@@ -183,14 +187,14 @@ process_parse_run(const char *s, size_t slen, const char *r, size_t rlen,
 			break;
 	}
 	if (i == sizeof runs / sizeof runs[0])
-		return -1;
+		return CLAW_ERR_PARSE;
 	st->run = runs[i];
 	if (st->run == PROCESS_RUNNING || st->run == PROCESS_LOST) {
 		st->exit_status = -1;
-		return rlen == 1 && r[0] == '-' ? 0 : -1;
+		return rlen == 1 && r[0] == '-' ? 0 : CLAW_ERR_PARSE;
 	}
 	if (process_number(r, rlen, &v) != 0 || v > 255)
-		return -1;
+		return CLAW_ERR_PARSE;
 	st->exit_status = (int)v;
 	return 0;
 }
@@ -387,6 +391,7 @@ process_start(struct transport *t, const char *sandbox_dir,
 /*
  * Parse a poll or log reply: the state line, "clawssh-out DROPPED LEN",
  * then exactly LEN bytes, which go to output after the dropped line.
+ * Returns 0 or CLAW_ERR_PARSE.
  */
 static int
 process_parse_output(const struct buf *in, const char *handle,
@@ -401,7 +406,7 @@ process_parse_output(const struct buf *in, const char *handle,
 	lines_init(&lr, in->data, in->len);
 	if (lines_next(&lr, PROCESS_LINE_MAX, &line, &n) != 0 ||
 	    process_parse_state(line, n, &new) != 0)
-		return -1;
+		return CLAW_ERR_PARSE;
 	if (strcmp(new.handle, handle) != 0 ||
 	    lines_next(&lr, PROCESS_LINE_MAX, &line, &n) != 0)
 		goto bad;
@@ -421,7 +426,7 @@ process_parse_output(const struct buf *in, const char *handle,
 	return 0;
 bad:
 	process_state_clear(&new);
-	return -1;
+	return CLAW_ERR_PARSE;
 }
 
 /* Run the poll or log script and parse its reply. */
@@ -552,7 +557,7 @@ process_cmp(const void *a, const void *b)
 	return strcmp(x->handle, y->handle);
 }
 
-/* Parse a listing: state lines only. */
+/* Parse a listing: state lines only.  0 or CLAW_ERR_PARSE. */
 static int
 process_parse_list(const struct buf *in, struct process_state **list,
     size_t *n)
@@ -579,7 +584,7 @@ process_parse_list(const struct buf *in, struct process_state **list,
 	return 0;
 bad:
 	process_list_free(v, k);
-	return -1;
+	return CLAW_ERR_PARSE;
 }
 
 /* List a sandbox's processes; see process.h. */
@@ -642,7 +647,10 @@ process_write(struct transport *t, const char *sandbox_dir,
 	return rc;
 }
 
-/* Canonical name of a signal ("usr1", "SIGUSR1" -> "USR1"); 0 or -1. */
+/*
+ * Canonical name of a signal ("usr1", "SIGUSR1" -> "USR1"); 0 or
+ * CLAW_ERR_INVAL.
+ */
 static int
 process_signal_name(const char *sig, char *out, size_t len)
 {
@@ -651,7 +659,7 @@ process_signal_name(const char *sig, char *out, size_t len)
 	if (strncasecmp(sig, "SIG", 3) == 0)
 		sig += 3;
 	if (signals_from_name(sig) == 0 || strlen(sig) >= len)
-		return -1;
+		return CLAW_ERR_INVAL;
 	for (i = 0; sig[i] != '\0'; i++)
 		out[i] = (char)toupper((unsigned char)sig[i]);
 	out[i] = '\0';
