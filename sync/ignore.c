@@ -186,7 +186,8 @@ ig_trim(char *s)
 
 /*
  * Parse line (modified) into *pat.  Returns 1 if it holds a pattern, 0 if
- * it is blank or a comment, -1 with *why set if the pattern is malformed.
+ * it is blank or a comment, CLAW_ERR_PARSE with *why set if the pattern is
+ * malformed.
  */
 static int
 ig_parse(char *line, struct ig_pat *pat, const char **why)
@@ -217,12 +218,15 @@ ig_parse(char *line, struct ig_pat *pat, const char **why)
 	if (*p == '\0')
 		return 0;
 	if ((*why = ignore_wild_check(p)) != NULL)
-		return -1;
+		return CLAW_ERR_PARSE;
 	ig_compile(p, flags, pat);
 	return 1;
 }
 
-/* Parse line (modified) and append its pattern, if any, to list. */
+/*
+ * Parse line (modified) and append its pattern, if any, to list: 0, or
+ * CLAW_ERR_PARSE with *why set.
+ */
 static int
 ig_list_add(struct ig_list *list, char *line, const char **why)
 {

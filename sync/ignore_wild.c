@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "error.h"
 #include "ignore_int.h"
 
 #define IG_NITEMS(a)	(sizeof(a) / sizeof((a)[0]))
@@ -54,8 +55,9 @@ ignore_wild_special(char c)
 
 /*
  * Look at a "[:" at *pp inside a bracket expression.  Returns 0 if it is no
- * class name (a literal '['), -1 for an unknown or unterminated name, else
- * 1 if byte c is in the class, 2 if not, with *pp moved to its final ']'.
+ * class name (a literal '['), CLAW_ERR_PARSE for an unknown or unterminated
+ * name, else 1 if byte c is in the class, 2 if not, with *pp moved to its
+ * final ']'.
  */
 static int
 ig_posix(const char **pp, int c)
@@ -64,7 +66,7 @@ ig_posix(const char **pp, int c)
 	size_t		 i, n;
 
 	if ((e = strchr(s, ']')) == NULL)
-		return -1;
+		return CLAW_ERR_PARSE;
 	if (e == s || e[-1] != ':')
 		return 0;
 	n = (size_t)(e - s) - 1;
@@ -75,7 +77,7 @@ ig_posix(const char **pp, int c)
 		*pp = e;
 		return c >= 0 && ig_cclasses[i].fn(c) ? 1 : 2;
 	}
-	return -1;
+	return CLAW_ERR_PARSE;
 }
 
 /*

@@ -386,7 +386,8 @@ journal_new_wd(struct journal *j, const char *path)
 
 /*
  * Watch directory rel of root.  Returns 0 (*isnew set), 1 if it is gone
- * or no longer a directory, or -1 with *why set.
+ * or no longer a directory, or with *why set CLAW_ERR_RANGE past the watch
+ * limit, else the error of inotify.
  */
 static int
 journal_watch_dir(struct journal *j, struct journal_root *root,
@@ -401,7 +402,7 @@ journal_watch_dir(struct journal *j, struct journal_root *root,
 	pthread_mutex_unlock(&j->mu);
 	if (cap != 0 && j->nw >= cap) {
 		*why = journal_why_limit;
-		return -1;
+		return CLAW_ERR_RANGE;
 	}
 	path = journal_abs(root, rel);
 	if (inotifytools_watch_file(path, JOURNAL_MASK) == 0)
@@ -413,11 +414,11 @@ journal_watch_dir(struct journal *j, struct journal_root *root,
 		return 1;
 	if (err == ENOSPC) {
 		*why = journal_why_limit;
-		return -1;
+		return CLAW_ERR_RANGE;
 	}
 	if (err != 0) {
 		*why = "adding an inotify watch failed";
-		return -1;
+		return claw_err_from_errno(err);
 	}
 	journal_watch_put(j, wd, root, rel, isnew);
 	return 0;
@@ -438,7 +439,8 @@ journal_is_dir(int dfd, const struct dirent *de)
 
 /*
  * List directory rel of root: entries not ignored go to found when
- * reporting, subdirectories to subdirs.  Returns 0, or -1 with *why.
+ * reporting, subdirectories to subdirs.  Returns 0, or CLAW_ERR_IO with
+ * *why.
  */
 static int
 journal_list(const struct journal_root *root, const char *rel, int report,
@@ -459,7 +461,7 @@ journal_list(const struct journal_root *root, const char *rel, int report,
 		if (fd != -1)
 			close(fd);
 		*why = "reading a directory failed";
-		return -1;
+		return CLAW_ERR_IO;
 	}
 	while ((de = readdir(d)) != NULL) {
 		if (strcmp(de->d_name, ".") == 0 ||
@@ -482,7 +484,9 @@ journal_list(const struct journal_root *root, const char *rel, int report,
 
 /*
  * Watch directory rel of root and everything below it,
- * adding what mode reports to found.  Returns 0, or -1 with *why.
+ * adding what mode reports to found.  Returns 0, or with *why set
+ * CLAW_ERR_RANGE too deep, or the error of journal_watch_dir or
+ * journal_list.
  */
 static int
 journal_walk(struct journal *j, struct journal_root *root, const char *rel,
@@ -495,10 +499,10 @@ journal_walk(struct journal *j, struct journal_root *root, const char *rel,
 
 	if (depth > MANIFEST_MAX_DEPTH) {
 		*why = journal_why_deep;
-		return -1;
+		return CLAW_ERR_RANGE;
 	}
 	if ((r = journal_watch_dir(j, root, rel, &isnew, why)) != 0)
-		return r < 0 ? -1 : 0;
+		return r < 0 ? r : 0;
 	if (mode == JOURNAL_WALK_REWATCH && isnew && *rel != '\0') {
 		journal_set_add(found, rel);
 		mode = JOURNAL_WALK_REPORT;

@@ -166,14 +166,17 @@ io_hex(char c)
 	return val[(unsigned char)c];
 }
 
-/* Parse len digits at s in base 8 or 10 into *v, at most max; 0 or -1. */
+/*
+ * Parse len digits at s in base 8 or 10 into *v, at most max; 0 or
+ * CLAW_ERR_PARSE.
+ */
 static int
 io_number(const char *s, size_t len, unsigned base, uint64_t max,
     uint64_t *v)
 {
 	if (len > 22 || num_parse(s, len, base == 8 ? NUM_OCTAL : 0, max,
 	    v) != 0)
-		return -1;
+		return CLAW_ERR_PARSE;
 	return 0;
 }
 
@@ -181,6 +184,7 @@ io_number(const char *s, size_t len, unsigned base, uint64_t max,
  * Parse "[-]SEC.FRACTION" (len bytes at s) into *sec and *nsec: exactly
  * nine fraction digits if exact, else 1 to IO_FRAC_MAX (beyond nine they
  * are dropped).  SEC is tv_sec, FRACTION tv_nsec, as GNU find prints them.
+ * Returns 0 or CLAW_ERR_PARSE.
  */
 static int
 io_time(const char *s, size_t len, int exact, int64_t *sec, long *nsec)
@@ -191,16 +195,16 @@ io_time(const char *s, size_t len, int exact, int64_t *sec, long *nsec)
 	long		 f = 0;
 
 	if ((dot = memchr(s, '.', len)) == NULL)
-		return -1;
+		return CLAW_ERR_PARSE;
 	if (io_number(s + neg, (size_t)(dot - s) - neg, 10, max + neg,
 	    &v) != 0)
-		return -1;
+		return CLAW_ERR_PARSE;
 	flen = len - (size_t)(dot + 1 - s);
 	if (exact ? flen != 9 : (flen == 0 || flen > IO_FRAC_MAX))
-		return -1;
+		return CLAW_ERR_PARSE;
 	for (i = 0; i < flen; i++) {
 		if (dot[1 + i] < '0' || dot[1 + i] > '9')
-			return -1;
+			return CLAW_ERR_PARSE;
 		if (i < 9)
 			f = f * 10 + (dot[1 + i] - '0');
 	}
@@ -214,7 +218,7 @@ io_time(const char *s, size_t len, int exact, int64_t *sec, long *nsec)
 	return 0;
 }
 
-/* Parse the hash field ("-" or 64 hex digits) into e; 0 or -1. */
+/* Parse the hash field ("-" or 64 hex digits) into e; 0 or CLAW_ERR_PARSE. */
 static int
 io_hash(const char *s, size_t len, struct manifest_entry *e)
 {
@@ -224,11 +228,11 @@ io_hash(const char *s, size_t len, struct manifest_entry *e)
 	if (len == 1 && s[0] == '-')
 		return 0;
 	if (len != MANIFEST_HASH_LEN * 2)
-		return -1;
+		return CLAW_ERR_PARSE;
 	for (i = 0; i < MANIFEST_HASH_LEN; i++) {
 		if ((hi = io_hex(s[i * 2])) < 0 ||
 		    (lo = io_hex(s[i * 2 + 1])) < 0)
-			return -1;
+			return CLAW_ERR_PARSE;
 		e->hash[i] = (unsigned char)(hi << 4 | lo);
 	}
 	e->have_hash = 1;
@@ -277,7 +281,8 @@ io_unescape(const char *s, size_t len, size_t max, char **out)
 
 /*
  * Split [p, end) at single spaces into n fields; the last runs to end and
- * may hold spaces only if rest is set.  0, or -1 if the count is wrong.
+ * may hold spaces only if rest is set.  0, or CLAW_ERR_PARSE if the count
+ * is wrong.
  */
 static int
 io_split(const char *p, const char *end, const char **f, size_t *flen,
@@ -288,13 +293,13 @@ io_split(const char *p, const char *end, const char **f, size_t *flen,
 
 	for (i = 0; i + 1 < n; i++) {
 		if ((q = memchr(p, ' ', (size_t)(end - p))) == NULL)
-			return -1;
+			return CLAW_ERR_PARSE;
 		f[i] = p;
 		flen[i] = (size_t)(q - p);
 		p = q + 1;
 	}
 	if (!rest && memchr(p, ' ', (size_t)(end - p)) != NULL)
-		return -1;
+		return CLAW_ERR_PARSE;
 	f[n - 1] = p;
 	flen[n - 1] = (size_t)(end - p);
 	return 0;
@@ -686,7 +691,10 @@ out:
 	return r;
 }
 
-/* Read fd to its end into b, at most max bytes; 0, 1 if longer, or -1. */
+/*
+ * Read fd to its end into b, at most max bytes; 0, 1 if longer, or read's
+ * error (errno set).
+ */
 static int
 io_read_all(int fd, size_t max, struct buf *b)
 {
@@ -697,7 +705,7 @@ io_read_all(int fd, size_t max, struct buf *b)
 		if (n == -1 && errno == EINTR)
 			continue;
 		if (n == -1)
-			return -1;
+			return claw_err_from_errno(errno);
 		if ((size_t)n > max - b->len)
 			return 1;
 		buf_append(b, chunk, (size_t)n);

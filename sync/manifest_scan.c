@@ -74,7 +74,7 @@ scan_same_stat(const struct stat *a, const struct stat *b)
 	    a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
 }
 
-/* Feed the whole of fd to the digest; 0, or -1 with errno set. */
+/* Feed the whole of fd to the digest; 0, or read's error (errno set). */
 static int
 scan_digest(struct scan *s, int fd, off_t *got)
 {
@@ -88,7 +88,7 @@ scan_digest(struct scan *s, int fd, off_t *got)
 		if (n == -1 && errno == EINTR)
 			continue;
 		if (n == -1)
-			return -1;
+			return claw_err_from_errno(errno);
 		sha256_update(&s->md, s->chunk, (size_t)n);
 		*got += n;
 	}

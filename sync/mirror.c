@@ -419,25 +419,27 @@ mirror_set_scope(struct mirror *m, char *const *v, size_t n)
 
 /*
  * The saved state and the local tree as views of the journal's paths
- * v[0..n) (sorted): 0, or -1 with *why when the state cannot answer
- * for them or the rescan fails.
+ * v[0..n) (sorted): 0, or with *why set CLAW_ERR_UNSUPPORTED when the
+ * state cannot answer for them, else the error of syncstate_view or of the
+ * rescan.
  */
 static int
 mirror_up_part(struct mirror *m, char *const *v, size_t n,
     struct manifest **old, struct manifest **now, char **why)
 {
 	const char	*no;
+	int		 rc;
 
 	if ((no = syncstate_no_view(m->st)) != NULL) {
 		*why = xstrdup(no);
-		return -1;
+		return CLAW_ERR_UNSUPPORTED;
 	}
-	if (syncstate_view(m->st, v, n, old, why) != 0)
-		return -1;
-	if (mirror_rescan(m, *old, v, n, now, why) != 0) {
+	if ((rc = syncstate_view(m->st, v, n, old, why)) != 0)
+		return rc;
+	if ((rc = mirror_rescan(m, *old, v, n, now, why)) != 0) {
 		manifest_free(*old);
 		*old = NULL;
-		return -1;
+		return rc;
 	}
 	mirror_set_scope(m, v, n);
 	m->local_how = "journal";

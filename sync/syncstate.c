@@ -329,7 +329,7 @@ syncstate_damaged(const struct syncstate *s)
 /*
  * The path of the manifest line starting at p (ending at the newline
  * end), unescaped into out (MANIFEST_PATH_MAX + 1 bytes): its length, or
- * -1 if the line is malformed.
+ * CLAW_ERR_PARSE if the line is malformed.
  */
 static ssize_t
 ss_line_path(const char *p, const char *end, char *out)
@@ -341,12 +341,12 @@ ss_line_path(const char *p, const char *end, char *out)
 
 	for (i = 0; i < 5; i++) {	/* TYPE MODE SIZE TIME HASH */
 		if ((q = memchr(p, ' ', (size_t)(end - p))) == NULL)
-			return -1;
+			return CLAW_ERR_PARSE;
 		p = q + 1;
 	}
 	if ((q = memchr(p, ' ', (size_t)(end - p))) == NULL ||
 	    manifest_unescape(p, (size_t)(q - p), &path) != NULL)
-		return -1;
+		return CLAW_ERR_PARSE;
 	len = strlen(path);
 	memcpy(out, path, len + 1);
 	free(path);
@@ -367,7 +367,7 @@ ss_cmp(const char *path, size_t plen, const char *key, size_t klen)
 /*
  * The offset of the first manifest line whose path is not below key
  * (klen bytes) in strcmp order, by binary search over the mapped lines;
- * s->len if none.  -1 if a line on the way is malformed.
+ * s->len if none.  CLAW_ERR_PARSE if a line on the way is malformed.
  */
 static ssize_t
 ss_lower_bound(const struct syncstate *s, const char *key, size_t klen)
@@ -383,7 +383,7 @@ ss_lower_bound(const struct syncstate *s, const char *key, size_t klen)
 			;
 		le = memchr(s->map + ls, '\n', s->len - ls);
 		if ((plen = ss_line_path(s->map + ls, le, path)) < 0)
-			return -1;
+			return CLAW_ERR_PARSE;
 		if (ss_cmp(path, (size_t)plen, key, klen) < 0)
 			lo = (size_t)(le - s->map) + 1;
 		else
@@ -394,7 +394,8 @@ ss_lower_bound(const struct syncstate *s, const char *key, size_t klen)
 
 /*
  * Add to m the manifest's entry for path (with under unset) or its
- * entries below path (under set).  0, or -1 if the manifest is damaged.
+ * entries below path (under set).  0, or CLAW_ERR_PARSE if the manifest is
+ * damaged.
  */
 static int
 ss_lookup(const struct syncstate *s, struct manifest *m, const char *path,
@@ -411,19 +412,19 @@ ss_lookup(const struct syncstate *s, struct manifest *m, const char *path,
 	klen = strlen(key);
 	if ((off = ss_lower_bound(s, key, klen)) < 0) {
 		free(key);
-		return -1;
+		return CLAW_ERR_PARSE;
 	}
 	for (at = (size_t)off; rc == 0 && at < s->len;
 	    at = (size_t)(le - s->map) + 1) {
 		le = memchr(s->map + at, '\n', s->len - at);
 		if ((plen = ss_line_path(s->map + at, le, got)) < 0)
-			rc = -1;
+			rc = CLAW_ERR_PARSE;
 		else if ((under ? strncmp(got, key, klen) :
 		    strcmp(got, key)) != 0)
 			break;
 		else if (manifest_parse_line(m, s->map + at,
 		    (size_t)(le - s->map) - at, &why) != 0)
-			rc = -1;
+			rc = CLAW_ERR_PARSE;
 		else if (!under)
 			break;
 	}
@@ -501,7 +502,7 @@ syncstate_view(struct syncstate *s, char *const *v, size_t n,
 	}
 	free(tops);
 	if (rc == 0 && manifest_check_tree(m, &bad, &why) != 0)
-		rc = -1;
+		rc = CLAW_ERR_PARSE;
 	if (rc != 0) {
 		manifest_free(m);
 		*cause = xasprintf("%s: damaged (a lookup found malformed "

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "error.h"
 #include "fdio.h"
 #include "log.h"
 #include "manifest.h"
@@ -57,7 +58,7 @@ syncstate_crc32(const void *p, size_t len)
 	return c ^ 0xffffffffu;
 }
 
-/* Parse 8 lowercase hex digits at p into *out: 0, or -1. */
+/* Parse 8 lowercase hex digits at p into *out: 0, or CLAW_ERR_PARSE. */
 static int
 ss_hex8(const char *p, uint32_t *out)
 {
@@ -70,7 +71,7 @@ ss_hex8(const char *p, uint32_t *out)
 		else if (p[i] >= 'a' && p[i] <= 'f')
 			v = v << 4 | (uint32_t)(p[i] - 'a' + 10);
 		else
-			return -1;
+			return CLAW_ERR_PARSE;
 	}
 	*out = v;
 	return 0;
@@ -273,7 +274,7 @@ ss_blocks(struct syncstate *s, const char *text, const char *p,
 /*
  * Check the header line [text, nl) of a version 2 log: 1 if it belongs
  * to the manifest mapped, 0 if to another one (an older manifest that
- * includes it), -1 if it is damaged.
+ * includes it), CLAW_ERR_PARSE if it is damaged.
  */
 static int
 ss_header2(const struct syncstate *s, const char *text, const char *nl)
@@ -286,7 +287,7 @@ ss_header2(const struct syncstate *s, const char *text, const char *nl)
 	if (len < 9 + strlen(SS_MAGIC2) || text[len - 9] != ' ' ||
 	    ss_hex8(text + len - 8, &crc) != 0 ||
 	    syncstate_crc32(text, len - 9) != crc)
-		return -1;
+		return CLAW_ERR_PARSE;
 	want = syncstate_log_header(&s->st);
 	wlen = strlen(want);
 	r = wlen == len + 1 && memcmp(want, text, len + 1) == 0;

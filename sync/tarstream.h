@@ -91,7 +91,7 @@ struct tarstream_expect {
  */
 typedef ssize_t	(*tarstream_read_fn)(void *arg, const void **buf);
 
-/* Push a piece of the stream; 0, or -1 on failure. */
+/* Push a piece of the stream; 0, or a negative CLAW_ERR_* on failure. */
 typedef int	(*tarstream_write_fn)(void *arg, const void *buf, size_t len);
 
 /*

@@ -143,14 +143,19 @@ transfer_child_signals(void)
 	(void)sigaction(SIGHUP, &sa, NULL);
 }
 
-/* tarstream_write_fn over a descriptor. */
+/*
+ * tarstream_write_fn over a descriptor: CLAW_ERR_INTERRUPTED once stopped,
+ * else the write's error.
+ */
 static int
 transfer_write_cb(void *arg, const void *buf, size_t len)
 {
 	struct transfer_fd	*f = arg;
 
-	if (transfer_stopped || fdio_write_all(f->fd, buf, len) != 0)
-		return -1;
+	if (transfer_stopped)
+		return CLAW_ERR_INTERRUPTED;
+	if (fdio_write_all(f->fd, buf, len) != 0)
+		return claw_err_from_errno(errno);
 	transfer_progress(f, len, 0);
 	return 0;
 }
@@ -162,7 +167,7 @@ struct transfer_mem {
 	int		 over;		/* the cap was passed */
 };
 
-/* tarstream_write_fn into memory; -1 past the cap. */
+/* tarstream_write_fn into memory; CLAW_ERR_RANGE past the cap. */
 static int
 transfer_mem_cb(void *arg, const void *buf, size_t len)
 {
@@ -170,7 +175,7 @@ transfer_mem_cb(void *arg, const void *buf, size_t len)
 
 	if (m->out->len + len > m->max) {
 		m->over = 1;
-		return -1;
+		return CLAW_ERR_RANGE;
 	}
 	buf_append(m->out, buf, len);
 	return 0;

@@ -12,6 +12,7 @@
 
 #include "agent_req.h"
 #include "buf.h"
+#include "error.h"
 #include "frame.h"
 #include "msg.h"
 #include "remote_cmd.h"
@@ -28,8 +29,8 @@ agent_req_frame(const struct exec_agent *a, int argc, char *const *argv,
 	size_t		 i;
 	int		 rc = 0;
 
-	if (argc < 1)
-		return -1;	/* a login shell is argv too: sh -c ... */
+	if (argc < 1)	/* a login shell is argv too: sh -c ... */
+		return CLAW_ERR_INVAL;
 	memset(&m, 0, sizeof m);
 	m.argv = xcalloc((size_t)argc + 1, sizeof *m.argv);
 	for (i = 0; i < (size_t)argc; i++)
@@ -41,7 +42,7 @@ agent_req_frame(const struct exec_agent *a, int argc, char *const *argv,
 	m.flags = FRAME_EXEC_BASEENV | (a->self ? FRAME_EXEC_SELF : 0);
 	msg_exec_relayed_put(&w, 0, &m, a->dir, a->spec);
 	if (w.err != 0 || w.len > FRAME_MAX)
-		rc = -1;
+		rc = CLAW_ERR_RANGE;
 	else
 		buf_append(out, w.data, w.len);
 	if (w.data != NULL)

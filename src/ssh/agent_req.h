@@ -24,8 +24,9 @@ struct exec_agent {
 
 /*
  * Append serve's EXEC for argv[0..argc) with env's variables over the
- * host session's own PATH, LANG... (FRAME_EXEC_BASEENV) to out: 0, or -1
- * if it does not fit in a frame (the caller runs it the usual way).
+ * host session's own PATH, LANG... (FRAME_EXEC_BASEENV) to out: 0,
+ * CLAW_ERR_INVAL if argv is empty, or CLAW_ERR_RANGE if it does not fit
+ * in a frame (the caller runs it the usual way).
  */
 int	agent_req_frame(const struct exec_agent *a, int argc,
 	    char *const *argv, const struct claw_env *env, size_t nenv,

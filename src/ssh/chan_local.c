@@ -46,7 +46,7 @@ struct chan_local {
 	int	wants_out;	/* stdin is in the set for EPOLLOUT */
 };
 
-/* Add fd to t's epoll set for events, or change it; -1 on failure. */
+/* Add fd to t's epoll set for events, or change it; -1 and errno. */
 static int
 local_watch(struct transport *t, int fd, int op, uint32_t events)
 {
@@ -69,7 +69,7 @@ local_close(struct transport *t, int *fdp)
 	*fdp = -1;
 }
 
-/* Make fd non-blocking. */
+/* Make fd non-blocking: 0, or -1 and errno, like fcntl(2). */
 static int
 local_nonblock(int fd)
 {

@@ -80,16 +80,20 @@ struct exec_state {
 	unsigned		 win_rows;
 };
 
-/* Deliver output to a sink; -1 if it cannot take it. */
+/*
+ * Deliver output to a sink: 0, the error of a write to its fd, or
+ * CLAW_ERR_RANGE when its buffer is full.
+ */
 static int
 exec_sink_write(struct exec_state *st, const struct exec_sink *sink,
     const char *p, size_t n)
 {
 	if (sink->fd >= 0)
-		return fdio_write_all(sink->fd, p, n);
+		return fdio_write_all(sink->fd, p, n) == 0 ? 0 :
+		    claw_err_from_errno(errno);
 	if (sink->buf->len + n > sink->max) {
 		st->overflow = 1;
-		return -1;
+		return CLAW_ERR_RANGE;
 	}
 	buf_append(sink->buf, p, n);
 	return 0;
@@ -104,7 +108,7 @@ exec_head_done(const struct exec_state *st)
 	return st->marker_seen && (st->o->synced == NULL || st->sync_checked);
 }
 
-/* One whole line of the head of stdout: a marker, or passed on. */
+/* One whole line of the head of stdout: a marker, or passed on (0 or <0). */
 static int
 exec_head_line(struct exec_state *st, const char *line, size_t len)
 {
@@ -129,13 +133,15 @@ exec_head_line(struct exec_state *st, const char *line, size_t len)
 
 /*
  * Pass stdout on, first picking out the pid marker line (and, when
- * o->synced is set, the line saying the changes sent along were unpacked).
+ * o->synced is set, the line saying the changes sent along were unpacked):
+ * 0, or exec_sink_write's error.
  */
 static int
 exec_stdout(struct exec_state *st, const char *p, size_t n)
 {
 	char	*nl;
 	size_t	 len;
+	int	 rc;
 
 	if (exec_head_done(st))
 		return exec_sink_write(st, &st->o->out, p, n);
@@ -143,17 +149,17 @@ exec_stdout(struct exec_state *st, const char *p, size_t n)
 	while (!exec_head_done(st) &&
 	    (nl = memchr(st->head.data, '\n', st->head.len)) != NULL) {
 		len = (size_t)(nl - st->head.data) + 1;
-		if (exec_head_line(st, st->head.data, len) != 0)
-			return -1;
+		if ((rc = exec_head_line(st, st->head.data, len)) != 0)
+			return rc;
 		buf_consume(&st->head, len);
 	}
 	if (!exec_head_done(st) && st->head.len > EXEC_LINE_MAX &&
 	    st->marker_seen)
 		st->sync_checked = 1;
 	if (exec_head_done(st) || st->head.len > EXEC_LINE_MAX) {
-		if (exec_sink_write(st, &st->o->out, st->head.data,
-		    st->head.len) != 0)
-			return -1;
+		if ((rc = exec_sink_write(st, &st->o->out, st->head.data,
+		    st->head.len)) != 0)
+			return rc;
 		buf_reset(&st->head);
 	}
 	return 0;
@@ -411,7 +417,9 @@ exec_resize(struct exec_state *st, char **cause)
 
 /*
  * Read a terminal size "COLS ROWS" (each 1 to PTY_SIZE_MAX) from path,
- * a file the daemon writes before it signals SIGWINCH: 0, or -1.
+ * a file the daemon writes before it signals SIGWINCH: 0, CLAW_ERR_INVAL
+ * without a path, open's error mapped, CLAW_ERR_IO if it cannot be read,
+ * or CLAW_ERR_PARSE if it holds no such size.
  */
 static int
 exec_size_file(const char *path, unsigned *cols, unsigned *rows)
@@ -421,20 +429,21 @@ exec_size_file(const char *path, unsigned *cols, unsigned *rows)
 	ssize_t		 n;
 	int		 fd;
 
-	if (path == NULL || (fd = open(path, O_RDONLY | O_CLOEXEC |
-	    O_NOFOLLOW)) == -1)
-		return -1;
+	if (path == NULL)
+		return CLAW_ERR_INVAL;
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) == -1)
+		return claw_err_from_errno(errno);
 	n = read(fd, buf, sizeof buf - 1);
 	close(fd);
 	if (n <= 0)
-		return -1;
+		return n == 0 ? CLAW_ERR_PARSE : CLAW_ERR_IO;
 	if (buf[n - 1] == '\n')
 		n--;
 	if ((sp = memchr(buf, ' ', (size_t)n)) == NULL ||
 	    num_parse(buf, (size_t)(sp - buf), 0, PTY_SIZE_MAX, &c) != 0 ||
 	    num_parse(sp + 1, (size_t)(buf + n - sp - 1), 0, PTY_SIZE_MAX,
 	    &r) != 0 || c < 1 || r < 1)
-		return -1;
+		return CLAW_ERR_PARSE;
 	*cols = (unsigned)c;
 	*rows = (unsigned)r;
 	return 0;

@@ -137,7 +137,7 @@ kh_u32(const unsigned char *p)
 	    (uint32_t)p[2] << 8 | (uint32_t)p[3];
 }
 
-/* Compute HMAC-SHA1 of name keyed by salt into mac; return 0 or -1. */
+/* HMAC-SHA1 of name keyed by salt into mac: 0, or CLAW_ERR_UNSUPPORTED. */
 static int
 kh_hmac(const unsigned char *salt, const char *name,
     unsigned char mac[KH_SALT_LEN])
@@ -147,7 +147,7 @@ kh_hmac(const unsigned char *salt, const char *name,
 
 	if (HMAC(EVP_sha1(), salt, KH_SALT_LEN, (const unsigned char *)name,
 	    strlen(name), out, &outlen) == NULL || outlen != KH_SALT_LEN)
-		return -1;
+		return CLAW_ERR_UNSUPPORTED;
 	memcpy(mac, out, KH_SALT_LEN);
 	return 0;
 }
@@ -225,7 +225,10 @@ kh_token(char **sp)
 	return tok;
 }
 
-/* Split line in place; return 0, 1 for a blank or comment, -1 if bad. */
+/*
+ * Split line in place; return 0, 1 for a blank or comment, CLAW_ERR_PARSE
+ * if bad.
+ */
 static int
 kh_split(char *line, struct kh_fields *kf)
 {
@@ -240,34 +243,37 @@ kh_split(char *line, struct kh_fields *kf)
 		else if (strcmp(tok, "@cert-authority") == 0)
 			kf->marker = KH_MARK_CA;
 		else
-			return -1;
+			return CLAW_ERR_PARSE;
 		tok = kh_token(&s);
 	}
 	kf->hosts = tok;
 	kf->type = tok == NULL ? NULL : kh_token(&s);
 	kf->b64 = kf->type == NULL ? NULL : kh_token(&s);
-	return kf->b64 == NULL ? -1 : 0;
+	return kf->b64 == NULL ? CLAW_ERR_PARSE : 0;
 }
 
-/* Match a "|1|salt|hmac" field against name: 1, 0, or -1 if malformed. */
+/*
+ * Match a "|1|salt|hmac" field against name: 1, 0, CLAW_ERR_PARSE if
+ * malformed, or CLAW_ERR_UNSUPPORTED without HMAC-SHA1.
+ */
 static int
 kh_match_hashed(const char *field, const char *name)
 {
 	const char	*salt64, *bar;
 	unsigned char	*salt = NULL, *hash = NULL, mac[KH_SALT_LEN];
 	size_t		 saltlen, hashlen;
-	int		 r = -1;
+	int		 r = CLAW_ERR_PARSE;
 
 	salt64 = field + strlen(KH_HASH_MAGIC);
 	if ((bar = strchr(salt64, '|')) == NULL)
-		return -1;
+		return CLAW_ERR_PARSE;
 	salt = base64_decode_strict(salt64, (size_t)(bar - salt64), &saltlen);
 	if (salt == NULL)
-		return -1;
+		return CLAW_ERR_PARSE;
 	hash = base64_decode_strict(bar + 1, strlen(bar + 1), &hashlen);
 	if (hash == NULL || saltlen != KH_SALT_LEN || hashlen != KH_SALT_LEN)
 		goto out;
-	if (kh_hmac(salt, name, mac) != 0) {
+	if ((r = kh_hmac(salt, name, mac)) != 0) {
 		log_debug("known_hosts: HMAC-SHA1 failed");
 		goto out;
 	}
@@ -315,7 +321,10 @@ kh_host_match(const struct kh_walk *w, const char *hosts, size_t lineno)
 	return r;
 }
 
-/* Decode the key of a line into e, checking it against the type field. */
+/*
+ * Decode the key of a line into e, checking it against the type field:
+ * 0, or CLAW_ERR_PARSE.
+ */
 static int
 kh_decode_key(const struct kh_fields *kf, struct kh_entry *e)
 {
@@ -326,7 +335,7 @@ kh_decode_key(const struct kh_fields *kf, struct kh_entry *e)
 	blob = base64_decode_strict(kf->b64, strlen(kf->b64), &bloblen);
 	if (blob == NULL) {
 		log_debug("%s:%zu: bad base64 key, skipped", e->file, e->line);
-		return -1;
+		return CLAW_ERR_PARSE;
 	}
 	type = knownhosts_key_type(blob, bloblen);
 	if (type == NULL || strcmp(type, kf->type) != 0 ||
@@ -335,7 +344,7 @@ kh_decode_key(const struct kh_fields *kf, struct kh_entry *e)
 		    e->line);
 		free(type);
 		free(blob);
-		return -1;
+		return CLAW_ERR_PARSE;
 	}
 	e->type = type;
 	e->blob = blob;

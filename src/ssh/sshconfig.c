@@ -93,17 +93,17 @@ sc_digits(const char *s)
 	return *s != '\0' && s[strspn(s, "0123456789")] == '\0';
 }
 
-/* Parse a port number 1..65535; return it, or -1 if s is not one. */
+/* Parse a port number 1..65535; return it, or CLAW_ERR_PARSE. */
 int
 sshconfig_port(const char *s)
 {
 	long	v;
 
 	if (!sc_digits(s) || strlen(s) > 5)
-		return -1;
+		return CLAW_ERR_PARSE;
 	v = strtol(s, NULL, 10);
 	if (v < 1 || v > 65535)
-		return -1;
+		return CLAW_ERR_PARSE;
 	return (int)v;
 }
 
@@ -111,7 +111,7 @@ sshconfig_port(const char *s)
 static const char *
 sc_conv_port(const char *arg, int *v)
 {
-	if ((*v = sshconfig_port(arg)) == -1)
+	if ((*v = sshconfig_port(arg)) < 0)
 		return "bad port number";
 	return NULL;
 }
@@ -270,7 +270,10 @@ sc_argv_free(char **argv)
 	free(argv);
 }
 
-/* Split the arguments after the keyword into l; -1 on an open quote. */
+/*
+ * Split the arguments after the keyword into l: 0, or CLAW_ERR_PARSE on
+ * an open quote.
+ */
 static int
 sc_split_args(const char *s, char *keyword, struct sc_line *l)
 {
@@ -285,7 +288,7 @@ sc_split_args(const char *s, char *keyword, struct sc_line *l)
 			break;
 		if ((s = sc_split_arg(s, &b)) == NULL) {
 			buf_free(&b);
-			return -1;
+			return CLAW_ERR_PARSE;
 		}
 		l->argv = xreallocarray(l->argv, l->argc + 2,
 		    sizeof *l->argv);
@@ -391,7 +394,10 @@ sc_match_user(const struct sc_parse *p)
 	return p->q->local_user;
 }
 
-/* Evaluate one Match criterion: 1 match, 0 no match, -1 unsupported. */
+/*
+ * Evaluate one Match criterion: 1 match, 0 no match, CLAW_ERR_UNSUPPORTED
+ * if unsupported.
+ */
 static int
 sc_match_crit(const struct sc_parse *p, const char *attr, const char *arg)
 {
@@ -401,7 +407,7 @@ sc_match_crit(const struct sc_parse *p, const char *attr, const char *arg)
 	if (strcasecmp(attr, "all") == 0)
 		return 1;
 	if (arg == NULL)
-		return -1;
+		return CLAW_ERR_UNSUPPORTED;
 	if (strcasecmp(attr, "host") == 0)
 		return match_pattern_list(host, arg, 1) == 1;
 	if (strcasecmp(attr, "originalhost") == 0)
@@ -410,7 +416,7 @@ sc_match_crit(const struct sc_parse *p, const char *attr, const char *arg)
 		return match_pattern_list(sc_match_user(p), arg, 0) == 1;
 	if (strcasecmp(attr, "localuser") == 0)
 		return match_pattern_list(p->q->local_user, arg, 0) == 1;
-	return -1;
+	return CLAW_ERR_UNSUPPORTED;
 }
 
 /* Return 1 if Match criterion attr takes no argument. */
@@ -449,10 +455,10 @@ sc_kw_match(struct sc_parse *p, const struct sc_line *l,
 			other = 1;
 		} else if (strcasecmp(attr, "all") == 0)
 			all = 1;
-		if ((r = sc_match_crit(p, attr, arg)) == -1)
+		if ((r = sc_match_crit(p, attr, arg)) < 0)
 			log_debug("%s line %zu: Match %s is not supported: "
 			    "block skipped", l->file, l->num, attr);
-		if (r == -1 || r == neg)
+		if (r < 0 || r == neg)
 			on = 0;
 	}
 	if (all && other)

@@ -50,7 +50,7 @@ sc_token_find(const struct sc_token *tok, char key)
 	return NULL;
 }
 
-/* Expand %-tokens in s; on an unknown one set *bad and return -1. */
+/* Expand %-tokens in s; on an unknown one set *bad, CLAW_ERR_PARSE. */
 int
 sshconfig_percent(const char *s, const struct sc_token *tok, char **out,
     char *bad)
@@ -68,7 +68,7 @@ sshconfig_percent(const char *s, const struct sc_token *tok, char **out,
 		else if ((v = sc_token_find(tok, *s)) == NULL) {
 			*bad = *s;
 			buf_free(&b);
-			return -1;
+			return CLAW_ERR_PARSE;
 		}
 		buf_append_str(&b, v);
 	}
@@ -100,7 +100,7 @@ sc_home_of(const char *name)
 	return xstrdup(pw.pw_dir);
 }
 
-/* Expand a leading ~ or ~user in s; -1 if the user is unknown. */
+/* Expand a leading ~ or ~user in s; CLAW_ERR_NOTFOUND if no such user. */
 int
 sshconfig_tilde(const char *home, const char *s, char **out)
 {
@@ -120,7 +120,7 @@ sshconfig_tilde(const char *home, const char *s, char **out)
 		dir = sc_home_of(name);
 		free(name);
 		if (dir == NULL)
-			return -1;
+			return CLAW_ERR_NOTFOUND;
 	}
 	*out = xasprintf("%s%s", strcmp(dir, "/") == 0 && *slash == '/' ?
 	    "" : dir, slash);

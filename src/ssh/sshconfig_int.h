@@ -68,7 +68,7 @@ void	sshconfig_cause(char **cause, char *msg);
 int	sshconfig_err(char **cause, const char *file, size_t line,
 	    const char *fmt, ...) __attribute__((__format__(__printf__, 4, 5)));
 
-/* Parse a port number 1..65535; return it, or -1 if s is not one. */
+/* Parse a port number 1..65535; return it, or CLAW_ERR_PARSE. */
 int	sshconfig_port(const char *s);
 
 /* Append a copy of value and its origin to a list. */
@@ -77,7 +77,10 @@ void	sshconfig_list_add(struct sc_list *l, const char *value,
 
 /* sshconfig_expand.c */
 
-/* Expand %-tokens in s into *out; on an unknown one set *bad, return -1. */
+/*
+ * Expand %-tokens in s into *out: 0, or on an unknown one set *bad and
+ * return CLAW_ERR_PARSE.
+ */
 int	sshconfig_percent(const char *s, const struct sc_token *tok,
 	    char **out, char *bad);
 
@@ -85,7 +88,10 @@ int	sshconfig_percent(const char *s, const struct sc_token *tok,
 int	sshconfig_percent_err(char **cause, const char *file, size_t line,
 	    const char *value, char bad);
 
-/* Expand a leading ~ or ~user in s into *out; -1 if the user is unknown. */
+/*
+ * Expand a leading ~ or ~user in s into *out: 0, or CLAW_ERR_NOTFOUND if
+ * the user is unknown.
+ */
 int	sshconfig_tilde(const char *home, const char *s, char **out);
 
 /* Free n strings of v and v. */

@@ -70,7 +70,7 @@ sc_target_split(const char *target, char **user, char **host, int *port)
 	if ((why = sc_target_host(at != NULL ? at + 1 : target, host,
 	    &portstr)) != NULL)
 		return why;
-	if (portstr != NULL && (*port = sshconfig_port(portstr)) == -1)
+	if (portstr != NULL && (*port = sshconfig_port(portstr)) < 0)
 		return "bad port number";
 	return NULL;
 }

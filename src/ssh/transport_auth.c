@@ -53,14 +53,19 @@ auth_note(struct buf *b, const char *fmt, ...)
 	free(s);
 }
 
-/* Wait for the session; remember when the deadline passed. */
+/*
+ * Wait for the session: 0, or transport_wait's CLAW_ERR_TIMEOUT or
+ * CLAW_ERR_IO, either remembered as the deadline passing.
+ */
 static int
 auth_wait(struct auth_state *st)
 {
-	if (transport_wait(st->t, st->deadline) == 0)
+	int	rc;
+
+	if ((rc = transport_wait(st->t, st->deadline)) == 0)
 		return 0;
 	st->timed_out = 1;
-	return -1;
+	return rc;
 }
 
 /* Ask the server which methods it allows; NULL list means already in. */
@@ -111,12 +116,12 @@ auth_blob_configured(const struct sshconfig *sc, const unsigned char *blob,
 	return 0;
 }
 
-/* Try one agent identity; 1 if accepted, 0 if not, -1 on failure. */
+/* Try one agent identity; 1 if accepted, 0 if not, auth_wait's error. */
 static int
 auth_agent_one(struct auth_state *st, LIBSSH2_AGENT *agent,
     struct libssh2_agent_publickey *id)
 {
-	int	rc;
+	int	rc, w;
 
 	if (st->sc->identities_only &&
 	    !auth_blob_configured(st->sc, id->blob, id->blob_len))
@@ -125,8 +130,8 @@ auth_agent_one(struct auth_state *st, LIBSSH2_AGENT *agent,
 	    id->comment : "(no comment)");
 	while ((rc = libssh2_agent_userauth(agent, st->sc->user, id)) ==
 	    LIBSSH2_ERROR_EAGAIN) {
-		if (auth_wait(st) != 0)
-			return -1;
+		if ((w = auth_wait(st)) != 0)
+			return w;
 	}
 	return rc == 0;
 }
@@ -163,7 +168,11 @@ auth_agent(struct auth_state *st)
 	return ok == 1;
 }
 
-/* Get the passphrase for an encrypted key, or note why there is none. */
+/*
+ * Get the passphrase for an encrypted key, or note why there is none:
+ * CLAW_ERR_NOTFOUND without a passphrase source, CLAW_ERR_IO if it cannot
+ * be read.
+ */
 static int
 auth_passphrase(struct auth_state *st, const char *path, char **pass)
 {
@@ -174,18 +183,21 @@ auth_passphrase(struct auth_state *st, const char *path, char **pass)
 		auth_note(&st->notes, "%s is encrypted and no passphrase "
 		    "source is configured (set ssh.passphraseFile in the "
 		    "config or use --passphrase-file)", path);
-		return -1;
+		return CLAW_ERR_NOTFOUND;
 	}
 	if ((*pass = keyfile_read_passphrase(st->opts->passphrase_file,
 	    &err)) == NULL) {
 		auth_note(&st->notes, "%s", err);
 		free(err);
-		return -1;
+		return CLAW_ERR_IO;
 	}
 	return 0;
 }
 
-/* Try one identity file; 1 if accepted, 0 if not, -1 on timeout. */
+/*
+ * Try one identity file; 1 if accepted, 0 if not, CLAW_ERR_TIMEOUT on
+ * timeout.
+ */
 static int
 auth_file_one(struct auth_state *st, const char *path)
 {
@@ -216,7 +228,7 @@ auth_file_one(struct auth_state *st, const char *path)
 		auth_note(&st->notes, "%s could not be loaded (wrong "
 		    "passphrase or unsupported key format)", path);
 	if (st->timed_out)
-		return -1;
+		return CLAW_ERR_TIMEOUT;
 	return rc == 0;
 }
 

@@ -20,6 +20,7 @@
 
 #include "agent_req.h"
 #include "buf.h"
+#include "error.h"
 #include "frame.h"
 #include "msg.h"
 #include "remote_cmd.h"
@@ -148,14 +149,16 @@ test_refused(void **state)
 	char		*big;
 
 	(void)state;
-	assert_int_equal(agent_req_frame(&req, 0, argv, NULL, 0, &out), -1);
+	assert_int_equal(agent_req_frame(&req, 0, argv, NULL, 0, &out),
+	    CLAW_ERR_INVAL);
 	assert_int_equal(out.len, 0);
 	big = malloc(FRAME_MAX + 1);
 	assert_non_null(big);
 	memset(big, 'x', FRAME_MAX);
 	big[FRAME_MAX] = '\0';
 	argv[0] = big;
-	assert_int_equal(agent_req_frame(&req, 1, argv, NULL, 0, &out), -1);
+	assert_int_equal(agent_req_frame(&req, 1, argv, NULL, 0, &out),
+	    CLAW_ERR_RANGE);
 	assert_int_equal(out.len, 0);
 	free(big);
 	buf_free(&out);

@@ -132,7 +132,7 @@ sink_fail_second(void *arg, const void *buf, size_t len)
 {
 	int	*calls = arg;
 
-	return ++*calls == 2 ? -1 : 0;
+	return ++*calls == 2 ? CLAW_ERR_IO : 0;
 }
 
 /* A tarstream_read_fn that serves its source, then fails. */
