@@ -257,12 +257,12 @@ daemon_connectors_end(struct daemon *d, int ms)
 
 	while (d->connecting > 0) {
 		if ((left = deadline - clock_now_ms()) <= 0)
-			return -1;
+			return CLAW_ERR_TIMEOUT;
 		pfd.fd = d->wake[0];
 		pfd.events = POLLIN;
 		pfd.revents = 0;
 		if (poll(&pfd, 1, (int)left) == -1 && errno != EINTR)
-			return -1;
+			return claw_err_from_errno(errno);
 		while (read(d->wake[0], &job, sizeof job) == sizeof job) {
 			d->connecting--;
 			k = job->conn;
@@ -805,17 +805,18 @@ dhost_schedule(struct dhost *h)
 		dhost_connect(h);
 }
 
-/* Keepalive for a session; 0, or -1 if it died. */
+/* Keepalive for a session: 0, or the error that ended it. */
 static int
 dconn_keepalive(struct dconn *k)
 {
 	char	*cause = NULL;
-	int	 next_ms;
+	int	 next_ms, rc;
 
-	if (transport_keepalive(k->t, k->got_data, &next_ms, &cause) != 0) {
+	if ((rc = transport_keepalive(k->t, k->got_data, &next_ms,
+	    &cause)) != 0) {
 		dconn_dead(k, cause);
 		free(cause);
-		return -1;
+		return rc;
 	}
 	k->got_data = 0;
 	k->next_alive = next_ms >= 0 ? clock_now_ms() + next_ms :

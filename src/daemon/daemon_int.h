@@ -412,7 +412,8 @@ void	daemon_connected(struct daemon *);
  * At the end: wait at most ms for the connector threads still running,
  * dropping what they bring, so that none is inside libssh2 or OpenSSL
  * while the process exits (its atexit clean-up freed what a handshake
- * used: serve --stdio died of SIGSEGV).  0, or -1 if some still run.
+ * used: serve --stdio died of SIGSEGV).  0, or CLAW_ERR_TIMEOUT (or
+ * poll's error) if some still run.
  */
 int	daemon_connectors_end(struct daemon *, int ms);
 int	dhost_busy(struct dhost *);
