@@ -289,23 +289,6 @@ drpc_progress_token(const cJSON *params)
 }
 
 /*
- * Whether a call's id (a number is kept as its raw text, see
- * jsonrpc_parse) is the requestId rid.
- */
-static int
-drpc_same_id(const cJSON *id, const cJSON *rid)
-{
-	char	*end;
-	double	 v;
-
-	if (cJSON_IsRaw(id) && cJSON_IsNumber(rid)) {
-		v = strtod(id->valuestring, &end);
-		return *end == '\0' && v == rid->valuedouble;
-	}
-	return cJSON_Compare(id, rid, 1);
-}
-
-/*
  * notifications/cancelled {requestId}: stop that call's worker (which
  * stops its remote command); its answer is not sent.
  */
@@ -319,7 +302,7 @@ drpc_cancel(struct dclient *cl, const cJSON *params)
 	if (rid == NULL)
 		return;
 	TAILQ_FOREACH(c, &cl->calls, centry) {
-		if (c->id == NULL || !drpc_same_id(c->id, rid))
+		if (c->id == NULL || !jsonrpc_id_is(c->id, rid))
 			continue;
 		log_info("%s: cancelled by the client", c->method);
 		c->cancelled = 1;
@@ -398,7 +381,7 @@ drpc_resize(struct dclient *cl, const cJSON *id, const cJSON *params)
 		return;
 	}
 	TAILQ_FOREACH(c, &cl->calls, centry) {
-		if (c->id == NULL || !drpc_same_id(c->id, rid) || c->pid <= 0 ||
+		if (c->id == NULL || !jsonrpc_id_is(c->id, rid) || c->pid <= 0 ||
 		    c->cancelled)
 			continue;
 		if (drpc_size_write(c, cols, rows) != 0 ||

@@ -542,6 +542,20 @@ jsonrpc_error(const cJSON *id, int code, const char *msg, cJSON *data)
 	return jsonrpc_line(o);
 }
 
+/* Whether id is rid; see jsonrpc.h. */
+int
+jsonrpc_id_is(const cJSON *id, const cJSON *rid)
+{
+	char	*end;
+	double	 v;
+
+	if (cJSON_IsRaw(id) && cJSON_IsNumber(rid)) {
+		v = strtod(id->valuestring, &end);
+		return *end == '\0' && v == rid->valuedouble;
+	}
+	return cJSON_Compare(id, rid, 1);
+}
+
 /* A notification line; takes params. */
 char *
 jsonrpc_notification(const char *method, cJSON *params)

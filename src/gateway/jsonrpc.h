@@ -65,6 +65,13 @@ int	jsonrpc_parse(const char *line, size_t len, struct jsonrpc_req *req,
 void	jsonrpc_req_clear(struct jsonrpc_req *);
 
 /*
+ * 1 if a request's id (a number is kept as its raw text, see
+ * jsonrpc_parse) is rid, as a client names it again (the requestId of
+ * notifications/cancelled), else 0.
+ */
+int	jsonrpc_id_is(const cJSON *id, const cJSON *rid);
+
+/*
  * Serialized responses, each one line ending in '\n' (allocated,
  * compact); they take ownership of result / data / params.  id NULL is
  * written as null.

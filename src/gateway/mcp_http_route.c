@@ -343,20 +343,6 @@ mh_route_child_read(struct mcp_http *s)
 	}
 }
 
-/* 1 if the client's id (raw text for numbers) is rid. */
-static int
-mh_same_id(const cJSON *id, const cJSON *rid)
-{
-	char	*end;
-	double	 v;
-
-	if (cJSON_IsRaw(id) && cJSON_IsNumber(rid)) {
-		v = strtod(id->valuestring, &end);
-		return *end == '\0' && v == rid->valuedouble;
-	}
-	return cJSON_Compare(id, rid, 1);
-}
-
 /* Tell the MCP server to cancel p, and end p's HTTP request. */
 static void
 mh_pending_cancel(struct mcp_http *s, struct mh_pending *p,
@@ -386,7 +372,7 @@ mh_route_cancel(struct mcp_http *s, struct mh_session *se,
 	if (rid == NULL)
 		return;
 	TAILQ_FOREACH(p, &s->pendings, entry)
-		if (p->sess == se && se != NULL && mh_same_id(p->id, rid))
+		if (p->sess == se && se != NULL && jsonrpc_id_is(p->id, rid))
 			break;
 	if (p != NULL)
 		mh_pending_cancel(s, p, cJSON_IsString(reason) ?

@@ -317,6 +317,41 @@ test_id_exact(void **state)
 	id_echoes("\"9007199254740993\"", "\"9007199254740993\"");
 }
 
+/* Whether the id of request line s is the requestId rid (JSON text). */
+static int
+id_is(const char *s, const char *rid)
+{
+	struct jsonrpc_req	 req;
+	cJSON			*r = cJSON_Parse(rid);
+	int			 yes;
+
+	parse_ok(s, &req);
+	assert_non_null(r);
+	yes = jsonrpc_id_is(req.id, r);
+	cJSON_Delete(r);
+	jsonrpc_req_clear(&req);
+	return yes;
+}
+
+/* A cancellation names its call by number or string, exactly. */
+static void
+test_id_is(void **state)
+{
+	(void)state;
+	assert_true(id_is("{\"jsonrpc\":\"2.0\",\"id\":7,"
+	    "\"method\":\"m\"}", "7"));
+	assert_true(id_is("{\"jsonrpc\":\"2.0\",\"id\":7.0,"
+	    "\"method\":\"m\"}", "7"));
+	assert_false(id_is("{\"jsonrpc\":\"2.0\",\"id\":7,"
+	    "\"method\":\"m\"}", "8"));
+	assert_false(id_is("{\"jsonrpc\":\"2.0\",\"id\":7,"
+	    "\"method\":\"m\"}", "\"7\""));
+	assert_true(id_is("{\"jsonrpc\":\"2.0\",\"id\":\"a7\","
+	    "\"method\":\"m\"}", "\"a7\""));
+	assert_false(id_is("{\"jsonrpc\":\"2.0\",\"id\":\"7\","
+	    "\"method\":\"m\"}", "7"));
+}
+
 static void
 test_responses(void **state)
 {
@@ -413,6 +448,7 @@ main(void)
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_parse_ok),
 		cmocka_unit_test(test_id_exact),
+		cmocka_unit_test(test_id_is),
 		cmocka_unit_test(test_responses),
 		cmocka_unit_test(test_output_params),
 		cmocka_unit_test(test_utf8),
