@@ -44,6 +44,8 @@
 #define DCHAN_KILL_DS		20	/* TERM to KILL, tenths of a second */
 #define DCHAN_LINE_MAX		4096	/* longest marker line looked at */
 #define DCHAN_MARKER_MS		30000	/* wait for a late marker to kill */
+#define DCONN_FULL_MS		50	/* a full session: next open after */
+#define DCHAN_REFUSED_MAX	100	/* ... this many times, then fail */
 
 /* What a connector thread works on and hands back. */
 struct dconnect_job {
@@ -662,6 +664,30 @@ dchan_requeue(struct dchan *ch)
 }
 
 /*
+ * The session refused ch a channel while holding no other: sshd still
+ * counts sessions whose close it has not handled yet.  Queue ch again
+ * and open nothing on the session for a moment, DCHAN_REFUSED_MAX times
+ * at most: 0, or CLAW_ERR_RANGE once ch has had its tries.
+ */
+static int
+dchan_wait_room(struct dchan *ch)
+{
+	struct dconn	*k = ch->conn;
+
+	if (++ch->refused > DCHAN_REFUSED_MAX)
+		return CLAW_ERR_RANGE;
+	log_debug("%s: session full with %d channel(s) open; waiting",
+	    k->host->label, k->nchan - 1);
+	k->full_until = clock_now_ms() + DCONN_FULL_MS;
+	TAILQ_REMOVE(&k->chans, ch, hentry);
+	k->nchan--;
+	ch->conn = NULL;
+	ch->state = DCHAN_QUEUED;
+	TAILQ_INSERT_HEAD(&k->host->queue, ch, hentry);
+	return 0;
+}
+
+/*
  * Step the start (open, terminal, exec; one open at a time per session):
  * DCHAN_RUNNING once it runs, the client told.
  */
@@ -676,10 +702,13 @@ dchan_start(struct dchan *ch)
 		k->opening = NULL;
 	if (rc == SSHCHAN_AGAIN)
 		return;
-	if (rc == CLAW_ERR_CHANNEL && ch->sc.phase == SSHCHAN_OPEN &&
-	    k->nchan > 1) {
-		dchan_requeue(ch);
-		return;
+	if (rc == CLAW_ERR_CHANNEL && ch->sc.phase == SSHCHAN_OPEN) {
+		if (k->nchan > 1) {
+			dchan_requeue(ch);
+			return;
+		}
+		if (dchan_wait_room(ch) == 0)
+			return;
 	}
 	if (rc != 0) {
 		dchan_error(ch, rc);
@@ -774,7 +803,7 @@ dhost_schedule(struct dhost *h)
 	while ((ch = TAILQ_FIRST(&h->queue)) != NULL) {
 		TAILQ_FOREACH(k, &h->conns, entry) {
 			if (k->state == DCONN_UP && k->opening == NULL &&
-			    k->nchan < k->cap)
+			    k->nchan < k->cap && clock_now_ms() >= k->full_until)
 				break;
 		}
 		if (k == NULL)
@@ -911,6 +940,8 @@ dhost_next_event(struct dhost *h)
 			return 0;
 		if (k->nchan != 0)
 			t = clock_min(t, k->next_alive);
+		if (!TAILQ_EMPTY(&h->queue) && k->full_until > clock_now_ms())
+			t = clock_min(t, k->full_until);
 	}
 	return t;
 }

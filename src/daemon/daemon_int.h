@@ -80,6 +80,7 @@ struct dchan {
 	unsigned		 win_cols;	/* a new size to send */
 	unsigned		 win_rows;
 	int			 win_pending;
+	int			 refused;	/* opens refused, session near full */
 };
 TAILQ_HEAD(dchan_list, dchan);
 
@@ -100,6 +101,7 @@ struct dconn {
 	struct dchan		*opening;	/* one open at a time */
 	int			 got_data;
 	int64_t			 next_alive;	/* keepalive due */
+	int64_t			 full_until;	/* no opens before (monotonic ms) */
 	uint64_t		 rx_seen;	/* transport_rx_bytes at step */
 };
 TAILQ_HEAD(dconn_list, dconn);
