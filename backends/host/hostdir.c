@@ -4,12 +4,15 @@
  * <root>/<id>/ on a host, holding workspace/, meta.json and a last-used
  * stamp.
  * Every operation is one sh script over one exec channel (see
- * hostdir_scripts.h); its output is parsed here as hostile input.
+ * hostdir_scripts.h: the scripts are src/host/hostdir_*.sh), its values
+ * passed as positional parameters; its output is parsed here as hostile
+ * input.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +36,26 @@
 #define HOSTDIR_OUT_MAX	(16 * 1024 * 1024)	/* a listing's output cap */
 #define HOSTDIR_ERR_MAX	(64 * 1024)
 #define HOSTDIR_TIME_MAX	((int64_t)1 << 53)
+
+/* A script with its positional parameters; see hostdir_int.h. */
+char *
+hostdir_script(const char *body, ...)
+{
+	struct buf	 b = BUF_INIT;
+	va_list		 ap;
+	const char	*arg;
+
+	buf_append_str(&b, "set --");
+	va_start(ap, body);
+	while ((arg = va_arg(ap, const char *)) != NULL) {
+		buf_append_str(&b, " ");
+		shquote_append(&b, arg);
+	}
+	va_end(ap);
+	buf_append_str(&b, "\n");
+	buf_append_str(&b, body);
+	return buf_detach(&b);
+}
 
 /* Run a script, requiring status 0; output lands in out. */
 int
@@ -174,22 +197,20 @@ hostdir_list(struct transport *t, const char *root, const char *id,
     struct hostdir_listing *out, char **cause)
 {
 	struct buf	 o = BUF_INIT;
-	char		*qroot = shquote(root), *script;
+	char		*script;
 	int		 rc;
 
 	memset(out, 0, sizeof *out);
 	if (id != NULL && !sandbox_id_ok(id)) {
-		free(qroot);
 		*cause = xasprintf("invalid sandbox id '%s'", id);
 		return CLAW_ERR_INVAL;
 	}
-	script = xasprintf(HOSTDIR_SCRIPT_LIST, qroot,
-	    id != NULL ? id : "c????????????");
+	script = hostdir_script(HOSTDIR_SCRIPT_LIST, root,
+	    id != NULL ? id : "c????????????", NULL);
 	if ((rc = hostdir_run(t, script, NULL, 0, &o, cause)) == 0 &&
 	    (rc = hostdir_parse_list(t, &o, out, cause)) != 0)
 		hostdir_listing_clear(out);
 	free(script);
-	free(qroot);
 	buf_free(&o);
 	return rc;
 }
@@ -232,22 +253,17 @@ hostdir_get_or_create(struct transport *t, const char *root,
     int *created, char **cause)
 {
 	struct buf	 o = BUF_INIT;
-	char		*qroot, *qid, *qimage, *script, *meta;
+	char		*script, *meta;
 	int		 rc;
 
-	qroot = shquote(root);
-	qid = shquote(want->id);
-	qimage = shquote(want->settings.image);
 	meta = sandbox_meta_encode(want);
-	script = xasprintf(HOSTDIR_SCRIPT_GET_OR_CREATE, qroot, qid, qimage,
-	    contain_runtime_name(want->settings.runtime));
+	script = hostdir_script(HOSTDIR_SCRIPT_GET_OR_CREATE, root, want->id,
+	    want->settings.image,
+	    contain_runtime_name(want->settings.runtime), NULL);
 	if ((rc = hostdir_run(t, script, meta, strlen(meta), &o, cause)) == 0)
 		rc = hostdir_parse_got(t, &o, got, created, cause);
 	free(script);
 	free(meta);
-	free(qimage);
-	free(qid);
-	free(qroot);
 	buf_free(&o);
 	return rc;
 }
@@ -258,15 +274,14 @@ hostdir_destroy(struct transport *t, const char *root, const char *id,
     int *existed, char **cause)
 {
 	struct buf	 o = BUF_INIT;
-	char		*qroot, *script;
+	char		*script;
 	int		 rc;
 
 	if (!sandbox_id_ok(id)) {
 		*cause = xasprintf("invalid sandbox id '%s'", id);
 		return CLAW_ERR_INVAL;
 	}
-	qroot = shquote(root);
-	script = xasprintf(HOSTDIR_SCRIPT_DESTROY, qroot, id);
+	script = hostdir_script(HOSTDIR_SCRIPT_DESTROY, root, id, NULL);
 	if ((rc = hostdir_run(t, script, NULL, 0, &o, cause)) == 0) {
 		if (o.data != NULL &&
 		    strcmp(o.data, "clawssh-destroyed\n") == 0)
@@ -281,7 +296,6 @@ hostdir_destroy(struct transport *t, const char *root, const char *id,
 		}
 	}
 	free(script);
-	free(qroot);
 	buf_free(&o);
 	return rc;
 }
@@ -293,16 +307,24 @@ hostdir_dir(const char *root, const char *id)
 	return xasprintf("%s/%s", root, id);
 }
 
-/* The check-and-touch run before each command; see hostdir.h. */
+/*
+ * The check-and-touch run before each command; see hostdir.h.  The
+ * function __claw_pre, called with the sandbox directory and the id,
+ * then unset: the command's own positional parameters stay as they are.
+ */
 char *
 hostdir_exec_pre(const char *root, const char *id)
 {
-	char	*dir = hostdir_dir(root, id), *q = shquote(dir), *pre;
+	struct buf	 b = BUF_INIT;
+	char		*dir = hostdir_dir(root, id);
 
-	pre = xasprintf(HOSTDIR_SCRIPT_EXEC_PRE, q, id);
-	free(q);
+	buf_append_str(&b, HOSTDIR_SCRIPT_EXEC_PRE "__claw_pre ");
+	shquote_append(&b, dir);
+	buf_append_str(&b, " ");
+	shquote_append(&b, id);
+	buf_append_str(&b, "; unset -f __claw_pre");
 	free(dir);
-	return pre;
+	return buf_detach(&b);
 }
 
 /* The workspace directory; see hostdir.h. */

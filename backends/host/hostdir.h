@@ -68,7 +68,8 @@ int	hostdir_destroy(struct transport *t, const char *root, const char *id,
 
 /*
  * sh code to run before each command in the sandbox: fail clearly if it
- * is gone, and mark it used (allocated).
+ * is gone, and mark it used (allocated).  It leaves the positional
+ * parameters alone.
  */
 char	*hostdir_exec_pre(const char *root, const char *id);
 

@@ -21,7 +21,6 @@
 #include "hostdir_scripts.h"
 #include "lines.h"
 #include "sandbox.h"
-#include "shquote.h"
 #include "transport.h"
 #include "xmalloc.h"
 
@@ -100,13 +99,14 @@ gs_parse(struct transport *t, const struct buf *o, struct gpu_state *g,
 
 /* Write new over old if old is still there; *again if it was not. */
 static int
-gs_write(struct transport *t, const char *qroot, const struct gpu_state *g,
+gs_write(struct transport *t, const char *root, const struct gpu_state *g,
     const char *new, int *again, char **cause)
 {
 	struct buf	 in = BUF_INIT, out = BUF_INIT;
-	char		*script = xasprintf(HOSTDIR_SCRIPT_GPU_WRITE, qroot);
+	char		*script;
 	int		 rc;
 
+	script = hostdir_script(HOSTDIR_SCRIPT_GPU_WRITE, root, NULL);
 	buf_appendf(&in, "%zu %zu\n", g->tlen, strlen(new));
 	buf_append(&in, g->table, g->tlen);
 	buf_append_str(&in, new);
@@ -125,24 +125,25 @@ gs_write(struct transport *t, const char *qroot, const struct gpu_state *g,
 
 /* One read-assign-write round; *again when the file changed under us. */
 static int
-gs_round(struct transport *t, const char *qroot, const char *id, int want,
+gs_round(struct transport *t, const char *root, const char *id, int want,
     int **got, size_t *ngot, int *again, char **cause)
 {
 	struct gpu_state	 g;
 	struct gpu_table	*tab = NULL;
 	struct buf		 o = BUF_INIT;
-	char			*script = xasprintf(HOSTDIR_SCRIPT_GPU_READ, qroot);
+	char			*script;
 	char			*new = NULL;
 	int			 rc;
 
 	memset(&g, 0, sizeof g);
+	script = hostdir_script(HOSTDIR_SCRIPT_GPU_READ, root, NULL);
 	if ((rc = hostdir_run(t, script, NULL, 0, &o, cause)) == 0 &&
 	    (rc = gs_parse(t, &o, &g, cause)) == 0 &&
 	    (rc = gpu_table_parse(g.table, g.tlen, &tab, cause)) == 0 &&
 	    (rc = gpu_table_assign(tab, id, want, g.present, g.npresent,
 	    (const char *const *)g.live, g.nlive, got, ngot, cause)) == 0) {
 		new = gpu_table_format(tab);
-		if ((rc = gs_write(t, qroot, &g, new, again, cause)) != 0 ||
+		if ((rc = gs_write(t, root, &g, new, again, cause)) != 0 ||
 		    *again) {
 			free(*got);
 			*got = NULL;
@@ -161,12 +162,10 @@ int
 hostdir_gpu_assign(struct transport *t, const char *root, const char *id,
     int want, int **got, size_t *ngot, char **cause)
 {
-	char	*qroot = shquote(root);
-	int	 rc = 0, again = 1, tries;
+	int	rc = 0, again = 1, tries;
 
 	for (tries = 0; rc == 0 && again && tries < GPU_TRIES; tries++)
-		rc = gs_round(t, qroot, id, want, got, ngot, &again, cause);
-	free(qroot);
+		rc = gs_round(t, root, id, want, got, ngot, &again, cause);
 	if (rc == 0 && again)
 		rc = claw_fail(cause, CLAW_ERR_PROTO, "%s: the GPU allocation "
 		    "file kept changing; try again", transport_label(t));

@@ -20,7 +20,6 @@
 #include "hostdir_scripts.h"
 #include "lines.h"
 #include "remote_err.h"
-#include "shquote.h"
 #include "transport.h"
 #include "xmalloc.h"
 
@@ -67,12 +66,12 @@ hostdir_image_import(struct transport *t, const char *root, const char *name,
 	struct buf		 out = BUF_INIT, err = BUF_INIT;
 	struct lines		 lr;
 	const char		*line;
-	char			*qroot = shquote(root), *qname = shquote(name);
 	char			*script;
 	size_t			 n;
 	int			 rc, status = 0;
 
-	script = xasprintf(HOSTDIR_SCRIPT_IMAGE_IMPORT, qroot, qname, zflag);
+	script = hostdir_script(HOSTDIR_SCRIPT_IMAGE_IMPORT, root, name, zflag,
+	    NULL);
 	memset(&o, 0, sizeof o);
 	o.forward_stdin = 1;
 	o.in_fd = in_fd;
@@ -91,8 +90,6 @@ hostdir_image_import(struct transport *t, const char *root, const char *name,
 		rc = claw_fail(cause, CLAW_ERR_PROTO, "%s: garbled reply to "
 		    "the image import", transport_label(t));
 	free(script);
-	free(qname);
-	free(qroot);
 	buf_free(&out);
 	buf_free(&err);
 	return rc;
@@ -107,11 +104,11 @@ hostdir_image_list(struct transport *t, const char *root,
 	struct buf		 out = BUF_INIT;
 	struct lines		 lr;
 	const char		*line;
-	char			*qroot = shquote(root), *script;
+	char			*script;
 	size_t			 k = 0, ll;
 	int			 rc;
 
-	script = xasprintf(HOSTDIR_SCRIPT_IMAGE_LIST, qroot);
+	script = hostdir_script(HOSTDIR_SCRIPT_IMAGE_LIST, root, NULL);
 	rc = hostdir_run(t, script, NULL, 0, &out, cause);
 	lines_init(&lr, out.data, out.len);
 	while (rc == 0 && lines_left(&lr) != 0) {
@@ -124,7 +121,6 @@ hostdir_image_list(struct transport *t, const char *root,
 		k++;
 	}
 	free(script);
-	free(qroot);
 	buf_free(&out);
 	if (rc != 0) {
 		free(v);
@@ -141,20 +137,17 @@ hostdir_image_rm(struct transport *t, const char *root, const char *name,
     int force, char **cause)
 {
 	struct buf	 out = BUF_INIT;
-	char		*qroot = shquote(root), *qname = shquote(name);
 	char		*script;
 	int		 rc;
 
-	script = xasprintf(HOSTDIR_SCRIPT_IMAGE_RM, qroot, qname,
-	    force ? "1" : "0");
+	script = hostdir_script(HOSTDIR_SCRIPT_IMAGE_RM, root, name,
+	    force ? "1" : "0", NULL);
 	rc = hostdir_run(t, script, NULL, 0, &out, cause);
 	if (rc == 0 && (out.data == NULL ||
 	    strstr(out.data, "clawssh-removed\n") == NULL))
 		rc = claw_fail(cause, CLAW_ERR_PROTO, "%s: garbled reply to "
 		    "the image removal", transport_label(t));
 	free(script);
-	free(qname);
-	free(qroot);
 	buf_free(&out);
 	return rc;
 }

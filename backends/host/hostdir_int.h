@@ -13,6 +13,14 @@ struct buf;
 struct lines;
 struct transport;
 
+/*
+ * The script body with its positional parameters (hostdir_scripts.h):
+ * a "set --" line of the words after body, each quoted, up to a NULL;
+ * then body.  Allocated.
+ */
+char	*hostdir_script(const char *body, ...)
+	    __attribute__((__sentinel__));
+
 /* Run a script with stdin in[0..inlen), requiring status 0; out: stdout. */
 int	hostdir_run(struct transport *t, const char *script, const char *in,
 	    size_t inlen, struct buf *out, char **cause);

@@ -71,11 +71,11 @@ static const char start_usage[] =
 /*
  * Slots: the run directory, the agent ('' when none).  Ends the bwrap
  * holder (box-stop; without the agent, the holder's session from
- * box.pid) and removes the sandbox's cgroups; prints "stopped" or "not
- * running".
+ * box.pid: clawboxkill) and removes the sandbox's cgroups (clawcgroups);
+ * prints "stopped" or "not running".
  */
 #define BOXENV_SH_STOP_BWRAP						\
-	HOSTDIR_SCRIPT_BOXKILL						\
+	HOSTDIR_SCRIPT_BOXKILL HOSTDIR_SCRIPT_CGROUPS_RM		\
 	"r=%s; a=%s\n"							\
 	"if [ -n \"$a\" ] && [ -f \"$a\" ]; then \"$a\" box-stop --dir"	\
 	" \"$r\" || exit 3\n"						\
@@ -83,8 +83,7 @@ static const char start_usage[] =
 	"  clawboxkill \"$r/box.pid\"; rm -f -- \"$r/box.sock\" \"$r/box.pid\";"\
 	" echo stopped\n"						\
 	"else echo 'not running'\nfi\n"					\
-	HOSTDIR_SCRIPT_CGROUPS_RM						\
-	"exit 0\n"
+	"clawcgroups \"$id\"\nexit 0\n"
 
 /* Slots: the agent, the run directory. */
 #define BOXENV_SH_STATUS						\

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Unit tests for the host-directory backend's shared container clean-up (clawctrs,
+ * Unit tests for the host-directory backend's shared container clean-up
+ * (clawctrs, src/host/hostdir_containers_rm.sh as
  * HOSTDIR_SCRIPT_CONTAINERS_RM), run by dash, busybox sh and sh against a
  * fake podman that records its arguments and filters labels as podman
  * does (an empty value matches every labelled container).
