@@ -12,6 +12,8 @@
  *
  *	HOST_SH_AGENT_*		agent_*.sh: deploying the host agent, joined
  *				in src/tools/agent_deploy.c
+ *	HOST_SH_BOXENV_*	boxenv_*.sh: a sandbox environment's stop and
+ *				status, in src/cli/cmd_boxenv.c
  *	HOST_SH_FSTORE_*	fstore_*.sh: the remote file tools' steps,
  *				in src/tools/fstore_scripts.h
  *	HOST_SH_LIST_ALL	list_all.sh: a pull's listing of the workspace
