@@ -18,6 +18,10 @@
  *				in src/tools/fstore_scripts.h
  *	HOST_SH_LIST_ALL	list_all.sh: a pull's listing of the workspace
  *	HOST_SH_LIST_PART	list_part.sh: of the paths on stdin
+ *	HOST_SH_OCI_*		oci_*.sh: the docker/podman wrapper (its
+ *				sh around the engine's argument lists, which
+ *				stay C), stop and status, joined in
+ *				src/tools/contain_oci.c
  *	HOST_SH_TRANSFER_*	transfer_*.sh: a push's shell steps, in
  *				sync/transfer_stage.c and sync/transfer.h
  *	HOST_SH_WATCH		watch.sh: the change watcher (inotifywait)
