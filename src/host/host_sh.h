@@ -3,12 +3,12 @@
  * The host-side shell scripts that stay sh (where the host agent cannot
  * run, or for what it does not do yet), kept as real files in src/host/
  * so that shellcheck reads them (tests/integration/lint_shell.sh) and
- * tests run them without sshd (tests/integration/host_sh.sh under dash
- * and busybox sh; the process tool's over the local transport in
- * tests/unit/test_process_local.c); turned into the string macros
- * HOST_SH_NAME of host_sh_gen.h at build time by scripts/sh2c.sh
- * (comment lines left out).  Each runs with sh -c; what each expects
- * and prints is said at the top of its file:
+ * tests run them without sshd (tests/integration/host_sh.sh and
+ * host_sh_oci.sh under dash and busybox sh; the process tool's over the
+ * local transport in tests/unit/test_process_local.c); turned into the
+ * string macros HOST_SH_NAME of host_sh_gen.h at build time by
+ * scripts/sh2c.sh (comment lines left out).  Each runs with sh -c; what
+ * each expects and prints is said at the top of its file:
  *
  *	HOST_SH_AGENT_*		agent_*.sh: deploying the host agent, joined
  *				in src/tools/agent_deploy.c
