@@ -27,6 +27,7 @@
 #include "contain_oci.h"
 #include "error.h"
 #include "exec.h"
+#include "host_sh.h"
 #include "hostdir_scripts.h"
 #include "log.h"
 #include "registry.h"
@@ -47,49 +48,17 @@ static const char start_usage[] =
     "Start a sandbox's environment now rather than at its next command.\n";
 
 /*
- * Slot: the sandbox directory.  Ends the sandbox's background processes
- * (TERM, up to 2 s, KILL); $id is the sandbox's id after it.
- */
-#define BOXENV_SH_PROCS							\
-	"d=%s; id=${d##*/}\n"						\
-	"[ -d \"$d\" ] && [ ! -L \"$d\" ] || { echo \"clawssh-error:"	\
-	" sandbox $id no longer exists on this host\" >&2; exit 3; }\n"	\
-	"pids=\nfor f in \"$d\"/procs/p*/pid; do\n"			\
-	"  p=$(head -c 16 -- \"$f\" 2>/dev/null) || continue\n"		\
-	"  case $p in ''|*[!0-9]*) continue ;; esac\n"			\
-	"  [ \"$p\" -gt 1 ] && kill -s 0 -- \"-$p\" 2>/dev/null || continue\n"\
-	"  pids=\"$pids $p\"; kill -s TERM -- \"-$p\" 2>/dev/null\n"	\
-	"done\n"							\
-	"n=0; while [ -n \"$pids\" ] && [ $n -lt 20 ]; do left=\n"	\
-	"  for p in $pids; do kill -s 0 -- \"-$p\" 2>/dev/null &&"	\
-	" left=\"$left $p\"; done\n"					\
-	"  pids=$left; [ -z \"$pids\" ] || sleep 0.1 2>/dev/null ||"	\
-	" sleep 1; n=$((n + 1))\ndone\n"				\
-	"for p in $pids; do kill -s KILL -- \"-$p\" 2>/dev/null;"	\
-	" pkill -KILL -s \"$p\" 2>/dev/null; done\n"
-
-/*
- * Slots: the run directory, the agent ('' when none).  Ends the bwrap
- * holder (box-stop; without the agent, the holder's session from
- * box.pid: clawboxkill) and removes the sandbox's cgroups (clawcgroups);
- * prints "stopped" or "not running".
+ * The scripts are in src/host (src/host/host_sh.h), each taking the
+ * parameters boxenv_params sets: $1 the sandbox directory, $2 its run
+ * directory, $3 the agent ('' when none).  boxenv_procs.sh ends the
+ * sandbox's background processes and sets $id; boxenv_stop_bwrap.sh ends
+ * the bwrap holder, printing "stopped" or "not running", before the
+ * removal of the sandbox's cgroups; boxenv_status.sh prints box-status's
+ * JSON.
  */
 #define BOXENV_SH_STOP_BWRAP						\
 	HOSTDIR_SCRIPT_BOXKILL HOSTDIR_SCRIPT_CGROUPS_RM		\
-	"r=%s; a=%s\n"							\
-	"if [ -n \"$a\" ] && [ -f \"$a\" ]; then \"$a\" box-stop --dir"	\
-	" \"$r\" || exit 3\n"						\
-	"elif [ -f \"$r/box.pid\" ]; then\n"				\
-	"  clawboxkill \"$r/box.pid\"; rm -f -- \"$r/box.sock\" \"$r/box.pid\";"\
-	" echo stopped\n"						\
-	"else echo 'not running'\nfi\n"					\
-	"clawcgroups \"$id\"\nexit 0\n"
-
-/* Slots: the agent, the run directory. */
-#define BOXENV_SH_STATUS						\
-	"a=%s; [ -f \"$a\" ] || { echo '{\"running\":false,"		\
-	"\"agent\":false}'; exit 0; }\n"				\
-	"exec \"$a\" box-status --dir %s\n"
+	HOST_SH_BOXENV_STOP_BWRAP "clawcgroups \"$id\"\nexit 0\n"
 
 /*
  * Parse the options of stop/start (the operations table's sandbox.stop
@@ -140,9 +109,13 @@ boxenv_run(struct cmd_box *b, const char *script, struct buf *out)
 	return rc;
 }
 
-/* The sandbox directory, its run directory and the agent, quoted. */
+/*
+ * Append "set -- " and the sandbox directory, its run directory and the
+ * agent ('' when none), quoted, the parameters of the boxenv scripts
+ * that take them; 0, or an exit status after printing why.
+ */
 static int
-boxenv_paths(struct cmd_box *b, char **qdir, char **qrun, char **qagent)
+boxenv_params(struct cmd_box *b, struct buf *s)
 {
 	const struct registry_record	*r = b->rec;
 	char				*dir, *run, *agent = NULL;
@@ -153,9 +126,13 @@ boxenv_paths(struct cmd_box *b, char **qdir, char **qrun, char **qagent)
 		return rc;
 	dir = xasprintf("%s/%s", r->remote_root, r->id);
 	run = contain_bwrap_rundir(r->remote_root, r->id);
-	*qdir = shquote(dir);
-	*qrun = shquote(run);
-	*qagent = shquote(agent != NULL ? agent : "");
+	buf_append_str(s, "set -- ");
+	shquote_append(s, dir);
+	buf_append_str(s, " ");
+	shquote_append(s, run);
+	buf_append_str(s, " ");
+	shquote_append(s, agent != NULL ? agent : "");
+	buf_append_str(s, "\n");
 	free(agent);
 	free(run);
 	free(dir);
@@ -189,14 +166,15 @@ boxenv_stop_script(struct cmd_box *b)
 {
 	const struct registry_record	*r = b->rec;
 	struct buf			 s = BUF_INIT;
-	char				*qdir = NULL, *qrun = NULL, *qagent = NULL;
 	char				*oci, *cause = NULL;
 
-	if (boxenv_paths(b, &qdir, &qrun, &qagent) != 0)
+	if (boxenv_params(b, &s) != 0) {
+		buf_free(&s);
 		return NULL;
-	buf_appendf(&s, BOXENV_SH_PROCS, qdir);
+	}
+	buf_append_str(&s, HOST_SH_BOXENV_PROCS);
 	if (r->settings.runtime == CONTAIN_BWRAP)
-		buf_appendf(&s, BOXENV_SH_STOP_BWRAP, qrun, qagent);
+		buf_append_str(&s, BOXENV_SH_STOP_BWRAP);
 	else if (r->settings.runtime == CONTAIN_NONE)
 		buf_append_str(&s, "echo stopped\n");
 	else if ((oci = contain_oci_stop(r->settings.runtime, r->id,
@@ -208,9 +186,6 @@ boxenv_stop_script(struct cmd_box *b)
 		free(cause);
 		buf_free(&s);
 	}
-	free(qagent);
-	free(qrun);
-	free(qdir);
 	return s.data != NULL ? buf_detach(&s) : NULL;
 }
 
@@ -347,7 +322,7 @@ static char *
 boxenv_status_script(struct cmd_box *b)
 {
 	const struct registry_record	*r = b->rec;
-	char				*qdir = NULL, *qrun = NULL, *qagent = NULL;
+	struct buf			 s = BUF_INIT;
 	char				*script, *cause = NULL;
 
 	if (r->settings.runtime == CONTAIN_NONE)
@@ -360,13 +335,12 @@ boxenv_status_script(struct cmd_box *b)
 		}
 		return script;
 	}
-	if (boxenv_paths(b, &qdir, &qrun, &qagent) != 0)
+	if (boxenv_params(b, &s) != 0) {
+		buf_free(&s);
 		return NULL;
-	script = xasprintf(BOXENV_SH_STATUS, qagent, qrun);
-	free(qagent);
-	free(qrun);
-	free(qdir);
-	return script;
+	}
+	buf_append_str(&s, HOST_SH_BOXENV_STATUS);
+	return buf_detach(&s);
 }
 
 /* What the environment does now; see cmd_boxenv.h. */

@@ -3,6 +3,9 @@
  * docker and podman command lines from a containment policy.  Every input
  * is checked first; then the words are built in a private buffer, each
  * quoted for sh, and appended to the caller's buffer only when whole.
+ * The sh around them (the wrap's identity, GPUs, container start and
+ * watcher; stop; status) is in src/host/oci_*.sh (src/host/host_sh.h),
+ * joined here after a "set --" line of its values.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -18,6 +21,7 @@
 #include "contain.h"
 #include "contain_oci.h"
 #include "error.h"
+#include "host_sh.h"
 #include "shquote.h"
 #include "xmalloc.h"
 
@@ -534,133 +538,57 @@ contain_oci_exec(const struct contain_policy *p, const char *token,
 	return 0;
 }
 
-/* Append the wrap's first line: the engine must be installed. */
-static void
-oci_wrap_start(const struct contain_policy *p, struct buf *b)
-{
-	const char	*e = contain_runtime_name(p->runtime);
-
-	buf_appendf(b, "command -v %s >/dev/null 2>&1 || { echo \"clawssh: "
-	    "runtime %s: %s is not installed on this host\" >&2; "
-	    "exit 125; }\n", e, e, e);
-}
-
 /*
- * Append sh code resolving a user name on the host to "uid:gid" in
- * $__claw_ug (exit 125 if there is no such user).
+ * Append the wrap's values as its positional parameters, in the order
+ * src/host/oci_wrap_ids.sh takes them: the engine, the container n, the
+ * sandbox, its directory, the bound directory, the user to resolve on the
+ * host (named), the numeric user, the default uid:gid (no user set,
+ * o->default_uid not 0), the GPU allocation file, 1 when verbose, the
+ * digest's label and the kill script.
  */
 static void
-oci_wrap_user(const char *user, struct buf *b)
-{
-	buf_appendf(b, "__claw_ug=$(id -u -- %s 2>/dev/null):$(id -g -- %s "
-	    "2>/dev/null)\ncase $__claw_ug in [0-9]*:[0-9]*) ;; *) echo "
-	    "\"clawssh: user %s does not exist on this host\" >&2; "
-	    "exit 125 ;; esac\n", user, user, user);
-}
-
-/*
- * Append sh code giving the bound directory to owner (sh text, quoted by
- * the caller; owner and mode 0700) when the host user is root, so that
- * it can write there, then running then (sh text) if not NULL.
- */
-static void
-oci_wrap_chown(const struct contain_policy *p, const char *owner,
-    const char *then, struct buf *b)
-{
-	const char	*dir = p->access == CONTAIN_WS_NONE ? p->scratch :
-	    p->workspace;
-
-	buf_appendf(b, "if [ \"$(id -u)\" = 0 ]; then chown -R -h -P %s ",
-	    owner);
-	shquote_append(b, dir);
-	buf_append_str(b, " && chmod 700 ");
-	shquote_append(b, dir);
-	buf_append_str(b, " || { echo \"clawssh: cannot give the workspace to "
-	    "the sandbox's user\" >&2; exit 125; }");
-	if (then != NULL)
-		buf_appendf(b, "; %s", then);
-	buf_append_str(b, "; fi\n");
-}
-
-/*
- * Append sh code choosing the identity in $__claw_u (empty: the engine's
- * default): a user name resolved on the host ($__claw_ug), a numeric
- * user, or, without one and only when the host user is root,
- * default_uid:default_uid.  Each is given the bound directory first when
- * the host user is root.
- */
-static void
-oci_wrap_ids(const struct contain_policy *p, int named,
-    unsigned int default_uid, struct buf *b)
-{
-	struct buf	 q = BUF_INIT;
-	char		*ug, *then;
-
-	buf_append_str(b, "__claw_u=\n");
-	if (named) {
-		oci_wrap_user(p->user, b);
-		oci_wrap_chown(p, "\"$__claw_ug\"", NULL, b);
-		buf_append_str(b, "__claw_u=$__claw_ug\n");
-	} else if (p->user != NULL) {
-		shquote_append(&q, p->user);
-		oci_wrap_chown(p, q.data, NULL, b);
-		buf_appendf(b, "__claw_u=%s\n", q.data);
-		buf_free(&q);
-	} else if (default_uid != 0) {
-		ug = xasprintf("%u:%u", default_uid, default_uid);
-		then = xasprintf("__claw_u=%s", ug);
-		oci_wrap_chown(p, ug, then, b);
-		free(then);
-		free(ug);
-	}
-}
-
-/*
- * Append sh code adding to the run words in "$@" the GPUs assigned to
- * p->sandbox in the host's allocation file gpu_file, kept in $__claw_g
- * for the exec's environment (exit 125 when there are none).
- */
-static void
-oci_wrap_gpus(const struct contain_policy *p, const char *gpu_file,
+oci_wrap_params(const struct contain_policy *p,
+    const struct contain_oci_opts *o, const char *n, int named,
     struct buf *b)
 {
-	buf_appendf(b, "__claw_g=$(awk -v id=%s '$2 == id { printf "
-	    "\"%%s%%s\", s, $1; s = \",\" }' ", p->sandbox);
-	shquote_append(b, gpu_file);
-	buf_appendf(b, " 2>/dev/null)\n[ -n \"$__claw_g\" ] || { echo "
-	    "\"clawssh: sandbox %s has no GPUs assigned on this host; "
-	    "provision it again\" >&2; exit 125; }\n", p->sandbox);
-	if (p->runtime == CONTAIN_PODMAN)
-		buf_append_str(b, "for __claw_n in $(echo \"$__claw_g\" | "
-		    "tr , ' '); do set -- \"$@\" --device "
-		    "\"nvidia.com/gpu=$__claw_n\"; done\n");
-	else
-		buf_append_str(b, "set -- \"$@\" --gpus "
-		    "\"\\\"device=$__claw_g\\\"\"\n");
+	char	*def;
+
+	def = p->user == NULL && o->default_uid != 0 ? xasprintf("%u:%u",
+	    o->default_uid, o->default_uid) : xstrdup("");
+	buf_append_str(b, "set --");
+	oci_word(b, contain_runtime_name(p->runtime));
+	oci_word(b, n);
+	oci_word(b, p->sandbox);
+	oci_word(b, o->dir);
+	oci_word(b, p->access == CONTAIN_WS_NONE ? p->scratch : p->workspace);
+	oci_word(b, named ? p->user : "");
+	oci_word(b, !named && p->user != NULL ? p->user : "");
+	oci_word(b, def);
+	oci_word(b, o->gpu_file != NULL ? o->gpu_file : "");
+	oci_word(b, o->verbose ? "1" : "0");
+	oci_word(b, CONTAIN_OCI_SPEC_LABEL);
+	oci_word(b, CONTAIN_OCI_KILL_SH);
+	buf_append(b, "\n", 1);
+	free(def);
 }
 
 /*
  * Append sh code leaving the contain_oci_create words in "$@", with the
- * identity and the GPUs of the day and the digest of it all as the spec
- * label ($__claw_spec).
+ * identity and the GPUs of the day (oci_wrap_gpus.sh) and the digest of
+ * it all as the spec label ($__claw_spec).
  */
 static void
-oci_wrap_create(const struct contain_policy *p, const char *gpu_file,
-    struct buf *b)
+oci_wrap_create(const struct contain_policy *p, struct buf *b)
 {
 	struct buf	holder = BUF_INIT;
 
 	buf_append_str(b, "set --");
-	buf_append(b, " ", 1);
-	shquote_append(b, contain_runtime_name(p->runtime));
+	oci_word(b, contain_runtime_name(p->runtime));
 	oci_append_fixed(p, b);
 	oci_append_limits(&p->limits, b);
 	oci_append_mount(p, b);
 	oci_append_gpus(p, b);
-	buf_append_str(b, "\n[ -z \"$__claw_u\" ] || set -- \"$@\" --user "
-	    "\"$__claw_u\"\n");
-	if (gpu_file != NULL)
-		oci_wrap_gpus(p, gpu_file, b);
+	buf_append_str(b, "\n" HOST_SH_OCI_WRAP_GPUS);
 	oci_append_holder(p, &holder);
 	buf_appendf(b, "__claw_spec=$(printf '%%s\\n' \"$@\"%s | cksum | "
 	    "tr ' ' -)\n", holder.data);
@@ -670,74 +598,22 @@ oci_wrap_create(const struct contain_policy *p, const char *gpu_file,
 }
 
 /*
- * Append __claw_old, which warns once per digest (remembered in the
- * sandbox directory dir, sh text) that the container runs with older
- * settings.
+ * Append sh code leaving the exec words in "$@" (up to the command): the
+ * engine's exec, -t on a terminal, the working directory, the identity,
+ * the environment's names, the GPUs' (with an allocation file), the
+ * container and the in-container wrapper with this shell's pid as token.
  */
 static void
-oci_wrap_old(const struct contain_policy *p, const char *dir, struct buf *b)
+oci_wrap_exec(const struct contain_policy *p, int gpus, struct buf *b)
 {
-	buf_appendf(b, "__claw_old() {\n"
-	    "  [ \"$(cat %s/oci-warned 2>/dev/null)\" = \"$__claw_spec\" ] && "
-	    "return 0\n"
-	    "  echo \"clawssh: warning: the sandbox environment runs with "
-	    "older settings; 'clawssh stop %s' then the next command applies "
-	    "the new ones\" >&2\n"
-	    "  { echo \"$__claw_spec\" > %s/oci-warned; } 2>/dev/null\n"
-	    "}\n", dir, p->sandbox, dir);
-}
+	size_t	i;
 
-/*
- * Append __claw_box, which makes sure the container named n (sh-safe)
- * runs, given the creation words as its arguments: a running one is
- * kept (with a warning when its digest differs); otherwise, under the
- * lock in the sandbox directory dir (sh text), asked again, a stopped one
- * is removed and a new one started (a note on stderr when verbose).
- * The lock's descriptor is closed for the engine, whose monitor
- * outlives us.
- */
-static void
-oci_wrap_box(const char *e, const char *n, const char *dir, int verbose,
-    struct buf *b)
-{
-	buf_appendf(b, "__claw_box() {\n"
-	    "  __claw_s=$(%s container inspect -f '{{.State.Running}} "
-	    "{{index .Config.Labels \"%s\"}}' %s 2>/dev/null)\n"
-	    "  case $__claw_s in \"true $__claw_spec\") return 0 ;; "
-	    "\"true \"*) __claw_old; return 0 ;; esac\n"
-	    "  {\n"
-	    "    if command -v flock >/dev/null 2>&1; then flock -w 120 9 || "
-	    "{ echo \"clawssh: the start lock of %s is held too long\" >&2; "
-	    "return 125; }; fi\n"
-	    "    __claw_s=$(%s container inspect -f '{{.State.Running}}' %s "
-	    "2>/dev/null)\n"
-	    "    [ \"$__claw_s\" = true ] && return 0\n"
-	    "    %s rm -f %s >/dev/null 2>&1\n"
-	    "    __claw_s=$(\"$@\" </dev/null 2>&1 9>&-) || { echo \"clawssh: "
-	    "cannot start the sandbox's container %s (the image needs /bin/sh "
-	    "and sleep): $(printf '%%s\\n' \"$__claw_s\" | tail -n 1)\" >&2; "
-	    "return 125; }\n",
-	    e, CONTAIN_OCI_SPEC_LABEL, n, n, e, n, e, n, n);
-	if (verbose)
-		buf_appendf(b, "    echo \"clawssh: started the sandbox's "
-		    "container %s (%s)\" >&2\n", n, e);
-	buf_appendf(b, "  } 9>>%s/oci.lock\n}\n", dir);
-}
-
-/*
- * Append sh code leaving the exec words in "$@" (up to the command),
- * after starting the watcher that kills the exec's processes in the
- * container once the engine client (this shell, by exec) is gone.
- */
-static void
-oci_wrap_exec(const struct contain_policy *p, const char *n, int gpus,
-    struct buf *b)
-{
-	const char	*e = contain_runtime_name(p->runtime);
-	size_t		 i;
-
-	buf_appendf(b, "set -- %s exec -i\n[ -t 0 ] && [ -t 1 ] && "
-	    "set -- \"$@\" -t\nset -- \"$@\"", e);
+	buf_append_str(b, "set --");
+	oci_word(b, contain_runtime_name(p->runtime));
+	oci_word(b, "exec");
+	oci_word(b, "-i");
+	buf_append_str(b, "\n[ -t 0 ] && [ -t 1 ] && set -- \"$@\" -t\n"
+	    "set -- \"$@\"");
 	oci_append_workdir(p, b);
 	buf_append_str(b, "\n[ -z \"$__claw_u\" ] || set -- \"$@\" --user "
 	    "\"$__claw_u\"\nset -- \"$@\"");
@@ -753,11 +629,7 @@ oci_wrap_exec(const struct contain_policy *p, const char *n, int gpus,
 		buf_append_str(b, CONTAIN_SH_GPU_ORDINALS "set -- \"$@\" -e "
 		    "CUDA_VISIBLE_DEVICES=\"$__claw_cv\" -e "
 		    "NVIDIA_VISIBLE_DEVICES=\"$__claw_g\"\n");
-	buf_appendf(b, "(setsid sh -c 'while kill -0 \"$1\" 2>/dev/null; "
-	    "do sleep 1; done; shift; exec \"$@\"' sh $$ %s exec "
-	    "${__claw_u:+--user \"$__claw_u\"} %s /bin/sh -c", e, n);
-	oci_word(b, CONTAIN_OCI_KILL_SH);
-	buf_append_str(b, " sh $$ </dev/null >/dev/null 2>&1 &)\nset -- \"$@\"");
+	buf_append_str(b, "set -- \"$@\"");
 	oci_append_exec_sh(p, b);
 	buf_append_str(b, " \"$$\"");
 }
@@ -767,7 +639,7 @@ char *
 contain_oci_wrap(const struct contain_policy *p,
     const struct contain_oci_opts *o, char **cause)
 {
-	struct buf	 b = BUF_INIT, dir = BUF_INIT;
+	struct buf	 b = BUF_INIT;
 	char		*n;
 	int		 named;
 
@@ -785,16 +657,11 @@ contain_oci_wrap(const struct contain_policy *p,
 		return NULL;
 	}
 	n = xasprintf(CONTAIN_OCI_PREFIX "%s", p->sandbox);
-	shquote_append(&dir, o->dir);
-	oci_wrap_start(p, &b);
-	oci_wrap_ids(p, named, o->default_uid, &b);
-	oci_wrap_create(p, o->gpu_file, &b);
-	oci_wrap_old(p, dir.data, &b);
-	oci_wrap_box(contain_runtime_name(p->runtime), n, dir.data,
-	    o->verbose, &b);
-	buf_append_str(&b, "__claw_box \"$@\" || exit 125\n");
-	oci_wrap_exec(p, n, o->gpu_file != NULL, &b);
-	buf_free(&dir);
+	oci_wrap_params(p, o, n, named, &b);
+	buf_append_str(&b, HOST_SH_OCI_ENGINE HOST_SH_OCI_WRAP_IDS);
+	oci_wrap_create(p, &b);
+	buf_append_str(&b, HOST_SH_OCI_WRAP_BOX HOST_SH_OCI_WRAP_WATCH);
+	oci_wrap_exec(p, o->gpu_file != NULL, &b);
 	free(n);
 	return buf_detach(&b);
 }
@@ -814,53 +681,42 @@ oci_check_box(enum contain_runtime runtime, const char *sandbox,
 	return 0;
 }
 
-/* Build the stop code; see contain_oci.h. */
-char *
-contain_oci_stop(enum contain_runtime runtime, const char *sandbox,
-    char **cause)
+/*
+ * Build a script on the sandbox's container from the host script body
+ * (after oci_engine.sh), its positional parameters the engine and the
+ * container.  NULL with a cause as oci_check_box.
+ */
+static char *
+oci_box_script(enum contain_runtime runtime, const char *sandbox,
+    const char *body, char **cause)
 {
 	struct buf	 b = BUF_INIT;
-	const char	*e = contain_runtime_name(runtime);
-
-	if (oci_check_box(runtime, sandbox, cause) != 0)
-		return NULL;
-	buf_appendf(&b, "command -v %s >/dev/null 2>&1 || { echo \"clawssh: "
-	    "runtime %s: %s is not installed on this host\" >&2; "
-	    "exit 125; }\n", e, e, e);
-	buf_appendf(&b, "if ! %s container inspect " CONTAIN_OCI_PREFIX
-	    "%s >/dev/null 2>&1; then echo 'not running'; exit 0; fi\n"
-	    "%s rm -f " CONTAIN_OCI_PREFIX "%s >/dev/null || exit 1\n"
-	    "echo stopped\n", e, sandbox, e, sandbox);
-	return buf_detach(&b);
-}
-
-/* Build the status code; see contain_oci.h. */
-char *
-contain_oci_status(enum contain_runtime runtime, const char *sandbox,
-    char **cause)
-{
-	struct buf	 b = BUF_INIT;
-	const char	*e = contain_runtime_name(runtime);
 	char		*n;
 
 	if (oci_check_box(runtime, sandbox, cause) != 0)
 		return NULL;
 	n = xasprintf(CONTAIN_OCI_PREFIX "%s", sandbox);
-	buf_appendf(&b, "command -v %s >/dev/null 2>&1 || { echo \"clawssh: "
-	    "runtime %s: %s is not installed on this host\" >&2; "
-	    "exit 125; }\n", e, e, e);
-	buf_appendf(&b, "__claw_s=$(%s container inspect -f "
-	    "'{{.State.Running}}' %s 2>/dev/null) || { echo 'state: absent'; "
-	    "exit 0; }\n[ \"$__claw_s\" = true ] || { echo 'state: stopped'; "
-	    "exit 0; }\necho 'state: running'\n", e, n);
-	buf_appendf(&b, "__claw_s=$(%s stats --no-stream --format "
-	    "'{{.MemUsage}}' %s 2>/dev/null | head -n 1)\n"
-	    "echo \"memory: ${__claw_s:-unknown}\"\necho 'processes:'\n", e, n);
-	if (runtime == CONTAIN_PODMAN)
-		buf_appendf(&b, "%s top %s pid user etime args", e, n);
-	else
-		buf_appendf(&b, "%s top %s -o pid,user,etime,args", e, n);
-	buf_append_str(&b, " 2>/dev/null | sed 's/^/  /'\nexit 0\n");
+	buf_append_str(&b, "set --");
+	oci_word(&b, contain_runtime_name(runtime));
+	oci_word(&b, n);
+	buf_append_str(&b, "\n" HOST_SH_OCI_ENGINE);
+	buf_append_str(&b, body);
 	free(n);
 	return buf_detach(&b);
+}
+
+/* Build the stop code (src/host/oci_stop.sh); see contain_oci.h. */
+char *
+contain_oci_stop(enum contain_runtime runtime, const char *sandbox,
+    char **cause)
+{
+	return oci_box_script(runtime, sandbox, HOST_SH_OCI_STOP, cause);
+}
+
+/* Build the status code (src/host/oci_status.sh); see contain_oci.h. */
+char *
+contain_oci_status(enum contain_runtime runtime, const char *sandbox,
+    char **cause)
+{
+	return oci_box_script(runtime, sandbox, HOST_SH_OCI_STATUS, cause);
 }

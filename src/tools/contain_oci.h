@@ -117,7 +117,9 @@ int	contain_oci_exec(const struct contain_policy *p, const char *token,
 /*
  * Return (allocated) sh code for remote_cmd's wrap slot that runs the
  * command in the sandbox's long-lived container, so that 'exec "$@" ARGV'
- * runs ARGV there (p->sandbox is required).  The code:
+ * runs ARGV there (p->sandbox is required).  The code (the scripts
+ * src/host/oci_engine.sh and oci_wrap_*.sh, given its values as
+ * positional parameters, around the argument lists built here):
  * - checks that the engine is installed (else exits 125 naming it);
  * - chooses the identity (below) and builds the contain_oci_create line,
  *   with the label CONTAIN_OCI_SPEC_LABEL=DIGEST (cksum of its words);
@@ -152,7 +154,8 @@ char	*contain_oci_wrap(const struct contain_policy *p,
 	    const struct contain_oci_opts *o, char **cause);
 
 /*
- * Return (allocated) sh code that stops the sandbox's container: removes
+ * Return (allocated) sh code (src/host/oci_stop.sh, after a "set --" of
+ * the engine and the container) that stops the sandbox's container: removes
  * clawssh-SANDBOX (ENGINE rm -f; its processes are killed, its /tmp is
  * gone; the next exec starts a new one with the settings of the day).
  * stdout: one line, "stopped" or "not running" (there was none).  Exit
@@ -165,7 +168,8 @@ char	*contain_oci_stop(enum contain_runtime runtime, const char *sandbox,
 	    char **cause);
 
 /*
- * Return (allocated) sh code printing the state of the sandbox's
+ * Return (allocated) sh code (src/host/oci_status.sh, after a "set --"
+ * of the engine and the container) printing the state of the sandbox's
  * container on stdout, as lines:
  *
  *	state: running|stopped|absent
