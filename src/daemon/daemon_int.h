@@ -50,7 +50,7 @@ enum dchan_state {
 	DCHAN_QUEUED = 0,	/* waiting for a session with room */
 	DCHAN_STARTING,		/* open, terminal, exec (ch->sc) */
 	DCHAN_RUNNING,
-	DCHAN_FREEING,		/* libssh2_channel_free in progress */
+	DCHAN_FREEING,		/* sshchan_free in progress */
 	DCHAN_DONE		/* ended; waiting for the client's CLOSE */
 };
 
