@@ -646,39 +646,28 @@ dchan_free_step(struct dchan *ch)
 }
 
 /*
- * The session would not give ch a channel although it holds others:
- * sshd's MaxSessions.  Queue ch again and take no more here.
- */
-static void
-dchan_requeue(struct dchan *ch)
-{
-	struct dconn	*k = ch->conn;
-
-	k->cap = k->nchan - 1;
-	log_debug("%s: session full at %d channels", k->host->label, k->cap);
-	TAILQ_REMOVE(&k->chans, ch, hentry);
-	k->nchan--;
-	ch->conn = NULL;
-	ch->state = DCHAN_QUEUED;
-	TAILQ_INSERT_HEAD(&k->host->queue, ch, hentry);
-}
-
-/*
- * The session refused ch a channel while holding no other: sshd still
- * counts sessions whose close it has not handled yet.  Queue ch again
- * and open nothing on the session for a moment, DCHAN_REFUSED_MAX times
- * at most: 0, or CLAW_ERR_RANGE once ch has had its tries.
+ * The session refused ch a channel (sshd's MaxSessions).  Holding
+ * others, it takes no more than it holds now; holding none (sshd still
+ * counts sessions whose close it has not handled yet), it opens nothing
+ * for a moment, DCHAN_REFUSED_MAX times at most.  ch is queued again: 0,
+ * or CLAW_ERR_RANGE once it has had its tries.
  */
 static int
-dchan_wait_room(struct dchan *ch)
+dchan_refused(struct dchan *ch)
 {
 	struct dconn	*k = ch->conn;
 
-	if (++ch->refused > DCHAN_REFUSED_MAX)
+	if (k->nchan > 1) {
+		k->cap = k->nchan - 1;
+		log_debug("%s: session full at %d channels", k->host->label,
+		    k->cap);
+	} else if (++ch->refused > DCHAN_REFUSED_MAX)
 		return CLAW_ERR_RANGE;
-	log_debug("%s: session full with %d channel(s) open; waiting",
-	    k->host->label, k->nchan - 1);
-	k->full_until = clock_now_ms() + DCONN_FULL_MS;
+	else {
+		log_debug("%s: session full with no channel open; waiting",
+		    k->host->label);
+		k->full_until = clock_now_ms() + DCONN_FULL_MS;
+	}
 	TAILQ_REMOVE(&k->chans, ch, hentry);
 	k->nchan--;
 	ch->conn = NULL;
@@ -702,14 +691,9 @@ dchan_start(struct dchan *ch)
 		k->opening = NULL;
 	if (rc == SSHCHAN_AGAIN)
 		return;
-	if (rc == CLAW_ERR_CHANNEL && ch->sc.phase == SSHCHAN_OPEN) {
-		if (k->nchan > 1) {
-			dchan_requeue(ch);
-			return;
-		}
-		if (dchan_wait_room(ch) == 0)
-			return;
-	}
+	if (rc == CLAW_ERR_CHANNEL && ch->sc.phase == SSHCHAN_OPEN &&
+	    dchan_refused(ch) == 0)
+		return;
 	if (rc != 0) {
 		dchan_error(ch, rc);
 		return;
