@@ -18,16 +18,9 @@
 set -eu
 cd "$(dirname "$0")/.."
 RUNS=${1:-100}
-CLAWSSH=${CLAWSSH:-$PWD/clawssh}
-SSHD=${SSHD:-$(command -v sshd || echo /usr/sbin/sshd)}
-TESTLIB=$PWD/tests/integration/lib.sh
-export CLAWSSH SSHD
-[ -x "$CLAWSSH" ] || { echo "build clawssh first" >&2; exit 1; }
-for p in hyperfine jq bwrap; do
-	command -v $p >/dev/null ||
-	    { echo "$p missing: apt-get install $p" >&2; exit 1; }
-done
-. "$TESTLIB"
+BENCH_TOOLS="hyperfine jq bwrap"
+# shellcheck source=bench/lib.sh
+. bench/lib.sh
 
 CLAWSSH_STATE_DIR=$T/state
 export CLAWSSH_STATE_DIR

@@ -122,22 +122,6 @@ left() {
 	done
 }
 
-# alive PID: the process runs (a zombie does not).
-alive() {
-	[ -e "/proc/$1" ] &&
-	    [ "$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -c1)" != Z ]
-}
-
-# gone PID: the process ends within 5 s.
-gone() {
-	_i=0
-	while alive "$1" && [ $_i -lt 100 ]; do
-		sleep 0.05
-		_i=$((_i + 1))
-	done
-	! alive "$1"
-}
-
 meta='{"id":"'$ID'","image":"img x","note":"a\nb"}'
 real=$(cd -P "$T" && pwd) || fail "cd $T"
 for s in $SHELLS; do
@@ -243,8 +227,8 @@ for s in $SHELLS; do
 	expect_eq "$(cat "$T/out")" clawssh-destroyed "$s: destroyed"
 	[ ! -e "$R/$ID" ] || fail "$s: the sandbox is still there"
 	expect_eq "$(left "$R")" "" "$s: destroy: the root"
-	gone "$(cat "$T/pid.proc")" || fail "$s: its background process lives"
-	gone "$p" || fail "$s: the holder of its environment lives"
+	lib_gone "$(cat "$T/pid.proc")" || fail "$s: its background process lives"
+	lib_gone "$p" || fail "$s: the holder of its environment lives"
 	expect_eq "$(grep -c "^rm -f aaaa1111\$" "$T/calls")" 2 \
 	    "$s: its containers removed (docker and podman)"
 	grep -q bbbb2222 "$T/calls" && fail "$s: another's container removed"
@@ -255,7 +239,7 @@ for s in $SHELLS; do
 	echo "$(cat "$T/pid.other") 1" > "$R/$ID/run/box.pid"
 	run "$s" destroy "$R" "$ID"
 	expect_eq "$(cat "$T/out")" clawssh-destroyed "$s: destroyed again"
-	alive "$(cat "$T/pid.other")" ||
+	lib_alive "$(cat "$T/pid.other")" ||
 	    fail "$s: a process named by a stale box.pid was killed"
 	kill "$(cat "$T/pid.other")"
 	run "$s" destroy "$R" "$ID"

@@ -342,20 +342,6 @@ oci_cleanup() {
 	lib_cleanup
 }
 trap oci_cleanup EXIT
-# alive PID: PID runs (a zombie does not).
-alive() {
-	[ -r "/proc/$1/stat" ] &&
-	    [ "$(sed 's/.*) //' "/proc/$1/stat" 2> /dev/null | cut -c1)" != Z ]
-}
-# gone PID: wait up to 2 s for PID to be gone.
-gone() {
-	_i=0
-	while alive "$1" && [ $_i -lt 20 ]; do
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	! alive "$1"
-}
 # env_run SHELL stop-none|stop-bwrap|status AGENT: into $T/out, $T/err.
 env_run() {
 	_f="$T/$2.sh"
@@ -383,8 +369,8 @@ for s in $SHELLS; do
 		echo "note: busybox: the background processes were not ended" >&2
 		end_spawned
 	fi
-	gone "$p1" || fail "$s: the background process $p1 still runs"
-	gone "$p2" || fail "$s: the one ignoring TERM ($p2) still runs"
+	lib_gone "$p1" || fail "$s: the background process $p1 still runs"
+	lib_gone "$p2" || fail "$s: the one ignoring TERM ($p2) still runs"
 	# the holder: none, from box.pid, by the agent (a failure: 3)
 	mkdir -p "$RUN"
 	env_run "$s" stop-bwrap ""

@@ -324,6 +324,22 @@ lib_cases_as_nonroot() {
 	    lib_case_fail "as user clawssh-test: status $_s"
 }
 
+# lib_alive PID: the process runs (a zombie does not).
+lib_alive() {
+	[ -r "/proc/$1/stat" ] &&
+	    [ "$(sed 's/.*) //' "/proc/$1/stat" 2> /dev/null | cut -c1)" != Z ]
+}
+
+# lib_gone PID: wait (up to 5 s) until the process has ended; 0 if it has.
+lib_gone() {
+	_i=0
+	while lib_alive "$1" && [ "$_i" -lt 50 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	! lib_alive "$1"
+}
+
 # lib_gone_cmd PATTERN: wait (up to 5 s) until no process whose command
 # line matches PATTERN (pgrep -f) is left; a case failure if one is.
 lib_gone_cmd() {
