@@ -30,6 +30,12 @@ static const struct {
 	{ "fs-read", fs_read_main },
 	{ "fs-stat", fs_stat_main },
 	{ "fs-unpack", fs_unpack_main },
+	{ "proc-kill", proc_main },
+	{ "proc-list", proc_main },
+	{ "proc-log", proc_main },
+	{ "proc-poll", proc_main },
+	{ "proc-wait", proc_main },
+	{ "proc-write", proc_main },
 	{ "serve", serve_main },
 	{ "watch", fs_watch_main },
 };
@@ -55,6 +61,14 @@ agent_usage(void)
 	    "       clawssh-agent fs-pack < NAMES\n"
 	    "       clawssh-agent fs-unpack < PARENTS-TAR   (fs-*: in the "
 	    "sandbox, from its workspace)\n"
+	    "       clawssh-agent proc-list SANDBOX\n"
+	    "       clawssh-agent proc-poll SANDBOX HANDLE\n"
+	    "       clawssh-agent proc-log SANDBOX HANDLE [LINES]\n"
+	    "       clawssh-agent proc-wait SANDBOX HANDLE TENTHS\n"
+	    "       clawssh-agent proc-kill SANDBOX HANDLE SIGNUM ESCALATE "
+	    "TENTHS\n"
+	    "       clawssh-agent proc-write SANDBOX HANDLE EOF < DATA   "
+	    "(proc-*: on the host, as the process tool's scripts)\n"
 	    "       clawssh-agent serve   (frames on stdin and stdout)\n"
 	    "       clawssh-agent watch   (in the workspace: lines on stdin, "
 	    "stdout, stderr)\n");

@@ -48,8 +48,8 @@ bg_sleep(int64_t ms)
  * if not, or process_poll's code with *status the exit status to give.
  */
 static int
-bg_wait(const struct cmd_exec_bg *bg, const char *sd, const char *h,
-    struct buf *out, int *status)
+bg_wait(const struct cmd_exec_bg *bg, const struct process_at *at,
+    const char *h, struct buf *out, int *status)
 {
 	struct process_state	 st;
 	int64_t			 deadline = clock_now_ms() + bg->yield_ms;
@@ -59,8 +59,7 @@ bg_wait(const struct cmd_exec_bg *bg, const char *sd, const char *h,
 
 	for (;;) {
 		memset(&st, 0, sizeof st);
-		if ((rc = process_poll(bg->box->t, sd, h, &st, out,
-		    &cause)) != 0) {
+		if ((rc = process_poll(at, h, &st, out, &cause)) != 0) {
 			*status = cmd_fail("%s", cause);
 			free(cause);
 			return rc;
@@ -105,17 +104,23 @@ bg_json(const char *h, int done, int status, const struct buf *out)
 int
 cmd_exec_bg(const struct cmd_exec_bg *bg, int *finished)
 {
-	struct buf	 out = BUF_INIT;
-	char		*sd, *h = NULL;
-	int		 rc, done = 0, status = 0;
+	struct process_at	 at;
+	struct buf		 out = BUF_INIT;
+	char			*sd, *h = NULL, *agent = NULL;
+	int			 rc, done = 0, status = 0;
 
 	*finished = 0;
 	sd = xasprintf("%s/%s", bg->box->rec->remote_root, bg->box->rec->id);
 	if ((rc = cmd_env_process(bg->box, bg->env, bg->wrap, bg->argc,
-	    bg->argv, NULL, 0, &h)) != 0)
+	    bg->argv, NULL, 0, &h)) != 0 || (bg->yield_ms >= 0 &&
+	    (rc = cmd_env_agent(bg->box, &agent)) != 0))
 		goto out;
+	memset(&at, 0, sizeof at);
+	at.t = bg->box->t;
+	at.sd = sd;
+	at.agent = agent;
 	if (bg->yield_ms >= 0 &&
-	    (done = bg_wait(bg, sd, h, &out, &status)) < 0) {
+	    (done = bg_wait(bg, &at, h, &out, &status)) < 0) {
 		rc = status;
 		goto out;
 	}
@@ -131,6 +136,7 @@ cmd_exec_bg(const struct cmd_exec_bg *bg, int *finished)
 	rc = done ? status : 0;
 out:
 	buf_free(&out);
+	free(agent);
 	free(h);
 	free(sd);
 	return rc;

@@ -30,6 +30,7 @@
 #include "cmd_ops.h"
 #include "contain_bwrap.h"
 #include "fdio.h"
+#include "log.h"
 #include "process.h"
 #include "registry.h"
 #include "remote_cmd.h"
@@ -63,6 +64,8 @@ struct proc_args {
 	int		 argc;		/* the positional words */
 	char		**argv;
 	char		*sd;		/* <remote_root>/<id> */
+	char		*agent;		/* the host agent, or NULL */
+	struct process_at at;		/* sd on box.t */
 };
 
 static const char proc_usage[] =
@@ -246,7 +249,7 @@ proc_list(struct proc_args *a)
 	cJSON			*arr;
 	int			 rc;
 
-	if (process_list(a->box.t, a->sd, &v, &n, &cause) != 0) {
+	if (process_list(&a->at, &v, &n, &cause) != 0) {
 		rc = cmd_fail("%s", cause);
 		free(cause);
 		return rc;
@@ -285,11 +288,10 @@ proc_read(struct proc_args *a)
 
 	memset(&st, 0, sizeof st);
 	if (a->sub == PROC_POLL)
-		rc = process_poll(a->box.t, a->sd, a->argv[0], &st, &out,
-		    &cause);
+		rc = process_poll(&a->at, a->argv[0], &st, &out, &cause);
 	else
-		rc = process_log(a->box.t, a->sd, a->argv[0], a->tail, &st,
-		    &out, &cause);
+		rc = process_log(&a->at, a->argv[0], a->tail, &st, &out,
+		    &cause);
 	if (rc != 0) {
 		rc = cmd_fail("%s", cause);
 		free(cause);
@@ -331,7 +333,7 @@ proc_wait(struct proc_args *a)
 	int			 rc;
 
 	memset(&st, 0, sizeof st);
-	if (process_wait(a->box.t, a->sd, a->argv[0], a->timeout >= 0 ?
+	if (process_wait(&a->at, a->argv[0], a->timeout >= 0 ?
 	    (int64_t)a->timeout * 1000 : -1, &st, &cause) != 0) {
 		rc = cmd_fail("%s", cause);
 		free(cause);
@@ -364,11 +366,11 @@ proc_act(struct proc_args *a)
 	int	 rc, running = 1;
 
 	if (a->sub == PROC_WRITE)
-		rc = process_write(a->box.t, a->sd, a->argv[0], NULL, 0,
-		    STDIN_FILENO, a->eof, &cause);
+		rc = process_write(&a->at, a->argv[0], NULL, 0, STDIN_FILENO,
+		    a->eof, &cause);
 	else
-		rc = process_kill(a->box.t, a->sd, a->argv[0], a->signal,
-		    &running, &cause);
+		rc = process_kill(&a->at, a->argv[0], a->signal, &running,
+		    &cause);
 	if (rc != 0) {
 		rc = cmd_fail("%s", cause);
 		free(cause);
@@ -392,7 +394,15 @@ proc_setup(struct proc_args *a)
 	    (rc = cmd_env_config(&a->env, a->box.cc.cfg)) != 0)
 		return rc;
 	a->sd = xasprintf("%s/%s", a->box.rec->remote_root, a->box.rec->id);
-	return cmd_box_connect(&a->box);
+	if ((rc = cmd_box_connect(&a->box)) != 0 || a->sub == PROC_START ||
+	    (rc = cmd_env_agent(&a->box, &a->agent)) != 0)
+		return rc;
+	a->at.t = a->box.t;
+	a->at.sd = a->sd;
+	a->at.agent = a->agent;
+	log_debug("process %s: %s", proc_subs[a->sub], a->agent != NULL ?
+	    "the host agent's proc-* command" : "the host's sh script");
+	return 0;
 }
 
 /* Release everything the arguments own. */
@@ -401,6 +411,7 @@ proc_args_free(struct proc_args *a)
 {
 	cmd_env_free(&a->env);
 	free(a->sd);
+	free(a->agent);
 	cmd_box_free(&a->box);
 }
 

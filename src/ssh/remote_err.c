@@ -50,15 +50,23 @@ remote_err_tagged(const struct buf *err)
 char *
 remote_err_explain(struct transport *t, const struct buf *err, int status)
 {
+	return remote_err_explain_label(transport_label(t), err, status);
+}
+
+/* The message of a failed remote script, the host named; see remote_err.h. */
+char *
+remote_err_explain_label(const char *label, const struct buf *err,
+    int status)
+{
 	char	*msg, *out;
 
 	if ((msg = remote_err_tagged(err)) != NULL) {
-		out = xasprintf("%s: %s", transport_label(t), msg);
+		out = xasprintf("%s: %s", label, msg);
 	} else {
 		msg = remote_err_clean(err->data != NULL ? err->data : "",
 		    err->len);
-		out = xasprintf("%s: %s%s(remote status %d)",
-		    transport_label(t), msg, *msg != '\0' ? " " : "", status);
+		out = xasprintf("%s: %s%s(remote status %d)", label, msg,
+		    *msg != '\0' ? " " : "", status);
 	}
 	free(msg);
 	return out;

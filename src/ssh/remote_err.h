@@ -30,5 +30,8 @@ char	*remote_err_tagged(const struct buf *err);
  */
 char	*remote_err_explain(struct transport *t, const struct buf *err,
 	    int status);
+/* As remote_err_explain, the host named by label. */
+char	*remote_err_explain_label(const char *label, const struct buf *err,
+	    int status);
 
 #endif /* CLAW_REMOTE_ERR_H */

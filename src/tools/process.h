@@ -30,6 +30,10 @@ struct transport;
 #define PROCESS_LOG_MIN		4096
 #define PROCESS_LOG_LIMIT	(256 * 1024 * 1024)
 #define PROCESS_GRACE_DS	50	/* TERM to KILL, 0.1 s units */
+/* Caps on what the host says: stderr and short replies, a state line. */
+#define PROCESS_ERR_MAX		(64 * 1024)
+#define PROCESS_LINE_MAX	(PROCESS_CMD_MAX + 256)
+#define PROCESS_NUM_MAX		((uint64_t)1 << 53)	/* any number */
 
 enum process_run {
 	PROCESS_RUNNING = 0,
@@ -86,15 +90,80 @@ int	process_start(struct transport *t, const char *sandbox_dir,
 char	*process_display(int argc, char *const argv[]);
 
 /*
+ * Where a sandbox's processes live: the host (t, or in the daemon only
+ * its label), the sandbox's directory there (<remote_root>/<id>) and the
+ * host agent's path (NULL: the sh scripts of process_scripts.h; else
+ * its proc-* commands, which answer the same).
+ */
+struct process_at {
+	struct transport	*t;
+	const char		*label;		/* NULL: transport_label(t) */
+	const char		*sd;
+	const char		*agent;
+};
+
+/*
+ * One call to the host for a started process, as the CLI makes it over
+ * t and the daemon on a channel of its own: process_step_argv says what
+ * to run (and stdin: a write's data), process_step_reply judges what
+ * came back.
+ */
+enum process_op {
+	PROCESS_OP_LIST = 0,
+	PROCESS_OP_POLL,
+	PROCESS_OP_LOG,
+	PROCESS_OP_WAIT,
+	PROCESS_OP_KILL,
+	PROCESS_OP_WRITE
+};
+
+struct process_step {
+	enum process_op	 op;
+	const char	*handle;	/* all but LIST */
+	int		 tail;		/* LOG: last lines, 0: all */
+	int		 ds;		/* WAIT: tenths of a second */
+	const char	*sig;		/* KILL: NULL: TERM, then KILL */
+	int		 eof;		/* WRITE: close stdin after */
+};
+
+/* What a step's reply said. */
+struct process_reply {
+	struct process_state	 st;		/* POLL, LOG, WAIT */
+	struct buf		*output;	/* POLL, LOG: appended to */
+	struct process_state	*list;		/* LIST (process_list_free) */
+	size_t			 n;
+	int			 was_running;	/* KILL */
+};
+
+/*
+ * The host command of s (argv, NULL-ended, allocated, free with
+ * process_argv_free) and the cap on its stdout: 0, or CLAW_ERR_INVAL
+ * with *cause for a bad handle or signal.
+ */
+int	process_step_argv(const struct process_at *at,
+	    const struct process_step *s, char ***argv, size_t *max,
+	    char **cause);
+void	process_argv_free(char **argv);
+
+/*
+ * Judge the reply of s's command (its exit status, stdout and stderr)
+ * into *r (r->output set by the caller for POLL and LOG): 0, or
+ * CLAW_ERR_PROTO (the host refused: its message) / CLAW_ERR_PARSE with
+ * *cause.
+ */
+int	process_step_reply(const struct process_at *at,
+	    const struct process_step *s, int status, const struct buf *out,
+	    const struct buf *err, struct process_reply *r, char **cause);
+
+/*
  * Wait up to timeout_ms (-1: without limit) for the process to end, then
  * fill *st as process_poll does (run still PROCESS_RUNNING if the time
  * ran out), without reading its output.  Each remote call waits at most
  * PROCESS_WAIT_SLICE_DS tenths of a second.
  */
 #define PROCESS_WAIT_SLICE_DS	300
-int	process_wait(struct transport *t, const char *sandbox_dir,
-	    const char *handle, int64_t timeout_ms, struct process_state *st,
-	    char **cause);
+int	process_wait(const struct process_at *at, const char *handle,
+	    int64_t timeout_ms, struct process_state *st, char **cause);
 
 /*
  * Fill *st with the process's state and append to output what it wrote
@@ -103,9 +172,8 @@ int	process_wait(struct transport *t, const char *sandbox_dir,
  * some of it.  An exited process's output is complete.  Free st's
  * contents with process_state_clear.
  */
-int	process_poll(struct transport *t, const char *sandbox_dir,
-	    const char *handle, struct process_state *st, struct buf *output,
-	    char **cause);
+int	process_poll(const struct process_at *at, const char *handle,
+	    struct process_state *st, struct buf *output, char **cause);
 
 /*
  * As process_poll, but append the whole kept log (tail_lines > 0: its
@@ -113,16 +181,16 @@ int	process_poll(struct transport *t, const char *sandbox_dir,
  * line comes first when the output shown starts where dropped output
  * ended.
  */
-int	process_log(struct transport *t, const char *sandbox_dir,
-	    const char *handle, int tail_lines, struct process_state *st,
-	    struct buf *output, char **cause);
+int	process_log(const struct process_at *at, const char *handle,
+	    int tail_lines, struct process_state *st, struct buf *output,
+	    char **cause);
 
 /*
  * List the sandbox's processes: *list (n entries, sorted by start time
  * then handle) is allocated; free with process_list_free.
  */
-int	process_list(struct transport *t, const char *sandbox_dir,
-	    struct process_state **list, size_t *n, char **cause);
+int	process_list(const struct process_at *at, struct process_state **list,
+	    size_t *n, char **cause);
 
 /* Free a list from process_list; NULL-safe. */
 void	process_list_free(struct process_state *list, size_t n);
@@ -134,9 +202,8 @@ void	process_list_free(struct process_state *list, size_t n);
  * the process has exited.  A process that does not read its stdin makes
  * this wait once the pipe is full.
  */
-int	process_write(struct transport *t, const char *sandbox_dir,
-	    const char *handle, const char *data, size_t len, int in_fd,
-	    int eof, char **cause);
+int	process_write(const struct process_at *at, const char *handle,
+	    const char *data, size_t len, int in_fd, int eof, char **cause);
 
 /*
  * Signal the process's group and session.  sig NULL: TERM, then KILL
@@ -145,9 +212,8 @@ int	process_write(struct transport *t, const char *sandbox_dir,
  * unknown).  Sets *was_running (may be NULL) to 0 if it had already
  * exited.
  */
-int	process_kill(struct transport *t, const char *sandbox_dir,
-	    const char *handle, const char *sig, int *was_running,
-	    char **cause);
+int	process_kill(const struct process_at *at, const char *handle,
+	    const char *sig, int *was_running, char **cause);
 
 /* Free what st owns and reset it; NULL-safe. */
 void	process_state_clear(struct process_state *st);

@@ -4,7 +4,9 @@
 # invocation; output since the last poll; exit statuses (0, non-zero,
 # signal); list; log --tail; stdin through write and --eof; kill of a
 # whole process tree; survival of the connection; the log cap; bad
-# handles and garbled state on the host.  The main sandbox is uncontained
+# handles and garbled state on the host.  Through the host agent's
+# proc-* commands, or with CLAWSSH_NO_AGENT=1 (process_tool_sh.sh) the
+# host's sh scripts; -vv says which.  The main sandbox is uncontained
 # (runtime none) so that the host side can see the process's pids; a
 # bwrap sandbox at the end shows that processes are contained like exec.
 . "$TESTLIB"
@@ -59,6 +61,12 @@ wait_state() {
 	done
 	fail "process $1 never reached '$2': $js"
 }
+
+# The host agent answers, or (CLAWSSH_NO_AGENT=1) the sh scripts.
+want="the host agent's proc-\* command"
+[ "${CLAWSSH_NO_AGENT:-}" = 1 ] && want="the host's sh script"
+out=$("$CLAWSSH" -vv process list -s "$id" 2>&1) || fail "list: $out"
+expect_match "$out" "process list: $want" "which way a process call goes"
 
 # Start prints one handle; a later invocation polls it; output since the
 # last poll only.  The workspace is the working directory, and an --env

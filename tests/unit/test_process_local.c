@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests for background processes (the supervisor scripts, stdin,
- * wait, poll, list, kill) over the local transport; no sshd.
+ * wait, poll, list, kill) over the local transport; no sshd.  Every case
+ * runs twice: through the sh scripts, and through the host agent's
+ * proc-* commands ($CLAWSSH_AGENT), which must answer alike; the
+ * differential cases put the same state before both and compare the
+ * bytes.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -22,6 +26,7 @@
 #include <cmocka.h>
 
 #include "buf.h"
+#include "exec.h"
 #include "local_fixture.h"
 #include "process.h"
 #include "transport.h"
@@ -29,7 +34,11 @@
 struct fx {
 	struct local_fx		 lx;
 	char			 ws[160];
+	struct process_at	 at;
 };
+
+/* The agent under test, or NULL for the sh scripts (main sets it). */
+static const char	*fx_agent;
 
 static int
 setup(void **state)
@@ -39,6 +48,9 @@ setup(void **state)
 	local_fx_init(&f->lx, "test_process_local", "sbx", NULL);
 	snprintf(f->ws, sizeof f->ws, "%s/workspace", f->lx.a);
 	assert_int_equal(mkdir(f->ws, 0755), 0);
+	f->at.t = f->lx.t;
+	f->at.sd = f->lx.a;
+	f->at.agent = fx_agent;
 	*state = f;
 	return 0;
 }
@@ -72,6 +84,21 @@ start(struct fx *f, const char *script, const char *name)
 	return handle;
 }
 
+/* Wait for h to end; its state (run, exit status) checked. */
+static void
+wait_end(struct fx *f, const char *h, enum process_run run, int status)
+{
+	struct process_state	 st;
+	char			*cause = NULL;
+
+	memset(&st, 0, sizeof st);
+	if (process_wait(&f->at, h, 20000, &st, &cause) != 0)
+		fail_msg("wait: %s", cause);
+	assert_int_equal(st.run, run);
+	assert_int_equal(st.exit_status, status);
+	process_state_clear(&st);
+}
+
 /* stdin, its output and its exit status, in the workspace. */
 static void
 test_run_to_exit(void **state)
@@ -82,21 +109,30 @@ test_run_to_exit(void **state)
 	char			*h, *cause = NULL;
 
 	h = start(f, "pwd; read x; echo \"got $x\"; exit 3", "reader");
-	assert_int_equal(process_write(f->lx.t, f->lx.a, h, "yo\n", 3, -1, 1,
-	    &cause), 0);
+	assert_int_equal(process_write(&f->at, h, "yo\n", 3, -1, 1, &cause),
+	    0);
 	memset(&st, 0, sizeof st);
-	if (process_wait(f->lx.t, f->lx.a, h, 20000, &st, &cause) != 0)
+	if (process_wait(&f->at, h, 20000, &st, &cause) != 0)
 		fail_msg("wait: %s", cause);
 	assert_int_equal(st.run, PROCESS_EXITED);
 	assert_int_equal(st.exit_status, 3);
 	assert_string_equal(st.name, "reader");
 	process_state_clear(&st);
-	assert_int_equal(process_poll(f->lx.t, f->lx.a, h, &st, &out, &cause),
-	    0);
+	assert_int_equal(process_poll(&f->at, h, &st, &out, &cause), 0);
 	buf_append(&out, "", 1);
 	assert_non_null(strstr(out.data, "/sbx/workspace\n"));
 	assert_non_null(strstr(out.data, "got yo\n"));
 	process_state_clear(&st);
+	/* everything was polled: the next poll brings nothing */
+	buf_reset(&out);
+	assert_int_equal(process_poll(&f->at, h, &st, &out, &cause), 0);
+	assert_int_equal(out.len, 0);
+	process_state_clear(&st);
+	/* a write to an exited process is refused with the host's words */
+	assert_int_not_equal(process_write(&f->at, h, "x", 1, -1, 0, &cause),
+	    0);
+	assert_non_null(strstr(cause, "has exited"));
+	free(cause);
 	buf_free(&out);
 	free(h);
 }
@@ -106,13 +142,13 @@ static void
 test_list_kill(void **state)
 {
 	struct fx		*f = *state;
-	struct process_state	*list = NULL, st;
+	struct process_state	*list = NULL;
 	size_t			 n = 0, i;
 	char			*h, *cause = NULL;
 	int			 was = 0, found = 0;
 
 	h = start(f, "sleep 60", NULL);
-	assert_int_equal(process_list(f->lx.t, f->lx.a, &list, &n, &cause), 0);
+	assert_int_equal(process_list(&f->at, &list, &n, &cause), 0);
 	for (i = 0; i < n; i++)
 		if (strcmp(list[i].handle, h) == 0) {
 			found = 1;
@@ -120,28 +156,211 @@ test_list_kill(void **state)
 		}
 	assert_true(found);
 	process_list_free(list, n);
-	assert_int_equal(process_kill(f->lx.t, f->lx.a, h, "TERM", &was,
-	    &cause),
-	    0);
+	assert_int_equal(process_kill(&f->at, h, "TERM", &was, &cause), 0);
 	assert_true(was);
-	memset(&st, 0, sizeof st);
-	assert_int_equal(process_wait(f->lx.t, f->lx.a, h, 20000, &st, &cause),
-	    0);
-	assert_int_equal(st.run, PROCESS_KILLED);
-	process_state_clear(&st);
+	wait_end(f, h, PROCESS_KILLED, 128 + 15);
+	/* killing it again: it had already exited */
+	assert_int_equal(process_kill(&f->at, h, NULL, &was, &cause), 0);
+	assert_false(was);
 	/* an unknown handle is an error, not a crash */
-	assert_int_not_equal(process_kill(f->lx.t, f->lx.a, "p00000000", "TERM",
-	    &was, &cause), 0);
+	assert_int_not_equal(process_kill(&f->at, "p00000000", "TERM", &was,
+	    &cause), 0);
+	assert_non_null(strstr(cause, "no process p00000000"));
 	free(cause);
+	assert_int_not_equal(process_kill(&f->at, h, "NOPE", &was, &cause),
+	    0);
+	free(cause);
+	free(h);
+}
+
+/* A kill with no signal named ends a process that ignores TERM. */
+static void
+test_kill_escalates(void **state)
+{
+	struct fx	*f = *state;
+	char		*h, *cause = NULL;
+	int		 was = 0;
+
+	h = start(f, "trap '' TERM; echo ready; while :; do sleep 1; done",
+	    NULL);
+	usleep(300 * 1000);
+	assert_int_equal(process_kill(&f->at, h, NULL, &was, &cause), 0);
+	assert_true(was);
+	wait_end(f, h, PROCESS_KILLED, 128 + 9);
+	free(h);
+}
+
+/* The log's tail, and output polled in pieces as it comes. */
+static void
+test_log_tail_and_pieces(void **state)
+{
+	struct fx		*f = *state;
+	struct process_state	 st;
+	struct buf		 out = BUF_INIT;
+	char			*h, *cause = NULL;
+
+	h = start(f, "printf 'a\\nb\\nc\\n'; read x; printf 'd\\ne'", NULL);
+	usleep(300 * 1000);
+	memset(&st, 0, sizeof st);
+	assert_int_equal(process_poll(&f->at, h, &st, &out, &cause), 0);
+	assert_int_equal(st.run, PROCESS_RUNNING);
+	assert_int_equal(out.len, 6);
+	assert_memory_equal(out.data, "a\nb\nc\n", 6);
+	process_state_clear(&st);
+	assert_int_equal(process_write(&f->at, h, "go\n", 3, -1, 1, &cause),
+	    0);
+	wait_end(f, h, PROCESS_EXITED, 0);
+	buf_reset(&out);
+	assert_int_equal(process_poll(&f->at, h, &st, &out, &cause), 0);
+	assert_int_equal(out.len, 3);
+	assert_memory_equal(out.data, "d\ne", 3);
+	process_state_clear(&st);
+	buf_reset(&out);
+	assert_int_equal(process_log(&f->at, h, 2, &st, &out, &cause), 0);
+	assert_int_equal(out.len, 3);
+	assert_memory_equal(out.data, "d\ne", 3);
+	process_state_clear(&st);
+	buf_reset(&out);
+	assert_int_equal(process_log(&f->at, h, 0, &st, &out, &cause), 0);
+	assert_int_equal(out.len, 9);
+	process_state_clear(&st);
+	buf_free(&out);
+	free(h);
+}
+
+/*
+ * The host's state is not trusted: a planted link where the process's
+ * directory or its stdin FIFO should be, or garbage in its number files,
+ * is refused, and nothing outside is touched.
+ */
+static void
+test_hostile_state(void **state)
+{
+	struct fx		*f = *state;
+	struct process_state	 st;
+	struct buf		 out = BUF_INIT;
+	char			*h, *cause = NULL, cmd[512];
+
+	h = start(f, "exit 0", NULL);
+	wait_end(f, h, PROCESS_EXITED, 0);
+	/* max garbled */
+	snprintf(cmd, sizeof cmd, "printf 'x1' > procs/%s/max", h);
+	local_sh(f->lx.a, cmd);
+	memset(&st, 0, sizeof st);
+	assert_int_not_equal(process_poll(&f->at, h, &st, &out, &cause), 0);
+	assert_non_null(strstr(cause, "garbled state file"));
+	free(cause);
+	/* the process directory a link to one outside */
+	snprintf(cmd, sizeof cmd, "mkdir ../outside && mv procs/%s "
+	    "../outside/ && ln -s ../../outside/%s procs/%s && "
+	    "printf 65536 > ../outside/%s/max", h, h, h, h);
+	local_sh(f->lx.a, cmd);
+	assert_int_not_equal(process_poll(&f->at, h, &st, &out, &cause), 0);
+	assert_non_null(strstr(cause, "no process"));
+	free(cause);
+	/* a sandbox without its workspace is gone */
+	local_sh(f->lx.a, "rmdir workspace");
+	assert_int_not_equal(process_poll(&f->at, h, &st, &out, &cause), 0);
+	assert_non_null(strstr(cause, "no longer exists"));
+	free(cause);
+	buf_free(&out);
+	free(h);
+}
+
+/* Run s on at: its exit status, its stdout into out. */
+static int
+run_raw(const struct process_at *at, const struct process_step *s,
+    struct buf *out)
+{
+	struct exec_opts	 eo;
+	struct buf		 err = BUF_INIT;
+	char			**argv, *cause = NULL;
+	size_t			 max;
+	int			 argc, status = -1;
+
+	assert_int_equal(process_step_argv(at, s, &argv, &max, &cause), 0);
+	for (argc = 0; argv[argc] != NULL; argc++)
+		;
+	exec_opts_capture(&eo, NULL, 0, max, out, &err);
+	eo.argc = argc;
+	eo.argv = argv;
+	if (exec_run(at->t, &eo, &status, &cause) != 0)
+		fail_msg("%s", cause);
+	buf_append(&err, "", 1);
+	if (status != 0)
+		fprintf(stderr, "# %s: %s", argv[1], err.data);
+	process_argv_free(argv);
+	buf_free(&err);
+	return status;
+}
+
+/*
+ * The same state before the sh scripts and the agent: a copy of one
+ * process's directory each, the same bytes back from poll, log and list
+ * (a log cut to chunks with some dropped, a polled offset inside).
+ */
+static void
+test_sh_agent_agree(void **state)
+{
+	struct fx		*f = *state;
+	struct process_at	 sh = f->at, ag = f->at;
+	struct process_step	 s;
+	struct buf		 o1 = BUF_INIT, o2 = BUF_INIT;
+	const char		*agent = getenv("CLAWSSH_AGENT");
+	char			*h, *cause = NULL, cmd[1024], sd2[256];
+	int			 op, st1, st2;
+
+	if (agent == NULL || fx_agent != NULL)
+		skip();		/* once, with the sh run's fixture */
+	h = start(f, "i=0; while [ $i -lt 3000 ]; do echo \"line $i\"; "
+	    "i=$((i + 1)); done", "many");
+	wait_end(f, h, PROCESS_EXITED, 0);
+	/* chunks of 4096, 8192 kept: an offset inside, some dropped */
+	snprintf(cmd, sizeof cmd, "cd procs/%s && printf 4096 > chunk && "
+	    "printf 8192 > max && rm -f log.* && i=0 && while [ $i -lt 3000 "
+	    "]; do echo \"line $i\"; i=$((i + 1)); done | split -b 4096 -a 6 "
+	    "-d - log. && rm log.000000 log.000001 && printf 12000 > polled",
+	    h);
+	local_sh(f->lx.a, cmd);
+	snprintf(sd2, sizeof sd2, "%s2", f->lx.a);
+	snprintf(cmd, sizeof cmd, "cp -a %s %s", f->lx.a, sd2);
+	local_sh("/", cmd);
+	sh.agent = NULL;
+	ag.agent = agent;
+	ag.sd = sd2;
+	for (op = PROCESS_OP_LIST; op <= PROCESS_OP_WAIT; op++) {
+		memset(&s, 0, sizeof s);
+		s.op = (enum process_op)op;
+		s.handle = h;
+		s.tail = op == PROCESS_OP_LOG ? 7 : 0;
+		buf_reset(&o1);
+		buf_reset(&o2);
+		st1 = run_raw(&sh, &s, &o1);
+		st2 = run_raw(&ag, &s, &o2);
+		assert_int_equal(st1, 0);
+		assert_int_equal(st2, 0);
+		assert_true(o1.len > 0);
+		assert_int_equal(o1.len, o2.len);
+		assert_memory_equal(o1.data, o2.data, o1.len);
+	}
+	/* the poll moved both offsets alike */
+	snprintf(cmd, sizeof cmd, "cmp procs/%s/polled %s/procs/%s/polled", h,
+	    sd2, h);
+	local_sh(f->lx.a, cmd);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", sd2);
+	local_sh("/", cmd);
+	free(cause);
+	buf_free(&o1);
+	buf_free(&o2);
 	free(h);
 }
 
 /*
  * Every case under each shell a host may have as its sh (the process
- * tool's scripts, src/host/process_*.sh, are run by the session's sh).
- * Not busybox sh: it runs its own applets first, and its split has no
- * --filter, so the process tool needs GNU coreutils (docs/process.md,
- * "Limits").
+ * tool's scripts, src/host/process_*.sh, are run by the session's sh),
+ * then once more through the agent.  Not busybox sh: it runs its own
+ * applets first, and its split has no --filter, so the process tool
+ * needs GNU coreutils (docs/process.md, "Limits").
  */
 int
 main(void)
@@ -151,8 +370,25 @@ main(void)
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_list_kill, setup,
 		    teardown),
+		cmocka_unit_test_setup_teardown(test_kill_escalates, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_log_tail_and_pieces,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_hostile_state, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_sh_agent_agree, setup,
+		    teardown),
 	};
+	int	failed;
 
-	return local_each_shell("process_local", tests,
+	failed = local_each_shell("process_local", tests,
 	    sizeof tests / sizeof tests[0]);
+	if ((fx_agent = getenv("CLAWSSH_AGENT")) == NULL) {
+		fprintf(stderr, "# CLAWSSH_AGENT not set: the agent's "
+		    "proc-* commands not tested\n");
+		return failed;
+	}
+	fprintf(stderr, "# through the host agent's proc-* commands\n");
+	return failed + _cmocka_run_group_tests("process_local_agent", tests,
+	    sizeof tests / sizeof tests[0], NULL, NULL);
 }
