@@ -2,15 +2,16 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # Where a JSON-RPC call's time goes, per method, in one run on loopback:
 # sequential calls on the daemon's socket (no CLI process of the
-# caller's) of methods the daemon answers itself (exec, fs.stat) and of
-# methods it still hands to a CLI worker process (sandbox.sshConfig,
-# purely local; process.poll, process.list and sandbox.status, which
-# run a script on the host), beside the same work done by the CLI run
-# directly against the same daemon (what the worker runs), and
-# `clawssh --version` (a process start).  The gap between a worker
-# method over JSON-RPC and its CLI command is what the worker adds in
-# the daemon (fork, exec, pipes); the CLI's own figure less --version is
-# the command's work.  Medians and p99 over RUNS calls.
+# caller's) of methods the daemon answers itself (exec, fs.stat,
+# process.poll and process.list: the host agent's proc-* commands on
+# the daemon's session) and of methods it still hands to a CLI worker
+# process (sandbox.sshConfig, purely local; sandbox.status, which runs
+# a script on the host), beside the same work done by the CLI run
+# directly against the same daemon, and `clawssh --version` (a process
+# start).  For a worker method the gap between JSON-RPC and its CLI
+# command is what the worker adds in the daemon (fork, exec, pipes);
+# the CLI's own figure less --version is the command's work.  Medians
+# and p99 over RUNS calls.
 # Usage: bench/rpc_ops.sh [RUNS]   (run after building clawssh)
 set -eu
 cd "$(dirname "$0")/.."
@@ -43,13 +44,17 @@ jq -r '.results[] | "\(.command) \(.times | sort | .[length / 2 | floor] * 1000)
     "$T/cli.json" > "$T/cli"
 echo "JSON-RPC on the daemon's socket vs the CLI run directly (ms, $RUNS runs):"
 awk '
+BEGIN { split("exec fs.stat process.poll process.list", w); for (i in w) own[w[i]] = 1 }
 FNR == NR { cli[$1] = $2; next }
 FNR == 1 {
 	printf "  %-18s %9s %9s %11s %11s\n", "method", "rpc p50", "rpc p99",
 	    "CLI p50", "rpc - CLI"
 }
 {
-	if ($1 in cli)
+	if (($1 in cli) && ($1 in own))
+		printf "  %-18s %9.2f %9.2f %11.2f %11s  (in the daemon)\n",
+		    $1, $2, $3, cli[$1], "-"
+	else if ($1 in cli)
 		printf "  %-18s %9.2f %9.2f %11.2f %11.2f\n", $1, $2, $3,
 		    cli[$1], $2 - cli[$1]
 	else

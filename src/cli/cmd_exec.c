@@ -561,7 +561,7 @@ exec_route(struct exec_args *a)
 {
 	struct exec_route_out	 r;
 	struct mux		*m = transport_mux(a->box.t);
-	char			*files[4];
+	char			*files[4], *sd;
 	int			 rc;
 
 	if (a->box.warned)
@@ -593,8 +593,11 @@ exec_route(struct exec_args *a)
 	    a->now.access != SANDBOX_ACCESS_NONE &&
 	    cmd_box_steps_join(&a->now);
 	r.label = transport_label(a->box.t);
+	r.sandbox_dir = sd = xasprintf("%s/%s", a->box.rec->remote_root,
+	    a->box.rec->id);
 	r.files = files;
 	rc = exec_route_print(&r);
+	free(sd);
 	free(files[0]);
 	free(files[1]);
 	free(files[2]);

@@ -75,6 +75,7 @@ exec_route_print(const struct exec_route_out *r)
 	cJSON_AddBoolToObject(o, "fs_ro", r->fs_ro);
 	cJSON_AddBoolToObject(o, "fs_steps", r->fs_steps);
 	cJSON_AddStringToObject(o, "label", r->label != NULL ? r->label : "");
+	cJSON_AddStringToObject(o, "sandbox_dir", r->sandbox_dir);
 	cJSON_AddNumberToObject(o, "timeout", r->timeout);
 	cJSON_AddItemToObject(o, "limits", contain_limits_json(r->limits));
 	a = cJSON_AddArrayToObject(o, "env");

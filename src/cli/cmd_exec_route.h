@@ -28,6 +28,7 @@ struct exec_route_out {
 	int				 fs_steps; /* the host's copy: their
 					   steps may join the environment */
 	const char			*label;	/* the host, for messages */
+	const char			*sandbox_dir; /* <remote_root>/<id> */
 	char *const			*files;	/* NULL-ended */
 };
 
@@ -35,6 +36,7 @@ struct exec_route_out {
  * Print r on stdout:
  * {"sandbox", "hello", "agent", "dir", "token", "workdir", "mirror",
  *  "fs_local" (a path, or null), "fs_ro", "fs_steps", "label",
+ *  "sandbox_dir" (where its processes' state is on the host),
  *  "timeout", "limits", "env": [[NAME, VALUE]...], "files": [{"path",
  *  "dev", "ino", "size", "mtime_s", "mtime_ns"} or {"path", "absent":
  *  true}]}.

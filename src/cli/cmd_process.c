@@ -32,6 +32,7 @@
 #include "fdio.h"
 #include "log.h"
 #include "process.h"
+#include "process_json.h"
 #include "registry.h"
 #include "remote_cmd.h"
 #include "shquote.h"
@@ -170,27 +171,6 @@ proc_state_word(const struct process_state *st, char *out, size_t len)
 		snprintf(out, len, "%s", process_run_name(st->run));
 }
 
-/* A process's state as a JSON object (no output). */
-static cJSON *
-proc_state_json(const struct process_state *st)
-{
-	cJSON	*o = cJSON_CreateObject();
-
-	cJSON_AddStringToObject(o, "handle", st->handle);
-	if (st->name[0] != '\0')
-		cJSON_AddStringToObject(o, "name", st->name);
-	else
-		cJSON_AddNullToObject(o, "name");
-	cJSON_AddStringToObject(o, "state", process_run_name(st->run));
-	if (st->exit_status >= 0)
-		cJSON_AddNumberToObject(o, "exit_status", st->exit_status);
-	else
-		cJSON_AddNullToObject(o, "exit_status");
-	cJSON_AddNumberToObject(o, "started", (double)st->started);
-	cJSON_AddStringToObject(o, "command", st->command);
-	return o;
-}
-
 /* process start: print the handle. */
 static int
 proc_start(struct proc_args *a)
@@ -246,7 +226,6 @@ proc_list(struct proc_args *a)
 	char			*cause = NULL, state[32], when[32];
 	size_t			 n = 0, i;
 	time_t			 t;
-	cJSON			*arr;
 	int			 rc;
 
 	if (process_list(&a->at, &v, &n, &cause) != 0) {
@@ -254,12 +233,9 @@ proc_list(struct proc_args *a)
 		free(cause);
 		return rc;
 	}
-	if (a->json) {
-		arr = cJSON_CreateArray();
-		for (i = 0; i < n; i++)
-			cJSON_AddItemToArray(arr, proc_state_json(&v[i]));
-		proc_print_json(arr);
-	} else {
+	if (a->json)
+		proc_print_json(process_list_json(v, n));
+	else {
 		printf("%-9s  %-16s %-10s %-19s  %s\n", "HANDLE", "NAME",
 		    "STATE", "STARTED", "COMMAND");
 		for (i = 0; i < n; i++) {
@@ -281,9 +257,8 @@ static int
 proc_read(struct proc_args *a)
 {
 	struct process_state	 st;
-	struct buf		 out = BUF_INIT, clean = BUF_INIT;
+	struct buf		 out = BUF_INIT;
 	char			*cause = NULL, state[32];
-	cJSON			*o;
 	int			 rc;
 
 	memset(&st, 0, sizeof st);
@@ -297,14 +272,9 @@ proc_read(struct proc_args *a)
 		free(cause);
 		return rc;
 	}
-	if (a->json) {
-		o = proc_state_json(&st);
-		process_utf8_clean(&clean, out.data != NULL ? out.data : "",
-		    out.len);
-		cJSON_AddStringToObject(o, "output", clean.data != NULL ?
-		    clean.data : "");
-		proc_print_json(o);
-	} else {
+	if (a->json)
+		proc_print_json(process_output_json(&st, out.data, out.len));
+	else {
 		if (out.len != 0 && fdio_write_all(STDOUT_FILENO, out.data,
 		    out.len) != 0)
 			rc = cmd_fail("cannot write the output");
@@ -315,7 +285,6 @@ proc_read(struct proc_args *a)
 	}
 	process_state_clear(&st);
 	buf_free(&out);
-	buf_free(&clean);
 	return rc;
 }
 
@@ -340,7 +309,7 @@ proc_wait(struct proc_args *a)
 		return rc;
 	}
 	if (a->json)
-		proc_print_json(proc_state_json(&st));
+		proc_print_json(process_state_json(&st));
 	else {
 		proc_state_word(&st, state, sizeof state);
 		fprintf(stderr, "[clawssh: process %s %s]\n", st.handle,

@@ -288,7 +288,8 @@ dcall_io(struct daemon *d, const struct pollfd *pfd, size_t n)
 
 	for (c = TAILQ_FIRST(&d->calls); c != NULL && i < n; c = next) {
 		next = TAILQ_NEXT(c, entry);
-		if (c->areq != NULL) {		/* in-process: no pipes */
+		if (c->areq != NULL || (c->proc != NULL && c->pid == 0)) {
+			/* in-process: no pipes */
 			i += 3;
 			continue;
 		}
@@ -323,7 +324,9 @@ dcall_io(struct daemon *d, const struct pollfd *pfd, size_t n)
 void
 dcall_kill(struct dcall *c)
 {
-	if (c->areq != NULL)
+	if (c->proc != NULL)
+		dproc_kill(c);
+	else if (c->areq != NULL)
 		droute_kill(c);
 	else if (c->pid > 0)
 		(void)kill(c->pid, SIGTERM);

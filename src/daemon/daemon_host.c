@@ -405,6 +405,12 @@ dchan_abandon_running(struct dchan *ch)
 void
 dchan_release(struct dchan *ch)
 {
+	struct dcall	*call = ch->call;
+
+	if (call != NULL) {		/* never ran, or its host went */
+		ch->call = NULL;
+		dproc_failed(call, "the daemon lost its session to the host");
+	}
 	if (ch->client != NULL)
 		TAILQ_REMOVE(&ch->client->chans, ch, centry);
 	if (ch->watch != NULL)
@@ -441,6 +447,12 @@ dchan_done(struct dchan *ch)
 static void
 dchan_fail(struct dchan *ch, int err, const char *msg)
 {
+	struct dcall	*call = ch->call;
+
+	if (call != NULL) {
+		ch->call = NULL;
+		dproc_failed(call, msg);
+	}
 	if (ch->client != NULL && !ch->abandoned)
 		mux_frame_put_num(&ch->client->out, MUX_ERROR, ch->id, err,
 		    msg);
@@ -562,6 +574,9 @@ dchan_output(struct dchan *ch)
 			if (ch->agent != NULL)
 				dagent_output(ch->agent, stream, chunk,
 				    (size_t)n);
+			if (ch->call != NULL)
+				dproc_output(ch->call, stream, chunk,
+				    (size_t)n);
 			if (c != NULL)
 				mux_frame_put(&c->out, stream != 0 ?
 				    MUX_STDERR : MUX_STDOUT, ch->id, chunk,
@@ -571,13 +586,21 @@ dchan_output(struct dchan *ch)
 	return 0;
 }
 
-/* Send the command's end to the client. */
+/* Send the command's end to the client, or to the call it is a step of. */
 static void
 dchan_exit(struct dchan *ch)
 {
-	char	*sig = NULL;
-	int	 status;
+	struct dcall	*call = ch->call;
+	char		*sig = NULL;
+	int		 status;
 
+	if (call != NULL) {
+		ch->call = NULL;
+		sshchan_exit(&ch->sc, &status, &sig);
+		dproc_exit(call, status, sig);
+		free(sig);
+		return;
+	}
 	if (ch->client == NULL || ch->abandoned)
 		return;
 	sshchan_exit(&ch->sc, &status, &sig);

@@ -31,6 +31,7 @@ struct dagent;
 struct dareq;
 struct dclient;
 struct dfs_patch;
+struct dproc;
 struct mcp_spill;
 struct mcp_spills;
 struct dhost;
@@ -76,6 +77,7 @@ struct dchan {
 	int64_t			 kill_by;	/* abandoned: marker deadline */
 	struct dwatch		*watch;		/* a change watcher's channel */
 	struct dagent		*agent;		/* a host agent's channel */
+	struct dcall		*call;		/* a process call's step */
 	struct pty_req		*pty;		/* asked for a terminal */
 	unsigned		 win_cols;	/* a new size to send */
 	unsigned		 win_rows;
@@ -165,6 +167,7 @@ struct dcall {
 	int			 fs_phase;	/* DFS_EDIT_*, 0: one step */
 	size_t			 fs_count;	/* an edit's replacements */
 	struct dfs_patch	*fs_patch;	/* a patch's files, stage */
+	struct dproc		*proc;		/* a process call's step */
 };
 TAILQ_HEAD(dcall_list, dcall);
 
@@ -371,6 +374,13 @@ const char *droute_fs_local(const struct droute *r, int *ro);
  */
 int	droute_fs_step(struct dcall *c, struct droute *r, char *const *argv,
 	    int self, int timeout_s);
+/*
+ * What a process call needs of r: the host's label, the sandbox's
+ * directory there and the host agent's path (all r's); the host, or
+ * NULL when the daemon has no session to it now.
+ */
+struct dhost	*droute_proc_at(struct dcall *c, const struct droute *r,
+		    const char **label, const char **sd, const char **agent);
 /* Whether r's host agent is up and runs its own steps (fs-read). */
 int	droute_agent_self(struct dcall *c, const struct droute *r);
 /* Timeouts and kills due; the next one's time (monotonic ms). */
@@ -386,6 +396,22 @@ void	dfs_step_exit(struct dcall *c, int status);
 /* Free c->fs_patch (a remote fs.applyPatch's state); NULL is fine. */
 void	dfs_patch_free(struct dfs_patch *);
 void	dfs_step_failed(struct dcall *c, const char *why);
+
+/* daemon_proc.c: process calls (poll, list, ...) made by the daemon */
+/* Start c's step on its sandbox's host: 1, or 0 when a worker must. */
+int	dproc_call(struct dcall *c);
+/* Output of its step's channel (stream 0 stdout, 1 stderr). */
+void	dproc_output(struct dcall *c, int stream, const char *p, size_t n);
+/* The step ended: its exit status, or the signal that ended it. */
+void	dproc_exit(struct dcall *c, int status, const char *sig);
+/* The step's channel failed (why) before it ended. */
+void	dproc_failed(struct dcall *c, const char *why);
+/*
+ * Stop c's step: its channel abandoned (a cancelled call; its caller
+ * finishes it).  dproc_free does that and frees the step.
+ */
+void	dproc_kill(struct dcall *c);
+void	dproc_free(struct dcall *c);
 
 /* daemon_call.c */
 int	dcall_start(struct dcall *, const char *sockpath, char **cause);

@@ -77,6 +77,7 @@ struct droute {
 	int			 fs_ro;		/* ... read-only */
 	int			 fs_steps;	/* the host's copy, joined */
 	char			*label;		/* the host, for messages */
+	char			*sandbox_dir;	/* its processes' state */
 	int			 timeout;
 	struct contain_limits	 limits;
 	struct claw_env		*env;
@@ -107,6 +108,7 @@ droute_free(struct droute *r)
 	free(r->workdir);
 	free(r->fs_local);
 	free(r->label);
+	free(r->sandbox_dir);
 	free(r);
 }
 
@@ -316,7 +318,9 @@ droute_parse(const char *text, size_t len, struct droute *r)
 		goto out;
 	r->fs_ro = !cJSON_IsFalse(cJSON_GetObjectItem(o, "fs_ro"));
 	r->fs_steps = cJSON_IsTrue(cJSON_GetObjectItem(o, "fs_steps"));
-	if ((r->label = droute_str(o, "label")) == NULL)
+	if ((r->label = droute_str(o, "label")) == NULL ||
+	    (r->sandbox_dir = droute_str(o, "sandbox_dir")) == NULL ||
+	    *r->sandbox_dir != '/')
 		goto out;
 	if (r->hello == NULL || r->agent == NULL || r->dir == NULL ||
 	    r->token == NULL || r->workdir == NULL || *r->agent != '/' ||
@@ -550,6 +554,17 @@ droute_fs_step(struct dcall *c, struct droute *r, char *const *argv,
 	    "environment%s%s%s", c->method, c->rc.sandbox, self ? " (the "
 	    "agent's own " : "", self ? argv[1] : "", self ? ")" : "");
 	return 1;
+}
+
+/* Where r's sandbox's processes are and its host; see daemon_int.h. */
+struct dhost *
+droute_proc_at(struct dcall *c, const struct droute *r, const char **label,
+    const char **sd, const char **agent)
+{
+	*label = r->label;
+	*sd = r->sandbox_dir;
+	*agent = r->agent;
+	return droute_host(c->d, r);
 }
 
 /*

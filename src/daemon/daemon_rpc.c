@@ -111,6 +111,7 @@ drpc_call_free(struct dcall *c)
 	free(c->fs_label);
 	buf_free_secret(&c->fs_in);
 	dfs_patch_free(c->fs_patch);
+	dproc_free(c);
 	free(c->method);
 	rpc_call_clear(&c->rc);
 	buf_free(&c->out);
@@ -198,6 +199,8 @@ drpc_run(struct dclient *cl, const cJSON *id, const char *method,
 		return;
 	if (c->rc.fs.simple && dfs_call(c))
 		return;
+	if (c->rc.proc.simple && dproc_call(c))
+		return;
 	drpc_start_pending(d);
 }
 
@@ -214,7 +217,7 @@ drpc_start_pending(struct daemon *d)
 	for (c = TAILQ_FIRST(&d->calls); c != NULL &&
 	    d->nworkers < d->max_workers; c = next) {
 		next = TAILQ_NEXT(c, entry);
-		if (c->pid != 0 || c->areq != NULL)
+		if (c->pid != 0 || c->areq != NULL || c->proc != NULL)
 			continue;
 		c->start = clock_now_ms();
 		if (dcall_start(c, d->path, &msg) == 0)

@@ -739,10 +739,10 @@ rm_fs_stat(struct rpc_params *rp, struct rpc_call *c)
 	return rm_fs_path(rp, c, 1);
 }
 
-/* process SUB --sandbox=ID [--json]. */
+/* process SUB --sandbox=ID [--json]; op: the daemon's step, or -1. */
 static int
 rm_proc_start(struct rpc_params *rp, struct rpc_call *c, const char *sub,
-    int json)
+    int json, int op)
 {
 	rp_arg(rp, "process");
 	rp_arg(rp, sub);
@@ -750,26 +750,44 @@ rm_proc_start(struct rpc_params *rp, struct rpc_call *c, const char *sub,
 		return rp->err;
 	if (json)
 		rp_arg(rp, "--json");
+	c->proc.simple = op >= 0;
+	c->proc.op = op;
+	c->proc.timeout = -1;
 	return rp->err;
 }
 
-/* The handle operand, after "--". */
+/* The handle operand, after "--", also kept for the daemon. */
 static int
-rm_proc_handle(struct rpc_params *rp)
+rm_proc_handle(struct rpc_params *rp, struct rpc_call *c)
 {
 	const char	*h;
 
 	if (rp_string(rp, "handle", &h) != 0)
 		return rp->err;
+	c->proc.handle = xstrdup(h);
 	rp_arg(rp, "--");
 	return rp_arg(rp, h);
+}
+
+/* An integer option param, also its value into *v when given. */
+static int
+rm_proc_int(struct rpc_params *rp, const char *key, int *v)
+{
+	int64_t	n;
+	int	has;
+
+	if (rm_opt_int(rp, key) != 0 || rp_int(rp, key, &n, &has) != 0)
+		return rp->err;
+	if (has)
+		*v = (int)n;
+	return 0;
 }
 
 /* process.start: a background process. */
 static int
 rm_process_start(struct rpc_params *rp, struct rpc_call *c)
 {
-	if (rm_proc_start(rp, c, "start", 1) != 0)
+	if (rm_proc_start(rp, c, "start", 1, -1) != 0)
 		return rp->err;
 	rm_flag(rp, "pty", NULL);
 	rm_opt(rp, "name");
@@ -783,70 +801,74 @@ rm_process_start(struct rpc_params *rp, struct rpc_call *c)
 static int
 rm_process_list(struct rpc_params *rp, struct rpc_call *c)
 {
-	return rm_proc_start(rp, c, "list", 1);
+	return rm_proc_start(rp, c, "list", 1, PROCESS_OP_LIST);
 }
 
 /* process.poll: state and output since the last poll. */
 static int
 rm_process_poll(struct rpc_params *rp, struct rpc_call *c)
 {
-	if (rm_proc_start(rp, c, "poll", 1) != 0)
+	if (rm_proc_start(rp, c, "poll", 1, PROCESS_OP_POLL) != 0)
 		return rp->err;
-	return rm_proc_handle(rp);
+	return rm_proc_handle(rp, c);
 }
 
 /* process.log: the end of a process's output. */
 static int
 rm_process_log(struct rpc_params *rp, struct rpc_call *c)
 {
-	if (rm_proc_start(rp, c, "log", 1) != 0 ||
-	    rm_opt_int(rp, "tail") != 0)
+	if (rm_proc_start(rp, c, "log", 1, PROCESS_OP_LOG) != 0 ||
+	    rm_proc_int(rp, "tail", &c->proc.tail) != 0)
 		return rp->err;
-	return rm_proc_handle(rp);
+	return rm_proc_handle(rp, c);
 }
 
 /* process.wait: until it exits, or timeout seconds; its state. */
 static int
 rm_process_wait(struct rpc_params *rp, struct rpc_call *c)
 {
-	if (rm_proc_start(rp, c, "wait", 1) != 0 ||
-	    rm_opt_int(rp, "timeout") != 0)
+	if (rm_proc_start(rp, c, "wait", 1, PROCESS_OP_WAIT) != 0 ||
+	    rm_proc_int(rp, "timeout", &c->proc.timeout) != 0)
 		return rp->err;
-	return rm_proc_handle(rp);
+	return rm_proc_handle(rp, c);
 }
 
 /* process.write: bytes to a process's stdin, maybe then EOF. */
 static int
 rm_process_write(struct rpc_params *rp, struct rpc_call *c)
 {
-	int	eof;
-
-	if (rm_proc_start(rp, c, "write", 0) != 0 ||
-	    rm_flag(rp, "eof", &eof) != 0 ||
+	if (rm_proc_start(rp, c, "write", 0, PROCESS_OP_WRITE) != 0 ||
+	    rm_flag(rp, "eof", &c->proc.eof) != 0 ||
 	    rp_data(rp, "data", &c->in, &c->inlen) != 0)
 		return rp->err;
-	if (c->in == NULL && !eof)
+	if (c->in == NULL && !c->proc.eof)
 		return rp_fail(rp, "params.data: required unless eof is true");
 	if (c->in == NULL)
 		c->in = xstrdup("");
-	return rm_proc_handle(rp);
+	return rm_proc_handle(rp, c);
 }
 
-/* process.kill: a signal to a process group. */
+/*
+ * process.kill: a signal to a process group; the daemon sends named
+ * ones itself, a number goes to the worker.
+ */
 static int
 rm_process_kill(struct rpc_params *rp, struct rpc_call *c)
 {
 	const cJSON	*v;
 
-	if (rm_proc_start(rp, c, "kill", 0) != 0)
+	if (rm_proc_start(rp, c, "kill", 0, PROCESS_OP_KILL) != 0)
 		return rp->err;
 	if ((v = rp_get(rp, "signal")) != NULL) {
-		if (cJSON_IsNumber(v))
+		if (cJSON_IsNumber(v)) {
 			rp_argf(rp, "--signal=%d", (int)v->valuedouble);
-		else
+			c->proc.simple = 0;
+		} else {
 			rp_argf(rp, "--signal=%s", v->valuestring);
+			c->proc.sig = xstrdup(v->valuestring);
+		}
 	}
-	return rm_proc_handle(rp);
+	return rm_proc_handle(rp, c);
 }
 
 static const struct rpc_method rpc_methods[] = {
@@ -948,5 +970,7 @@ rpc_call_clear(struct rpc_call *c)
 	free(c->fs.path);
 	free(c->fs.old);
 	free(c->fs.new);
+	free(c->proc.handle);
+	free(c->proc.sig);
 	memset(c, 0, sizeof *c);
 }

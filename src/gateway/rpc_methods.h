@@ -58,6 +58,21 @@ struct rpc_fs {
 	int		  timeout;	/* params.timeout; -1: not given */
 };
 
+/*
+ * A started process's call the daemon may make itself (daemon_proc.c):
+ * process.list, poll, log, wait, kill (a signal by name) or write, its
+ * params checked; write's data is the call's in[0..inlen).
+ */
+struct rpc_proc {
+	int		  simple;	/* one of those, params as above */
+	int		  op;		/* enum process_op */
+	char		 *handle;	/* all but list */
+	int		  tail;		/* log: last lines, 0: all */
+	int		  timeout;	/* wait: seconds, -1: none */
+	char		 *sig;		/* kill: NULL: TERM, then KILL */
+	int		  eof;		/* write */
+};
+
 struct rpc_call {
 	char		**argv;		/* worker argv, argv[0] = subcommand
 					   ("exec", "read", ...), NULL-ended */
@@ -91,6 +106,7 @@ struct rpc_call {
 	int		  conn_n;
 	struct rpc_exec	  exec;		/* exec only */
 	struct rpc_fs	  fs;		/* fs.read, fs.stat, fs.ls only */
+	struct rpc_proc	  proc;		/* process.* but start */
 };
 
 /*

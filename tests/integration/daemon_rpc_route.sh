@@ -41,6 +41,10 @@
 #         CLI's shell steps on hostile paths), fs.edit two steps,
 #         fs.applyPatch a read a file and a commit; the CLI's bytes,
 #         JSON and errors; stopped, a worker again
+#   14    process.poll, write, wait, log, list and kill made by the
+#         daemon on its own session (the host agent's proc-* commands,
+#         no worker): the CLI's JSON and errors; a cancelled wait ends
+#         on the host
 # RPC_ROUTE_CASES="1 4" runs some (default: all).
 # The case_N functions are called by name, by lib_run_cases.
 # shellcheck disable=SC2317,SC2016
@@ -689,4 +693,68 @@ case_13() {
 	[ "$(workers read)" -gt "$w0" ] || lib_case_fail "stopped: no worker"
 }
 
-lib_run_cases "${RPC_ROUTE_CASES:-1 2 3 4 5 6 7 8 9 10 11 12 13}"
+# preq ID METHOD PARAMS: a process request line for $id.
+preq() {
+	printf '{"jsonrpc":"2.0","id":%s,"method":"%s","params":{"sandbox":"%s"%s}}' \
+	    "$1" "$2" "$id" "$3"
+}
+
+# procs: how many process calls the daemon has made itself so far.
+procs() {
+	grep -c "in the daemon, the host agent's" "$T/daemon.log"
+}
+
+case_14() {
+	warm fourteen
+	rpc "$(preq 1 process.start \
+	    ',"argv":["sh","-c","echo one; read x; echo got $x; exit 5"]')"
+	h=$(jq -r 'select(.id == 1) | .result.handle' "$T/out")
+	expect_match "$h" '^p[0-9a-f]\{8\}$' "started"
+	w0=$(workers process)
+	n0=$(procs)
+	sleep 0.5
+	rpc "$(preq 2 process.poll ",\"handle\":\"$h\"")" \
+	    "$(preq 3 process.write ",\"handle\":\"$h\",\"data\":\"yo\\n\",\"eof\":true")" \
+	    "$(preq 4 process.wait ",\"handle\":\"$h\",\"timeout\":20")" \
+	    "$(preq 5 process.poll ",\"handle\":\"$h\"")" \
+	    "$(preq 6 process.log ",\"handle\":\"$h\",\"tail\":1")" \
+	    "$(preq 7 process.list '')" \
+	    "$(preq 8 process.kill ",\"handle\":\"$h\"")" \
+	    "$(preq 9 process.poll ',"handle":"p00000000"')"
+	expect_eq "$(( $(procs) - n0 ))" 8 "process calls made by the daemon"
+	expect_eq "$(workers process)" "$w0" "workers for them"
+	expect_eq "$(jq -r 'select(.id == 2) | .result.output' "$T/out")" \
+	    one "first poll"
+	expect_eq "$(answer 3)" '{"text":""}' "write"
+	expect_eq "$(jq -c 'select(.id == 4) | .result | [.state,
+	    .exit_status]' "$T/out")" '["exited",5]' "wait"
+	expect_eq "$(jq -r 'select(.id == 5) | .result.output' "$T/out")" \
+	    "got yo" "second poll: the rest"
+	expect_eq "$(answer 6)" "$("$CLAWSSH" process log -s "$id" --json \
+	    --tail 1 "$h")" "log as the CLI prints it"
+	expect_eq "$(answer 7)" "$("$CLAWSSH" process list -s "$id" --json |
+	    jq -c '{processes: .}')" "list as the CLI prints it"
+	expect_eq "$(answer 8)" '{"text":""}' "kill of an ended one"
+	want=$("$CLAWSSH" process poll -s "$id" p00000000 2>&1 >/dev/null)
+	expect_eq "\"clawssh: $(answer 9 | tr -d '"')\"" "\"$want\"" \
+	    "an unknown handle refused as the CLI refuses it"
+	# a cancelled wait: no answer, and its step gone from the host
+	h2=$("$CLAWSSH" process start -s "$id" -- sleep 60) ||
+	    lib_case_fail "start sleep"
+	rpc "&$(preq 10 process.wait ",\"handle\":\"$h2\"")" 'sleep 1' \
+	    '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":10}}' \
+	    'sleep 0.2'
+	expect_eq "$(answer 10)" "" "a cancelled wait answered"
+	pgrep -f "proc-wait $R/$id $h2" > /dev/null ||
+	    lib_case_fail "the wait's step was not on the host"
+	_i=0
+	while pgrep -f "proc-wait $R/$id $h2" > /dev/null && [ $_i -lt 80 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	pgrep -f "proc-wait $R/$id $h2" > /dev/null &&
+	    lib_case_fail "the cancelled wait's step still runs"
+	"$CLAWSSH" process kill -s "$id" "$h2" || lib_case_fail "kill sleep"
+}
+
+lib_run_cases "${RPC_ROUTE_CASES:-1 2 3 4 5 6 7 8 9 10 11 12 13 14}"
