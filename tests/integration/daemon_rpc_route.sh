@@ -24,7 +24,7 @@
 #         once it has learnt the route, with the same content
 #   9     connection parameters (ssh_config, state_dir, as OpenClaw's
 #         plugin sends them): a route of their own, then in the daemon
-#   10    cases 1, 2, 3, 5, 9 and 11 as the non-root SSH user
+#   10    cases 1, 2, 3, 5, 9, 11, 12, 13 and 14 as the non-root SSH user
 #         clawssh-test (root only)
 #   11    fs.read, fs.stat and fs.ls on a mirror sandbox answered by the
 #         daemon from the local copy (no worker): the CLI's bytes, JSON
@@ -322,7 +322,7 @@ case_9() {
 }
 
 case_10() {
-	lib_cases_as_nonroot RPC_ROUTE_CASES "1 2 3 5 9 11 12 13"
+	lib_cases_as_nonroot RPC_ROUTE_CASES "1 2 3 5 9 11 12 13 14"
 }
 
 # fs ID METHOD PARAMS: a file tool request line for $id.

@@ -16,6 +16,8 @@ export CLAWSSH_STATE_DIR
 R="$T/root"
 W="$T/ws"
 mkdir -p "$W"
+mkdir -m 700 "$R"
+[ -n "${LIB_SSH_USER:-}" ] && chown "$LIB_SSH_USER:" "$R"
 id=$("$CLAWSSH" provision -F "$T/ssh_config" --host testhost --key p \
     --runtime none --remote-root "$R" --workspace "$W") || fail "provision"
 P="$R/$id/procs"
@@ -75,6 +77,8 @@ h=$(pr start --name ticker --env SECRET=s3cr3t-value -- sh -c \
     'pwd; echo "secret=${SECRET%-value}"; echo one; read x; echo two')
 expect_status $? 0 "start"
 expect_match "$h" '^p[0-9a-f]\{8\}$' "start prints a handle"
+expect_eq "$(stat -c %U "$P/$h")" "${LIB_SSH_USER:-root}" \
+    "the process's state is the SSH user's"
 expect_eq "$(printf '%s\n' "$h" | wc -l | tr -d ' ')" 1 "one line on stdout"
 i=0
 while [ $i -lt 50 ] && ! grep -q one "$P/$h"/log.* 2>/dev/null; do
