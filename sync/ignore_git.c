@@ -32,6 +32,7 @@
 #include "clock.h"
 #include "error.h"
 #include "ignore_git.h"
+#include "strv.h"
 #include "spawn.h"
 #include "xmalloc.h"
 
@@ -125,17 +126,6 @@ igit_env(const char *path)
 	return envp;
 }
 
-/* Free what igit_env made. */
-static void
-igit_env_free(char **envp)
-{
-	size_t	i;
-
-	for (i = 0; envp[i] != NULL; i++)
-		free(envp[i]);
-	free(envp);
-}
-
 /* Run git in the child and read its answer; see ignore_git.h. */
 static int
 igit_run(int rootfd, const char *git, char **envp, struct buf *out,
@@ -223,7 +213,7 @@ ignore_git_tracked(int rootfd, struct buf *out, char **cause)
 		    "no git on PATH");
 	envp = igit_env(path);
 	rc = igit_run(rootfd, git, envp, out, cause);
-	igit_env_free(envp);
+	strv_free(envp);
 	free(git);
 	if (rc != 0)
 		buf_free(out);

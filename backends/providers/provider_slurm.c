@@ -34,6 +34,7 @@
 #include "provider.h"
 #include "provider_slurm.h"
 #include "shquote.h"
+#include "strv.h"
 #include "xmalloc.h"
 
 #define SLURM_TIMEOUT_DEFAULT	30		/* seconds per command */
@@ -98,17 +99,6 @@ slurm_env(void)
 	}
 	env[n] = xstrdup("LC_ALL=C");
 	return env;
-}
-
-/* Free an environment from slurm_env. */
-static void
-slurm_env_free(char **env)
-{
-	size_t	i;
-
-	for (i = 0; env[i] != NULL; i++)
-		free(env[i]);
-	free(env);
 }
 
 /* In the child: wire the pipes and exec; never returns. */
@@ -255,7 +245,7 @@ slurm_run(const struct provider_conf *conf, const char *prog,
 		    "slurm: %s printed more than %d bytes", path,
 		    SLURM_OUT_MAX);
 	free(path);
-	slurm_env_free(env);
+	strv_free(env);
 	return rc;
 }
 

@@ -33,6 +33,7 @@
 #include "process.h"
 #include "process_json.h"
 #include "shquote.h"
+#include "strv.h"
 #include "xmalloc.h"
 
 #define DPROC_WAIT_SLICE_DS	50	/* a wait's remote slice, 0.1 s */
@@ -101,7 +102,7 @@ dproc_step(struct dcall *c, char **cause)
 	if (process_step_argv(&p->at, &p->s, &argv, &p->max, cause) != 0)
 		return -1;
 	cmd = dproc_command(argv);
-	process_argv_free(argv);
+	strv_free(argv);
 	buf_reset(&p->out);
 	buf_reset(&p->err);
 	p->ch = dchan_new(p->host, NULL, 0, cmd, NULL);

@@ -13,6 +13,19 @@
 
 #define STRV_LINEAR	16	/* sets this small: compare each */
 
+/* Free a NULL-ended array of strings; see strv.h. */
+void
+strv_free(char **v)
+{
+	size_t	i;
+
+	if (v == NULL)
+		return;
+	for (i = 0; v[i] != NULL; i++)
+		free(v[i]);
+	free(v);
+}
+
 /* Order two char * by strcmp; see strv.h. */
 int
 strv_cmp(const void *a, const void *b)

@@ -9,6 +9,9 @@
 
 #include <stddef.h>
 
+/* Free a NULL-ended array of strings and the strings; NULL is fine. */
+void	strv_free(char **v);
+
 /* Order two char * by strcmp(3), for qsort(3) and bsearch(3). */
 int	strv_cmp(const void *a, const void *b);
 

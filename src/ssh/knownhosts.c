@@ -29,6 +29,7 @@
 #include "error.h"
 #include "fdio.h"
 #include "knownhosts.h"
+#include "strv.h"
 #include "log.h"
 #include "match.h"
 #include "xmalloc.h"
@@ -560,25 +561,12 @@ knownhosts_types(char *const *files, size_t nfiles, const char *host,
 		r = 0;
 	if (r != 0) {
 		log_debug("known_hosts: %s", cause);
-		knownhosts_types_free(t.v);
+		strv_free(t.v);
 	} else
 		*types = t.v;
 	free(cause);
 	free(name);
 	return r;
-}
-
-/* Free a list from knownhosts_types. */
-void
-knownhosts_types_free(char **types)
-{
-	size_t	i;
-
-	if (types == NULL)
-		return;
-	for (i = 0; types[i] != NULL; i++)
-		free(types[i]);
-	free(types);
 }
 
 /* Return 1 if host is safe to write as a plain known_hosts name. */

@@ -40,11 +40,10 @@ int	knownhosts_check(char *const *files, size_t nfiles, const char *host,
 /*
  * List the key types (e.g. "ssh-ed25519") known for host and port in files,
  * without duplicates, in file order.  *types is a NULL-terminated allocated
- * array (free with knownhosts_types_free).  Returns 0 or negative.
+ * array (free with strv_free).  Returns 0 or negative.
  */
 int	knownhosts_types(char *const *files, size_t nfiles, const char *host,
 	    int port, char ***types);
-void	knownhosts_types_free(char **types);
 
 /*
  * Append a line for host and port with key to file, creating the file

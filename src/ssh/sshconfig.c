@@ -26,6 +26,7 @@
 #include "log.h"
 #include "match.h"
 #include "sshconfig.h"
+#include "strv.h"
 #include "sshconfig_int.h"
 #include "xmalloc.h"
 
@@ -255,19 +256,6 @@ sc_split_arg(const char *s, struct buf *b)
 			buf_append(b, s, 1);
 	}
 	return quote != 0 ? NULL : s;
-}
-
-/* Free a NULL-terminated argument vector. */
-static void
-sc_argv_free(char **argv)
-{
-	size_t	i;
-
-	if (argv == NULL)
-		return;
-	for (i = 0; argv[i] != NULL; i++)
-		free(argv[i]);
-	free(argv);
 }
 
 /*
@@ -740,7 +728,7 @@ sc_line_do(struct sc_parse *p, struct sc_line *l, const char *text,
 		r = 0;
 	} else
 		r = kw->fn(p, l, kw, cause);
-	sc_argv_free(l->argv);
+	strv_free(l->argv);
 	l->argv = NULL;
 	return r;
 }

@@ -16,6 +16,7 @@
 #include "buf.h"
 #include "error.h"
 #include "knownhosts.h"
+#include "strv.h"
 #include "log.h"
 #include "sshconfig.h"
 #include "transport_int.h"
@@ -89,7 +90,7 @@ transport_hostkey_prefs(struct transport *t, const struct sshconfig *sc)
 	log_debug("host key algorithms: %s", b.data);
 	libssh2_session_method_pref(t->session, LIBSSH2_METHOD_HOSTKEY,
 	    b.data);
-	knownhosts_types_free(known);
+	strv_free(known);
 	free(files);
 	buf_free(&b);
 }

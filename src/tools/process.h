@@ -137,13 +137,12 @@ struct process_reply {
 
 /*
  * The host command of s (argv, NULL-ended, allocated, free with
- * process_argv_free) and the cap on its stdout: 0, or CLAW_ERR_INVAL
+ * strv_free) and the cap on its stdout: 0, or CLAW_ERR_INVAL
  * with *cause for a bad handle or signal.
  */
 int	process_step_argv(const struct process_at *at,
 	    const struct process_step *s, char ***argv, size_t *max,
 	    char **cause);
-void	process_argv_free(char **argv);
 
 /*
  * Judge the reply of s's command (its exit status, stdout and stderr)

@@ -29,6 +29,7 @@
 #include "process_scripts.h"
 #include "remote_err.h"
 #include "signals.h"
+#include "strv.h"
 #include "transport.h"
 #include "xmalloc.h"
 
@@ -154,19 +155,6 @@ process_step_argv(const struct process_at *at, const struct process_step *s,
 	*argv = v;
 	*max = process_steps[s->op].max;
 	return 0;
-}
-
-/* Free a step's argv. */
-void
-process_argv_free(char **argv)
-{
-	size_t	i;
-
-	if (argv == NULL)
-		return;
-	for (i = 0; argv[i] != NULL; i++)
-		free(argv[i]);
-	free(argv);
 }
 
 /*
@@ -358,7 +346,7 @@ process_step_run(const struct process_at *at, const struct process_step *s,
 	rc = exec_run(at->t, &eo, &status, cause);
 	if (rc == 0)
 		rc = process_step_reply(at, s, status, &out, &err, r, cause);
-	process_argv_free(argv);
+	strv_free(argv);
 	buf_free(&out);
 	buf_free(&err);
 	return rc;

@@ -24,6 +24,7 @@
 #include "buf.h"
 #include "error.h"
 #include "knownhosts.h"
+#include "strv.h"
 #include "knownhosts_fixture.h"
 #include "xmalloc.h"
 
@@ -538,7 +539,7 @@ test_malformed_no_conflict(void **state)
 	assert_int_equal(knownhosts_types(&file, 1, HOST, 22, &types), 0);
 	assert_non_null(types);
 	assert_null(types[0]);
-	knownhosts_types_free(types);
+	strv_free(types);
 	free(bad);
 	free(file);
 	tk_key_free(&a);

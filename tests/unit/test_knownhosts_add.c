@@ -23,6 +23,7 @@
 #include "compat.h"
 #include "error.h"
 #include "knownhosts.h"
+#include "strv.h"
 #include "knownhosts_fixture.h"
 #include "xmalloc.h"
 
@@ -197,16 +198,16 @@ test_types(void **state)
 	assert_string_equal(types[1], "ssh-ed25519");
 	assert_string_equal(types[2], "ssh-rsa");
 	assert_null(types[3]);
-	knownhosts_types_free(types);
+	strv_free(types);
 	assert_int_equal(knownhosts_types(files, 2, HOST, 2, &types), 0);
 	assert_string_equal(types[0], "ssh-rsa");
 	assert_null(types[1]);
-	knownhosts_types_free(types);
+	strv_free(types);
 	assert_int_equal(knownhosts_types(files, 1, "example.net", 22,
 	    &types), 0);
 	assert_null(types[0]);
-	knownhosts_types_free(types);
-	knownhosts_types_free(NULL);
+	strv_free(types);
+	strv_free(NULL);
 	free(t1);
 	free(t2);
 	free(files[0]);

@@ -29,6 +29,7 @@
 #include "exec.h"
 #include "local_fixture.h"
 #include "process.h"
+#include "strv.h"
 #include "transport.h"
 
 struct fx {
@@ -289,7 +290,7 @@ run_raw(const struct process_at *at, const struct process_step *s,
 	buf_append(&err, "", 1);
 	if (status != 0)
 		fprintf(stderr, "# %s: %s", argv[1], err.data);
-	process_argv_free(argv);
+	strv_free(argv);
 	buf_free(&err);
 	return status;
 }

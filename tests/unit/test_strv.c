@@ -173,10 +173,27 @@ test_tops(void **state)
 	assert_int_equal(n, 0);
 }
 
+/* strv_free takes NULL, an empty array and one of three (ASan: no leak). */
+static void
+test_strv_free(void **state)
+{
+	char	**v;
+
+	(void)state;
+	strv_free(NULL);
+	strv_free(xcalloc(1, sizeof *v));
+	v = xcalloc(4, sizeof *v);
+	v[0] = xstrdup("a");
+	v[1] = xstrdup("");
+	v[2] = xstrdup("c");
+	strv_free(v);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_strv_free),
 		cmocka_unit_test(test_uniq_owned),
 		cmocka_unit_test(test_uniq_borrowed),
 		cmocka_unit_test(test_has),
