@@ -188,6 +188,16 @@ cmd_env_agent(const struct cmd_box *b, char **path)
 	return 0;
 }
 
+/* Forget b's host's kept agent answer; see cmd_env.h. */
+void
+cmd_env_agent_forget(const struct cmd_box *b)
+{
+	char	*dir = xasprintf("%s/agents", registry_dir(b->reg));
+
+	agent_deploy_forget(b->t, dir);
+	free(dir);
+}
+
 /*
  * The workspace's path inside b's sandbox under now besides /workspace
  * (*dir; NULL for none): its local workspace for workdir local, from the

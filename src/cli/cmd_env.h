@@ -61,6 +61,8 @@ void	cmd_env_free(struct cmd_env *e);
  * exit status after printing why.
  */
 int	cmd_env_agent(const struct cmd_box *b, char **path);
+/* The host lost its agent: forget the kept answer (the next call asks). */
+void	cmd_env_agent_forget(const struct cmd_box *b);
 
 /*
  * Set *wrap to the runtime wrapper (remote_cmd's wrap slot, allocated)

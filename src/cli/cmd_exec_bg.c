@@ -107,7 +107,7 @@ cmd_exec_bg(const struct cmd_exec_bg *bg, int *finished)
 	struct process_at	 at;
 	struct buf		 out = BUF_INIT;
 	char			*sd, *h = NULL, *agent = NULL;
-	int			 rc, done = 0, status = 0;
+	int			 rc, done = 0, status = 0, lost = 0;
 
 	*finished = 0;
 	sd = xasprintf("%s/%s", bg->box->rec->remote_root, bg->box->rec->id);
@@ -119,6 +119,7 @@ cmd_exec_bg(const struct cmd_exec_bg *bg, int *finished)
 	at.t = bg->box->t;
 	at.sd = sd;
 	at.agent = agent;
+	at.agent_lost = &lost;
 	if (bg->yield_ms >= 0 &&
 	    (done = bg_wait(bg, &at, h, &out, &status)) < 0) {
 		rc = status;
@@ -135,6 +136,8 @@ cmd_exec_bg(const struct cmd_exec_bg *bg, int *finished)
 	*finished = done;
 	rc = done ? status : 0;
 out:
+	if (lost)
+		cmd_env_agent_forget(bg->box);
 	buf_free(&out);
 	free(agent);
 	free(h);

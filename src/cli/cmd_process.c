@@ -66,6 +66,7 @@ struct proc_args {
 	char		**argv;
 	char		*sd;		/* <remote_root>/<id> */
 	char		*agent;		/* the host agent, or NULL */
+	int		 agent_lost;	/* it was not there */
 	struct process_at at;		/* sd on box.t */
 };
 
@@ -369,6 +370,7 @@ proc_setup(struct proc_args *a)
 	a->at.t = a->box.t;
 	a->at.sd = a->sd;
 	a->at.agent = a->agent;
+	a->at.agent_lost = &a->agent_lost;
 	log_debug("process %s: %s", proc_subs[a->sub], a->agent != NULL ?
 	    "the host agent's proc-* command" : "the host's sh script");
 	return 0;
@@ -423,6 +425,8 @@ cmd_process(int argc, char **argv)
 			rc = proc_wait(&a);
 		else
 			rc = proc_act(&a);
+		if (a.agent_lost)
+			cmd_env_agent_forget(&a.box);
 	}
 	proc_args_free(&a);
 	return rc < 0 ? 0 : rc;

@@ -231,6 +231,15 @@ dproc_exit(struct dcall *c, int status, const char *sig)
 		    "expected", p->at.label));
 		return;
 	}
+	if (process_agent_missing(&p->at, status)) {
+		log_info("%s: the host agent %s is not there any more: the "
+		    "sh script instead", p->at.label, p->agent);
+		free(p->agent);
+		p->at.agent = p->agent = NULL;
+		if (dproc_step(c, &cause) != 0)
+			dproc_fail(c, cause);
+		return;
+	}
 	memset(&r, 0, sizeof r);
 	r.output = &output;
 	if (process_step_reply(&p->at, &p->s, status, &p->out, &p->err, &r,

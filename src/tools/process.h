@@ -93,14 +93,25 @@ char	*process_display(int argc, char *const argv[]);
  * Where a sandbox's processes live: the host (t, or in the daemon only
  * its label), the sandbox's directory there (<remote_root>/<id>) and the
  * host agent's path (NULL: the sh scripts of process_scripts.h; else
- * its proc-* commands, which answer the same).
+ * its proc-* commands, which answer the same; where it has gone from
+ * the host, the scripts after all).
  */
 struct process_at {
 	struct transport	*t;
 	const char		*label;		/* NULL: transport_label(t) */
 	const char		*sd;
 	const char		*agent;
+	int			*agent_lost;	/* may be NULL: set to 1 when
+						   the agent was not there */
 };
+
+/*
+ * Whether a step's exit status says the host could not run the agent
+ * at all (126, 127: the file gone, or not executable any more): the sh
+ * script answers instead (process_step_run does so), and the caller
+ * forgets what it knew of the host's agent.
+ */
+int	process_agent_missing(const struct process_at *at, int status);
 
 /*
  * One call to the host for a started process, as the CLI makes it over

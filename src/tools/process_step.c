@@ -25,6 +25,7 @@
 #include "error.h"
 #include "exec.h"
 #include "lines.h"
+#include "log.h"
 #include "process.h"
 #include "process_scripts.h"
 #include "remote_err.h"
@@ -318,9 +319,22 @@ process_step_reply(const struct process_at *at, const struct process_step *s,
 	return claw_fail(cause, CLAW_ERR_INVAL, "no such process step");
 }
 
+static int	process_step_again(const struct process_at *,
+		    const struct process_step *, const char *, size_t, int,
+		    struct process_reply *, char **);
+
+/* Whether the host could not run the agent; see process.h. */
+int
+process_agent_missing(const struct process_at *at, int status)
+{
+	return at->agent != NULL && (status == 126 || status == 127);
+}
+
 /*
  * Run s over at->t with stdin data[0..len) then in_fd (-1: none) and
- * judge its reply into *r.
+ * judge its reply into *r; where the agent has gone from the host, the
+ * sh script instead (but after stdin from in_fd: that went to the first
+ * try, so the call fails saying to run it again).
  */
 static int
 process_step_run(const struct process_at *at, const struct process_step *s,
@@ -344,12 +358,34 @@ process_step_run(const struct process_at *at, const struct process_step *s,
 	eo.argc = (int)argc;
 	eo.argv = argv;
 	rc = exec_run(at->t, &eo, &status, cause);
-	if (rc == 0)
+	if (rc == 0 && process_agent_missing(at, status))
+		rc = process_step_again(at, s, data, len, in_fd, r, cause);
+	else if (rc == 0)
 		rc = process_step_reply(at, s, status, &out, &err, r, cause);
 	strv_free(argv);
 	buf_free(&out);
 	buf_free(&err);
 	return rc;
+}
+
+/* The agent was not there: s once more through the sh script. */
+static int
+process_step_again(const struct process_at *at, const struct process_step *s,
+    const char *data, size_t len, int in_fd, struct process_reply *r,
+    char **cause)
+{
+	struct process_at	sh = *at;
+
+	if (at->agent_lost != NULL)
+		*at->agent_lost = 1;
+	if (in_fd >= 0)
+		return claw_fail(cause, CLAW_ERR_PROTO, "%s: the host agent "
+		    "%s is not there any more; run the command again",
+		    process_label(at), at->agent);
+	log_info("%s: the host agent %s is not there any more: the sh "
+	    "script instead", process_label(at), at->agent);
+	sh.agent = NULL;
+	return process_step_run(&sh, s, data, len, -1, r, cause);
 }
 
 /* Poll a process; see process.h. */

@@ -123,6 +123,27 @@ expect_match "$js" 'eof' "process saw EOF"
 out=$(pr log "$h2")
 expect_eq "$out" "$(printf 'got:a\ngot:b\ngot:c\neof')" "whole log"
 
+# The host lost its agent while this client still keeps its path: the
+# call goes through the sh script instead (-v says so) and the client
+# forgets the path, so that the next call asks the host again.
+if [ "${CLAWSSH_NO_AGENT:-}" != 1 ]; then
+	kept=$(grep -l " clawssh-agent-ok /" "$CLAWSSH_STATE_DIR"/agents/*) ||
+	    fail "no kept answer about the host agent"
+	sed -i "s| clawssh-agent-ok /.*| clawssh-agent-ok $T/gone/agent|" \
+	    "$kept"
+	out=$("$CLAWSSH" -v process log -s "$id" "$h2" 2>&1) ||
+	    fail "log with the agent gone: $out"
+	expect_match "$out" "is not there any more: the sh script instead" \
+	    "agent gone: the sh script answers"
+	expect_match "$out" "^got:c$" "agent gone: the log"
+	grep -q "$T/gone" "$kept" 2>/dev/null &&
+	    fail "the lost agent's path is still kept"
+	out=$("$CLAWSSH" -vv process list -s "$id" 2>&1) ||
+	    fail "list after: $out"
+	expect_match "$out" "process list: the host agent's proc-\* command" \
+	    "the agent again after"
+fi
+
 # Killed by a signal: 128+N.
 h3=$(pr start -- sh -c 'kill -9 $$')
 wait_state "$h3" '"state":"exited"'
