@@ -274,10 +274,9 @@ proc_lock(int dfd, int tries)
 		if (errno != EEXIST)
 			return -1;
 		if (fstatat(dfd, "lock", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-		    time(NULL) - st.st_mtime > PROC_LOCK_STALE) {
-			unlinkat(dfd, "lock", AT_REMOVEDIR);
-			continue;
-		}
+		    time(NULL) - st.st_mtime > PROC_LOCK_STALE &&
+		    unlinkat(dfd, "lock", AT_REMOVEDIR) == 0)
+			continue;	/* a stale one, broken (not a link) */
 		if (++n > tries)
 			return -1;
 		proc_nap();

@@ -13,9 +13,9 @@ clawnap() { sleep 0.1 2>/dev/null || sleep 1; }
 clawlock() {
 	n=0
 	until mkdir "$d/lock" 2>/dev/null; do
-		if [ -n "$(find "$d/lock" -prune -mmin +1 2>/dev/null)" ]; then
-			rmdir "$d/lock" 2>/dev/null
-			continue
+		if [ -n "$(find "$d/lock" -prune -mmin +1 2>/dev/null)" ] &&
+		    rmdir "$d/lock" 2>/dev/null; then
+			continue	# a stale one, broken (not a link)
 		fi
 		n=$((n + 1))
 		[ $n -le "$1" ] || return 1

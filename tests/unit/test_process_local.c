@@ -268,6 +268,34 @@ test_hostile_state(void **state)
 	free(h);
 }
 
+/*
+ * A lock left by a reader that died (older than a minute) is broken; a
+ * fresh one held by another makes the call wait, then say it is busy.
+ */
+static void
+test_stale_lock(void **state)
+{
+	struct fx		*f = *state;
+	struct process_state	 st;
+	struct buf		 out = BUF_INIT;
+	char			*h, *cause = NULL, cmd[512];
+
+	h = start(f, "echo out", NULL);
+	wait_end(f, h, PROCESS_EXITED, 0);
+	snprintf(cmd, sizeof cmd, "mkdir procs/%s/lock && touch -d '-2 "
+	    "minutes' procs/%s/lock", h, h);
+	local_sh(f->lx.a, cmd);
+	memset(&st, 0, sizeof st);
+	if (process_poll(&f->at, h, &st, &out, &cause) != 0)
+		fail_msg("poll past a stale lock: %s", cause);
+	assert_int_equal(out.len, 4);
+	process_state_clear(&st);
+	snprintf(cmd, sizeof cmd, "test ! -e procs/%s/lock", h);
+	local_sh(f->lx.a, cmd);
+	buf_free(&out);
+	free(h);
+}
+
 /* Run s on at: its exit status, its stdout into out. */
 static int
 run_raw(const struct process_at *at, const struct process_step *s,
@@ -376,6 +404,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_log_tail_and_pieces,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hostile_state, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_stale_lock, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_sh_agent_agree, setup,
 		    teardown),
