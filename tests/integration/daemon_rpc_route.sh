@@ -44,7 +44,7 @@
 #   14    process.poll, write, wait, log, list and kill made by the
 #         daemon on its own session (the host agent's proc-* commands,
 #         no worker): the CLI's JSON and errors; a cancelled wait ends
-#         on the host
+#         on the host; with the route's agent gone, the sh script
 # RPC_ROUTE_CASES="1 4" runs some (default: all).
 # The case_N functions are called by name, by lib_run_cases.
 # shellcheck disable=SC2317,SC2016
@@ -755,6 +755,25 @@ case_14() {
 	pgrep -f "proc-wait $R/$id $h2" > /dev/null &&
 	    lib_case_fail "the cancelled wait's step still runs"
 	"$CLAWSSH" process kill -s "$id" "$h2" || lib_case_fail "kill sleep"
+	# the route's agent gone from the host (a copy of it that the kept
+	# answer names, removed once the route is learnt): the daemon makes
+	# the call through the sh script instead
+	kept=$(grep -l " clawssh-agent-ok /" "$CLAWSSH_STATE_DIR"/agents/*) ||
+	    lib_case_fail "no kept answer about the host agent"
+	cp "$(sed -n 's|^[^ ]* clawssh-agent-ok ||p' "$kept")" "$T/agent14"
+	sed -i "s| clawssh-agent-ok /.*| clawssh-agent-ok $T/agent14|" "$kept"
+	warm fourteen-b
+	grep -q "route through $T/agent14" "$T/daemon.log" ||
+	    lib_case_fail "the route does not take the copy"
+	h3=$("$CLAWSSH" process start -s "$id" -- echo three) ||
+	    lib_case_fail "start three"
+	rm -f "$T/agent14"
+	sleep 0.5
+	rpc "$(preq 11 process.poll ",\"handle\":\"$h3\"")"
+	expect_eq "$(jq -r 'select(.id == 11) | .result.output' "$T/out")" \
+	    three "poll with the agent gone"
+	grep -q "agent14 is not there any more: the sh script instead" \
+	    "$T/daemon.log" || lib_case_fail "no fallback said"
 }
 
 lib_run_cases "${RPC_ROUTE_CASES:-1 2 3 4 5 6 7 8 9 10 11 12 13 14}"
