@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Background processes in a sandbox: each operation is one sh script from
- * process_scripts.h over one exec channel; what comes back is checked
+ * Background processes in a sandbox: the start (one sh script of
+ * process_scripts.h over one exec channel: the supervisor), handles,
+ * names, display forms and the state line every call answers with
+ * (process_step.c makes the other calls); what comes back is checked
  * line by line with caps before anything is believed.
  */
 #ifdef HAVE_CONFIG_H

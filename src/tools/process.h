@@ -3,10 +3,10 @@
  * Background processes in a sandbox: started detached on the host (own
  * session, all descriptors redirected) under a small sh supervisor that
  * keeps a bounded output log, a stdin FIFO and the exit status in
- * <sandbox>/procs/<handle>/.  Every call is one remote sh script over
- * one exec channel, so a process outlives the clawssh that started it
- * and the connection, and any later clawssh can poll it.  See
- * docs/process.md.
+ * <sandbox>/procs/<handle>/.  Every call is one remote command over one
+ * exec channel (the host agent's proc-*, or a sh script), so a process
+ * outlives the clawssh that started it and the connection, and any
+ * later clawssh can poll it.  See docs/process.md.
  *
  * Everything the host sends back is parsed as hostile input, with caps.
  * All functions return 0 or a negative CLAW_ERR_* with *cause set
