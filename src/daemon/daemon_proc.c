@@ -9,8 +9,8 @@
  * the JSON the CLI's --json prints (process_json.c), so that a worker and
  * the daemon give the same result.  A wait runs in slices of
  * DPROC_WAIT_SLICE_DS, so that a cancelled one ends on the host soon
- * after.  Anything else (no route, no session to the host now, a signal
- * given as a number) goes to a worker as before.
+ * after.  Anything else (no route, no session to the host now) goes to
+ * a worker as before.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"

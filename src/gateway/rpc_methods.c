@@ -848,10 +848,7 @@ rm_process_write(struct rpc_params *rp, struct rpc_call *c)
 	return rm_proc_handle(rp, c);
 }
 
-/*
- * process.kill: a signal to a process group; the daemon sends named
- * ones itself, a number goes to the worker.
- */
+/* process.kill: a signal (a name or a number) to a process group. */
 static int
 rm_process_kill(struct rpc_params *rp, struct rpc_call *c)
 {
@@ -860,13 +857,11 @@ rm_process_kill(struct rpc_params *rp, struct rpc_call *c)
 	if (rm_proc_start(rp, c, "kill", 0, PROCESS_OP_KILL) != 0)
 		return rp->err;
 	if ((v = rp_get(rp, "signal")) != NULL) {
-		if (cJSON_IsNumber(v)) {
-			rp_argf(rp, "--signal=%d", (int)v->valuedouble);
-			c->proc.simple = 0;
-		} else {
-			rp_argf(rp, "--signal=%s", v->valuestring);
+		if (cJSON_IsNumber(v))
+			c->proc.sig = xasprintf("%d", (int)v->valuedouble);
+		else
 			c->proc.sig = xstrdup(v->valuestring);
-		}
+		rp_argf(rp, "--signal=%s", c->proc.sig);
 	}
 	return rm_proc_handle(rp, c);
 }

@@ -60,7 +60,7 @@ struct rpc_fs {
 
 /*
  * A started process's call the daemon may make itself (daemon_proc.c):
- * process.list, poll, log, wait, kill (a signal by name) or write, its
+ * process.list, poll, log, wait, kill or write, its
  * params checked; write's data is the call's in[0..inlen).
  */
 struct rpc_proc {

@@ -218,8 +218,8 @@ int	process_write(const struct process_at *at, const char *handle,
 /*
  * Signal the process's group and session.  sig NULL: TERM, then KILL
  * after PROCESS_GRACE_DS tenths of a second for whatever is left; else
- * only the named signal ("TERM", "SIGUSR1", ...; CLAW_ERR_INVAL if
- * unknown).  Sets *was_running (may be NULL) to 0 if it had already
+ * only the named signal ("TERM", "SIGUSR1", ..., or a number from 1 to
+ * 64; CLAW_ERR_INVAL if unknown).  Sets *was_running (may be NULL) to 0 if it had already
  * exited.
  */
 int	process_kill(const struct process_at *at, const char *handle,

@@ -38,6 +38,7 @@
 #define PROCESS_LIST_MAX	(16 * 1024 * 1024)
 #define PROCESS_LIST_ENTRIES	10000
 #define PROCESS_STEP_ARGS	6	/* the most words after the command */
+#define PROCESS_SIGNAL_MAX	64	/* a number's top (SIGRTMAX on Linux) */
 
 /* What each step runs: its agent command, its script, its output cap. */
 static const struct {
@@ -66,14 +67,24 @@ process_label(const struct process_at *at)
 }
 
 /*
- * Canonical name of a signal ("usr1", "SIGUSR1" -> "USR1") and its
- * number; 0 or CLAW_ERR_INVAL.
+ * Canonical name of a signal ("usr1", "SIGUSR1" -> "USR1"; a number from
+ * 1 to PROCESS_SIGNAL_MAX: its name, or itself if it has none, as
+ * kill -s and pkill take it) and its number; 0 or CLAW_ERR_INVAL.
  */
 static int
 process_signal_name(const char *sig, char *out, size_t len, int *num)
 {
-	size_t	i;
+	const char	*name;
+	size_t		 i;
 
+	if (sig[0] >= '1' && sig[0] <= '9' && strspn(sig, "0123456789") ==
+	    strlen(sig) && strlen(sig) <= 2) {
+		if ((*num = atoi(sig)) > PROCESS_SIGNAL_MAX)
+			return CLAW_ERR_INVAL;
+		name = signals_name(*num);
+		snprintf(out, len, "%s", name != NULL ? name : sig);
+		return 0;
+	}
 	if (strncasecmp(sig, "SIG", 3) == 0)
 		sig += 3;
 	if ((*num = signals_from_name(sig)) == 0 || strlen(sig) >= len)

@@ -754,7 +754,14 @@ case_14() {
 	done
 	pgrep -f "proc-wait $R/$id $h2" > /dev/null &&
 	    lib_case_fail "the cancelled wait's step still runs"
-	"$CLAWSSH" process kill -s "$id" "$h2" || lib_case_fail "kill sleep"
+	# a signal by number, in the daemon too
+	n0=$(procs)
+	rpc "$(preq 12 process.kill ",\"handle\":\"$h2\",\"signal\":9")" \
+	    "$(preq 13 process.wait ",\"handle\":\"$h2\",\"timeout\":10")"
+	expect_eq "$(answer 12)" '{"text":""}' "kill by number"
+	expect_eq "$(jq -c 'select(.id == 13) | .result | [.state,
+	    .exit_status]' "$T/out")" '["killed",137]' "killed by number"
+	expect_eq "$(( $(procs) - n0 ))" 2 "kill by number in the daemon"
 	# the route's agent gone from the host (a copy of it that the kept
 	# answer names, removed once the route is learnt): the daemon makes
 	# the call through the sh script instead

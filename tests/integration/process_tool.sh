@@ -220,7 +220,9 @@ expect_eq "$(printf '%s\n' "$out" | wc -l | tr -d ' ')" 8 "list rows"
 js=$(pr list --json)
 expect_match "$js" '"handle":"'"$h3"'","name":null,"state":"exited",'\
 '"exit_status":137' "list --json"
-pr kill --signal KILL "$h7" || fail "kill survivor"
+pr kill --signal 9 "$h7" || fail "kill survivor by number"
+expect_match "$(pr wait --json --timeout 10 "$h7")" '"exit_status":137' \
+    "a signal by number"
 
 # The log cap: old output is dropped, a marker says so, the host keeps
 # at most the cap.

@@ -189,6 +189,13 @@ test_kill_escalates(void **state)
 	assert_true(was);
 	wait_end(f, h, PROCESS_KILLED, 128 + 9);
 	free(h);
+	/* a signal by number, as kill(1) takes it; one past 64 refused */
+	h = start(f, "sleep 60", NULL);
+	assert_int_not_equal(process_kill(&f->at, h, "65", &was, &cause), 0);
+	free(cause);
+	assert_int_equal(process_kill(&f->at, h, "9", &was, &cause), 0);
+	wait_end(f, h, PROCESS_KILLED, 128 + 9);
+	free(h);
 }
 
 /* The log's tail, and output polled in pieces as it comes. */
