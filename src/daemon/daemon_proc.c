@@ -232,10 +232,9 @@ dproc_exit(struct dcall *c, int status, const char *sig)
 		return;
 	}
 	if (process_agent_missing(&p->at, status)) {
-		log_info("%s: the host agent %s is not there any more: the "
-		    "sh script instead", p->at.label, p->agent);
+		process_agent_drop(&p->at);
 		free(p->agent);
-		p->at.agent = p->agent = NULL;
+		p->agent = NULL;
 		if (dproc_step(c, &cause) != 0)
 			dproc_fail(c, cause);
 		return;

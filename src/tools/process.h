@@ -112,6 +112,8 @@ struct process_at {
  * forgets what it knew of the host's agent.
  */
 int	process_agent_missing(const struct process_at *at, int status);
+/* Say so (-v), set *at->agent_lost, and clear at->agent: the scripts. */
+void	process_agent_drop(struct process_at *at);
 
 /*
  * One call to the host for a started process, as the CLI makes it over

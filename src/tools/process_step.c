@@ -330,15 +330,22 @@ process_step_reply(const struct process_at *at, const struct process_step *s,
 	return claw_fail(cause, CLAW_ERR_INVAL, "no such process step");
 }
 
-static int	process_step_again(const struct process_at *,
-		    const struct process_step *, const char *, size_t, int,
-		    struct process_reply *, char **);
-
 /* Whether the host could not run the agent; see process.h. */
 int
 process_agent_missing(const struct process_at *at, int status)
 {
 	return at->agent != NULL && (status == 126 || status == 127);
+}
+
+/* The agent has gone: say so, tell the caller, use the scripts. */
+void
+process_agent_drop(struct process_at *at)
+{
+	log_info("%s: the host agent %s is not there any more: the sh "
+	    "script instead", process_label(at), at->agent);
+	if (at->agent_lost != NULL)
+		*at->agent_lost = 1;
+	at->agent = NULL;
 }
 
 /*
@@ -353,6 +360,7 @@ process_step_run(const struct process_at *at, const struct process_step *s,
     char **cause)
 {
 	struct exec_opts	 eo;
+	struct process_at	 sh;
 	struct buf		 out = BUF_INIT, err = BUF_INIT;
 	char			**argv;
 	size_t			 max, argc;
@@ -369,34 +377,22 @@ process_step_run(const struct process_at *at, const struct process_step *s,
 	eo.argc = (int)argc;
 	eo.argv = argv;
 	rc = exec_run(at->t, &eo, &status, cause);
-	if (rc == 0 && process_agent_missing(at, status))
-		rc = process_step_again(at, s, data, len, in_fd, r, cause);
-	else if (rc == 0)
+	if (rc == 0 && process_agent_missing(at, status) && in_fd >= 0) {
+		if (at->agent_lost != NULL)
+			*at->agent_lost = 1;
+		rc = claw_fail(cause, CLAW_ERR_PROTO, "%s: the host agent %s "
+		    "is not there any more; run the command again",
+		    process_label(at), at->agent);
+	} else if (rc == 0 && process_agent_missing(at, status)) {
+		sh = *at;
+		process_agent_drop(&sh);
+		rc = process_step_run(&sh, s, data, len, -1, r, cause);
+	} else if (rc == 0)
 		rc = process_step_reply(at, s, status, &out, &err, r, cause);
 	strv_free(argv);
 	buf_free(&out);
 	buf_free(&err);
 	return rc;
-}
-
-/* The agent was not there: s once more through the sh script. */
-static int
-process_step_again(const struct process_at *at, const struct process_step *s,
-    const char *data, size_t len, int in_fd, struct process_reply *r,
-    char **cause)
-{
-	struct process_at	sh = *at;
-
-	if (at->agent_lost != NULL)
-		*at->agent_lost = 1;
-	if (in_fd >= 0)
-		return claw_fail(cause, CLAW_ERR_PROTO, "%s: the host agent "
-		    "%s is not there any more; run the command again",
-		    process_label(at), at->agent);
-	log_info("%s: the host agent %s is not there any more: the sh "
-	    "script instead", process_label(at), at->agent);
-	sh.agent = NULL;
-	return process_step_run(&sh, s, data, len, -1, r, cause);
 }
 
 /* Poll a process; see process.h. */
