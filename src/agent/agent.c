@@ -34,6 +34,7 @@ static const struct {
 	{ "proc-list", proc_main },
 	{ "proc-log", proc_main },
 	{ "proc-poll", proc_main },
+	{ "proc-start", proc_start_main },
 	{ "proc-wait", proc_main },
 	{ "proc-write", proc_main },
 	{ "serve", serve_main },
@@ -61,6 +62,8 @@ agent_usage(void)
 	    "       clawssh-agent fs-pack < NAMES\n"
 	    "       clawssh-agent fs-unpack < PARENTS-TAR   (fs-*: in the "
 	    "sandbox, from its workspace)\n"
+	    "       clawssh-agent proc-start SANDBOX HANDLE CAP CHUNK NAME "
+	    "CMD ARGV...\n"
 	    "       clawssh-agent proc-list SANDBOX\n"
 	    "       clawssh-agent proc-poll SANDBOX HANDLE\n"
 	    "       clawssh-agent proc-log SANDBOX HANDLE [LINES]\n"

@@ -40,6 +40,7 @@ int	fs_unpack_main(int argc, char **argv);
 int	fs_watch_main(int argc, char **argv);
 /* proc-list, proc-poll, ...: argv[0] says which (proc_ops.c). */
 int	proc_main(int argc, char **argv);
+int	proc_start_main(int argc, char **argv);
 
 /* "clawssh: MESSAGE" on stderr. */
 void	agent_warn(const char *fmt, ...)

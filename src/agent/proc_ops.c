@@ -39,11 +39,11 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "proc.h"
 
-#define PROC_FAIL	3			/* clawfail's status */
-#define PROC_CHUNK_MAX	1073741824ULL		/* process_open.sh's caps */
-#define PROC_CAP_MAX	17179869184ULL
 #define PROC_CHUNKS_MAX	4096			/* log chunks looked at */
+#define PROC_STR_(x)	#x
+#define PROC_STR(x)	PROC_STR_(x)
 #define PROC_IO		(64 * 1024)
 #define PROC_LOCK_STALE	60			/* seconds: a dead holder's */
 #define PROC_LINE_MAX	(4096 + 256)		/* a state line */
@@ -69,7 +69,7 @@ struct proc_log {
 static volatile sig_atomic_t proc_lock_dfd = -1;
 
 /* Say why as clawfail does, and exit 3. */
-static void __attribute__((__noreturn__, format(printf, 1, 2)))
+void
 proc_fail(const char *fmt, ...)
 {
 	va_list	ap;
@@ -93,7 +93,7 @@ proc_on_signal(int sig)
 }
 
 /* The scripts' clawnap: a tenth of a second. */
-static void
+void
 proc_nap(void)
 {
 	struct timespec	ts = { 0, 100 * 1000 * 1000 };
@@ -134,7 +134,7 @@ proc_read_field(int dfd, const char *name, char *out, size_t max)
 }
 
 /* Whether s is a non-empty run of digits (case ''|*[!0-9]*). */
-static int
+int
 proc_digits(const char *s)
 {
 	if (*s == '\0')
@@ -210,7 +210,7 @@ proc_touch(int sdfd)
  * Open SANDBOX (not a link, with a workspace directory): its descriptor,
  * or the scripts' refusal.
  */
-static int
+int
 proc_sandbox(const char *sd)
 {
 	struct stat	st;
@@ -264,7 +264,7 @@ proc_open(struct proc *p, const char *sd, const char *h)
  * clawlock tries: the mkdir lock within tries naps, a lock older than a
  * minute broken; 0, or -1 if it stayed taken.
  */
-static int
+int
 proc_lock(int dfd, int tries)
 {
 	struct stat	st;
@@ -286,7 +286,7 @@ proc_lock(int dfd, int tries)
 }
 
 /* clawunlock. */
-static void
+void
 proc_unlock(int dfd)
 {
 	proc_lock_dfd = -1;
@@ -300,36 +300,7 @@ proc_name_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The names log.[0-9]* below dfd, sorted: a NULL-ended array. */
-static char **
-proc_chunk_names(int dfd, size_t *n)
-{
-	DIR		*dir;
-	struct dirent	*de;
-	char		**v = NULL;
-	int		 fd;
-
-	*n = 0;
-	if ((fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) ==
-	    -1 || (dir = fdopendir(fd)) == NULL)
-		proc_fail("cannot read the log");
-	while ((de = readdir(dir)) != NULL) {
-		if (strncmp(de->d_name, "log.", 4) != 0 ||
-		    !isdigit((unsigned char)de->d_name[4]))
-			continue;
-		if (*n == PROC_CHUNKS_MAX)
-			proc_fail("cannot read the log: over %d chunks",
-			    PROC_CHUNKS_MAX);
-		v = xreallocarray(v, *n + 2, sizeof(*v));
-		v[(*n)++] = xstrdup(de->d_name);
-	}
-	closedir(dir);
-	if (*n > 1)
-		qsort(v, *n, sizeof(*v), proc_name_cmp);
-	return v;
-}
-
-/* Free what proc_chunk_names made. */
+/* Free what proc_chunk_list made. */
 static void
 proc_names_free(char **v, size_t n)
 {
@@ -338,6 +309,61 @@ proc_names_free(char **v, size_t n)
 	for (i = 0; i < n; i++)
 		free(v[i]);
 	free(v);
+}
+
+/*
+ * The names log.[0-9]* below dfd, sorted, into *v (a NULL-ended array)
+ * and *n: 0, or -1 with *why (opening the directory failed, or over
+ * PROC_CHUNKS_MAX of them).
+ */
+static int
+proc_chunk_list(int dfd, char ***v, size_t *n, const char **why)
+{
+	DIR		*dir;
+	struct dirent	*de;
+	int		 fd;
+
+	*v = NULL;
+	*n = 0;
+	*why = "cannot read the log";
+	if ((fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) ==
+	    -1 || (dir = fdopendir(fd)) == NULL) {
+		if (fd != -1)
+			close(fd);
+		return -1;
+	}
+	while ((de = readdir(dir)) != NULL) {
+		if (strncmp(de->d_name, "log.", 4) != 0 ||
+		    !isdigit((unsigned char)de->d_name[4]))
+			continue;
+		if (*n == PROC_CHUNKS_MAX) {
+			closedir(dir);
+			proc_names_free(*v, *n);
+			*v = NULL;
+			*n = 0;
+			*why = "cannot read the log: over "
+			    PROC_STR(PROC_CHUNKS_MAX) " chunks";
+			return -1;
+		}
+		*v = xreallocarray(*v, *n + 2, sizeof(**v));
+		(*v)[(*n)++] = xstrdup(de->d_name);
+	}
+	closedir(dir);
+	if (*n > 1)
+		qsort(*v, *n, sizeof(**v), proc_name_cmp);
+	return 0;
+}
+
+/* proc_chunk_list, or the scripts' refusal. */
+static char **
+proc_chunk_names(int dfd, size_t *n)
+{
+	const char	 *why;
+	char		**v;
+
+	if (proc_chunk_list(dfd, &v, n, &why) != 0)
+		proc_fail("%s", why);
+	return v;
 }
 
 /* The size of the chunk name below dfd, 0 if it is not a plain file. */
@@ -356,14 +382,16 @@ proc_chunk_size(int dfd, const char *name)
  * clawprune LIMIT: delete the oldest chunks until the rest fit in limit
  * bytes, never the newest (split may be writing it).
  */
-static void
+void
 proc_prune(int dfd, unsigned long long limit)
 {
 	unsigned long long	 tot = 0, sz;
+	const char		 *why;
 	char			**v;
 	size_t			 n, i;
 
-	v = proc_chunk_names(dfd, &n);
+	if (proc_chunk_list(dfd, &v, &n, &why) != 0)
+		return;		/* the reader that follows says why */
 	for (i = 0; i < n; i++)
 		tot += proc_chunk_size(dfd, v[i]);
 	for (i = 0; i + 1 < n && tot > limit; i++) {
@@ -646,7 +674,7 @@ proc_group_alive(pid_t pid)
 }
 
 /* Write text to name below dfd, made or emptied, no link followed. */
-static void
+void
 proc_put_file(int dfd, const char *name, const char *text)
 {
 	int	fd;
@@ -698,7 +726,7 @@ proc_killcmd(const char *sd, const char *h, const char *signum,
 }
 
 /* Open name below dfd read-write, a FIFO, no link followed; or -1. */
-static int
+int
 proc_fifo(int dfd, const char *name)
 {
 	struct stat	st;

@@ -454,23 +454,40 @@ cmd_env_process(struct cmd_box *b, const struct cmd_env *e,
     size_t log_max, char **handle)
 {
 	const struct registry_record	*r = b->rec;
-	char				*ws, *pre, *sd, *cause = NULL, *wv[4];
+	struct process_start		 ps;
+	struct process_at		 at;
+	char				*ws, *pre, *sd, *agent = NULL;
+	char				*cause = NULL, *wv[4] = { NULL };
 	char				*shown;
-	int				 rc;
+	int				 rc, lost = 0;
 
-	ws = hostdir_workspace(r->remote_root, r->id);
-	pre = hostdir_exec_pre(r->remote_root, r->id);
-	sd = xasprintf("%s/%s", r->remote_root, r->id);
+	if ((rc = cmd_env_agent(b, &agent)) != 0)
+		return rc;
 	if (wrap != NULL) {		/* list and poll show argv, not wv */
 		cmd_env_contain(wv, wrap, argc, argv);
 		shown = process_display(argc, argv);
-		rc = process_start(b->t, sd, ws, pre, 3, wv, shown, e->v,
-		    e->n, name, log_max, handle, &cause);
+		rc = process_start_init(&ps, 3, wv, shown, name, log_max,
+		    &cause);
 		free(shown);
-		free(wv[2]);
 	} else
-		rc = process_start(b->t, sd, ws, pre, argc, argv, NULL, e->v,
-		    e->n, name, log_max, handle, &cause);
+		rc = process_start_init(&ps, argc, argv, NULL, name, log_max,
+		    &cause);
+	ws = hostdir_workspace(r->remote_root, r->id);
+	pre = hostdir_exec_pre(r->remote_root, r->id);
+	sd = xasprintf("%s/%s", r->remote_root, r->id);
+	memset(&at, 0, sizeof at);
+	at.t = b->t;
+	at.sd = sd;
+	at.agent = agent;
+	at.agent_lost = &lost;
+	if (rc == 0)
+		rc = process_start(&at, ws, pre, &ps, e->v, e->n, &cause);
+	if (rc == 0)
+		*handle = xstrdup(ps.handle);
+	if (lost)
+		cmd_env_agent_forget(b);
+	free(wv[2]);
+	free(agent);
 	free(sd);
 	free(pre);
 	free(ws);

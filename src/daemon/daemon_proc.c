@@ -181,6 +181,7 @@ static void
 dproc_answer(struct dcall *c, struct process_reply *r)
 {
 	struct dproc	*p = c->proc;
+	cJSON		*json;
 	char		*line;
 
 	switch (p->s.op) {
@@ -205,6 +206,11 @@ dproc_answer(struct dcall *c, struct process_reply *r)
 		free(line);
 		break;
 	case PROCESS_OP_WRITE:
+		break;
+	case PROCESS_OP_START:
+		json = cJSON_CreateObject();
+		cJSON_AddStringToObject(json, "handle", p->s.handle);
+		dproc_json(c, json);
 		break;
 	}
 	process_state_clear(&r->st);

@@ -3,7 +3,10 @@
 # The process tool's start: "sh -c SCRIPT sh SANDBOX HANDLE CAP CHUNK
 # NAME CMD SUP LIB ARGV...", in the workspace with the environment
 # already exported.  Prints "clawssh-started HANDLE" once the process
-# has its pid file.
+# has its pid file.  The process keeps the caller's umask; its state
+# gets 077.  clawssh-agent proc-start (src/agent/proc_start.c) does the
+# same without sh where the host runs the agent.
+um=$(umask)
 umask 077
 sd=$1; h=$2; cap=$3; chunk=$4; nm=$5; cm=$6; sup=$7; lib=$8; shift 8
 d="$sd/procs/$h"
@@ -16,7 +19,7 @@ echo "$cap" > "$d/max" && echo "$chunk" > "$d/chunk" &&
     date +%s > "$d/start" || clawfail "cannot write $d"
 command -v setsid >/dev/null 2>&1 ||
     clawfail "setsid not found on this host"
-setsid sh -c "$sup" sh "$d" "$cap" "$chunk" "$lib" "$@" \
+setsid sh -c "$sup" sh "$d" "$cap" "$chunk" "$um" "$lib" "$@" \
     </dev/null >/dev/null 2>&1 &
 n=0
 while [ ! -e "$d/pid" ] && [ ! -e "$d/rc" ] && [ $n -lt 100 ]; do

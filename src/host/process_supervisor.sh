@@ -1,12 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # The process tool's supervisor, run as "setsid sh -c SCRIPT sh DIR CAP
-# CHUNK LIB ARGV...": it keeps the stdin FIFO open read-write in a holder
-# until "process write --eof" (or the end), marks the sandbox used every
+# CHUNK UMASK LIB ARGV...": it keeps the stdin FIFO open read-write in a
+# holder until "process write --eof" (or the end), marks the sandbox used every
 # minute while the process runs (so prune does not take it), runs the
 # command as its own session leader with stdin from the FIFO and output
 # through split into chunks, and records the exit status.
-d=$1; cap=$2; chunk=$3; lib=$4; shift 4
+d=$1; cap=$2; chunk=$3; um=$4; lib=$5; shift 5
 echo $$ > "$d/sup"
 eval "$lib"
 ( exec 3<>"$d/in"; read -r _ 0<>"$d/ctl" ) </dev/null >/dev/null 2>&1 &
@@ -20,7 +20,7 @@ filt="$lib
 d=.; clawlock 20 && { clawprune $((cap - chunk)); clawunlock; }
 exec cat > \"\$FILE\""
 # shellcheck disable=SC2016 # the inner script expands its own $$ and $1
-{ setsid -w sh -c 'echo $$ > "$1/pid.t" && mv -f "$1/pid.t" "$1/pid" || exit 126; shift; exec "$@"' sh "$d" "$@" < "$d/in"
+{ setsid -w sh -c 'echo $$ > "$1/pid.t" && mv -f "$1/pid.t" "$1/pid" || exit 126; umask "$2"; shift 2; exec "$@"' sh "$d" "$um" "$@" < "$d/in"
   echo $? > "$d/rc.t"; mv -f "$d/rc.t" "$d/rc"
   echo x 1<>"$d/ctl"
 } 2>&1 | ( cd "$d" && SHELL=/bin/sh exec split -b "$chunk" -a 6 -d \

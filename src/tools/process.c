@@ -258,101 +258,36 @@ process_display(int argc, char *const argv[])
 	return s;
 }
 
-/* The argv of the start script, ahead of the command's own words. */
-static char **
-process_start_argv(const char *sandbox_dir, const char *h, size_t cap,
-    const char *name, int argc, char *const argv[], const char *shown,
-    int *nargv)
+/* Check a start's words and give it a new handle; see process.h. */
+int
+process_start_init(struct process_start *ps, int argc, char *const argv[],
+    const char *shown, const char *name, size_t log_max, char **cause)
 {
-	char	**v;
-	int	  i;
+	char	*form;
 
-	v = xcalloc((size_t)argc + 12, sizeof *v);
-	v[0] = xstrdup("sh");
-	v[1] = xstrdup("-c");
-	v[2] = xstrdup(PROCESS_SCRIPT_START);
-	v[3] = xstrdup("sh");
-	v[4] = xstrdup(sandbox_dir);
-	v[5] = xstrdup(h);
-	v[6] = xasprintf("%zu", cap);
-	v[7] = xasprintf("%zu", cap / 8);
-	v[8] = xstrdup(name != NULL ? name : "-");
-	v[9] = shown != NULL ? process_command(shown, strlen(shown)) :
-	    process_display(argc, argv);
-	v[10] = xstrdup(PROCESS_SCRIPT_SUPERVISOR);
-	v[11] = xstrdup(PROCESS_SCRIPT_LIB);
-	for (i = 0; i < argc; i++)
-		v[12 + i] = xstrdup(argv[i]);
-	*nargv = argc + 12;
-	return v;
-}
-
-/* Check start's arguments; 0 or CLAW_ERR_INVAL with *cause. */
-static int
-process_start_check(int argc, const char *name, size_t *log_max,
-    char **cause)
-{
+	memset(ps, 0, sizeof *ps);
 	if (argc < 1)
 		return claw_fail(cause, CLAW_ERR_INVAL, "no command given");
 	if (name != NULL && !process_name_ok(name))
 		return claw_fail(cause, CLAW_ERR_INVAL, "bad process name "
 		    "'%s': want 1 to %d of A-Z a-z 0-9 . _ -", name,
 		    PROCESS_NAME_MAX);
-	if (*log_max == 0)
-		*log_max = PROCESS_LOG_DEFAULT;
-	if (*log_max < PROCESS_LOG_MIN || *log_max > PROCESS_LOG_LIMIT)
+	if (log_max == 0)
+		log_max = PROCESS_LOG_DEFAULT;
+	if (log_max < PROCESS_LOG_MIN || log_max > PROCESS_LOG_LIMIT)
 		return claw_fail(cause, CLAW_ERR_INVAL, "log cap %zu out of "
-		    "range %d..%d bytes", *log_max, PROCESS_LOG_MIN,
+		    "range %d..%d bytes", log_max, PROCESS_LOG_MIN,
 		    PROCESS_LOG_LIMIT);
+	process_handle_new(ps->handle);
+	ps->log_max = log_max;
+	ps->name = name;
+	ps->argc = argc;
+	ps->argv = argv;
+	form = shown != NULL ? process_command(shown, strlen(shown)) :
+	    process_display(argc, argv);
+	snprintf(ps->shown, sizeof ps->shown, "%s", form);
+	free(form);
 	return 0;
-}
-
-/* Start a background process; see process.h. */
-int
-process_start(struct transport *t, const char *sandbox_dir,
-    const char *workspace, const char *pre, int argc, char *const argv[],
-    const char *shown, const struct claw_env *env, size_t nenv,
-    const char *name, size_t log_max, char **handle, char **cause)
-{
-	struct exec_opts	 eo;
-	struct buf		 out = BUF_INIT, err = BUF_INIT;
-	char			 h[PROCESS_HANDLE_LEN + 1], want[64], **v;
-	int			 i, nv, rc, status = 0;
-
-	if ((rc = process_start_check(argc, name, &log_max, cause)) != 0)
-		return rc;
-	process_handle_new(h);
-	v = process_start_argv(sandbox_dir, h, log_max, name, argc, argv,
-	    shown, &nv);
-	memset(&eo, 0, sizeof eo);
-	eo.argc = nv;
-	eo.argv = v;
-	eo.pre = pre;
-	eo.cwd = workspace;
-	eo.env = env;
-	eo.nenv = nenv;
-	eo.in_fd = -1;
-	eo.out.fd = eo.err.fd = -1;
-	eo.out.buf = &out;
-	eo.err.buf = &err;
-	eo.out.max = eo.err.max = PROCESS_ERR_MAX;
-	rc = exec_run(t, &eo, &status, cause);
-	snprintf(want, sizeof want, "clawssh-started %s\n", h);
-	if (rc == 0 && status != 0) {
-		*cause = remote_err_explain(t, &err, status);
-		rc = CLAW_ERR_PROTO;
-	} else if (rc == 0 && (out.data == NULL ||
-	    strstr(out.data, want) == NULL))
-		rc = claw_fail(cause, CLAW_ERR_PROTO, "%s: process did not "
-		    "report its start", transport_label(t));
-	if (rc == 0)
-		*handle = xstrdup(h);
-	for (i = 0; i < nv; i++)
-		free(v[i]);
-	free(v);
-	buf_free(&out);
-	buf_free(&err);
-	return rc;
 }
 
 /* Length of the valid UTF-8 sequence at p (max n bytes), or 0. */

@@ -65,24 +65,6 @@ const char	*process_run_name(enum process_run run);
 char	*process_dir(const char *sandbox_dir);
 
 /*
- * Start argv[0..argc) in the background in workspace on t.  shown (may be
- * NULL: argv's own) is the command's display form that list, poll and
- * log report: the user's words when argv is a wrapper around them (see
- * process_display).  sandbox_dir is
- * <remote_root>/<id>; pre (may be NULL) is trusted sh run first (the
- * backend's exec_pre); env[0..nenv) is exported for the process, sent on
- * the channel's stdin, never in an argv or on the host's disk.  name may
- * be NULL; log_max is the log cap in bytes (0: PROCESS_LOG_DEFAULT; else
- * PROCESS_LOG_MIN..PROCESS_LOG_LIMIT).  On success sets *handle
- * (allocated) once the process is running; it may already have exited.
- */
-int	process_start(struct transport *t, const char *sandbox_dir,
-	    const char *workspace, const char *pre, int argc,
-	    char *const argv[], const char *shown, const struct claw_env *env,
-	    size_t nenv, const char *name, size_t log_max, char **handle,
-	    char **cause);
-
-/*
  * The display form of argv[0..argc) (allocated): the words, each
  * shell-quoted unless plain, control bytes as '?', capped at
  * PROCESS_CMD_MAX bytes.
@@ -127,8 +109,30 @@ enum process_op {
 	PROCESS_OP_LOG,
 	PROCESS_OP_WAIT,
 	PROCESS_OP_KILL,
-	PROCESS_OP_WRITE
+	PROCESS_OP_WRITE,
+	PROCESS_OP_START
 };
+
+/*
+ * A start: argv[0..argc) run in the background in the sandbox's
+ * workspace.  shown (NULL: argv's own) is the display form list, poll
+ * and log report: the user's words when argv is a wrapper around them
+ * (see process_display).  name may be NULL; log_max is the log cap in
+ * bytes.  process_start_init checks them (0 for log_max:
+ * PROCESS_LOG_DEFAULT; else PROCESS_LOG_MIN..PROCESS_LOG_LIMIT) and
+ * makes a new handle: 0, or CLAW_ERR_INVAL with *cause.
+ */
+struct process_start {
+	char		 handle[PROCESS_HANDLE_LEN + 1];
+	size_t		 log_max;
+	const char	*name;
+	int		 argc;
+	char *const	*argv;
+	char		 shown[PROCESS_CMD_MAX + 1];	/* its display form */
+};
+int	process_start_init(struct process_start *ps, int argc,
+	    char *const argv[], const char *shown, const char *name,
+	    size_t log_max, char **cause);
 
 struct process_step {
 	enum process_op	 op;
@@ -137,6 +141,7 @@ struct process_step {
 	int		 ds;		/* WAIT: tenths of a second */
 	const char	*sig;		/* KILL: NULL: TERM, then KILL */
 	int		 eof;		/* WRITE: close stdin after */
+	const struct process_start *start; /* START (handle: its) */
 };
 
 /* What a step's reply said. */
@@ -166,6 +171,17 @@ int	process_step_argv(const struct process_at *at,
 int	process_step_reply(const struct process_at *at,
 	    const struct process_step *s, int status, const struct buf *out,
 	    const struct buf *err, struct process_reply *r, char **cause);
+
+/*
+ * Start ps's command on at->t with workspace as its directory: pre (may
+ * be NULL) is trusted sh run first (the backend's exec_pre); env[0..nenv)
+ * is exported for the process, sent on the channel's stdin, never in an
+ * argv or on the host's disk.  Returns 0 once the process is running
+ * (it may already have exited): ps->handle names it.
+ */
+int	process_start(const struct process_at *at, const char *workspace,
+	    const char *pre, const struct process_start *ps,
+	    const struct claw_env *env, size_t nenv, char **cause);
 
 /*
  * Wait up to timeout_ms (-1: without limit) for the process to end, then

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * A started process's calls to its host (list, poll, log, wait, kill,
+ * A process's calls to its host (start, list, poll, log, wait, kill,
  * write): what to run there -- the host agent's proc-* command, or the
  * sh script of process_scripts.h where the host has no agent; both
  * answer alike -- and how to judge the reply, shared by the CLI (which
@@ -56,6 +56,8 @@ static const struct {
 	[PROCESS_OP_KILL] = { "proc-kill", PROCESS_SCRIPT_KILL,
 	    PROCESS_ERR_MAX },
 	[PROCESS_OP_WRITE] = { "proc-write", PROCESS_SCRIPT_WRITE,
+	    PROCESS_ERR_MAX },
+	[PROCESS_OP_START] = { "proc-start", PROCESS_SCRIPT_START,
 	    PROCESS_ERR_MAX },
 };
 
@@ -142,15 +144,47 @@ process_step_words(const struct process_at *at, const struct process_step *s,
 	return n;
 }
 
+/*
+ * A start's words after the command: the sandbox directory, the handle,
+ * the log cap and chunk, the name, the display form; the script then
+ * takes its supervisor and functions; then the command's own words.
+ */
+static char **
+process_start_words(const struct process_at *at,
+    const struct process_start *ps, int *n)
+{
+	char	**w;
+	int	  i, k = 0;
+
+	w = xcalloc((size_t)ps->argc + 9, sizeof *w);
+	w[k++] = xstrdup(at->sd);
+	w[k++] = xstrdup(ps->handle);
+	w[k++] = xasprintf("%zu", ps->log_max);
+	w[k++] = xasprintf("%zu", ps->log_max / 8);
+	w[k++] = xstrdup(ps->name != NULL ? ps->name : "-");
+	w[k++] = xstrdup(ps->shown);
+	if (at->agent == NULL) {
+		w[k++] = xstrdup(PROCESS_SCRIPT_SUPERVISOR);
+		w[k++] = xstrdup(PROCESS_SCRIPT_LIB);
+	}
+	for (i = 0; i < ps->argc; i++)
+		w[k++] = xstrdup(ps->argv[i]);
+	*n = k;
+	return w;
+}
+
 /* The host command of a step; see process.h. */
 int
 process_step_argv(const struct process_at *at, const struct process_step *s,
     char ***argv, size_t *max, char **cause)
 {
-	char	*w[PROCESS_STEP_ARGS], **v;
+	char	*ws[PROCESS_STEP_ARGS], **w = ws, **v;
 	int	 n, i, k = 0;
 
-	if ((n = process_step_words(at, s, at->agent != NULL, w, cause)) < 0)
+	if (s->op == PROCESS_OP_START)
+		w = process_start_words(at, s->start, &n);
+	else if ((n = process_step_words(at, s, at->agent != NULL, w,
+	    cause)) < 0)
 		return n;
 	v = xcalloc((size_t)n + 5, sizeof *v);
 	if (at->agent != NULL) {
@@ -164,6 +198,8 @@ process_step_argv(const struct process_at *at, const struct process_step *s,
 	}
 	for (i = 0; i < n; i++)
 		v[k++] = w[i];
+	if (w != ws)
+		free(w);
 	*argv = v;
 	*max = process_steps[s->op].max;
 	return 0;
@@ -281,6 +317,22 @@ process_said(const struct buf *out, const char *text)
 	    out->len) == 0;
 }
 
+/*
+ * Whether out has the line "clawssh-started HANDLE" (after the exec
+ * wrapper's pid marker, in the daemon).
+ */
+static int
+process_started(const struct buf *out, const char *handle)
+{
+	char	want[PROCESS_HANDLE_LEN + 20];
+	size_t	n;
+
+	n = (size_t)snprintf(want, sizeof want, "clawssh-started %s\n",
+	    handle);
+	return out->len >= n && (memcmp(out->data, want, n) == 0 ||
+	    memmem(out->data, out->len, want, n) != NULL);
+}
+
 /* Judge a step's reply; see process.h. */
 int
 process_step_reply(const struct process_at *at, const struct process_step *s,
@@ -325,6 +377,11 @@ process_step_reply(const struct process_at *at, const struct process_step *s,
 			return claw_fail(cause, CLAW_ERR_PROTO, "%s: the write "
 			    "to process %s was not confirmed", label,
 			    s->handle);
+		return 0;
+	case PROCESS_OP_START:
+		if (!process_started(out, s->start->handle))
+			return claw_fail(cause, CLAW_ERR_PROTO, "%s: process "
+			    "did not report its start", label);
 		return 0;
 	}
 	return claw_fail(cause, CLAW_ERR_INVAL, "no such process step");
@@ -389,6 +446,48 @@ process_step_run(const struct process_at *at, const struct process_step *s,
 		rc = process_step_run(&sh, s, data, len, -1, r, cause);
 	} else if (rc == 0)
 		rc = process_step_reply(at, s, status, &out, &err, r, cause);
+	strv_free(argv);
+	buf_free(&out);
+	buf_free(&err);
+	return rc;
+}
+
+/* Start a background process; see process.h. */
+int
+process_start(const struct process_at *at, const char *workspace,
+    const char *pre, const struct process_start *ps,
+    const struct claw_env *env, size_t nenv, char **cause)
+{
+	struct process_step	  s = { .op = PROCESS_OP_START,
+	    .handle = ps->handle, .start = ps };
+	struct process_at	  sh;
+	struct exec_opts	  eo;
+	struct buf		  out = BUF_INIT, err = BUF_INIT;
+	char			**argv;
+	size_t			  max, argc;
+	int			  rc, status = 0;
+
+	if ((rc = process_step_argv(at, &s, &argv, &max, cause)) != 0)
+		return rc;
+	for (argc = 0; argv[argc] != NULL; argc++)
+		;
+	log_debug("process start: %s", at->agent != NULL ? "the host "
+	    "agent's proc-start" : "the host's sh script");
+	exec_opts_capture(&eo, NULL, 0, max, &out, &err);
+	eo.argc = (int)argc;
+	eo.argv = argv;
+	eo.pre = pre;
+	eo.cwd = workspace;
+	eo.env = env;
+	eo.nenv = nenv;
+	rc = exec_run(at->t, &eo, &status, cause);
+	if (rc == 0 && process_agent_missing(at, status)) {
+		sh = *at;
+		process_agent_drop(&sh);
+		rc = process_start(&sh, workspace, pre, ps, env, nenv, cause);
+	} else if (rc == 0)
+		rc = process_step_reply(at, &s, status, &out, &err, NULL,
+		    cause);
 	strv_free(argv);
 	buf_free(&out);
 	buf_free(&err);

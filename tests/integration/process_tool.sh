@@ -304,9 +304,13 @@ if command -v bwrap >/dev/null 2>&1 &&
 	bid=$("$CLAWSSH" provision -F "$T/ssh_config" --host testhost \
 	    --key pb --remote-root "$R" --workspace "$W") ||
 	    fail "provision bwrap"
-	bh=$("$CLAWSSH" process start -s "$bid" -- sh -c 'pwd;
-	    grep CapEff /proc/self/status; sleep 297 & sleep 296') ||
-	    fail "contained start"
+	bh=$("$CLAWSSH" -vv process start -s "$bid" -- sh -c 'pwd;
+	    grep CapEff /proc/self/status; sleep 297 & sleep 296' \
+	    2>"$T/start.err") || fail "contained start: $(cat "$T/start.err")"
+	want="the host agent's proc-start"
+	[ "${CLAWSSH_NO_AGENT:-}" = 1 ] && want="the host's sh script"
+	expect_match "$(cat "$T/start.err")" "process start: $want" \
+	    "which way a start goes"
 	sleep 2
 	out=$("$CLAWSSH" process poll -s "$bid" "$bh" 2>/dev/null)
 	expect_match "$out" "^/workspace$" "contained process in /workspace"

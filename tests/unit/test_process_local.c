@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Unit tests for background processes (the supervisor scripts, stdin,
+ * Unit tests for background processes (start and its supervisor, stdin,
  * wait, poll, list, kill) over the local transport; no sshd.  Every case
  * runs twice: through the sh scripts, and through the host agent's
  * proc-* commands ($CLAWSSH_AGENT), which must answer alike; the
@@ -66,23 +66,37 @@ teardown(void **state)
 	return 0;
 }
 
-/* Start sh -c script in the background; its handle. */
+/*
+ * Start sh -c script in the background at at (the fixture's: the sh
+ * scripts, or the agent's proc-start), its log capped at log_max bytes
+ * (0: the default); its handle.
+ */
 static char *
-start(struct fx *f, const char *script, const char *name)
+start_at(struct fx *f, const struct process_at *at, const char *script,
+    const char *name, size_t log_max)
 {
-	char	*argv[3], *handle = NULL, *cause = NULL;
+	struct process_start	 ps;
+	char			*argv[3], *cause = NULL;
 
 	argv[0] = strdup("sh");
 	argv[1] = strdup("-c");
 	argv[2] = strdup(script);
-	if (process_start(f->lx.t, f->lx.a, f->ws, NULL, 3, argv, NULL, NULL, 0,
-	    name, 0, &handle, &cause) != 0)
+	if (process_start_init(&ps, 3, argv, NULL, name, log_max,
+	    &cause) != 0 || process_start(at, f->ws, NULL, &ps, NULL, 0,
+	    &cause) != 0)
 		fail_msg("start: %s", cause);
 	free(argv[0]);
 	free(argv[1]);
 	free(argv[2]);
-	assert_true(process_handle_ok(handle));
-	return handle;
+	assert_true(process_handle_ok(ps.handle));
+	return strdup(ps.handle);
+}
+
+/* start_at the fixture's way, the default log cap. */
+static char *
+start(struct fx *f, const char *script, const char *name)
+{
+	return start_at(f, &f->at, script, name, 0);
 }
 
 /* Wait for h to end; its state (run, exit status) checked. */
@@ -109,7 +123,13 @@ test_run_to_exit(void **state)
 	struct buf		 out = BUF_INIT;
 	char			*h, *cause = NULL;
 
-	h = start(f, "pwd; read x; echo \"got $x\"; exit 3", "reader");
+	mode_t			 um = umask(022);
+	char			 want[32];
+
+	umask(um);
+	snprintf(want, sizeof want, "\n%04o\n", (unsigned)um);
+	h = start(f, "pwd; umask; read x; echo \"got $x\"; exit 3",
+	    "reader");
 	assert_int_equal(process_write(&f->at, h, "yo\n", 3, -1, 1, &cause),
 	    0);
 	memset(&st, 0, sizeof st);
@@ -123,6 +143,8 @@ test_run_to_exit(void **state)
 	buf_append(&out, "", 1);
 	assert_non_null(strstr(out.data, "/sbx/workspace\n"));
 	assert_non_null(strstr(out.data, "got yo\n"));
+	/* the caller's umask, not the state's 077 */
+	assert_non_null(strstr(out.data, want));
 	process_state_clear(&st);
 	/* everything was polled: the next poll brings nothing */
 	buf_reset(&out);
@@ -391,6 +413,75 @@ test_sh_agent_agree(void **state)
 	free(h);
 }
 
+/* A command that cannot be run: exit status 127, and the log says why. */
+static void
+test_cannot_run(void **state)
+{
+	struct fx		*f = *state;
+	struct process_start	 ps;
+	struct process_state	 st;
+	struct buf		 out = BUF_INIT;
+	char			 word[] = "./no-such-command";
+	char			*argv[] = { word, NULL }, *cause = NULL;
+
+	if (process_start_init(&ps, 1, argv, NULL, NULL, 0, &cause) != 0 ||
+	    process_start(&f->at, f->ws, NULL, &ps, NULL, 0, &cause) != 0)
+		fail_msg("start: %s", cause);
+	wait_end(f, ps.handle, PROCESS_EXITED, 127);
+	memset(&st, 0, sizeof st);
+	assert_int_equal(process_log(&f->at, ps.handle, 0, &st, &out,
+	    &cause), 0);
+	buf_append(&out, "", 1);
+	assert_non_null(strstr(out.data, "no-such-command"));
+	process_state_clear(&st);
+	buf_free(&out);
+}
+
+/*
+ * The sh supervisor (split and its filter) and the agent's cut the same
+ * output into the same chunks and drop the same ones: a 4 KiB cap (512
+ * byte chunks), the same command under each, the same files after.
+ */
+static void
+test_supervisors_agree(void **state)
+{
+	struct fx		*f = *state;
+	struct process_at	 sh = f->at, ag = f->at;
+	const char		*agent = getenv("CLAWSSH_AGENT");
+	const char		*script = "i=0; while [ $i -lt 3000 ]; do "
+	    "echo \"line $i\"; i=$((i + 1)); done; exit 5";
+	char			*h1, *h2, cmd[2048], sd2[256];
+
+	if (agent == NULL || fx_agent != NULL)
+		skip();		/* once, with the sh run's fixture */
+	snprintf(sd2, sizeof sd2, "%s2", f->lx.a);
+	snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p %s/workspace", sd2,
+	    sd2);
+	local_sh("/", cmd);
+	sh.agent = NULL;
+	ag.agent = agent;
+	ag.sd = sd2;
+	h1 = start_at(f, &sh, script, "cut", 4096);
+	h2 = start_at(f, &ag, script, "cut", 4096);
+	wait_end(f, h1, PROCESS_EXITED, 5);
+	f->at = ag;
+	wait_end(f, h2, PROCESS_EXITED, 5);
+	snprintf(cmd, sizeof cmd, "a=procs/%s; b=%s/procs/%s; "
+	    "test -e $a/done && test -e $b/done && cmp $a/rc $b/rc && "
+	    "cmp $a/max $b/max && cmp $a/chunk $b/chunk && "
+	    "cmp $a/cmd $b/cmd && cmp $a/name $b/name && "
+	    "[ \"$(cd $a && echo log.*)\" = \"$(cd $b && echo log.*)\" ] && "
+	    "[ \"$(cd $a && echo log.*)\" != 'log.*' ] && "
+	    "test ! -e $a/log.000000 && "
+	    "for c in $(cd $a && echo log.*); do cmp $a/$c $b/$c || exit 1; "
+	    "done", h1, sd2, h2);
+	local_sh(f->lx.a, cmd);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", sd2);
+	local_sh("/", cmd);
+	free(h1);
+	free(h2);
+}
+
 /*
  * Every case under each shell a host may have as its sh (the process
  * tool's scripts, src/host/process_*.sh, are run by the session's sh),
@@ -415,6 +506,10 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_stale_lock, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_sh_agent_agree, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_cannot_run, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_supervisors_agree, setup,
 		    teardown),
 	};
 	int	failed;
