@@ -27,6 +27,7 @@ def main():
         ("process.poll", {"sandbox": box, "handle": handle}),
         ("process.list", {"sandbox": box}),
         ("sandbox.status", {"sandbox": box}),
+        ("process.start", {"sandbox": box, "argv": ["/bin/true"]}),
     ]
     n = 0
     for method, params in calls:

@@ -3,8 +3,9 @@
 # Where a JSON-RPC call's time goes, per method, in one run on loopback:
 # sequential calls on the daemon's socket (no CLI process of the
 # caller's) of methods the daemon answers itself (exec, fs.stat,
-# process.poll and process.list: the host agent's proc-* commands on
-# the daemon's session) and of methods it still hands to a CLI worker
+# process.poll, process.list and process.start: the host agent's
+# proc-* commands on the daemon's session; starts last, as each leaves
+# a process directory that list reads) and of methods it still hands to a CLI worker
 # process (sandbox.sshConfig, purely local; sandbox.status, which runs
 # a script on the host), beside the same work done by the CLI run
 # directly against the same daemon, and `clawssh --version` (a process
@@ -37,6 +38,7 @@ CLAWSSH_DAEMON_SOCKET=$D hyperfine -N --warmup 3 --runs "$RUNS" \
     -n process.poll "$CLAWSSH process poll -s $box --json $h" \
     -n process.list "$CLAWSSH process list -s $box --json" \
     -n sandbox.status "$CLAWSSH status $box --json" \
+    -n process.start "$CLAWSSH process start -s $box --json -- /bin/true" \
     -n version "$CLAWSSH --version" >/dev/null
 "$CLAWSSH" process kill -s "$box" "$h" >/dev/null 2>&1 || true
 "$CLAWSSH" stop "$box" >/dev/null 2>&1 || true
@@ -44,7 +46,7 @@ jq -r '.results[] | "\(.command) \(.times | sort | .[length / 2 | floor] * 1000)
     "$T/cli.json" > "$T/cli"
 echo "JSON-RPC on the daemon's socket vs the CLI run directly (ms, $RUNS runs):"
 awk '
-BEGIN { split("exec fs.stat process.poll process.list", w); for (i in w) own[w[i]] = 1 }
+BEGIN { split("exec fs.stat process.poll process.list process.start", w); for (i in w) own[w[i]] = 1 }
 FNR == NR { cli[$1] = $2; next }
 FNR == 1 {
 	printf "  %-18s %9s %9s %11s %11s\n", "method", "rpc p50", "rpc p99",

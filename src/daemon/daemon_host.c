@@ -419,7 +419,7 @@ dchan_release(struct dchan *ch)
 		dagent_chan_gone(ch->agent);
 	free(ch->command);
 	free(ch->pty);
-	buf_free(&ch->in);
+	buf_free_secret(&ch->in);	/* a preamble: env values */
 	buf_free(&ch->head);
 	free(ch);
 }

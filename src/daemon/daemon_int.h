@@ -36,6 +36,7 @@ struct mcp_spill;
 struct mcp_spills;
 struct dhost;
 struct djournal;
+struct claw_env;
 struct droute;
 struct dwatch;
 struct jsonrpc_framer;
@@ -381,6 +382,25 @@ int	droute_fs_step(struct dcall *c, struct droute *r, char *const *argv,
  */
 struct dhost	*droute_proc_at(struct dcall *c, const struct droute *r,
 		    const char **label, const char **sd, const char **agent);
+/*
+ * What a process.start (c) needs of r to start its command in the
+ * sandbox's running environment: the command as box-exec --join runs it
+ * there, the sh that checks the environment is up (exit 75 if not), the
+ * variables (c's, then the route's exec.env: pointers into c and r) and
+ * the host's workspace.  droute_proc_box: 0, or -1 when a worker must (a
+ * mirror sandbox pushes first).
+ */
+struct droute_box {
+	char		**argv;
+	int		  argc;
+	char		 *check;
+	struct claw_env	 *env;
+	size_t		  nenv;
+	char		 *workspace;
+};
+int	droute_proc_box(struct dcall *c, const struct droute *r,
+	    struct droute_box *b);
+void	droute_box_clear(struct droute_box *b);
 /* Whether r's host agent is up and runs its own steps (fs-read). */
 int	droute_agent_self(struct dcall *c, const struct droute *r);
 /* Timeouts and kills due; the next one's time (monotonic ms). */

@@ -1,16 +1,21 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * process.list, poll, log, wait, kill and write made by the daemon
- * itself (issue 19), with no worker process: for a sandbox with a route
- * (daemon_route.c: its host, its directory there, the host agent's path)
- * the daemon runs the step process_step_argv builds -- the host agent's
- * proc-* command -- on a channel of its own on its session to the host,
+ * process.start, list, poll, log, wait, kill and write made by the
+ * daemon itself (issue 19), with no worker process: for a sandbox with a
+ * route (daemon_route.c: its host, its directory there, the host agent's
+ * path) the daemon runs the step process_step_argv builds -- the host
+ * agent's proc-* command -- on a channel of its own on its session to the
+ * host,
  * collects the reply, judges it with process_step_reply and answers with
  * the JSON the CLI's --json prints (process_json.c), so that a worker and
  * the daemon give the same result.  A wait runs in slices of
  * DPROC_WAIT_SLICE_DS, so that a cancelled one ends on the host soon
- * after.  Anything else (no route, no session to the host now) goes to
- * a worker as before.
+ * after.  A start runs its command through box-exec --join in the
+ * sandbox's running environment, after a check that it runs (else a
+ * worker, which starts it); its variables travel on the channel's stdin
+ * as an exec's do.  Anything else (no route, no session to the host now,
+ * a mirror sandbox's start, which pushes first, a terminal) goes to a
+ * worker as before.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -32,12 +37,14 @@
 #include "log.h"
 #include "process.h"
 #include "process_json.h"
+#include "remote_cmd.h"
 #include "shquote.h"
 #include "strv.h"
 #include "xmalloc.h"
 
 #define DPROC_WAIT_SLICE_DS	50	/* a wait's remote slice, 0.1 s */
 #define DPROC_EXIT_FAILED	255	/* the CLI's own failures */
+#define DPROC_NOJOIN		75	/* droute_proc_box's check failed */
 
 /* A process call's step and what came back so far. */
 struct dproc {
@@ -48,6 +55,7 @@ struct dproc {
 	char			*sd;
 	char			*agent;
 	struct process_step	 s;		/* handle, sig: the call's */
+	struct process_start	 start;		/* START: its handle */
 	int64_t			 deadline;	/* wait: monotonic ms, 0: none */
 	struct buf		 out;
 	struct buf		 err;
@@ -114,20 +122,66 @@ dproc_step(struct dcall *c, char **cause)
 	return 0;
 }
 
+/*
+ * Queue c's start on the host: proc-start (or the sh script) with the
+ * command joining the sandbox's running environment, through the exec
+ * wrapper that exports the variables from stdin after b's check; 0 or
+ * -1 with *cause (a bad name or log cap: as the CLI says).
+ */
+static int
+dproc_start(struct dcall *c, const struct droute_box *b, char **cause)
+{
+	struct dproc		 *p = c->proc;
+	const struct rpc_proc	 *a = &c->rc.proc;
+	struct remote_cmd	  rcmd;
+	char			**argv, *shown;
+	int			  argc, rc;
+
+	shown = process_display(c->rc.argc - a->argi, c->rc.argv + a->argi);
+	rc = process_start_init(&p->start, b->argc, b->argv, shown, a->name,
+	    (size_t)a->log_max, cause);
+	free(shown);
+	if (rc != 0)
+		return -1;
+	p->s.handle = p->start.handle;
+	p->s.start = &p->start;
+	rc = process_step_argv(&p->at, &p->s, &argv, &p->max, cause);
+	p->start.argv = NULL;		/* b's, copied into argv */
+	p->start.argc = 0;
+	if (rc != 0)
+		return -1;
+	for (argc = 0; argv[argc] != NULL; argc++)
+		;
+	rc = remote_cmd_build_wrapped(&rcmd, argc, argv, b->check, NULL,
+	    b->workspace, b->env, b->nenv, REMOTE_CMD_NO_WATCHDOG, cause);
+	strv_free(argv);
+	if (rc != 0)
+		return -1;
+	p->ch = dchan_new(p->host, NULL, 0, rcmd.command, NULL);
+	p->ch->call = c;
+	buf_append(&p->ch->in, rcmd.preamble, rcmd.preamble_len);
+	p->ch->in_eof = 1;
+	remote_cmd_clear(&rcmd);
+	return 0;
+}
+
 /* Make c's step in the daemon; see daemon_int.h. */
 int
 dproc_call(struct dcall *c)
 {
 	const struct rpc_proc	*a = &c->rc.proc;
+	struct droute_box	 box;
 	struct droute		*r;
 	struct dhost		*h;
 	struct dproc		*p;
 	const char		*label, *sd, *agent;
 	char			*cause = NULL;
+	int			 rc;
 
 	if (!a->simple || c->rc.sandbox == NULL ||
 	    (r = droute_lookup(c)) == NULL ||
-	    (h = droute_proc_at(c, r, &label, &sd, &agent)) == NULL)
+	    (h = droute_proc_at(c, r, &label, &sd, &agent)) == NULL ||
+	    (a->op == PROCESS_OP_START && droute_proc_box(c, r, &box) != 0))
 		return 0;
 	p = xcalloc(1, sizeof *p);
 	p->host = h;
@@ -144,7 +198,12 @@ dproc_call(struct dcall *c)
 	c->proc = p;
 	log_debug("%s: sandbox %s: in the daemon, the host agent's %s",
 	    c->method, c->rc.sandbox, p->at.agent);
-	if (dproc_step(c, &cause) != 0)
+	if (p->s.op == PROCESS_OP_START) {
+		rc = dproc_start(c, &box, &cause);
+		droute_box_clear(&box);
+	} else
+		rc = dproc_step(c, &cause);
+	if (rc != 0)
 		dproc_fail(c, cause);	/* a bad handle: as the CLI says */
 	return 1;
 }
@@ -235,6 +294,13 @@ dproc_exit(struct dcall *c, int status, const char *sig)
 	if (p->overflow) {
 		dproc_fail(c, xasprintf("%s: remote output larger than "
 		    "expected", p->at.label));
+		return;
+	}
+	if (p->s.op == PROCESS_OP_START && (status == DPROC_NOJOIN ||
+	    process_agent_missing(&p->at, status))) {
+		/* box-exec --join's check: no environment, or no agent */
+		dproc_free(c);
+		droute_failed(c, 0, "no sandbox environment to join");
 		return;
 	}
 	if (process_agent_missing(&p->at, status)) {

@@ -45,6 +45,8 @@
 #include "log.h"
 #include "msg.h"
 #include "remote_cmd.h"
+#include "shquote.h"
+#include "strv.h"
 #include "xmalloc.h"
 
 #define DROUTE_REFRESH_MS	(30 * 1000)	/* learn again after */
@@ -466,6 +468,25 @@ droute_env(const struct dcall *c, const struct droute *r, size_t *n)
 }
 
 /*
+ * The sh that ends with AGENT_EXIT_NOJOIN (75) unless r's sandbox
+ * environment runs with r's settings (box-exec --join --check), the
+ * agent's absence included.
+ */
+static char *
+droute_join_check(const struct droute *r)
+{
+	struct buf	b = BUF_INIT;
+
+	shquote_append(&b, r->agent);
+	buf_append_str(&b, " box-exec --join --check --dir ");
+	shquote_append(&b, r->dir);
+	buf_append_str(&b, " --spec ");
+	shquote_append(&b, r->token);
+	buf_append_str(&b, " -- true || exit 75");
+	return buf_detach(&b);
+}
+
+/*
  * Send argv (env, cwd under the route) as serve's EXEC on r's agent with
  * c as its sink: 1 sent, 0 not (no session or agent up now).
  */
@@ -565,6 +586,60 @@ droute_proc_at(struct dcall *c, const struct droute *r, const char **label,
 	*sd = r->sandbox_dir;
 	*agent = r->agent;
 	return droute_host(c->d, r);
+}
+
+/* What a process.start needs of r; see daemon_int.h. */
+int
+droute_proc_box(struct dcall *c, const struct droute *r,
+    struct droute_box *b)
+{
+	struct buf	  keep = BUF_INIT;
+	char		**v, *const *argv = c->rc.argv + c->rc.proc.argi;
+	int		  argc = c->rc.argc - c->rc.proc.argi, i, k = 0;
+	size_t		  j;
+
+	memset(b, 0, sizeof *b);
+	if (r->mirror || argc < 1)
+		return -1;	/* a mirror sandbox pushes first: a worker */
+	b->env = droute_env(c, r, &b->nenv);
+	for (j = 0; j < b->nenv; j++)
+		buf_appendf(&keep, "%s%s", j > 0 ? " " : "", b->env[j].name);
+	v = xcalloc((size_t)argc + 14, sizeof *v);
+	v[k++] = xstrdup(r->agent);
+	v[k++] = xstrdup("box-exec");
+	v[k++] = xstrdup("--join");
+	v[k++] = xstrdup("--dir");
+	v[k++] = xstrdup(r->dir);
+	v[k++] = xstrdup("--spec");
+	v[k++] = xstrdup(r->token);
+	v[k++] = xstrdup("--watch-parent");
+	if (keep.len > 0) {
+		v[k++] = xstrdup("--keep");
+		buf_append(&keep, "", 1);
+		v[k++] = xstrdup(keep.data);
+	}
+	v[k++] = xstrdup("--cwd");
+	v[k++] = xstrdup(r->workdir);
+	v[k++] = xstrdup("--");
+	for (i = 0; i < argc; i++)
+		v[k++] = xstrdup(argv[i]);
+	buf_free(&keep);
+	b->argv = v;
+	b->argc = k;
+	b->check = droute_join_check(r);
+	b->workspace = xasprintf("%s/workspace", r->sandbox_dir);
+	return 0;
+}
+
+/* Free what droute_proc_box made. */
+void
+droute_box_clear(struct droute_box *b)
+{
+	strv_free(b->argv);
+	free(b->env);		/* the names and values are c's and r's */
+	free(b->check);
+	free(b->workspace);
+	memset(b, 0, sizeof *b);
 }
 
 /*

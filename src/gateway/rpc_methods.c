@@ -746,8 +746,12 @@ rm_proc_start(struct rpc_params *rp, struct rpc_call *c, const char *sub,
 {
 	rp_arg(rp, "process");
 	rp_arg(rp, sub);
-	if (rm_sandbox_opt(rp, c) != 0 || rm_conn(rp) != 0)
+	if (rm_sandbox_opt(rp, c) != 0)
 		return rp->err;
+	c->conn_first = rp->argc;	/* part of the route's key */
+	if (rm_conn(rp) != 0)
+		return rp->err;
+	c->conn_n = rp->argc - c->conn_first;
 	if (json)
 		rp_arg(rp, "--json");
 	c->proc.simple = op >= 0;
@@ -787,13 +791,20 @@ rm_proc_int(struct rpc_params *rp, const char *key, int *v)
 static int
 rm_process_start(struct rpc_params *rp, struct rpc_call *c)
 {
-	if (rm_proc_start(rp, c, "start", 1, -1) != 0)
+	const char	*name;
+	int		 pty = 0;
+
+	if (rm_proc_start(rp, c, "start", 1, PROCESS_OP_START) != 0)
 		return rp->err;
-	rm_flag(rp, "pty", NULL);
+	rm_flag(rp, "pty", &pty);
+	if (rp_string(rp, "name", &name) == 0 && name != NULL)
+		c->proc.name = xstrdup(name);
 	rm_opt(rp, "name");
-	rm_opt_int(rp, "log_max");
-	if (rm_env(rp, c) != 0)
+	if (rm_proc_int(rp, "log_max", &c->proc.log_max) != 0 ||
+	    rm_env(rp, c) != 0)
 		return rp->err;
+	c->proc.simple = !pty;		/* a terminal: the worker's */
+	c->proc.argi = rp->argc + 1;	/* after "--" */
 	return rm_command(rp, "argv");
 }
 
@@ -967,5 +978,6 @@ rpc_call_clear(struct rpc_call *c)
 	free(c->fs.new);
 	free(c->proc.handle);
 	free(c->proc.sig);
+	free(c->proc.name);
 	memset(c, 0, sizeof *c);
 }

@@ -59,18 +59,22 @@ struct rpc_fs {
 };
 
 /*
- * A started process's call the daemon may make itself (daemon_proc.c):
- * process.list, poll, log, wait, kill or write, its
- * params checked; write's data is the call's in[0..inlen).
+ * A process call the daemon may make itself (daemon_proc.c):
+ * process.start without a terminal, list, poll, log, wait, kill or
+ * write, its params checked; write's data is the call's in[0..inlen);
+ * start's command is argv[argi..argc), its env the call's.
  */
 struct rpc_proc {
 	int		  simple;	/* one of those, params as above */
 	int		  op;		/* enum process_op */
-	char		 *handle;	/* all but list */
+	char		 *handle;	/* all but list and start */
 	int		  tail;		/* log: last lines, 0: all */
 	int		  timeout;	/* wait: seconds, -1: none */
 	char		 *sig;		/* kill: NULL: TERM, then KILL */
 	int		  eof;		/* write */
+	int		  argi;		/* start */
+	char		 *name;		/* start: NULL: none */
+	int		  log_max;	/* start: 0: the default */
 };
 
 struct rpc_call {
@@ -106,7 +110,7 @@ struct rpc_call {
 	int		  conn_n;
 	struct rpc_exec	  exec;		/* exec only */
 	struct rpc_fs	  fs;		/* fs.read, fs.stat, fs.ls only */
-	struct rpc_proc	  proc;		/* process.* but start */
+	struct rpc_proc	  proc;		/* process.* */
 };
 
 /*

@@ -24,7 +24,7 @@
 #         once it has learnt the route, with the same content
 #   9     connection parameters (ssh_config, state_dir, as OpenClaw's
 #         plugin sends them): a route of their own, then in the daemon
-#   10    cases 1, 2, 3, 5, 9, 11, 12, 13 and 14 as the non-root SSH user
+#   10    cases 1, 2, 3, 5, 9, 11, 12, 13, 14 and 15 as the non-root SSH user
 #         clawssh-test (root only)
 #   11    fs.read, fs.stat and fs.ls on a mirror sandbox answered by the
 #         daemon from the local copy (no worker): the CLI's bytes, JSON
@@ -45,6 +45,11 @@
 #         daemon on its own session (the host agent's proc-* commands,
 #         no worker): the CLI's JSON and errors; a cancelled wait ends
 #         on the host; with the route's agent gone, the sh script
+#   15    process.start made by the daemon (proc-start, its command
+#         joining the running environment: a later exec sees its /tmp
+#         file and its process), env delivered and nowhere on disk or in
+#         an argv; stopped, a worker; a terminal or a mirror sandbox, a
+#         worker
 # RPC_ROUTE_CASES="1 4" runs some (default: all).
 # The case_N functions are called by name, by lib_run_cases.
 # shellcheck disable=SC2317,SC2016
@@ -322,7 +327,7 @@ case_9() {
 }
 
 case_10() {
-	lib_cases_as_nonroot RPC_ROUTE_CASES "1 2 3 5 9 11 12 13 14"
+	lib_cases_as_nonroot RPC_ROUTE_CASES "1 2 3 5 9 11 12 13 14 15"
 }
 
 # fs ID METHOD PARAMS: a file tool request line for $id.
@@ -768,6 +773,7 @@ case_14() {
 	kept=$(grep -l " clawssh-agent-ok /" "$CLAWSSH_STATE_DIR"/agents/*) ||
 	    lib_case_fail "no kept answer about the host agent"
 	cp "$(sed -n 's|^[^ ]* clawssh-agent-ok ||p' "$kept")" "$T/agent14"
+	cp "$kept" "$T/kept14"
 	sed -i "s| clawssh-agent-ok /.*| clawssh-agent-ok $T/agent14|" "$kept"
 	warm fourteen-b
 	grep -q "route through $T/agent14" "$T/daemon.log" ||
@@ -781,6 +787,67 @@ case_14() {
 	    three "poll with the agent gone"
 	grep -q "agent14 is not there any more: the sh script instead" \
 	    "$T/daemon.log" || lib_case_fail "no fallback said"
+	cp "$T/kept14" "$kept"		# the real agent for later cases
 }
 
-lib_run_cases "${RPC_ROUTE_CASES:-1 2 3 4 5 6 7 8 9 10 11 12 13 14}"
+case_15() {
+	warm fifteen
+	w0=$(workers process)
+	n0=$(procs)
+	nap="61.$$"	# its own, apart from any other test's
+	rpc "$(preq 1 process.start ',"argv":["sh","-c","echo $SECRET_X-$CFG; echo bg > /tmp/from-bg; umask; exec sleep '"$nap"'"],"env":{"SECRET_X":"s3cr3t"},"name":"srv","log_max":4096')"
+	h=$(jq -r 'select(.id == 1) | .result.handle' "$T/out")
+	expect_match "$h" '^p[0-9a-f]\{8\}$' "started in the daemon"
+	expect_eq "$(( $(procs) - n0 ))" 1 "the start made by the daemon"
+	expect_eq "$(workers process)" "$w0" "no worker for the start"
+	sleep 0.5
+	# the process runs in the sandbox's running environment: its /tmp
+	# and its processes are what a later exec sees
+	rpc "$(ex 2 ',"argv":["cat","/tmp/from-bg"]')" \
+	    "$(ex 3 ',"argv":["sh","-c","ps -e -o args | grep -c \"^sleep '"$nap"'\""]')" \
+	    "$(preq 4 process.poll ",\"handle\":\"$h\"")" \
+	    "$(preq 5 process.list '')"
+	expect_eq "$(stream 2 stdout)" bg "a later exec reads its /tmp file"
+	expect_eq "$(stream 3 stdout)" 1 "a later exec sees it in ps"
+	pout=$(jq -r 'select(.id == 4) | .result.output' "$T/out")
+	expect_eq "$(printf '%s\n' "$pout" | sed -n 1p)" "s3cr3t-one" \
+	    "the call's env and the config's"
+	expect_eq "$(jq -r "select(.id == 5) | .result.processes[] |
+	    select(.handle == \"$h\") | [.name, .command] | join(\"|\")" \
+	    "$T/out")" "srv|sh -c 'echo \$SECRET_X-\$CFG; echo bg > /tmp/from-bg; umask; exec sleep $nap'" \
+	    "its name and the user's words, not the wrapper"
+	expect_eq "$(cat "$R/$id/procs/$h/max")" 4096 "its log cap"
+	grep -r --exclude="log.*" s3cr3t "$R" > /dev/null 2>&1 &&
+	    lib_case_fail "the env value on the host's disk"
+	pgrep -af s3cr3t > /dev/null && lib_case_fail "the env value in an argv"
+	# as a worker's start: the same umask as an exec's
+	rpc "$(ex 6 ',"argv":["sh","-c","umask"]')"
+	expect_eq "$(printf '%s\n' "$pout" | sed -n 2p)" "$(stream 6 stdout)" \
+	    "the umask an exec has"
+	rpc "$(preq 7 process.kill ",\"handle\":\"$h\"")"
+	expect_eq "$(answer 7)" '{"text":""}' "kill"
+	pgrep -f "^sleep $nap" > /dev/null && lib_case_fail "killed, still runs"
+	# stopped: the check fails, a worker starts the environment and the
+	# process, and says so
+	"$CLAWSSH" stop "$id" > /dev/null 2>&1 || lib_case_fail "stop"
+	w0=$(workers process)
+	rpc "$(preq 8 process.start ',"argv":["sh","-c","echo after-stop"]')"
+	h2=$(jq -r 'select(.id == 8) | .result.handle' "$T/out")
+	expect_match "$h2" '^p[0-9a-f]\{8\}$' "started after stop"
+	expect_eq "$(( $(workers process) - w0 ))" 1 "a worker after stop"
+	grep -q "no sandbox environment to join; through a worker" \
+	    "$T/daemon.log" || lib_case_fail "the fallback not said"
+	sleep 0.5
+	expect_eq "$("$CLAWSSH" process poll -s "$id" "$h2" 2>/dev/null)" \
+	    after-stop "the worker's process ran"
+	# a terminal, and a mirror sandbox (it pushes first): workers
+	w0=$(workers process)
+	n0=$(procs)
+	rpc "$(preq 9 process.start ',"argv":["true"],"pty":true')"
+	warm fifteen-m mirror
+	rpc "$(preq 10 process.start ',"argv":["true"]')"
+	expect_eq "$(( $(workers process) - w0 ))" 2 "pty and mirror: workers"
+	expect_eq "$(procs)" "$n0" "none of them in the daemon"
+}
+
+lib_run_cases "${RPC_ROUTE_CASES:-1 2 3 4 5 6 7 8 9 10 11 12 13 14 15}"

@@ -21,6 +21,7 @@
 
 #include "jsonrpc.h"
 #include "ops.h"
+#include "process.h"
 #include "rpc_methods.h"
 #include "xmalloc.h"
 
@@ -407,6 +408,26 @@ test_process(void **state)
 	    "--log-max=4096|--env=K|--|sleep|9", &c);
 	assert_int_equal(c.nenv, 1);
 	assert_false(c.stream);
+	/* what the daemon starts it from, not the argv */
+	assert_true(c.proc.simple);
+	assert_int_equal(c.proc.op, PROCESS_OP_START);
+	assert_string_equal(c.argv[c.proc.argi], "sleep");
+	assert_string_equal(c.proc.name, "srv.1");
+	assert_int_equal(c.proc.log_max, 4096);
+	assert_int_equal(c.conn_n, 0);
+	rpc_call_clear(&c);
+	/* a terminal is a worker's; connection params key the route */
+	builds("process.start", "{" BOX ",\"argv\":[\"sh\"],\"pty\":true,"
+	    "\"state_dir\":\"/s\"}", "process|start|--sandbox=" ID
+	    "|--state-dir=/s|--json|--pty|--|sh", &c);
+	assert_false(c.proc.simple);
+	assert_int_equal(c.conn_n, 1);
+	assert_string_equal(c.argv[c.conn_first], "--state-dir=/s");
+	rpc_call_clear(&c);
+	builds("process.poll", "{" BOX ",\"handle\":\"p0123abcd\","
+	    "\"config\":\"/c\"}", "process|poll|--sandbox=" ID
+	    "|--config=/c|--json|--|p0123abcd", &c);
+	assert_int_equal(c.conn_n, 1);
 	rpc_call_clear(&c);
 	builds("process.list", "{" BOX "}", "process|list|--sandbox=" ID
 	    "|--json", NULL);
