@@ -353,6 +353,12 @@ void	droute_started(struct dcall *c);
 void	droute_exit(struct dcall *c, int status);
 /* The agent refused (started 0: the worker runs it) or dropped it. */
 void	droute_failed(struct dcall *c, int started, const char *why);
+/*
+ * Hand c, which did not start, to a worker, saying why at -v; drop: its
+ * route is wrong (forget it).  0 when no worker may (the daemon quits,
+ * the client left, the call was cancelled).
+ */
+int	droute_to_worker(struct dcall *c, const char *why, int drop);
 /* Stop c's command: TERM, KILL after EXEC_TERM_KILL_MS. */
 void	droute_kill(struct dcall *c);
 /*

@@ -11,11 +11,11 @@
  * the daemon give the same result.  A wait runs in slices of
  * DPROC_WAIT_SLICE_DS, so that a cancelled one ends on the host soon
  * after.  A start runs its command through box-exec --join in the
- * sandbox's running environment, after a check that it runs (else a
- * worker, which starts it); its variables travel on the channel's stdin
- * as an exec's do.  Anything else (no route, no session to the host now,
- * a mirror sandbox's start, which pushes first, a terminal) goes to a
- * worker as before.
+ * sandbox's running environment (on a terminal of its own with pty),
+ * after a check that it runs (else a worker, which starts it); its
+ * variables travel on the channel's stdin as an exec's do.  Anything
+ * else (no route, no session to the host now, a mirror sandbox's start,
+ * which pushes first) goes to a worker as before.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -283,7 +283,9 @@ dproc_exit(struct dcall *c, int status, const char *sig)
 	struct dproc		*p = c->proc;
 	struct process_reply	 r;
 	struct buf		 output = BUF_INIT;
+	const char		*why;
 	char			*cause = NULL;
+	int			 drop;
 
 	p->ch = NULL;
 	if (sig != NULL && *sig != '\0') {
@@ -298,9 +300,16 @@ dproc_exit(struct dcall *c, int status, const char *sig)
 	}
 	if (p->s.op == PROCESS_OP_START && (status == DPROC_NOJOIN ||
 	    process_agent_missing(&p->at, status))) {
-		/* box-exec --join's check: no environment, or no agent */
+		/*
+		 * box-exec --join's check: no environment (the route
+		 * stands: the worker starts one), or no agent (it does not)
+		 */
+		why = status == DPROC_NOJOIN ? "no sandbox environment to "
+		    "join" : "not on the host";
+		drop = status != DPROC_NOJOIN;
 		dproc_free(c);
-		droute_failed(c, 0, "no sandbox environment to join");
+		if (!droute_to_worker(c, why, drop))
+			droute_failed(c, 1, why);
 		return;
 	}
 	if (process_agent_missing(&p->at, status)) {

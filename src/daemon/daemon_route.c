@@ -604,7 +604,7 @@ droute_proc_box(struct dcall *c, const struct droute *r,
 	b->env = droute_env(c, r, &b->nenv);
 	for (j = 0; j < b->nenv; j++)
 		buf_appendf(&keep, "%s%s", j > 0 ? " " : "", b->env[j].name);
-	v = xcalloc((size_t)argc + 14, sizeof *v);
+	v = xcalloc((size_t)argc + 15, sizeof *v);
 	v[k++] = xstrdup(r->agent);
 	v[k++] = xstrdup("box-exec");
 	v[k++] = xstrdup("--join");
@@ -613,6 +613,8 @@ droute_proc_box(struct dcall *c, const struct droute *r,
 	v[k++] = xstrdup("--spec");
 	v[k++] = xstrdup(r->token);
 	v[k++] = xstrdup("--watch-parent");
+	if (c->rc.proc.pty)
+		v[k++] = xstrdup("--pty");
 	if (keep.len > 0) {
 		v[k++] = xstrdup("--keep");
 		buf_append(&keep, "", 1);
@@ -701,26 +703,38 @@ droute_exit(struct dcall *c, int status)
 	drpc_finish(c, status);
 }
 
-/* The agent refused or dropped c's command; see daemon_int.h. */
-void
-droute_failed(struct dcall *c, int started, const char *why)
+/* Hand c, not started, to a worker; see daemon_int.h. */
+int
+droute_to_worker(struct dcall *c, const char *why, int drop)
 {
 	struct droute	*r;
-	char		*line, *key;
+	char		*key;
 
-	if (!started && !c->d->quit && c->client != NULL && !c->cancelled) {
-		log_info("%s: sandbox %s: host agent: %s; through a worker",
-		    c->method, c->rc.sandbox, why);
+	if (c->d->quit || c->client == NULL || c->cancelled)
+		return 0;
+	log_info("%s: sandbox %s: host agent: %s; through a worker",
+	    c->method, c->rc.sandbox, why);
+	if (drop) {
 		key = droute_key(&c->rc);
 		if ((r = droute_find(c->d, key)) != NULL)
 			droute_drop(c->d, r);
 		free(key);
-		c->deadline = c->kill_at = c->give_up_at = 0;
-		free(c->fs_label);
-		c->fs_label = NULL;
-		c->d->again = 1;	/* drpc_start_pending takes it */
-		return;
 	}
+	c->deadline = c->kill_at = c->give_up_at = 0;
+	free(c->fs_label);
+	c->fs_label = NULL;
+	c->d->again = 1;	/* drpc_start_pending takes it */
+	return 1;
+}
+
+/* The agent refused or dropped c's command; see daemon_int.h. */
+void
+droute_failed(struct dcall *c, int started, const char *why)
+{
+	char	*line;
+
+	if (!started && droute_to_worker(c, why, 1))
+		return;
 	if (c->fs_label != NULL) {
 		dfs_step_failed(c, why);
 		return;

@@ -803,7 +803,7 @@ rm_process_start(struct rpc_params *rp, struct rpc_call *c)
 	if (rm_proc_int(rp, "log_max", &c->proc.log_max) != 0 ||
 	    rm_env(rp, c) != 0)
 		return rp->err;
-	c->proc.simple = !pty;		/* a terminal: the worker's */
+	c->proc.pty = pty;
 	c->proc.argi = rp->argc + 1;	/* after "--" */
 	return rm_command(rp, "argv");
 }

@@ -60,8 +60,8 @@ struct rpc_fs {
 
 /*
  * A process call the daemon may make itself (daemon_proc.c):
- * process.start without a terminal, list, poll, log, wait, kill or
- * write, its params checked; write's data is the call's in[0..inlen);
+ * process.start, list, poll, log, wait, kill or write, its params
+ * checked; write's data is the call's in[0..inlen);
  * start's command is argv[argi..argc), its env the call's.
  */
 struct rpc_proc {
@@ -74,6 +74,7 @@ struct rpc_proc {
 	int		  eof;		/* write */
 	int		  argi;		/* start */
 	char		 *name;		/* start: NULL: none */
+	int		  pty;		/* start: on a terminal */
 	int		  log_max;	/* start: 0: the default */
 };
 

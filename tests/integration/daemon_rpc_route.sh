@@ -840,14 +840,29 @@ case_15() {
 	sleep 0.5
 	expect_eq "$("$CLAWSSH" process poll -s "$id" "$h2" 2>/dev/null)" \
 	    after-stop "the worker's process ran"
-	# a terminal, and a mirror sandbox (it pushes first): workers
+	# a terminal: in the daemon too; what process.write sends is typed
+	# on it
 	w0=$(workers process)
 	n0=$(procs)
-	rpc "$(preq 9 process.start ',"argv":["true"],"pty":true')"
+	rpc "$(preq 9 process.start ',"argv":["sh","-c","[ -t 0 ] && [ -t 1 ] && echo on-a-terminal; tty; read -r n; echo hello-$n; exit 3"],"pty":true')"
+	h9=$(jq -r 'select(.id == 9) | .result.handle' "$T/out")
+	expect_match "$h9" '^p[0-9a-f]\{8\}$' "a terminal's start"
+	expect_eq "$(( $(procs) - n0 ))" 1 "the terminal's start in the daemon"
+	rpc "$(preq 10 process.write ",\"handle\":\"$h9\",\"data\":\"claw\\n\"")" \
+	    "$(preq 11 process.wait ",\"handle\":\"$h9\",\"timeout\":20")" \
+	    "$(preq 12 process.log ",\"handle\":\"$h9\"")"
+	expect_eq "$(jq -r 'select(.id == 11) | .result.exit_status' "$T/out")" 3 \
+	    "the terminal's process's status"
+	tlog=$(jq -r 'select(.id == 12) | .result.output' "$T/out" | tr -d '\r')
+	expect_match "$tlog" "^on-a-terminal" "stdin and stdout are a terminal"
+	expect_match "$tlog" "^/dev/pts/[0-9]" "tty names a pty"
+	expect_match "$tlog" "^hello-claw" "the input reached it"
+	# a mirror sandbox (it pushes first): a worker
+	n0=$(procs)
 	warm fifteen-m mirror
-	rpc "$(preq 10 process.start ',"argv":["true"]')"
-	expect_eq "$(( $(workers process) - w0 ))" 2 "pty and mirror: workers"
-	expect_eq "$(procs)" "$n0" "none of them in the daemon"
+	rpc "$(preq 13 process.start ',"argv":["true"]')"
+	expect_eq "$(( $(workers process) - w0 ))" 1 "mirror: a worker"
+	expect_eq "$(procs)" "$n0" "not in the daemon"
 }
 
 lib_run_cases "${RPC_ROUTE_CASES:-1 2 3 4 5 6 7 8 9 10 11 12 13 14 15}"

@@ -414,13 +414,16 @@ test_process(void **state)
 	assert_string_equal(c.argv[c.proc.argi], "sleep");
 	assert_string_equal(c.proc.name, "srv.1");
 	assert_int_equal(c.proc.log_max, 4096);
+	assert_false(c.proc.pty);
 	assert_int_equal(c.conn_n, 0);
 	rpc_call_clear(&c);
-	/* a terminal is a worker's; connection params key the route */
+	/* a terminal, made by the daemon too; connection params key the
+	 * route */
 	builds("process.start", "{" BOX ",\"argv\":[\"sh\"],\"pty\":true,"
 	    "\"state_dir\":\"/s\"}", "process|start|--sandbox=" ID
 	    "|--state-dir=/s|--json|--pty|--|sh", &c);
-	assert_false(c.proc.simple);
+	assert_true(c.proc.simple);
+	assert_true(c.proc.pty);
 	assert_int_equal(c.conn_n, 1);
 	assert_string_equal(c.argv[c.conn_first], "--state-dir=/s");
 	rpc_call_clear(&c);
