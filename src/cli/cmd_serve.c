@@ -18,6 +18,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <poll.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -174,104 +175,93 @@ serve_parse_http(const struct serve_args *a)
 	return 0;
 }
 
-/*
- * Parse serve's options; 0, -1 after printing help, or the exit status
- * to return.
- */
-static int
-serve_parse(int argc, char **argv, struct serve_args *a)
-{
-	int	ch;
+/* serve's options that take a string, and where it goes. */
+static const struct {
+	int	 ch;
+	size_t	 off;
+} serve_strs[] = {
+	{ CMD_OPT_CONFIG, offsetof(struct serve_args, config) },
+	{ SERVE_OPT_SOCKET, offsetof(struct serve_args, socket) },
+	{ SERVE_OPT_LOG, offsetof(struct serve_args, log) },
+	{ SERVE_OPT_AGENT, offsetof(struct serve_args, agent) },
+	{ 's', offsetof(struct serve_args, sandbox) },
+	{ SERVE_OPT_HOST, offsetof(struct serve_args, host) },
+	{ SERVE_OPT_KEY, offsetof(struct serve_args, key) },
+	{ SERVE_OPT_WORKSPACE, offsetof(struct serve_args, workspace) },
+	{ 'F', offsetof(struct serve_args, ssh_config) },
+	{ SERVE_OPT_LISTEN, offsetof(struct serve_args, listen) },
+	{ SERVE_OPT_TOKEN_FILE, offsetof(struct serve_args, token_file) },
+};
 
-	memset(a, 0, sizeof *a);
-	a->idle = -1;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "F:s:vh", serve_longopts,
-	    NULL)) != -1) {
-		switch (ch) {
-		case CMD_OPT_CONFIG:
-			a->config = optarg;
-			break;
-		case SERVE_OPT_SOCKET:
-			a->socket = optarg;
-			break;
-		case SERVE_OPT_IDLE:
-			if (cmd_parse_int(optarg, 0, 604800, &a->idle) != 0)
-				return cmd_fail("bad --idle-timeout '%s'",
-				    optarg);
-			break;
-		case SERVE_OPT_DETACH:
-			a->detach = 1;
-			break;
-		case SERVE_OPT_LOG:
-			a->log = optarg;
-			break;
-		case SERVE_OPT_STDIO:
-			a->stdio = DAEMON_STDIO_RPC;
-			break;
-		case SERVE_OPT_MCP:
-			a->stdio = DAEMON_STDIO_MCP;
-			break;
-		case SERVE_OPT_AGENT:
-			a->agent = optarg;
-			break;
-		case 's':
-			a->sandbox = optarg;
-			break;
-		case SERVE_OPT_HOST:
-			a->host = optarg;
-			break;
-		case SERVE_OPT_KEY:
-			a->key = optarg;
-			break;
-		case SERVE_OPT_WORKSPACE:
-			a->workspace = optarg;
-			break;
-		case 'F':
-			a->ssh_config = optarg;
-			break;
-		case SERVE_OPT_STOP:
-			a->stop = 1;
-			break;
-		case SERVE_OPT_STATUS:
-			a->status = 1;
-			break;
-		case SERVE_OPT_JSON:
-			a->json = 1;
-			break;
-		case SERVE_OPT_MAX_RESULT:
-			if (cmd_parse_int(optarg, MCP_MAX_RESULT_MIN,
-			    MCP_MAX_RESULT_MAX, &a->max_result) != 0)
-				return cmd_fail("bad --max-result '%s' (%d to "
-				    "%d bytes)", optarg, MCP_MAX_RESULT_MIN,
-				    MCP_MAX_RESULT_MAX);
-			break;
-		case SERVE_OPT_LISTEN:
-			a->listen = optarg;
-			break;
-		case SERVE_OPT_TOKEN_FILE:
-			a->token_file = optarg;
-			break;
-		case SERVE_OPT_MAX_BODY:
-			if (cmd_parse_int(optarg, MCP_HTTP_BODY_MIN,
-			    MCP_HTTP_BODY_MAX, &a->max_body) != 0)
-				return cmd_fail("bad --max-body '%s' (%d to "
-				    "%d bytes)", optarg, MCP_HTTP_BODY_MIN,
-				    MCP_HTTP_BODY_MAX);
-			break;
-		case 'v':
-			a->verbose++;
-			break;
-		case 'h':
-			fputs(serve_usage, stdout);
-			return -1;
-		default:
-			fputs(serve_usage, stderr);
-			return CMD_EXIT_FAILURE;
+/* serve's flags, and the member each sets. */
+static const struct {
+	int	 ch;
+	size_t	 off;
+} serve_flags[] = {
+	{ SERVE_OPT_DETACH, offsetof(struct serve_args, detach) },
+	{ SERVE_OPT_STOP, offsetof(struct serve_args, stop) },
+	{ SERVE_OPT_STATUS, offsetof(struct serve_args, status) },
+	{ SERVE_OPT_JSON, offsetof(struct serve_args, json) },
+};
+
+/* Take serve's option ch: 0, -1 after printing help, or an exit status. */
+static int
+serve_opt(int ch, struct serve_args *a)
+{
+	size_t	i;
+
+	for (i = 0; i < sizeof serve_strs / sizeof serve_strs[0]; i++)
+		if (serve_strs[i].ch == ch) {
+			*(const char **)(void *)((char *)a +
+			    serve_strs[i].off) = optarg;
+			return 0;
 		}
+	for (i = 0; i < sizeof serve_flags / sizeof serve_flags[0]; i++)
+		if (serve_flags[i].ch == ch) {
+			*(int *)(void *)((char *)a + serve_flags[i].off) = 1;
+			return 0;
+		}
+	switch (ch) {
+	case SERVE_OPT_IDLE:
+		if (cmd_parse_int(optarg, 0, 604800, &a->idle) != 0)
+			return cmd_fail("bad --idle-timeout '%s'", optarg);
+		return 0;
+	case SERVE_OPT_STDIO:
+		a->stdio = DAEMON_STDIO_RPC;
+		return 0;
+	case SERVE_OPT_MCP:
+		a->stdio = DAEMON_STDIO_MCP;
+		return 0;
+	case SERVE_OPT_MAX_RESULT:
+		if (cmd_parse_int(optarg, MCP_MAX_RESULT_MIN,
+		    MCP_MAX_RESULT_MAX, &a->max_result) != 0)
+			return cmd_fail("bad --max-result '%s' (%d to "
+			    "%d bytes)", optarg, MCP_MAX_RESULT_MIN,
+			    MCP_MAX_RESULT_MAX);
+		return 0;
+	case SERVE_OPT_MAX_BODY:
+		if (cmd_parse_int(optarg, MCP_HTTP_BODY_MIN,
+		    MCP_HTTP_BODY_MAX, &a->max_body) != 0)
+			return cmd_fail("bad --max-body '%s' (%d to "
+			    "%d bytes)", optarg, MCP_HTTP_BODY_MIN,
+			    MCP_HTTP_BODY_MAX);
+		return 0;
+	case 'v':
+		a->verbose++;
+		return 0;
+	case 'h':
+		fputs(serve_usage, stdout);
+		return -1;
+	default:
+		fputs(serve_usage, stderr);
+		return CMD_EXIT_FAILURE;
 	}
-	if (optind != argc)
-		return cmd_fail("serve takes no operands");
+}
+
+/* The options that go together, or not; 0 or the exit status. */
+static int
+serve_parse_check(const struct serve_args *a)
+{
 	if (a->json && !a->status)
 		return cmd_fail("--json goes with --status");
 	if ((a->stop || a->status) && (a->stop + a->status > 1 ||
@@ -291,6 +281,27 @@ serve_parse(int argc, char **argv, struct serve_args *a)
 	    (a->host == NULL || a->key == NULL))
 		return cmd_fail("--mcp needs -s ID, or --host and --key");
 	return serve_parse_http(a);
+}
+
+/*
+ * Parse serve's options; 0, -1 after printing help, or the exit status
+ * to return.
+ */
+static int
+serve_parse(int argc, char **argv, struct serve_args *a)
+{
+	int	ch, rc;
+
+	memset(a, 0, sizeof *a);
+	a->idle = -1;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "F:s:vh", serve_longopts,
+	    NULL)) != -1)
+		if ((rc = serve_opt(ch, a)) != 0)
+			return rc;
+	if (optind != argc)
+		return cmd_fail("serve takes no operands");
+	return serve_parse_check(a);
 }
 
 /*
@@ -593,12 +604,53 @@ serve_http(const struct serve_args *a, const struct claw_config *cfg,
 	return rc;
 }
 
+/*
+ * Run the daemon a asks for on path, for sandbox (MCP's, or NULL),
+ * detached if asked; the exit status.
+ */
+static int
+serve_run(const struct serve_args *a, struct claw_config *cfg,
+    const char *sandbox, const char *path, struct audit *audit)
+{
+	struct daemon_opts	 o;
+	char			*cause = NULL;
+	int			 rc;
+
+	memset(&o, 0, sizeof o);
+	o.policy = cfg->policy;
+	o.audit = audit;
+	o.max_line = cfg->daemon_max_line;
+	o.max_workers = cfg->daemon_max_workers;
+	o.stdio = a->stdio;
+	o.agent = a->agent;
+	o.sandbox = sandbox;
+	o.mcp_max_result = (size_t)(a->max_result != 0 ? a->max_result :
+	    cfg->mcp_max_result);
+	o.socket_path = path;
+	o.idle_timeout = a->idle >= 0 ? a->idle :
+	    cfg->daemon_idle_timeout >= 0 ? cfg->daemon_idle_timeout :
+	    DAEMON_IDLE_DEFAULT;
+	o.max_sessions = cfg->daemon_max_sessions;
+	o.max_conns = cfg->daemon_max_conns;
+	o.ready_fd = -1;
+	if (a->detach && (rc = serve_detach(a->log, &o.ready_fd)) != -1)
+		return rc;		/* the parent's */
+	if (!a->detach && a->log != NULL && (freopen(a->log, "a",
+	    stderr) == NULL || setvbuf(stderr, NULL, _IOLBF, 0) != 0))
+		return cmd_fail("%s: %s", a->log, strerror(errno));
+	if (daemon_run(&o, &cause) != 0) {
+		rc = cmd_fail("%s", cause);
+		free(cause);
+		return rc;
+	}
+	return 0;
+}
+
 /* The serve command; see clawssh(1). */
 int
 cmd_serve(int argc, char **argv)
 {
 	struct serve_args	 a;
-	struct daemon_opts	 o;
 	struct claw_config	*cfg = NULL;
 	struct audit		*audit = NULL;
 	char			*path, *cause = NULL, *dir = NULL;
@@ -649,33 +701,8 @@ cmd_serve(int argc, char **argv)
 		config_free(cfg);
 		return CMD_EXIT_FAILURE;
 	}
-	memset(&o, 0, sizeof o);
-	o.policy = cfg->policy;
-	o.audit = audit;
-	o.max_line = cfg->daemon_max_line;
-	o.max_workers = cfg->daemon_max_workers;
-	o.stdio = a.stdio;
-	o.agent = a.agent;
-	o.sandbox = bound != NULL ? bound : a.sandbox;
-	o.mcp_max_result = (size_t)(a.max_result != 0 ? a.max_result :
-	    cfg->mcp_max_result);
-	o.socket_path = path;
-	o.idle_timeout = a.idle >= 0 ? a.idle : cfg->daemon_idle_timeout >= 0 ?
-	    cfg->daemon_idle_timeout : DAEMON_IDLE_DEFAULT;
-	o.max_sessions = cfg->daemon_max_sessions;
-	o.max_conns = cfg->daemon_max_conns;
-	o.ready_fd = -1;
-	if (a.detach && (rc = serve_detach(a.log, &o.ready_fd)) != -1)
-		goto out;
-	if (!a.detach && a.log != NULL && (freopen(a.log, "a", stderr) == NULL ||
-	    setvbuf(stderr, NULL, _IOLBF, 0) != 0))	/* a file: line by line */
-		rc = cmd_fail("%s: %s", a.log, strerror(errno));
-	else if (daemon_run(&o, &cause) != 0) {
-		rc = cmd_fail("%s", cause);
-		free(cause);
-	} else
-		rc = 0;
-out:
+	rc = serve_run(&a, cfg, bound != NULL ? bound : a.sandbox, path,
+	    audit);
 	if (dir != NULL)
 		(void)rmdir(dir);
 	free(dir);
