@@ -11,7 +11,7 @@
 #include "frame.h"
 #include "msg.h"
 
-#define MSG_STR_MAX	65536	/* one argv, env or cwd string */
+#define MSG_STR_MAX	131072	/* one argv, env or cwd string: as exec(2) */
 #define MSG_VEC_MAX	4096	/* argv or env entries */
 #define MSG_SPEC_MAX	256
 

@@ -22,6 +22,7 @@
 #include "xmalloc.h"
 
 #define REMOTE_PID_MAX	4194304L	/* Linux pid_max upper bound */
+#define REMOTE_RUN_FN	"__claw_run"	/* a long argv's function */
 
 /* Return 1 if name is a valid environment variable name. */
 int
@@ -58,10 +59,13 @@ remote_cmd_nonce(char *nonce)
 		snprintf(nonce + 2 * i, 3, "%02x", raw[i]);
 }
 
-/* Write the stdin preamble: one export per variable, then the nonce. */
+/*
+ * Write the stdin preamble: one export per variable, the function that
+ * runs a long argv (run: its definition, or NULL), then the nonce.
+ */
 static int
 remote_cmd_preamble(struct remote_cmd *rc, const struct claw_env *env,
-    size_t nenv, char **cause)
+    size_t nenv, const struct buf *run, char **cause)
 {
 	struct buf	b = BUF_INIT;
 	size_t		i;
@@ -77,6 +81,8 @@ remote_cmd_preamble(struct remote_cmd *rc, const struct claw_env *env,
 		shquote_append(&b, env[i].value);
 		buf_append_str(&b, "\n");
 	}
+	if (run != NULL)
+		buf_append(&b, run->data, run->len);
 	buf_appendf(&b, "%s\n", rc->nonce);
 	rc->preamble_len = b.len;
 	rc->preamble = buf_detach(&b);
@@ -126,13 +132,47 @@ remote_cmd_watchdog(struct buf *b)
 	    "unset __claw_pp; ", REMOTE_CMD_WATCH_DS, REMOTE_CMD_WATCH_GRACE_DS);
 }
 
+/*
+ * The end of the command line: 'exec ARGV' ('exec "$@" ARGV' after a
+ * wrapper), or, when that would make the line longer than
+ * REMOTE_CMD_LINE_MAX, a call of a function the preamble defines with
+ * that exec in it (*run), so that the exec request stays small and the
+ * words travel on stdin.  0, or CLAW_ERR_RANGE on a terminal (its line
+ * discipline cuts long lines).
+ */
+static int
+remote_cmd_argv(struct buf *b, int argc, char *const argv[], int wrapped,
+    int flags, struct buf *run, char **cause)
+{
+	const char	*exec = wrapped ? "exec \"$@\" " : "exec ";
+	struct buf	 words = BUF_INIT;
+
+	shquote_append_argv(&words, argc, argv);
+	if (b->len + strlen(exec) + words.len <= REMOTE_CMD_LINE_MAX) {
+		buf_append_str(b, exec);
+		buf_append(b, words.data, words.len);
+	} else if (flags & REMOTE_CMD_PTY) {
+		*cause = xasprintf("the command is %zu bytes long: on a "
+		    "terminal at most %d", words.len, REMOTE_CMD_LINE_MAX);
+		buf_free(&words);
+		return CLAW_ERR_RANGE;
+	} else {
+		buf_appendf(run, "%s() { %s", REMOTE_RUN_FN, exec);
+		buf_append(run, words.data, words.len);
+		buf_append_str(run, "\n}\n");
+		buf_appendf(b, "%s%s", REMOTE_RUN_FN, wrapped ? " \"$@\"" : "");
+	}
+	buf_free(&words);
+	return 0;
+}
+
 /* Build a command line that may run argv through a wrapper. */
 int
 remote_cmd_build_wrapped(struct remote_cmd *rc, int argc, char *const argv[],
     const char *pre, const char *wrap, const char *cwd,
     const struct claw_env *env, size_t nenv, int flags, char **cause)
 {
-	struct buf	b = BUF_INIT;
+	struct buf	b = BUF_INIT, run = BUF_INIT;
 	int		r;
 
 	memset(rc, 0, sizeof *rc);
@@ -142,8 +182,6 @@ remote_cmd_build_wrapped(struct remote_cmd *rc, int argc, char *const argv[],
 		return CLAW_ERR_INVAL;
 	}
 	remote_cmd_nonce(rc->nonce);
-	if ((r = remote_cmd_preamble(rc, env, nenv, cause)) != 0)
-		return r;
 	buf_appendf(&b, "printf '\\001clawssh-pid %s %%s\\n' \"$$\"; "
 	    "__claw_ok=; __claw_e=; "
 	    "while IFS= read -r __claw_l; do "
@@ -158,15 +196,20 @@ remote_cmd_build_wrapped(struct remote_cmd *rc, int argc, char *const argv[],
 	if (pre != NULL)
 		buf_appendf(&b, "%s; ", pre);
 	if (wrap != NULL)
-		buf_appendf(&b, "\n%s\nexec \"$@\" ", wrap);
+		buf_appendf(&b, "\n%s\n", wrap);
 	else if (cwd != NULL) {
 		buf_append_str(&b, "cd -- ");
 		shquote_append(&b, cwd);
 		buf_append_str(&b, " || exit 1; ");
 	}
-	if (wrap == NULL)
-		buf_append_str(&b, "exec ");
-	shquote_append_argv(&b, argc, argv);
+	if ((r = remote_cmd_argv(&b, argc, argv, wrap != NULL, flags, &run,
+	    cause)) != 0 || (r = remote_cmd_preamble(rc, env, nenv,
+	    run.len > 0 ? &run : NULL, cause)) != 0) {
+		buf_free(&b);
+		buf_free(&run);
+		return r;
+	}
+	buf_free(&run);
 	rc->command = buf_detach(&b);
 	return 0;
 }

@@ -10,7 +10,9 @@
  * and evaluates it (so environment values never appear in any argv),
  * starts a watchdog that stops the command's process group when the sshd
  * that runs it goes away (the caller's connection is gone), then changes
- * directory and execs the quoted argv.
+ * directory and execs the quoted argv.  An argv too long for the line
+ * (REMOTE_CMD_LINE_MAX) comes in the preamble, as a function the line
+ * calls.
  */
 #ifndef CLAW_REMOTE_CMD_H
 #define CLAW_REMOTE_CMD_H
@@ -28,6 +30,13 @@ struct claw_env {
 #define REMOTE_CMD_WATCH_DS	2	/* watchdog check, tenths of a second */
 #define REMOTE_CMD_WATCH_GRACE_DS 20	/* TERM to KILL, tenths of a second */
 #define REMOTE_CMD_SYNCED	"\001clawssh-synced\n"	/* see exec_opts */
+/*
+ * The longest command line put in the exec request itself: libssh2 sends
+ * at most LIBSSH2_PACKET_MAXPAYLOAD (40000) bytes a packet, and a longer
+ * request fails as "Unable to send channel request".  Longer commands
+ * carry their words in the preamble, on stdin.
+ */
+#define REMOTE_CMD_LINE_MAX	32768
 
 struct remote_cmd {
 	char	*command;		/* for the exec request */

@@ -327,7 +327,7 @@ case_9() {
 }
 
 case_10() {
-	lib_cases_as_nonroot RPC_ROUTE_CASES "1 2 3 5 9 11 12 13 14 15"
+	lib_cases_as_nonroot RPC_ROUTE_CASES "1 2 3 5 9 11 12 13 14 15 16"
 }
 
 # fs ID METHOD PARAMS: a file tool request line for $id.
@@ -865,4 +865,38 @@ case_15() {
 	expect_eq "$(procs)" "$n0" "not in the daemon"
 }
 
-lib_run_cases "${RPC_ROUTE_CASES:-1 2 3 4 5 6 7 8 9 10 11 12 13 14 15}"
+# Long words (an agent's heredoc, a python -c script) reach the command
+# intact on every path: over 32 KiB a command's words travel on stdin,
+# not in the SSH exec request (libssh2 sends at most 40000 bytes a
+# packet), and the host agent's messages take up to 128 KiB a word.
+case_16() {
+	warm sixteen
+	b50=$(head -c 50000 /dev/zero | tr '\0' x)
+	b90=$(head -c 90000 /dev/zero | tr '\0' y)
+	# shellcheck disable=SC2016 # expanded on the host
+	size='echo ${#1}'
+	rpc "$(ex 2 ",\"argv\":[\"sh\",\"-c\",\"$size\",\"sh\",\"$b90\"]")" \
+	    "$(preq 3 process.start ",\"argv\":[\"sh\",\"-c\",\"$size\",\"sh\",\"$b90\"],\"env\":{\"K\":\"$b50\"}")" \
+	    "$(ex 4 ",\"argv\":[\"sh\",\"-c\",\"$size\",\"sh\",\"$b90\"],\"pty\":true")"
+	expect_eq "$(stream 2 stdout)" 90000 "exec in the daemon: a 90 KB word"
+	h=$(jq -r 'select(.id == 3) | .result.handle' "$T/out")
+	expect_match "$h" '^p[0-9a-f]\{8\}$' "process.start: a 90 KB word"
+	expect_match "$(jq -r 'select(.id == 4) | .error.message // .result' \
+	    "$T/out")" "on a terminal at most 32768" "a terminal's: refused, said"
+	rpc "$(preq 5 process.wait ",\"handle\":\"$h\",\"timeout\":20")" \
+	    "$(preq 6 process.log ",\"handle\":\"$h\"")"
+	expect_eq "$(jq -r 'select(.id == 6) | .result.output' "$T/out")" \
+	    90000 "the started process's word"
+	expect_eq "$("$CLAWSSH" --no-daemon exec -s "$id" -- sh -c "$size" sh \
+	    "$b50" 2>&1)" 50000 "exec without the daemon: a 50 KB word"
+	h=$("$CLAWSSH" --no-daemon process start -s "$id" -- sh -c "$size" sh \
+	    "$b90" 2>&1) || lib_case_fail "process start: $h"
+	"$CLAWSSH" process wait -s "$id" --timeout 20 "$h" > /dev/null 2>&1
+	expect_eq "$("$CLAWSSH" process log -s "$id" "$h")" 90000 \
+	    "process start without the daemon: a 90 KB word"
+	expect_eq "$(CLAWSSH_NO_AGENT=1 "$CLAWSSH" --no-daemon exec -s "$id" \
+	    -- sh -c "$size" sh "$b90" 2>&1)" 90000 \
+	    "a sandbox of its own (no agent): a 90 KB word"
+}
+
+lib_run_cases "${RPC_ROUTE_CASES:-1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16}"

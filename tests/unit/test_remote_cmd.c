@@ -145,6 +145,50 @@ test_truncated_preamble(void **state)
 	buf_free(&out);
 }
 
+/*
+ * A command too long for the exec request (libssh2's packet) carries its
+ * words in the preamble: the line stays short, the words arrive intact
+ * (quotes, newlines, a line that looks like a nonce), with and without
+ * a wrapper, and the user's stdin still follows; a terminal's is refused.
+ */
+static void
+test_long_argv(void **state)
+{
+	size_t			 n = 3 * REMOTE_CMD_LINE_MAX, i;
+	char			*big = xmalloc(n + 1), a0[] = "sh", a1[] = "-c";
+	char			 a2[] = "printf '%s|' \"${#1}\" \"$2\"; cat";
+	char			 a3[] = "x", a5[] = "it's\nmulti-line $HOME";
+	char			 wrap[] = "set -- env";
+	char *const		 argv[] = { a0, a1, a2, a3, big, a5 };
+	struct remote_cmd	 rc;
+	struct buf		 out = BUF_INIT;
+	char			*cause = NULL, *want;
+	int			 w;
+
+	(void)state;
+	for (i = 0; i < n; i++)
+		big[i] = i % 61 == 60 ? '\n' : "ab'\"$\\"[i % 6];
+	big[n] = '\0';
+	want = xasprintf("%zu|it's\nmulti-line $HOME|stdin", n);
+	for (w = 0; w < 2; w++) {
+		assert_int_equal(remote_cmd_build_wrapped(&rc, 6, argv, NULL,
+		    w ? wrap : NULL, "/", NULL, 0, 0, &cause), 0);
+		assert_true(strlen(rc.command) <= REMOTE_CMD_LINE_MAX);
+		assert_null(strstr(rc.command, "multi-line"));
+		assert_int_equal(run_wrapper(&rc, "stdin", &out), 0);
+		check_marker(&rc, &out);
+		assert_string_equal(out.data, want);
+		remote_cmd_clear(&rc);
+		buf_free(&out);
+	}
+	assert_int_equal(remote_cmd_build_wrapped(&rc, 6, argv, NULL, NULL,
+	    NULL, NULL, 0, REMOTE_CMD_PTY, &cause), CLAW_ERR_RANGE);
+	assert_non_null(strstr(cause, "on a terminal at most"));
+	free(cause);
+	free(want);
+	free(big);
+}
+
 /* Bad input is refused with a message. */
 static void
 test_bad_input(void **state)
@@ -245,6 +289,7 @@ main(void)
 		cmocka_unit_test(test_env_and_argv),
 		cmocka_unit_test(test_stdin_passthrough),
 		cmocka_unit_test(test_truncated_preamble),
+		cmocka_unit_test(test_long_argv),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_parse_pid),
 		cmocka_unit_test(test_kill_script),
