@@ -137,12 +137,12 @@ remote_cmd_watchdog(struct buf *b)
  * wrapper), or, when that would make the line longer than
  * REMOTE_CMD_LINE_MAX, a call of a function the preamble defines with
  * that exec in it (*run), so that the exec request stays small and the
- * words travel on stdin.  0, or CLAW_ERR_RANGE on a terminal (its line
- * discipline cuts long lines).
+ * words travel on stdin.  On a terminal too: the preamble is read before
+ * "stty PTY_STTY_ON", without line editing, so no line is cut.
  */
-static int
+static void
 remote_cmd_argv(struct buf *b, int argc, char *const argv[], int wrapped,
-    int flags, struct buf *run, char **cause)
+    struct buf *run)
 {
 	const char	*exec = wrapped ? "exec \"$@\" " : "exec ";
 	struct buf	 words = BUF_INIT;
@@ -151,11 +151,6 @@ remote_cmd_argv(struct buf *b, int argc, char *const argv[], int wrapped,
 	if (b->len + strlen(exec) + words.len <= REMOTE_CMD_LINE_MAX) {
 		buf_append_str(b, exec);
 		buf_append(b, words.data, words.len);
-	} else if (flags & REMOTE_CMD_PTY) {
-		*cause = xasprintf("the command is %zu bytes long: on a "
-		    "terminal at most %d", words.len, REMOTE_CMD_LINE_MAX);
-		buf_free(&words);
-		return CLAW_ERR_RANGE;
 	} else {
 		buf_appendf(run, "%s() { %s", REMOTE_RUN_FN, exec);
 		buf_append(run, words.data, words.len);
@@ -163,7 +158,6 @@ remote_cmd_argv(struct buf *b, int argc, char *const argv[], int wrapped,
 		buf_appendf(b, "%s%s", REMOTE_RUN_FN, wrapped ? " \"$@\"" : "");
 	}
 	buf_free(&words);
-	return 0;
 }
 
 /* Build a command line that may run argv through a wrapper. */
@@ -202,9 +196,9 @@ remote_cmd_build_wrapped(struct remote_cmd *rc, int argc, char *const argv[],
 		shquote_append(&b, cwd);
 		buf_append_str(&b, " || exit 1; ");
 	}
-	if ((r = remote_cmd_argv(&b, argc, argv, wrap != NULL, flags, &run,
-	    cause)) != 0 || (r = remote_cmd_preamble(rc, env, nenv,
-	    run.len > 0 ? &run : NULL, cause)) != 0) {
+	remote_cmd_argv(&b, argc, argv, wrap != NULL, &run);
+	if ((r = remote_cmd_preamble(rc, env, nenv, run.len > 0 ? &run : NULL,
+	    cause)) != 0) {
 		buf_free(&b);
 		buf_free(&run);
 		return r;
