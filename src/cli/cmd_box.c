@@ -136,6 +136,8 @@ cmd_box_settings(const struct cmd_box *b,
 		out->limits.fsize = c->limits.fsize;
 	if (c->limits.nofile >= 0)
 		out->limits.nofile = c->limits.nofile;
+	if (c->limits.cpus >= 0)
+		out->limits.cpus = c->limits.cpus;
 	if (c->sandbox_runtime >= 0)
 		out->runtime = (enum contain_runtime)c->sandbox_runtime;
 	if (c->sandbox_network >= 0)

@@ -184,13 +184,16 @@ list_row_print(const struct list_row *row)
 static void
 list_limits_print(const struct contain_limits *l)
 {
+	char	cpus[32];
+
 	if (l->memory == 0 && l->nproc == 0 && l->cpu == 0 &&
-	    l->fsize == 0 && l->nofile == 0)
+	    l->fsize == 0 && l->nofile == 0 && l->cpus == 0)
 		return;
+	contain_cpus_format(l->cpus, cpus, sizeof cpus);
 	printf("limits:     memory %lld, processes %lld, cpu %lld s, file size "
-	    "%lld, open files %lld (0: none)\n", (long long)l->memory,
+	    "%lld, open files %lld, CPUs %s (0: none)\n", (long long)l->memory,
 	    (long long)l->nproc, (long long)l->cpu, (long long)l->fsize,
-	    (long long)l->nofile);
+	    (long long)l->nofile, cpus);
 }
 
 /* Print one row as "field: value" lines, for status. */

@@ -58,7 +58,8 @@ static const char provision_usage[] =
     "           [--runtime bwrap|docker|podman|none] [--network none|host]\n"
     "           [--user nobody|NAME|UID:GID] [--workdir /workspace|local]\n"
     "           [--memory SIZE] [--processes N] [--cpu-seconds N]\n"
-    "           [--file-size SIZE] [--open-files N] [--gpu N|all]\n"
+    "           [--file-size SIZE] [--open-files N] [--cpus N]\n"
+    "           [--gpu N|all]\n"
     "\n"
     "Prints the id of the scope's sandbox on TARGET, creating it once.\n"
     "With --provider, the provider configured as providers.NAME makes the\n"
@@ -69,7 +70,8 @@ void
 provision_take(struct provision_args *a, const struct cmd_ops *o)
 {
 	static const char *const lim[] = {
-		"memory", "processes", "cpu_seconds", "file_size", "open_files"
+		"memory", "processes", "cpu_seconds", "file_size", "open_files",
+		"cpus"
 	};
 	size_t	i;
 
@@ -102,10 +104,10 @@ provision_flags(const struct provision_args *a)
 {
 	static const char *const names[] = { "mode", "access", "from",
 	    "runtime", "network", "gpu", "user", "workdir", "memory",
-	    "processes", "cpu-seconds", "file-size", "open-files" };
+	    "processes", "cpu-seconds", "file-size", "open-files", "cpus" };
 	const char	*v[] = { a->mode, a->access, a->image, a->runtime,
 	    a->network, a->gpu, a->user, a->workdir, a->limit[0],
-	    a->limit[1], a->limit[2], a->limit[3], a->limit[4] };
+	    a->limit[1], a->limit[2], a->limit[3], a->limit[4], a->limit[5] };
 	struct buf	 b = BUF_INIT;
 	size_t		 i;
 
@@ -210,6 +212,12 @@ provision_limits(const struct provision_args *a, struct contain_limits *l)
 		    contain_size_parse(a->limit[i], f[i], &cause) == 0)
 			continue;
 		rc = cmd_fail("bad --%s: %s", names[i], cause);
+		free(cause);
+		return rc;
+	}
+	if (a->limit[5] != NULL &&
+	    contain_cpus_parse(a->limit[5], &l->cpus, &cause) != 0) {
+		rc = cmd_fail("bad --cpus: %s", cause);
 		free(cause);
 		return rc;
 	}

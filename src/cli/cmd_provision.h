@@ -21,7 +21,7 @@ struct provision_args {
 	const char		*image;		/* --from */
 	const char		*runtime;	/* --runtime */
 	const char		*network;	/* --network */
-	const char		*limit[5];	/* --memory ... --open-files */
+	const char		*limit[6];	/* --memory ... --cpus */
 	const char		*gpu;		/* --gpu N|all */
 	const char		*user;		/* --user */
 	const char		*workdir;	/* --workdir */

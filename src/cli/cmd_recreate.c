@@ -150,8 +150,8 @@ static const char recreate_usage[] =
     "           [--network none|host] [--user nobody|NAME|UID:GID]\n"
     "           [--workdir /workspace|local]\n"
     "           [--memory SIZE] [--processes N] [--cpu-seconds N]\n"
-    "           [--file-size SIZE] [--open-files N] [--gpu N|all]\n"
-    "           [options] ID\n\n"
+    "           [--file-size SIZE] [--open-files N] [--cpus N]\n"
+    "           [--gpu N|all] [options] ID\n\n"
     "Destroy a sandbox and make it again, same id, empty, with the\n"
     "settings it has: the config file's sandbox section, then these\n"
     "flags (as provision's), override them.  Its sync state starts over.\n";

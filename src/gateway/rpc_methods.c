@@ -377,14 +377,24 @@ rm_gpu(struct rpc_params *rp)
 	return rp_argf(rp, "--gpu=%d", (int)v->valuedouble);
 }
 
-/* A resource limit: an integer, or a size string ("512M") for sizes. */
+/*
+ * A resource limit: an integer, or a size string ("512M") for sizes; a
+ * number of CPUs as its decimal (1.5).
+ */
 static int
 rm_limit(struct rpc_params *rp, const char *key)
 {
 	const cJSON	*v = rp_get(rp, key);
+	int64_t		 milli;
+	char		 text[32];
 
 	if (v == NULL)
 		return rp->err;
+	if (strcmp(key, "cpus") == 0 && cJSON_IsNumber(v) &&
+	    ops_cpus(v, &milli) == 0) {
+		contain_cpus_format(milli, text, sizeof text);
+		return rp_argf(rp, "--%s=%s", rm_optname(rp, key), text);
+	}
 	if (cJSON_IsString(v))
 		return rp_argf(rp, "--%s=%s", rm_optname(rp, key),
 		    v->valuestring);
@@ -397,7 +407,8 @@ static int
 rm_provision(struct rpc_params *rp, struct rpc_call *c)
 {
 	static const char *const lim[] = {
-		"memory", "processes", "cpu_seconds", "file_size", "open_files"
+		"memory", "processes", "cpu_seconds", "file_size", "open_files",
+		"cpus"
 	};
 	const char	*host;
 	size_t		 i;

@@ -36,6 +36,7 @@ enum op_type {
 	OP_BOOL,
 	OP_ENUM,	/* one of names */
 	OP_SIZE,	/* an integer in [0, hi] or a size such as "512M" */
+	OP_CPUS,	/* CPUs: 0 to 4096, three decimals, or "1.5", "500m" */
 	OP_GPU,		/* an integer in [1, hi] or "all" */
 	OP_SIGNAL,	/* a signal name or a number 1..64 */
 	OP_ARGV,	/* the command: a non-empty array of strings */
@@ -137,6 +138,12 @@ int	ops_arg_required(const struct op_arg *a, enum op_surface s);
  */
 int	ops_check_value(const struct op_arg *a, const char *prefix,
 	    const cJSON *v, char **msg);
+
+/*
+ * An OP_CPUS value (a number with at most three decimals, or a string
+ * contain_cpus_parse takes) as thousandths of a CPU: 0, or -1.
+ */
+int	ops_cpus(const cJSON *v, int64_t *milli);
 
 /*
  * Check an object of arguments against op on surface s: unknown and

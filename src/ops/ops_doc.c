@@ -38,6 +38,9 @@ ops_doc_type(struct buf *b, const struct op_arg *a)
 	case OP_SIZE:
 		buf_append_str(b, "integer or size (`\"512M\"`)");
 		break;
+	case OP_CPUS:
+		buf_append_str(b, "number of CPUs (`1.5`) or `\"500m\"`");
+		break;
 	case OP_GPU:
 		buf_appendf(b, "integer 1..%lld or `\"all\"`", (long long)a->hi);
 		break;

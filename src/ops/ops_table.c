@@ -223,6 +223,9 @@ static const struct op_arg exec_args[] = {
 	{ .name = "open_files", .type = OP_INT, .flags = (f), \
 	  .hi = LIMIT_MAX, .opt = "open-files", .metavar = "N", \
 	  .doc = "open files limit" }, \
+	{ .name = "cpus", .type = OP_CPUS, .flags = (f), \
+	  .opt = "cpus", .metavar = "N", .doc = "CPUs the sandbox's " \
+	  "processes may use together: 2, 1.5 or \"500m\" (0: no limit)" }, \
 	{ .name = "gpu", .type = OP_GPU, .flags = (f), .lo = 1, \
 	  .hi = SANDBOX_GPUS_MAX, .opt = "gpu", .metavar = "N|all", \
 	  .doc = "GPUs: a count or all" }, \

@@ -46,6 +46,7 @@ enum config_type {
 	CONFIG_WORKDIR,		/* enum sandbox_workdir by name */
 	CONFIG_EXCLUDE,		/* array of pattern strings */
 	CONFIG_SIZE,		/* int64: a number, or "512M" and the like */
+	CONFIG_CPUS,		/* int64 thousandths: 1.5, "1.5", "500m" */
 	CONFIG_POLICY,		/* policy_parse */
 	CONFIG_OFFPATH,		/* like CONFIG_PATH, "" allowed (off) */
 	CONFIG_PROVIDERS	/* object of provider objects */
@@ -110,6 +111,7 @@ static const struct config_key config_limits_keys[] = {
 	CONFIG_KEY("cpuSeconds", CONFIG_SIZE, limits.cpu, 0),
 	CONFIG_KEY("fileSize", CONFIG_SIZE, limits.fsize, 0),
 	CONFIG_KEY("openFiles", CONFIG_SIZE, limits.nofile, 0),
+	CONFIG_KEY("cpus", CONFIG_CPUS, limits.cpus, 0),
 	CONFIG_END
 };
 
@@ -491,6 +493,32 @@ config_set_size(const struct config_ctx *ctx, const cJSON *item,
 	return r;
 }
 
+/* Store a number of CPUs (a number or a string) as thousandths. */
+static int
+config_set_cpus(const struct config_ctx *ctx, const cJSON *item,
+    const char *key, int64_t *dst)
+{
+	double	 m = item->valuedouble * 1000, off;
+	char	*why = NULL;
+	int	 r;
+
+	off = m - (double)(int64_t)(m + 0.5);	/* from thousandths */
+	if (cJSON_IsNumber(item) && m >= 0 && m <= CONTAIN_CPUS_MAX &&
+	    off < 1e-6 && off > -1e-6) {
+		*dst = (int64_t)(m + 0.5);
+		return 0;
+	}
+	if (!cJSON_IsString(item))
+		return config_fail(ctx, CLAW_ERR_PARSE, "%s: expected a number "
+		    "of CPUs from 0 to 4096, at most three decimals (1.5), or "
+		    "a string such as \"500m\"", key);
+	if (contain_cpus_parse(item->valuestring, dst, &why) == 0)
+		return 0;
+	r = config_fail(ctx, CLAW_ERR_PARSE, "%s: %s", key, why);
+	free(why);
+	return r;
+}
+
 /* Store the policy object through policy_parse. */
 static int
 config_set_policy(const struct config_ctx *ctx, const cJSON *item,
@@ -714,6 +742,9 @@ config_set(const struct config_ctx *ctx, const struct config_key *k,
 		return config_set_exclude(ctx, item, key);
 	case CONFIG_SIZE:
 		return config_set_size(ctx, item, key, (int64_t *)(void *)field);
+	case CONFIG_CPUS:
+		return config_set_cpus(ctx, item, key,
+		    (int64_t *)(void *)field);
 	case CONFIG_POLICY:
 		return config_set_policy(ctx, item, key);
 	case CONFIG_OFFPATH:
@@ -825,7 +856,7 @@ config_new(void)
 	cfg->sandbox_access = -1;
 	cfg->sandbox_runtime = -1;
 	cfg->limits.memory = cfg->limits.nproc = cfg->limits.cpu = -1;
-	cfg->limits.fsize = cfg->limits.nofile = -1;
+	cfg->limits.fsize = cfg->limits.nofile = cfg->limits.cpus = -1;
 	cfg->sandbox_network = -1;
 	cfg->sandbox_workdir = -1;
 	cfg->prune_idle_hours = -1;

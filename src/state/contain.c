@@ -8,6 +8,7 @@
 
 #include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -142,9 +143,73 @@ contain_size_parse(const char *s, int64_t *out, char **cause)
 	return 0;
 }
 
+/* Fail with "CPUs S: why", s quoted for display. */
+static int
+contain_cpus_fail(char **cause, const char *s, const char *why)
+{
+	char	*q = shquote(s);
+	int	 r;
+
+	r = claw_fail(cause, CLAW_ERR_INVAL, "CPUs %s: %s", q, why);
+	free(q);
+	return r;
+}
+
+/* Parse a number of CPUs into thousandths; see contain.h. */
+int
+contain_cpus_parse(const char *s, int64_t *out, char **cause)
+{
+	const char	*p = s;
+	int64_t		 v = 0;
+	int		 frac = -1;
+
+	if (s == NULL || *s == '\0')
+		return claw_fail(cause, CLAW_ERR_INVAL, "empty number of CPUs");
+	for (; *p != '\0'; p++) {
+		if (*p == '.' && frac == -1 && p != s && p[1] != '\0') {
+			frac = 0;
+			continue;
+		}
+		if (*p < '0' || *p > '9' || frac == 3)
+			break;
+		if (v > CONTAIN_CPUS_MAX)
+			return contain_cpus_fail(cause, s, "too many");
+		v = v * 10 + (*p - '0');
+		if (frac >= 0)
+			frac++;
+	}
+	if (*p == 'm' && p[1] == '\0' && frac == -1 && p != s)
+		p++;			/* thousandths already */
+	else if (*p == '\0')
+		for (frac = frac < 0 ? 0 : frac; frac < 3; frac++)
+			v *= 10;
+	if (*p != '\0')
+		return contain_cpus_fail(cause, s, "expected a number such as "
+		    "2, 1.5 (at most three decimals) or 500m");
+	if (v > CONTAIN_CPUS_MAX)
+		return contain_cpus_fail(cause, s, "too many (at most 4096)");
+	*out = v;
+	return 0;
+}
+
+/* Write thousandths of a CPU as a decimal; see contain.h. */
+void
+contain_cpus_format(int64_t milli, char *buf, size_t len)
+{
+	int	n;
+
+	n = snprintf(buf, len, "%lld.%03lld", (long long)(milli / 1000),
+	    (long long)(milli % 1000));
+	while (n > 0 && (size_t)n < len && buf[n - 1] == '0')
+		buf[--n] = '\0';
+	if (n > 0 && (size_t)n < len && buf[n - 1] == '.')
+		buf[--n] = '\0';
+}
+
 /* The JSON member names of the limits, in struct order. */
 static const char *const contain_limit_names[] = {
-	"memory", "processes", "cpuSeconds", "fileSize", "openFiles"
+	"memory", "processes", "cpuSeconds", "fileSize", "openFiles",
+	"cpuMillis"
 };
 
 /* Return the address of limit i of l. */
@@ -152,7 +217,7 @@ static int64_t *
 contain_limit_at(struct contain_limits *l, size_t i)
 {
 	int64_t	*f[] = { &l->memory, &l->nproc, &l->cpu, &l->fsize,
-	    &l->nofile };
+	    &l->nofile, &l->cpus };
 
 	return f[i];
 }

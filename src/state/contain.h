@@ -40,6 +40,7 @@ struct contain_limits {
 	int64_t	cpu;		/* CPU seconds */
 	int64_t	fsize;		/* bytes a file may grow to */
 	int64_t	nofile;		/* open files */
+	int64_t	cpus;		/* thousandths of a CPU at once (cpu cgroup) */
 };
 
 /*
@@ -108,6 +109,18 @@ extern const struct names contain_network_names;
  */
 int		 contain_size_parse(const char *s, int64_t *out, char **cause);
 
+/*
+ * Parse a number of CPUs -- "2", "1.5", "0.25" (at most three decimals)
+ * or "500m" (thousandths, as Kubernetes writes them) -- into thousandths
+ * of a CPU, 1 to CONTAIN_CPUS_MAX; 0 on success, CLAW_ERR_INVAL with
+ * cause otherwise.  "0" is 0: no limit.
+ */
+#define CONTAIN_CPUS_MAX	4096000		/* 4096 CPUs */
+int		 contain_cpus_parse(const char *s, int64_t *out, char **cause);
+
+/* Write thousandths of a CPU as the shortest decimal: 1500 as "1.5". */
+void		 contain_cpus_format(int64_t milli, char *buf, size_t len);
+
 /* The largest limit accepted from JSON (2^53, exact in a double). */
 #define CONTAIN_LIMIT_MAX	9007199254740992.0
 
@@ -115,7 +128,8 @@ struct cJSON;
 
 /*
  * The non-zero limits as a JSON object ("memory", "processes",
- * "cpuSeconds", "fileSize", "openFiles"; bytes for sizes).
+ * "cpuSeconds", "fileSize", "openFiles", "cpuMillis"; bytes for sizes,
+ * thousandths of a CPU for cpus).
  */
 struct cJSON	*contain_limits_json(const struct contain_limits *l);
 

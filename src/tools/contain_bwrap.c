@@ -332,6 +332,38 @@ bw_memcg(struct buf *b, const struct contain_spec *spec)
 }
 
 /*
+ * Put the sandbox in a cpu cgroup of its own with the CPU limit (a
+ * bandwidth: QUOTA microseconds of CPU every 100 ms, shared by all its
+ * processes), where one is writable (cgroup v2's cpu.max, v1's CFS
+ * quota), else warn that it is not enforced.  The kernel's smallest
+ * quota is 1 ms: 0.01 CPU.
+ */
+static void
+bw_cpucg(struct buf *b, const struct contain_spec *spec)
+{
+	int64_t	quota = spec->limits->cpus * 100;
+
+	if (quota < 1000)
+		quota = 1000;
+	buf_appendf(b, "__claw_cc=\nfor __claw_b in /sys/fs/cgroup/cpu "
+	    "/sys/fs/cgroup; do\n\t[ -w \"$__claw_b\" ] && [ -f "
+	    "\"$__claw_b/cgroup.procs\" ] || continue\n"
+	    "\t__claw_c=$__claw_b/clawssh-%s; mkdir -p \"$__claw_c\" "
+	    "2>/dev/null || continue\n"
+	    "\tif [ -f \"$__claw_c/cpu.max\" ]; then echo \"%" PRId64
+	    " 100000\" > \"$__claw_c/cpu.max\"\n"
+	    "\telif [ -f \"$__claw_c/cpu.cfs_quota_us\" ]; then echo 100000 > "
+	    "\"$__claw_c/cpu.cfs_period_us\" && echo %" PRId64 " > "
+	    "\"$__claw_c/cpu.cfs_quota_us\"\n"
+	    "\telse false; fi 2>/dev/null && "
+	    "echo $$ > \"$__claw_c/cgroup.procs\" 2>/dev/null && "
+	    "{ __claw_cc=$__claw_c; break; }\ndone\n"
+	    "[ -n \"$__claw_cc\" ] || echo \"clawssh: warning: the CPU limit "
+	    "is not enforced on this host (no writable cpu cgroup)\" >&2\n",
+	    spec->id, quota, quota);
+}
+
+/*
  * Set $__claw_as to prlimit's --as for the memory limit, or to nothing
  * where a memory cgroup holds it (hold: $__claw_mc) or the sandbox has
  * GPUs, with a warning when nothing does.
@@ -365,6 +397,8 @@ bw_limits(struct buf *b, const struct contain_spec *spec, int hold)
 {
 	const struct contain_limits	*l = spec->limits;
 
+	if (l != NULL && l->cpus != 0)
+		bw_cpucg(b, spec);
 	if (l == NULL || (l->memory == 0 && l->nproc == 0 && l->cpu == 0 &&
 	    l->fsize == 0 && l->nofile == 0))
 		return;

@@ -203,7 +203,7 @@ oci_check_numbers(const struct contain_policy *p, char **cause)
 	size_t				 i;
 
 	if (l->memory < 0 || l->nproc < 0 || l->cpu < 0 || l->fsize < 0 ||
-	    l->nofile < 0)
+	    l->nofile < 0 || l->cpus < 0)
 		return claw_fail(cause, CLAW_ERR_INVAL, "negative limit");
 	if (p->ngpus != 0 && p->gpus == NULL)
 		return claw_fail(cause, CLAW_ERR_INVAL, "no GPU indexes");
@@ -366,6 +366,11 @@ oci_append_limits(const struct contain_limits *l, struct buf *b)
 		oci_word(b, "--ulimit");
 		oci_wordf(b, "nofile=%" PRId64 ":%" PRId64, l->nofile,
 		    l->nofile);
+	}
+	if (l->cpus != 0) {	/* the engine's cpu cgroup, for all */
+		oci_word(b, "--cpus");
+		oci_wordf(b, "%" PRId64 ".%03" PRId64, l->cpus / 1000,
+		    l->cpus % 1000);
 	}
 }
 

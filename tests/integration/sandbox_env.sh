@@ -191,6 +191,29 @@ for c in /sys/fs/cgroup/memory/clawssh-"$mem" /sys/fs/cgroup/clawssh-"$mem"; do
 	[ -d "$c" ] && fail "cgroup $c left"
 done
 
+# 8b. A CPU limit: the sandbox's processes together get at most that
+# much CPU (a cpu cgroup where the host lets us make one; else a warning
+# says it is not enforced).  A busy loop runs 2 s beside a sleep; its
+# CPU ticks (100 a second) stay near 0.2 CPU's 40, far from a free
+# loop's 200 (what the machine's other work leaves it only lowers it).
+cpu=$(provision e4 --cpus 0.2) || fail "provision with a CPU limit"
+# shellcheck disable=SC2016 # expanded in the sandbox
+out=$("$CLAWSSH" exec -s "$cpu" -- sh -c 'sh -c "while :; do :; done" &
+    p=$!; sleep 2; read -r s < /proc/$p/stat; kill $p; set -- $s;
+    echo "ticks $((${14} + ${15}))"' 2>&1) || fail "busy loop: $out"
+t=$(printf '%s\n' "$out" | sed -n 's/^ticks //p')
+if [ -d /sys/fs/cgroup/cpu/clawssh-"$cpu" ] ||
+    [ -f /sys/fs/cgroup/clawssh-"$cpu"/cpu.max ]; then
+	[ "$t" -le 80 ] || fail "0.2 CPU: a busy loop got $t ticks in 2 s"
+else
+	expect_match "$out" "the CPU limit is not enforced" "said, not enforced"
+fi
+expect_match "$("$CLAWSSH" status "$cpu")" "CPUs 0.2 " "status shows it"
+"$CLAWSSH" destroy "$cpu" >/dev/null || fail "destroy the CPU-limited one"
+for c in /sys/fs/cgroup/cpu/clawssh-"$cpu" /sys/fs/cgroup/clawssh-"$cpu"; do
+	[ -d "$c" ] && fail "cgroup $c left"
+done
+
 # 9. Destroy leaves no process, mount or cgroup of the sandbox.
 x -- sh -c "setsid $sentinel >/dev/null 2>&1 < /dev/null &" ||
     fail "start a sentinel again"

@@ -476,7 +476,7 @@ test_sandbox_runtime_limits(void **state)
 	cfg = load_sandbox(f, "\"runtime\": \"none\", \"network\": "
 	    "\"host\", \"limits\": {\"memory\": \"512M\", \"processes\": "
 	    "64, \"cpuSeconds\": 10, \"fileSize\": 1048576, "
-	    "\"openFiles\": \"1k\"}");
+	    "\"openFiles\": \"1k\", \"cpus\": 1.5}");
 	assert_int_equal(cfg->sandbox_runtime, CONTAIN_NONE);
 	assert_int_equal(cfg->sandbox_network, CONTAIN_NET_HOST);
 	assert_int_equal(cfg->limits.memory, 512 * 1024 * 1024);
@@ -484,7 +484,18 @@ test_sandbox_runtime_limits(void **state)
 	assert_int_equal(cfg->limits.cpu, 10);
 	assert_int_equal(cfg->limits.fsize, 1048576);
 	assert_int_equal(cfg->limits.nofile, 1024);
+	assert_int_equal(cfg->limits.cpus, 1500);
 	config_free(cfg);
+	cfg = load_sandbox(f, "\"limits\": {\"cpus\": \"250m\"}");
+	assert_int_equal(cfg->limits.cpus, 250);
+	assert_int_equal(cfg->limits.memory, -1);
+	config_free(cfg);
+	expect_sandbox_error(f, "\"limits\": {\"cpus\": 0.0001}",
+	    "sandbox.limits.cpus: expected a number of CPUs from 0 to 4096, "
+	    "at most three decimals (1.5), or a string such as \"500m\"");
+	expect_sandbox_error(f, "\"limits\": {\"cpus\": \"lots\"}",
+	    "sandbox.limits.cpus: CPUs 'lots': expected a number such as 2, "
+	    "1.5 (at most three decimals) or 500m");
 	cfg = load_sandbox(f, "\"limits\": {\"cpuSeconds\": 0}");
 	assert_int_equal(cfg->limits.cpu, 0);
 	assert_int_equal(cfg->limits.memory, -1);

@@ -497,6 +497,44 @@ test_workdir_box(void **state)
 	free(plain);
 }
 
+/*
+ * A CPU limit puts the environment's holder (and a command of its own)
+ * in a cpu cgroup with the quota: 0.25 CPU is 25 ms every 100 ms, and
+ * 0.001 the kernel's smallest, 1 ms; the limit is part of the spec.
+ */
+static void
+test_cpus_cgroup(void **state)
+{
+	struct sandbox_settings	 s;
+	struct contain_spec	 spec;
+	char			*text, *plain;
+
+	(void)state;
+	sandbox_settings_default(&s);
+	memset(&spec, 0, sizeof spec);
+	spec.settings = &s;
+	spec.limits = &s.limits;
+	spec.root = ROOT;
+	spec.id = ID;
+	spec.agent = "/opt/agent";
+	plain = contain_bwrap_box(&spec);
+	assert_null(strstr(plain, "cpu.cfs_quota_us"));
+	s.limits.cpus = 250;
+	text = contain_bwrap_box(&spec);
+	assert_non_null(strstr(text, "25000 100000"));
+	assert_non_null(strstr(text, "echo 25000 > "));
+	assert_non_null(strstr(text, "/sys/fs/cgroup/cpu "));
+	assert_non_null(strstr(text, "the CPU limit is not enforced"));
+	assert_string_not_equal(strstr(text, "--spec "), strstr(plain,
+	    "--spec "));
+	free(text);
+	s.limits.cpus = 1;
+	text = contain_bwrap_wrap(&spec);
+	assert_non_null(strstr(text, "echo 1000 > "));
+	free(text);
+	free(plain);
+}
+
 /* A missing user, uid 0 or a bad setting stop the command (125). */
 static void
 test_refusals(void **state)
@@ -546,6 +584,7 @@ main(void)
 		cmocka_unit_test(test_workdir_guard),
 		cmocka_unit_test(test_workdir_guard_image),
 		cmocka_unit_test(test_workdir_box),
+		cmocka_unit_test(test_cpus_cgroup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -197,6 +197,7 @@ test_docker_full(void **state)
 	p.limits.cpu = 600;
 	p.limits.fsize = 1073741824;
 	p.limits.nofile = 1024;
+	p.limits.cpus = 1500;
 	p.user = "1000:1000";
 	p.env = env;
 	p.nenv = 2;
@@ -207,7 +208,7 @@ test_docker_full(void **state)
 	    "[--pids-limit][256][--memory][536870912]"
 	    "[--memory-swap][536870912][--ulimit][cpu=600:600]"
 	    "[--ulimit][fsize=1073741824:1073741824]"
-	    "[--ulimit][nofile=1024:1024]"
+	    "[--ulimit][nofile=1024:1024][--cpus][1.500]"
 	    "[--mount][type=bind,source=/srv/ws,target=/workspace,readonly]"
 	    "[--user][1000:1000][--gpus][\"device=0,1\"]"
 	    HOLDER("ghcr.io/acme/build-env:1.2@sha256:ab12"));
@@ -683,6 +684,45 @@ test_size_bad(void **state)
 	assert_string_equal(cause, "size '99999999999T': too large");
 	free(cause);
 	assert_true(v == 42);
+}
+
+/* Numbers of CPUs: decimals and "m" read, refusals, and back as text. */
+static void
+test_cpus(void **state)
+{
+	static const struct { const char *s; int64_t v; const char *f; } ok[] = {
+		{ "0", 0, "0" }, { "2", 2000, "2" }, { "1.5", 1500, "1.5" },
+		{ "0.25", 250, "0.25" }, { "0.001", 1, "0.001" },
+		{ "500m", 500, "0.5" }, { "4096", 4096000, "4096" },
+		{ "007.010", 7010, "7.01" },
+	};
+	static const char *const bad[] = {
+		"", "-1", "+1", "1.", ".5", "1.2345", "1.5m", "m", "1e3",
+		"4097", "4096.001", "99999999999999999999", "1 ", " 1", "0x1",
+		"1,5", "2c",
+	};
+	char	 text[32], *cause;
+	int64_t	 v;
+	size_t	 i;
+
+	(void)state;
+	for (i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+		cause = NULL;
+		if (contain_cpus_parse(ok[i].s, &v, &cause) != 0)
+			fail_msg("%s: %s", ok[i].s, cause);
+		assert_true(v == ok[i].v);
+		contain_cpus_format(v, text, sizeof text);
+		assert_string_equal(text, ok[i].f);
+	}
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		cause = NULL;
+		v = 42;
+		if (contain_cpus_parse(bad[i], &v, &cause) != CLAW_ERR_INVAL)
+			fail_msg("accepted: \"%s\"", bad[i]);
+		assert_non_null(cause);
+		assert_true(v == 42);
+		free(cause);
+	}
 }
 
 /* The sandbox directory of the wrap tests (lock, run log, warnings). */
@@ -1380,6 +1420,7 @@ main(void)
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_size_ok),
 		cmocka_unit_test(test_size_bad),
+		cmocka_unit_test(test_cpus),
 		cmocka_unit_test(test_wrap_docker),
 		cmocka_unit_test(test_wrap_box),
 		cmocka_unit_test(test_wrap_user_name),

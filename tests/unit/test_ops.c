@@ -48,6 +48,8 @@ good_value(const struct op_arg *a)
 		return cJSON_CreateString(a->names->v[0]);
 	case OP_SIZE:
 		return cJSON_CreateString("512M");
+	case OP_CPUS:
+		return cJSON_CreateNumber(1.5);
 	case OP_GPU:
 		return cJSON_CreateString("all");
 	case OP_SIGNAL:
@@ -83,6 +85,7 @@ bad_value(const struct op_arg *a)
 	case OP_BOOL:
 		return cJSON_CreateString("yes");
 	case OP_SIZE:
+	case OP_CPUS:
 	case OP_GPU:
 	case OP_SIGNAL:
 		return cJSON_CreateTrue();

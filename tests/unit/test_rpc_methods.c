@@ -123,6 +123,14 @@ test_sandbox_methods(void **state)
 	rpc_call_clear(&c);
 	builds("sandbox.provision", "{\"host\":\"h\",\"gpu\":2}",
 	    "provision|--host=h|--gpu=2|--json", NULL);
+	builds("sandbox.provision", "{\"host\":\"h\",\"cpus\":1.5}",
+	    "provision|--host=h|--cpus=1.5|--json", NULL);
+	builds("sandbox.provision", "{\"host\":\"h\",\"cpus\":\"250m\"}",
+	    "provision|--host=h|--cpus=250m|--json", NULL);
+	BAD("sandbox.provision", "{\"host\":\"h\",\"cpus\":1.2345}",
+	    "params.cpus: expected a number of CPUs");
+	BAD("sandbox.provision", "{\"host\":\"h\",\"cpus\":\"lots\"}",
+	    "params.cpus: expected a number of CPUs");
 	/* The runtimes the CLI takes, from the same table (issue 19). */
 	builds("sandbox.provision", "{\"host\":\"h\",\"runtime\":\"podman\"}",
 	    "provision|--host=h|--runtime=podman|--json", NULL);
