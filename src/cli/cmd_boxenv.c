@@ -16,6 +16,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "box_stop.h"
 #include "buf.h"
 #include "cmd.h"
 #include "cmd_box.h"
@@ -56,10 +57,6 @@ static const char start_usage[] =
  * removal of the sandbox's cgroups; boxenv_status.sh prints box-status's
  * JSON.
  */
-#define BOXENV_SH_STOP_BWRAP						\
-	HOSTDIR_SCRIPT_BOXKILL HOSTDIR_SCRIPT_CGROUPS_RM		\
-	HOST_SH_BOXENV_STOP_BWRAP "clawcgroups \"$id\"\nexit 0\n"
-
 /*
  * Parse the options of stop/start (the operations table's sandbox.stop
  * and sandbox.start), load and connect the sandbox; 0, or an exit
@@ -110,22 +107,37 @@ boxenv_run(struct cmd_box *b, const char *script, struct buf *out)
 }
 
 /*
- * Append "set -- " and the sandbox directory, its run directory and the
- * agent ('' when none), quoted, the parameters of the boxenv scripts
- * that take them; 0, or an exit status after printing why.
+ * The sandbox directory of b, its run directory and the agent (NULL when
+ * none), allocated, the parameters of the boxenv scripts; 0, or an exit
+ * status after printing why.
+ */
+static int
+boxenv_where(struct cmd_box *b, char **dir, char **run, char **agent)
+{
+	const struct registry_record	*r = b->rec;
+	int				 rc;
+
+	*agent = NULL;
+	if (r->settings.runtime == CONTAIN_BWRAP &&
+	    (rc = cmd_env_agent(b, agent)) != 0)
+		return rc;
+	*dir = xasprintf("%s/%s", r->remote_root, r->id);
+	*run = contain_bwrap_rundir(r->remote_root, r->id);
+	return 0;
+}
+
+/*
+ * Append "set -- " and the parameters of the boxenv scripts, quoted; 0,
+ * or an exit status after printing why.
  */
 static int
 boxenv_params(struct cmd_box *b, struct buf *s)
 {
-	const struct registry_record	*r = b->rec;
-	char				*dir, *run, *agent = NULL;
-	int				 rc;
+	char	*dir, *run, *agent;
+	int	 rc;
 
-	if (r->settings.runtime == CONTAIN_BWRAP &&
-	    (rc = cmd_env_agent(b, &agent)) != 0)
+	if ((rc = boxenv_where(b, &dir, &run, &agent)) != 0)
 		return rc;
-	dir = xasprintf("%s/%s", r->remote_root, r->id);
-	run = contain_bwrap_rundir(r->remote_root, r->id);
 	buf_append_str(s, "set -- ");
 	shquote_append(s, dir);
 	buf_append_str(s, " ");
@@ -166,16 +178,22 @@ boxenv_stop_script(struct cmd_box *b)
 {
 	const struct registry_record	*r = b->rec;
 	struct buf			 s = BUF_INIT;
-	char				*oci, *cause = NULL;
+	char				*oci, *cause = NULL, *dir, *run, *agent;
 
-	if (boxenv_params(b, &s) != 0) {
-		buf_free(&s);
+	if (boxenv_where(b, &dir, &run, &agent) != 0)
 		return NULL;
+	if (r->settings.runtime == CONTAIN_BWRAP) {
+		oci = box_stop_script_bwrap(dir, run, agent);
+		free(dir);
+		free(run);
+		free(agent);
+		return oci;
 	}
-	buf_append_str(&s, HOST_SH_BOXENV_PROCS);
-	if (r->settings.runtime == CONTAIN_BWRAP)
-		buf_append_str(&s, BOXENV_SH_STOP_BWRAP);
-	else if (r->settings.runtime == CONTAIN_NONE)
+	box_stop_start(&s, dir, run, agent);
+	free(dir);
+	free(run);
+	free(agent);
+	if (r->settings.runtime == CONTAIN_NONE)
 		buf_append_str(&s, "echo stopped\n");
 	else if ((oci = contain_oci_stop(r->settings.runtime, r->id,
 	    &cause)) != NULL) {
@@ -195,6 +213,7 @@ cmd_stop(int argc, char **argv)
 {
 	struct cmd_box	 b;
 	struct buf	 out = BUF_INIT;
+	const char	*state;
 	char		*script;
 	int		 rc, json = 0;
 
@@ -207,14 +226,11 @@ cmd_stop(int argc, char **argv)
 	}
 	rc = boxenv_run(&b, script, &out);
 	free(script);
-	if (rc == 0 && (out.len == 0 || out.data[out.len - 1] != '\n' ||
-	    (strcmp(out.data, "stopped\n") != 0 &&
-	    strcmp(out.data, "not running\n") != 0)))
+	if (rc == 0 && (state = box_stop_state(&out)) == NULL)
 		rc = cmd_fail("%s: malformed answer to stop",
 		    transport_label(b.t));
 	else if (rc == 0)
-		boxenv_said(b.rec->id, out.data[0] == 's' ? "stopped" :
-		    "not running", json);
+		boxenv_said(b.rec->id, state, json);
 out:
 	buf_free(&out);
 	cmd_box_free(&b);

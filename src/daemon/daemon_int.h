@@ -407,6 +407,8 @@ struct droute_box {
 int	droute_proc_box(struct dcall *c, const struct droute *r,
 	    struct droute_box *b);
 void	droute_box_clear(struct droute_box *b);
+/* clawssh stop's script for r's sandbox (box_stop.h), allocated. */
+char	*droute_stop_script(const struct droute *r);
 /* Whether r's host agent is up and runs its own steps (fs-read). */
 int	droute_agent_self(struct dcall *c, const struct droute *r);
 /* Timeouts and kills due; the next one's time (monotonic ms). */
@@ -423,9 +425,14 @@ void	dfs_step_exit(struct dcall *c, int status);
 void	dfs_patch_free(struct dfs_patch *);
 void	dfs_step_failed(struct dcall *c, const char *why);
 
-/* daemon_proc.c: process calls (poll, list, ...) made by the daemon */
+/*
+ * daemon_proc.c: process calls (poll, list, ...) and sandbox.stop made
+ * by the daemon
+ */
 /* Start c's step on its sandbox's host: 1, or 0 when a worker must. */
 int	dproc_call(struct dcall *c);
+/* The same for a sandbox.stop (c->rc.stop). */
+int	dproc_stop(struct dcall *c);
 /* Output of its step's channel (stream 0 stdout, 1 stderr). */
 void	dproc_output(struct dcall *c, int stream, const char *p, size_t n);
 /* The step ended: its exit status, or the signal that ended it. */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * process.start, list, poll, log, wait, kill and write made by the
- * daemon itself (issue 19), with no worker process: for a sandbox with a
+ * process.start, list, poll, log, wait, kill and write, and
+ * sandbox.stop, made by the daemon itself (issue 19), with no worker
+ * process: for a sandbox with a
  * route (daemon_route.c: its host, its directory there, the host agent's
  * path) the daemon runs the step process_step_argv builds -- the host
  * agent's proc-* command -- on a channel of its own on its session to the
@@ -15,7 +16,8 @@
  * after a check that it runs (else a worker, which starts it); its
  * variables travel on the channel's stdin as an exec's do.  Anything
  * else (no route, no session to the host now, a mirror sandbox's start,
- * which pushes first) goes to a worker as before.
+ * which pushes first) goes to a worker as before.  A stop runs clawssh
+ * stop's script (box_stop.h) and answers as `clawssh stop --json`.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -30,6 +32,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "box_stop.h"
 #include "buf.h"
 #include "clock.h"
 #include "compat.h"
@@ -38,6 +41,7 @@
 #include "process.h"
 #include "process_json.h"
 #include "remote_cmd.h"
+#include "remote_err.h"
 #include "shquote.h"
 #include "strv.h"
 #include "xmalloc.h"
@@ -45,6 +49,7 @@
 #define DPROC_WAIT_SLICE_DS	50	/* a wait's remote slice, 0.1 s */
 #define DPROC_EXIT_FAILED	255	/* the CLI's own failures */
 #define DPROC_NOJOIN		75	/* droute_proc_box's check failed */
+#define DPROC_STOP_OUT_MAX	64	/* "stopped\n" or "not running\n" */
 
 /* A process call's step and what came back so far. */
 struct dproc {
@@ -57,6 +62,7 @@ struct dproc {
 	struct process_step	 s;		/* handle, sig: the call's */
 	struct process_start	 start;		/* START: its handle */
 	int64_t			 deadline;	/* wait: monotonic ms, 0: none */
+	int			 stop;		/* sandbox.stop, not s */
 	struct buf		 out;
 	struct buf		 err;
 	size_t			 max;		/* stdout cap */
@@ -73,6 +79,18 @@ dproc_fail(struct dcall *c, char *cause)
 	free(line);
 	free(cause);
 	drpc_finish(c, DPROC_EXIT_FAILED);
+}
+
+/* Answer c with json (freed) on one line, as the CLI prints it. */
+static void
+dproc_json(struct dcall *c, cJSON *json)
+{
+	char	*text = cJSON_PrintUnformatted(json);
+
+	cJSON_Delete(json);
+	dcall_output(c, 0, text, strlen(text));
+	dcall_output(c, 0, "\n", 1);
+	free(text);
 }
 
 /* The host command of argv as one line for sshd's shell. */
@@ -208,6 +226,65 @@ dproc_call(struct dcall *c)
 	return 1;
 }
 
+/* Make c's sandbox.stop in the daemon; see daemon_int.h. */
+int
+dproc_stop(struct dcall *c)
+{
+	struct droute	*r;
+	struct dhost	*h;
+	struct dproc	*p;
+	const char	*label, *sd, *agent;
+	char		*script, *cmd;
+	char		*argv[] = { (char *)(uintptr_t)"sh",
+			    (char *)(uintptr_t)"-c", NULL, NULL };
+
+	if (c->rc.sandbox == NULL || (r = droute_lookup(c)) == NULL ||
+	    (h = droute_proc_at(c, r, &label, &sd, &agent)) == NULL)
+		return 0;
+	p = xcalloc(1, sizeof *p);
+	p->host = h;
+	p->at.label = p->label = xstrdup(label);
+	p->stop = 1;
+	p->max = DPROC_STOP_OUT_MAX;
+	c->proc = p;
+	log_debug("%s: sandbox %s: in the daemon, clawssh stop's script",
+	    c->method, c->rc.sandbox);
+	script = droute_stop_script(r);
+	argv[2] = script;
+	cmd = dproc_command(argv);
+	free(script);
+	p->ch = dchan_new(h, NULL, 0, cmd, NULL);
+	p->ch->call = c;
+	p->ch->in_eof = 1;
+	free(cmd);
+	return 1;
+}
+
+/* Answer c's stop from what its script said, as `clawssh stop --json`. */
+static void
+dproc_stop_answer(struct dcall *c, int status)
+{
+	struct dproc	*p = c->proc;
+	const char	*state;
+	cJSON		*json;
+
+	if (status != 0) {
+		dproc_fail(c, remote_err_explain_label(p->label, &p->err,
+		    status));
+		return;
+	}
+	if ((state = box_stop_state(&p->out)) == NULL) {
+		dproc_fail(c, xasprintf("%s: malformed answer to stop",
+		    p->label));
+		return;
+	}
+	json = cJSON_CreateObject();
+	cJSON_AddStringToObject(json, "id", c->rc.sandbox);
+	cJSON_AddStringToObject(json, "state", state);
+	dproc_json(c, json);
+	drpc_finish(c, 0);
+}
+
 /* Collect the step's output, capped; see daemon_int.h. */
 void
 dproc_output(struct dcall *c, int stream, const char *p, size_t n)
@@ -221,18 +298,6 @@ dproc_output(struct dcall *c, int stream, const char *p, size_t n)
 		n = b->len < max ? max - b->len : 0;
 	}
 	buf_append(b, p, n);
-}
-
-/* Answer c with json (freed) on one line, as the CLI prints it. */
-static void
-dproc_json(struct dcall *c, cJSON *json)
-{
-	char	*text = cJSON_PrintUnformatted(json);
-
-	cJSON_Delete(json);
-	dcall_output(c, 0, text, strlen(text));
-	dcall_output(c, 0, "\n", 1);
-	free(text);
 }
 
 /* Answer c with the judged reply r, as `process SUB --json` would. */
@@ -296,6 +361,10 @@ dproc_exit(struct dcall *c, int status, const char *sig)
 	if (p->overflow) {
 		dproc_fail(c, xasprintf("%s: remote output larger than "
 		    "expected", p->at.label));
+		return;
+	}
+	if (p->stop) {
+		dproc_stop_answer(c, status);
 		return;
 	}
 	if (p->s.op == PROCESS_OP_START && (status == DPROC_NOJOIN ||

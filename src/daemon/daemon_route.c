@@ -35,6 +35,7 @@
 #include <cjson/cJSON.h>
 
 #include "agent_req.h"
+#include "box_stop.h"
 #include "buf.h"
 #include "clock.h"
 #include "compat.h"
@@ -631,6 +632,13 @@ droute_proc_box(struct dcall *c, const struct droute *r,
 	b->check = droute_join_check(r);
 	b->workspace = xasprintf("%s/workspace", r->sandbox_dir);
 	return 0;
+}
+
+/* The stop script of r's sandbox; see daemon_int.h. */
+char *
+droute_stop_script(const struct droute *r)
+{
+	return box_stop_script_bwrap(r->sandbox_dir, r->dir, r->agent);
 }
 
 /* Free what droute_proc_box made. */

@@ -201,6 +201,8 @@ drpc_run(struct dclient *cl, const cJSON *id, const char *method,
 		return;
 	if (c->rc.proc.simple && dproc_call(c))
 		return;
+	if (c->rc.stop && dproc_stop(c))
+		return;
 	drpc_start_pending(d);
 }
 

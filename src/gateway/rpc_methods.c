@@ -457,8 +457,12 @@ rm_box_op(struct rpc_params *rp, struct rpc_call *c, const char *sub,
 		rp_arg(rp, sub2);
 	if (json)
 		rp_arg(rp, "--json");
-	if (rm_sandbox(rp, c, &id) != 0 || rm_conn(rp) != 0)
+	if (rm_sandbox(rp, c, &id) != 0)
 		return rp->err;
+	c->conn_first = rp->argc;	/* part of the route's key */
+	if (rm_conn(rp) != 0)
+		return rp->err;
+	c->conn_n = rp->argc - c->conn_first;
 	rp_arg(rp, "--");
 	return rp_arg(rp, id);
 }
@@ -488,6 +492,7 @@ rm_recreate(struct rpc_params *rp, struct rpc_call *c)
 static int
 rm_stop(struct rpc_params *rp, struct rpc_call *c)
 {
+	c->stop = 1;
 	return rm_box_op(rp, c, "stop", NULL, 1);
 }
 

@@ -112,6 +112,8 @@ struct rpc_call {
 	struct rpc_exec	  exec;		/* exec only */
 	struct rpc_fs	  fs;		/* fs.read, fs.stat, fs.ls only */
 	struct rpc_proc	  proc;		/* process.* */
+	int		  stop;		/* sandbox.stop: the daemon may
+					   make it (daemon_proc.c) */
 };
 
 /*

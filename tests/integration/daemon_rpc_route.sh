@@ -327,7 +327,7 @@ case_9() {
 }
 
 case_10() {
-	lib_cases_as_nonroot RPC_ROUTE_CASES "1 2 3 5 9 11 12 13 14 15 16"
+	lib_cases_as_nonroot RPC_ROUTE_CASES "1 2 3 5 9 11 12 13 14 15 16 17"
 }
 
 # fs ID METHOD PARAMS: a file tool request line for $id.
@@ -900,4 +900,39 @@ case_16() {
 	    "a sandbox of its own (no agent): a 90 KB word"
 }
 
-lib_run_cases "${RPC_ROUTE_CASES:-1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16}"
+# sandbox.stop made by the daemon: clawssh stop's script on its own
+# session, the same answer as `clawssh stop --json`; the sandbox's
+# background processes and environment end; the route stands, and the
+# next exec starts the environment again.
+case_17() {
+	warm seventeen
+	w0=$(workers stop)
+	rpc "$(preq 2 process.start ',"argv":["sleep","3717.'$$'"]')" \
+	    "$(ex 3 ',"argv":["sh","-c","echo before > /tmp/mark"]')"
+	hp=$(cut -d' ' -f1 "$R/$id/run/box.pid")
+	kill -0 "$hp" || lib_case_fail "no holder before stop"
+	pgrep -f "^sleep 3717.$$" > /dev/null || lib_case_fail "no sleeper"
+	rpc "$(preq 4 sandbox.stop '')" "$(preq 5 sandbox.stop '')"
+	expect_eq "$(jq -c 'select(.id == 4) | .result' "$T/out")" \
+	    "{\"id\":\"$id\",\"state\":\"stopped\"}" "stopped"
+	expect_eq "$(jq -c 'select(.id == 5) | .result' "$T/out")" \
+	    "{\"id\":\"$id\",\"state\":\"not running\"}" "again: not running"
+	expect_eq "$(workers stop)" "$w0" "no worker for stop"
+	grep -q "sandbox $id: in the daemon, clawssh stop's script" \
+	    "$T/daemon.log" || lib_case_fail "not said in the daemon's log"
+	_i=0
+	while kill -0 "$hp" 2>/dev/null && [ $_i -lt 30 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	kill -0 "$hp" 2>/dev/null && lib_case_fail "the holder survived stop"
+	pgrep -f "^sleep 3717.$$" > /dev/null &&
+	    lib_case_fail "the background process survived stop"
+	expect_eq "$("$CLAWSSH" stop --json "$id" | jq -c .)" \
+	    "{\"id\":\"$id\",\"state\":\"not running\"}" "the CLI says the same"
+	rpc "$(ex 6 ',"argv":["sh","-c","cat /tmp/mark 2>/dev/null; echo after"]')"
+	expect_eq "$(stream 6 stdout)" after "a fresh environment after stop"
+	[ -S "$R/$id/run/box.sock" ] || lib_case_fail "no environment after"
+}
+
+lib_run_cases "${RPC_ROUTE_CASES:-1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17}"
