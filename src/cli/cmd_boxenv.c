@@ -138,13 +138,7 @@ boxenv_params(struct cmd_box *b, struct buf *s)
 
 	if ((rc = boxenv_where(b, &dir, &run, &agent)) != 0)
 		return rc;
-	buf_append_str(s, "set -- ");
-	shquote_append(s, dir);
-	buf_append_str(s, " ");
-	shquote_append(s, run);
-	buf_append_str(s, " ");
-	shquote_append(s, agent != NULL ? agent : "");
-	buf_append_str(s, "\n");
+	box_script_params(s, dir, run, agent);
 	free(agent);
 	free(run);
 	free(dir);

@@ -77,17 +77,13 @@ ops_schema_arg(const struct op_arg *a)
 		cJSON_AddStringToObject(o, "type", "boolean");
 		break;
 	case OP_CPUS:
-		o = cJSON_CreateObject();
-		t = cJSON_AddArrayToObject(o, "type");
-		cJSON_AddItemToArray(t, cJSON_CreateString("number"));
-		cJSON_AddItemToArray(t, cJSON_CreateString("string"));
-		break;
 	case OP_SIZE:
 	case OP_GPU:
 	case OP_SIGNAL:
 		o = cJSON_CreateObject();
 		t = cJSON_AddArrayToObject(o, "type");
-		cJSON_AddItemToArray(t, cJSON_CreateString("integer"));
+		cJSON_AddItemToArray(t, cJSON_CreateString(a->type == OP_CPUS ?
+		    "number" : "integer"));
 		cJSON_AddItemToArray(t, cJSON_CreateString("string"));
 		break;
 	case OP_ARGV:

@@ -21,9 +21,9 @@
 	HOSTDIR_SCRIPT_BOXKILL HOSTDIR_SCRIPT_CGROUPS_RM		\
 	HOST_SH_BOXENV_STOP_BWRAP "clawcgroups \"$id\"\nexit 0\n"
 
-/* The script's parameters and the end of the background processes. */
+/* The boxenv scripts' parameters; see box_stop.h. */
 void
-box_stop_start(struct buf *s, const char *dir, const char *run,
+box_script_params(struct buf *s, const char *dir, const char *run,
     const char *agent)
 {
 	buf_append_str(s, "set -- ");
@@ -33,6 +33,14 @@ box_stop_start(struct buf *s, const char *dir, const char *run,
 	buf_append_str(s, " ");
 	shquote_append(s, agent != NULL ? agent : "");
 	buf_append_str(s, "\n");
+}
+
+/* The script's parameters and the end of the background processes. */
+void
+box_stop_start(struct buf *s, const char *dir, const char *run,
+    const char *agent)
+{
+	box_script_params(s, dir, run, agent);
 	buf_append_str(s, HOST_SH_BOXENV_PROCS);
 }
 

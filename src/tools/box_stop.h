@@ -11,6 +11,14 @@
 struct buf;
 
 /*
+ * Append "set -- DIR RUN AGENT\n" to s, quoted: the parameters of the
+ * boxenv scripts (src/host/boxenv_*.sh): the sandbox directory, its run
+ * directory and the host agent's path ('' for NULL: none).
+ */
+void		 box_script_params(struct buf *s, const char *dir,
+		    const char *run, const char *agent);
+
+/*
  * Append the script's start to s: its parameters (the sandbox directory
  * dir, its run directory run, the host agent's path or NULL) and the end
  * of the sandbox's background processes.  What stops the environment
