@@ -18,7 +18,7 @@ _clawssh_subcommands() {
 _clawssh_options() {
 	case $1 in
 	provision)
-		echo "--access --config --cpu-seconds --file-size --from --gpu --host --json --key --memory --mode --network --no-daemon --open-files --passphrase-file --policy --processes --provider --remote-root --runtime --scope --state-dir --strict-config --user --workdir --workspace -F -l -o -p -v" ;;
+		echo "--access --config --cpu-seconds --cpus --file-size --from --gpu --host --json --key --memory --mode --network --no-daemon --open-files --passphrase-file --policy --processes --provider --remote-root --runtime --scope --state-dir --strict-config --user --workdir --workspace -F -l -o -p -v" ;;
 	exec)
 		echo "--allow-mass-delete --background --config --cwd --env --host --json --no-daemon --no-sync --passphrase-file --sandbox --size --state-dir --strict-config --sync-json --timeout --yield-ms -F -T -i -l -o -p -s -t -v" ;;
 	shell)
@@ -34,7 +34,7 @@ _clawssh_options() {
 	destroy)
 		echo "--config --json --no-daemon --passphrase-file --state-dir -F -l -o -p -v" ;;
 	recreate)
-		echo "--access --config --cpu-seconds --file-size --from --gpu --memory --mode --network --no-daemon --open-files --passphrase-file --processes --runtime --state-dir --user --workdir -F -l -o -p -v" ;;
+		echo "--access --config --cpu-seconds --cpus --file-size --from --gpu --memory --mode --network --no-daemon --open-files --passphrase-file --processes --runtime --state-dir --user --workdir -F -l -o -p -v" ;;
 	prune)
 		echo "--config --dry-run --idle-hours --json --max-age-days --no-daemon --passphrase-file --state-dir -F -l -o -p -v" ;;
 	image)
