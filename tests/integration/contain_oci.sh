@@ -249,6 +249,15 @@ id3=$(provision p3 --mode remote --from "$IMG" --user root) ||
 expect_eq "$("$CLAWSSH" exec -s "$id3" -- id -u)" 0 "--user root"
 "$CLAWSSH" destroy "$id3" >/dev/null 2>&1
 
+# --cpus is the engine's --cpus on the sandbox's container (all of its
+# commands together).
+id4=$(provision p4 --mode remote --from "$IMG" --cpus 0.5) ||
+    fail "provision --cpus"
+"$CLAWSSH" exec -s "$id4" -- true || fail "exec with --cpus"
+expect_eq "$(podman inspect --format '{{.HostConfig.NanoCpus}}' \
+    "clawssh-$id4")" 500000000 "the container's CPU limit"
+"$CLAWSSH" destroy "$id4" >/dev/null 2>&1
+
 # destroy removes the container, and with it every process in it.
 secs="298.$$"
 x --background -- sh -c "echo bg-up; sleep $secs" >/dev/null ||
