@@ -25,6 +25,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 RUNS=${1:-100}
+# shellcheck disable=SC2034 # read by bench/lib.sh
 BENCH_TOOLS="hyperfine jq bwrap python3"
 # shellcheck source=bench/lib.sh
 . bench/lib.sh

@@ -44,6 +44,13 @@ box_stop_start(struct buf *s, const char *dir, const char *run,
 	buf_append_str(s, HOST_SH_BOXENV_PROCS);
 }
 
+/* The end of a bwrap sandbox's script; see box_stop.h. */
+void
+box_stop_end_bwrap(struct buf *s)
+{
+	buf_append_str(s, BOX_STOP_BWRAP);
+}
+
 /* The whole script for a bwrap sandbox; see box_stop.h. */
 char *
 box_stop_script_bwrap(const char *dir, const char *run, const char *agent)
@@ -51,7 +58,7 @@ box_stop_script_bwrap(const char *dir, const char *run, const char *agent)
 	struct buf	s = BUF_INIT;
 
 	box_stop_start(&s, dir, run, agent);
-	buf_append_str(&s, BOX_STOP_BWRAP);
+	box_stop_end_bwrap(&s);
 	return buf_detach(&s);
 }
 

@@ -27,7 +27,10 @@ void		 box_script_params(struct buf *s, const char *dir,
 void		 box_stop_start(struct buf *s, const char *dir, const char *run,
 		    const char *agent);
 
-/* The whole script for a bwrap sandbox (allocated). */
+/* Append what stops a bwrap sandbox's environment and its cgroups. */
+void		 box_stop_end_bwrap(struct buf *s);
+
+/* The whole script for a bwrap sandbox (allocated): start, then end. */
 char		*box_stop_script_bwrap(const char *dir, const char *run,
 		    const char *agent);
 

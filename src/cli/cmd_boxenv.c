@@ -176,18 +176,13 @@ boxenv_stop_script(struct cmd_box *b)
 
 	if (boxenv_where(b, &dir, &run, &agent) != 0)
 		return NULL;
-	if (r->settings.runtime == CONTAIN_BWRAP) {
-		oci = box_stop_script_bwrap(dir, run, agent);
-		free(dir);
-		free(run);
-		free(agent);
-		return oci;
-	}
 	box_stop_start(&s, dir, run, agent);
 	free(dir);
 	free(run);
 	free(agent);
-	if (r->settings.runtime == CONTAIN_NONE)
+	if (r->settings.runtime == CONTAIN_BWRAP)
+		box_stop_end_bwrap(&s);
+	else if (r->settings.runtime == CONTAIN_NONE)
 		buf_append_str(&s, "echo stopped\n");
 	else if ((oci = contain_oci_stop(r->settings.runtime, r->id,
 	    &cause)) != NULL) {

@@ -175,11 +175,14 @@ serve_parse_http(const struct serve_args *a)
 	return 0;
 }
 
-/* serve's options that take a string, and where it goes. */
-static const struct {
+/* An option of serve's that sets a member: its getopt value, where. */
+struct serve_field {
 	int	 ch;
 	size_t	 off;
-} serve_strs[] = {
+};
+
+/* serve's options that take a string, and where it goes. */
+static const struct serve_field serve_strs[] = {
 	{ CMD_OPT_CONFIG, offsetof(struct serve_args, config) },
 	{ SERVE_OPT_SOCKET, offsetof(struct serve_args, socket) },
 	{ SERVE_OPT_LOG, offsetof(struct serve_args, log) },
@@ -194,10 +197,7 @@ static const struct {
 };
 
 /* serve's flags, and the member each sets. */
-static const struct {
-	int	 ch;
-	size_t	 off;
-} serve_flags[] = {
+static const struct serve_field serve_flags[] = {
 	{ SERVE_OPT_DETACH, offsetof(struct serve_args, detach) },
 	{ SERVE_OPT_STOP, offsetof(struct serve_args, stop) },
 	{ SERVE_OPT_STATUS, offsetof(struct serve_args, status) },

@@ -2,14 +2,13 @@
 /*
  * process.start, list, poll, log, wait, kill and write, and
  * sandbox.stop, made by the daemon itself (issue 19), with no worker
- * process: for a sandbox with a
- * route (daemon_route.c: its host, its directory there, the host agent's
- * path) the daemon runs the step process_step_argv builds -- the host
- * agent's proc-* command -- on a channel of its own on its session to the
- * host,
- * collects the reply, judges it with process_step_reply and answers with
- * the JSON the CLI's --json prints (process_json.c), so that a worker and
- * the daemon give the same result.  A wait runs in slices of
+ * process: for a sandbox with a route (daemon_route.c: its host, its
+ * directory there, the host agent's path) the daemon runs the step
+ * process_step_argv builds -- the host agent's proc-* command -- on a
+ * channel of its own on its session to the host, collects the reply,
+ * judges it with process_step_reply and answers with the JSON the CLI's
+ * --json prints (process_json.c), so that a worker and the daemon give
+ * the same result.  A wait runs in slices of
  * DPROC_WAIT_SLICE_DS, so that a cancelled one ends on the host soon
  * after.  A start runs its command through box-exec --join in the
  * sandbox's running environment (on a terminal of its own with pty),

@@ -618,8 +618,7 @@ droute_proc_box(struct dcall *c, const struct droute *r,
 		v[k++] = xstrdup("--pty");
 	if (keep.len > 0) {
 		v[k++] = xstrdup("--keep");
-		buf_append(&keep, "", 1);
-		v[k++] = xstrdup(keep.data);
+		v[k++] = buf_detach(&keep);
 	}
 	v[k++] = xstrdup("--cwd");
 	v[k++] = xstrdup(r->workdir);

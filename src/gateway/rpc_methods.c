@@ -131,6 +131,20 @@ rm_conn(struct rpc_params *rp)
 	return rp->err;
 }
 
+/*
+ * The connection options, as rm_conn, noted in c as part of its route's
+ * key (argv[conn_first..conn_first + conn_n)).
+ */
+static int
+rm_conn_key(struct rpc_params *rp, struct rpc_call *c)
+{
+	c->conn_first = rp->argc;
+	if (rm_conn(rp) != 0)
+		return rp->err;
+	c->conn_n = rp->argc - c->conn_first;
+	return 0;
+}
+
 /* The sandbox id param (required), recorded in the call. */
 static int
 rm_sandbox(struct rpc_params *rp, struct rpc_call *c, const char **id)
@@ -355,10 +369,9 @@ rm_exec(struct rpc_params *rp, struct rpc_call *c)
 	/* the env param adds "--env=NAME" only: no terminal may add */
 	c->exec.simple = host == NULL && !strict &&
 	    rp->argc - argc == (int)c->nenv;
-	c->conn_first = rp->argc;
-	if (rm_conn(rp) != 0 || rp_data(rp, "stdin", &c->in, &c->inlen) != 0)
+	if (rm_conn_key(rp, c) != 0 ||
+	    rp_data(rp, "stdin", &c->in, &c->inlen) != 0)
 		return rp->err;
-	c->conn_n = rp->argc - c->conn_first;
 	c->stream = 1;
 	c->exec.argi = rp->argc + 1;	/* after "--" */
 	return rm_command(rp, "argv");
@@ -391,7 +404,7 @@ rm_limit(struct rpc_params *rp, const char *key)
 	if (v == NULL)
 		return rp->err;
 	if (strcmp(key, "cpus") == 0 && cJSON_IsNumber(v) &&
-	    ops_cpus(v, &milli) == 0) {
+	    contain_cpus_json(v, &milli, NULL) == 0) {
 		contain_cpus_format(milli, text, sizeof text);
 		return rp_argf(rp, "--%s=%s", rm_optname(rp, key), text);
 	}
@@ -457,12 +470,8 @@ rm_box_op(struct rpc_params *rp, struct rpc_call *c, const char *sub,
 		rp_arg(rp, sub2);
 	if (json)
 		rp_arg(rp, "--json");
-	if (rm_sandbox(rp, c, &id) != 0)
+	if (rm_sandbox(rp, c, &id) != 0 || rm_conn_key(rp, c) != 0)
 		return rp->err;
-	c->conn_first = rp->argc;	/* part of the route's key */
-	if (rm_conn(rp) != 0)
-		return rp->err;
-	c->conn_n = rp->argc - c->conn_first;
 	rp_arg(rp, "--");
 	return rp_arg(rp, id);
 }
@@ -634,11 +643,7 @@ rm_fs_start(struct rpc_params *rp, struct rpc_call *c, const char *tool)
 	}
 	if (rp->err != 0)
 		return rp->err;
-	c->conn_first = rp->argc;
-	if (rm_conn(rp) != 0)
-		return rp->err;
-	c->conn_n = rp->argc - c->conn_first;
-	return 0;
+	return rm_conn_key(rp, c);
 }
 
 /*
@@ -762,12 +767,8 @@ rm_proc_start(struct rpc_params *rp, struct rpc_call *c, const char *sub,
 {
 	rp_arg(rp, "process");
 	rp_arg(rp, sub);
-	if (rm_sandbox_opt(rp, c) != 0)
+	if (rm_sandbox_opt(rp, c) != 0 || rm_conn_key(rp, c) != 0)
 		return rp->err;
-	c->conn_first = rp->argc;	/* part of the route's key */
-	if (rm_conn(rp) != 0)
-		return rp->err;
-	c->conn_n = rp->argc - c->conn_first;
 	if (json)
 		rp_arg(rp, "--json");
 	c->proc.simple = op >= 0;

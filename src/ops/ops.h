@@ -140,12 +140,6 @@ int	ops_check_value(const struct op_arg *a, const char *prefix,
 	    const cJSON *v, char **msg);
 
 /*
- * An OP_CPUS value (a number with at most three decimals, or a string
- * contain_cpus_parse takes) as thousandths of a CPU: 0, or -1.
- */
-int	ops_cpus(const cJSON *v, int64_t *milli);
-
-/*
  * Check an object of arguments against op on surface s: unknown and
  * repeated members, required ones, each value (ops_check_value), and a
  * NAME_base64 beside an OP_DATA's NAME (JSON-RPC).  prefix is

@@ -162,29 +162,6 @@ ops_is_int(const cJSON *v, int64_t lo, int64_t hi)
 	    d == (double)(int64_t)d;
 }
 
-/* A number of CPUs in thousandths; see ops.h. */
-int
-ops_cpus(const cJSON *v, int64_t *milli)
-{
-	char	*cause = NULL;
-	double	 m, off;
-
-	if (cJSON_IsString(v)) {
-		if (contain_cpus_parse(v->valuestring, milli, &cause) == 0)
-			return 0;
-		free(cause);
-		return -1;
-	}
-	if (!cJSON_IsNumber(v))
-		return -1;
-	m = v->valuedouble * 1000;
-	off = m - (double)(int64_t)(m + 0.5);
-	if (!(m >= 0 && m <= CONTAIN_CPUS_MAX) || off >= 1e-6 || off <= -1e-6)
-		return -1;
-	*milli = (int64_t)(m + 0.5);
-	return 0;
-}
-
 /* An array of strings, each checked by ok; at most a->hi of them. */
 static int
 ops_check_strings(const struct op_arg *a, const char *p, const cJSON *v,
@@ -349,8 +326,9 @@ ops_check_value(const struct op_arg *a, const char *p, const cJSON *v,
 		return ops_fail(msg, p, a->name, "expected a non-negative "
 		    "integer or a size such as \"512M\"");
 	case OP_CPUS:
-		if (ops_cpus(v, &n) == 0)
+		if (contain_cpus_json(v, &n, &cause) == 0)
 			return 0;
+		free(cause);
 		return ops_fail(msg, p, a->name, "expected a number of CPUs "
 		    "from 0 to 4096 with at most three decimals, or a string "
 		    "such as \"1.5\" or \"500m\"");

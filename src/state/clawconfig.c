@@ -498,21 +498,10 @@ static int
 config_set_cpus(const struct config_ctx *ctx, const cJSON *item,
     const char *key, int64_t *dst)
 {
-	double	 m = item->valuedouble * 1000, off;
 	char	*why = NULL;
 	int	 r;
 
-	off = m - (double)(int64_t)(m + 0.5);	/* from thousandths */
-	if (cJSON_IsNumber(item) && m >= 0 && m <= CONTAIN_CPUS_MAX &&
-	    off < 1e-6 && off > -1e-6) {
-		*dst = (int64_t)(m + 0.5);
-		return 0;
-	}
-	if (!cJSON_IsString(item))
-		return config_fail(ctx, CLAW_ERR_PARSE, "%s: expected a number "
-		    "of CPUs from 0 to 4096, at most three decimals (1.5), or "
-		    "a string such as \"500m\"", key);
-	if (contain_cpus_parse(item->valuestring, dst, &why) == 0)
+	if (contain_cpus_json(item, dst, &why) == 0)
 		return 0;
 	r = config_fail(ctx, CLAW_ERR_PARSE, "%s: %s", key, why);
 	free(why);

@@ -192,6 +192,28 @@ contain_cpus_parse(const char *s, int64_t *out, char **cause)
 	return 0;
 }
 
+/* Read a number of CPUs from JSON; see contain.h. */
+int
+contain_cpus_json(const cJSON *v, int64_t *out, char **cause)
+{
+	double	m, off;
+
+	if (cJSON_IsString(v))
+		return contain_cpus_parse(v->valuestring, out, cause);
+	if (cJSON_IsNumber(v)) {
+		m = v->valuedouble * 1000;
+		off = m - (double)(int64_t)(m + 0.5);	/* from thousandths */
+		if (m >= 0 && m <= CONTAIN_CPUS_MAX && off < 1e-6 &&
+		    off > -1e-6) {
+			*out = (int64_t)(m + 0.5);
+			return 0;
+		}
+	}
+	return claw_fail(cause, CLAW_ERR_INVAL, "expected a number of CPUs "
+	    "from 0 to 4096, at most three decimals (1.5), or a string such "
+	    "as \"500m\"");
+}
+
 /* Write thousandths of a CPU as a decimal; see contain.h. */
 void
 contain_cpus_format(int64_t milli, char *buf, size_t len)

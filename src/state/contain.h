@@ -118,13 +118,20 @@ int		 contain_size_parse(const char *s, int64_t *out, char **cause);
 #define CONTAIN_CPUS_MAX	4096000		/* 4096 CPUs */
 int		 contain_cpus_parse(const char *s, int64_t *out, char **cause);
 
+struct cJSON;
+
+/*
+ * The same from JSON: a number with at most three decimals (1.5), or a
+ * string contain_cpus_parse takes; 0, or CLAW_ERR_INVAL with cause.
+ */
+int		 contain_cpus_json(const struct cJSON *v, int64_t *out,
+		    char **cause);
+
 /* Write thousandths of a CPU as the shortest decimal: 1500 as "1.5". */
 void		 contain_cpus_format(int64_t milli, char *buf, size_t len);
 
 /* The largest limit accepted from JSON (2^53, exact in a double). */
 #define CONTAIN_LIMIT_MAX	9007199254740992.0
-
-struct cJSON;
 
 /*
  * The non-zero limits as a JSON object ("memory", "processes",

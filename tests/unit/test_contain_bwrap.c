@@ -463,6 +463,18 @@ test_workdir_guard_image(void **state)
 	buf_free(&in);
 }
 
+/* A persistent environment's spec of default settings s, with an agent. */
+static void
+box_spec(struct sandbox_settings *s, struct contain_spec *spec)
+{
+	sandbox_settings_default(s);
+	memset(spec, 0, sizeof *spec);
+	spec->settings = s;
+	spec->root = ROOT;
+	spec->id = ID;
+	spec->agent = "/opt/agent";
+}
+
 /*
  * The persistent environment: box-exec starts commands at the workdir
  * (or under it), and the start script binds it.
@@ -475,12 +487,7 @@ test_workdir_box(void **state)
 	char			*text, *plain;
 
 	(void)state;
-	sandbox_settings_default(&s);
-	memset(&spec, 0, sizeof spec);
-	spec.settings = &s;
-	spec.root = ROOT;
-	spec.id = ID;
-	spec.agent = "/opt/agent";
+	box_spec(&s, &spec);
 	plain = contain_bwrap_box(&spec);
 	assert_null(strstr(plain, "--cwd"));
 	spec.workdir = "/home/alice/proj";
@@ -510,13 +517,8 @@ test_cpus_cgroup(void **state)
 	char			*text, *plain;
 
 	(void)state;
-	sandbox_settings_default(&s);
-	memset(&spec, 0, sizeof spec);
-	spec.settings = &s;
+	box_spec(&s, &spec);
 	spec.limits = &s.limits;
-	spec.root = ROOT;
-	spec.id = ID;
-	spec.agent = "/opt/agent";
 	plain = contain_bwrap_box(&spec);
 	assert_null(strstr(plain, "cpu.cfs_quota_us"));
 	s.limits.cpus = 250;
