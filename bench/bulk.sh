@@ -71,6 +71,7 @@ while [ "$i" -lt "$RUNS" ]; do
 	$MUX testhost "cat '$RW/big.bin'" > "$T/down.bin"
 	echo "down-ssh $(ms "$t0")" >> "$T/times"
 done
+$MUX -O exit testhost 2>/dev/null || true
 median() {
 	awk -v n="$1" '$1 == n { print $2 }' "$T/times" | sort -n |
 	    awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'

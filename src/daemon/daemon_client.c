@@ -350,15 +350,27 @@ dclient_read(struct dclient *c, int hup)
 		drpc_read(c);
 }
 
-/* Send what is queued for the client. */
+/*
+ * Send what is queued for the client (and take the frames a pause held
+ * back).  Whatever this unblocks -- stdin frames taken for a channel, or
+ * output drained below DCLIENT_OUT_MAX, which lets the channels and agent
+ * requests held back for this client read again -- moves on the next
+ * turn without waiting: nothing else would wake poll when libssh2 has
+ * already read the host's data off the socket and the host waits for a
+ * window adjust (a lost wakeup cost a second a megabyte of backlog).
+ */
 void
 dclient_flush(struct dclient *c)
 {
+	size_t	had = c->in.len, was = c->out.len;
 	ssize_t	n;
 
 	if (c->kind == DCLIENT_MUX && !c->dead && !dclient_paused(c) &&
-	    c->in.len != 0)
+	    c->in.len != 0) {
 		dclient_frames(c);
+		if (c->in.len != had)
+			c->d->again = 1;
+	}
 	while (c->out.len != 0) {
 		n = write(c->wfd, c->out.data, c->out.len);
 		if (n > 0) {
@@ -366,11 +378,13 @@ dclient_flush(struct dclient *c)
 			continue;
 		}
 		if (n == -1 && (errno == EAGAIN || errno == EINTR))
-			return;
+			break;
 		c->dead = 1;
 		buf_reset(&c->out);
 		return;
 	}
+	if (was >= DCLIENT_OUT_MAX && c->out.len < DCLIENT_OUT_MAX)
+		c->d->again = 1;
 }
 
 /* Drop a client: its running channels are stopped. */
