@@ -46,9 +46,13 @@ struct list_host {
 	const char		*cli_ssh_config;
 	struct hostdir_listing	 l;
 	int			 reachable;
+	int			 only;		/* list the one record's only */
 };
 
-/* Visit the host of rec: connect and list its sandboxes. */
+/*
+ * Visit the host of rec: connect and list its sandboxes (status: only
+ * rec's, so that its time does not grow with the host's other ones).
+ */
 static void
 list_visit(struct list_host *h, const struct registry_record *rec)
 {
@@ -68,7 +72,7 @@ list_visit(struct list_host *h, const struct registry_record *rec)
 	cmd_box_endpoint(b, rec);
 	if (cmd_box_connect(b) != 0)
 		return;
-	if (hostdir_list(b->t, rec->remote_root, NULL,
+	if (hostdir_list(b->t, rec->remote_root, h->only ? rec->id : NULL,
 	    &h->l, &cause) != 0) {
 		cmd_fail("%s", cause);
 		free(cause);
@@ -317,6 +321,7 @@ list_show(struct cmd_box *b, const char *cli_ssh_config,
 	memset(&h, 0, sizeof h);
 	h.b = b;
 	h.cli_ssh_config = cli_ssh_config;
+	h.only = detail;
 	rows = list_rows(&h, recs, n);
 	if (detail && strcmp(rows[0].state, "ok") != 0 &&
 	    strcmp(rows[0].state, "stale") != 0)

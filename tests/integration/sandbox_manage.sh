@@ -52,6 +52,19 @@ out=$(c status "$id")
 expect_status $? 0 "status"
 expect_match "$out" "state: *ok" "status state"
 expect_match "$out" "key: *one" "status key"
+# status reads its own sandbox's entry on the host, not the others': one
+# whose metadata breaks the listing (over SANDBOX_META_MAX) makes list
+# fail for that host, and leaves status of another sandbox alone.
+big=$(prov --key big)
+cp "$R/$big/meta.json" "$T/big-meta"
+head -c 70000 /dev/zero | tr '\0' ' ' >> "$R/$big/meta.json"
+out=$(c status "$id" --json)
+expect_status $? 0 "status beside a broken entry"
+expect_match "$out" '"state":[[:space:]]*"ok"' "status state beside a broken entry"
+expect_match "$(c list 2>&1)" "$id .*unreachable" "list: the broken host's rows"
+cp "$T/big-meta" "$R/$big/meta.json"
+c destroy "$big" > /dev/null
+expect_status $? 0 "destroy the broken one"
 
 # Stale settings: a warning once, or a refusal with --strict-config.
 out=$(prov --key one --access ro 2>"$T/err")
