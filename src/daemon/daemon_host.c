@@ -629,34 +629,38 @@ dchan_resize(struct dchan *ch)
 	return 0;
 }
 
-/* Step a running channel: size, stdin, output, end. */
-static void
+/*
+ * Step a running channel: size, stdin, output, end.  1 when it failed
+ * (ch may be freed then: see dchan_step1), else 0.
+ */
+static int
 dchan_run(struct dchan *ch)
 {
 	int	rc;
 
 	if (dchan_resize(ch) != 0 || dchan_stdin(ch) != 0 ||
 	    dchan_output(ch) != 0)
-		return;
+		return 1;
 	if (ch->abandoned) {
 		dchan_abandon_running(ch);
 		if (ch->state != DCHAN_RUNNING)
-			return;
+			return 0;
 	}
 	if (!sshchan_eof(&ch->sc))
-		return;
+		return 0;
 	if (!ch->eof_told && ch->client != NULL && !ch->abandoned) {
 		mux_frame_put(&ch->client->out, MUX_EOF, ch->id, NULL, 0);
 		ch->eof_told = 1;
 	}
 	if ((rc = sshchan_wait_closed(&ch->sc)) == SSHCHAN_AGAIN)
-		return;
+		return 0;
 	if (rc != 0) {
 		dchan_error(ch, rc);
-		return;
+		return 1;
 	}
 	dchan_exit(ch);
 	ch->state = DCHAN_FREEING;
+	return 0;
 }
 
 /* Free the libssh2 channel; then the slot on the session is free. */
@@ -701,9 +705,10 @@ dchan_refused(struct dchan *ch)
 
 /*
  * Step the start (open, terminal, exec; one open at a time per session):
- * DCHAN_RUNNING once it runs, the client told.
+ * DCHAN_RUNNING once it runs, the client told.  1 when it failed (ch may
+ * be freed then: see dchan_step1), else 0.
  */
-static void
+static int
 dchan_start(struct dchan *ch)
 {
 	struct dconn	*k = ch->conn;
@@ -713,17 +718,18 @@ dchan_start(struct dchan *ch)
 	if (opening && (rc != SSHCHAN_AGAIN || ch->sc.phase != SSHCHAN_OPEN))
 		k->opening = NULL;
 	if (rc == SSHCHAN_AGAIN)
-		return;
+		return 0;
 	if (rc == CLAW_ERR_CHANNEL && ch->sc.phase == SSHCHAN_OPEN &&
 	    dchan_refused(ch) == 0)
-		return;
+		return 0;
 	if (rc != 0) {
 		dchan_error(ch, rc);
-		return;
+		return 1;
 	}
 	ch->state = DCHAN_RUNNING;
 	if (ch->client != NULL)
 		mux_frame_put(&ch->client->out, MUX_OPENED, ch->id, NULL, 0);
+	return 0;
 }
 
 /*
@@ -748,13 +754,20 @@ dchan_step1(struct dchan *ch)
 {
 	enum dchan_state	before = ch->state;
 
+	/*
+	 * A failure ends the channel (dchan_fail), and a channel that
+	 * nobody reads is freed then -- every channel of the session, when
+	 * the session died -- so nothing of ch is looked at after one.
+	 */
 	if (ch->state == DCHAN_STARTING) {
-		dchan_start(ch);
+		if (dchan_start(ch) != 0)
+			return 1;
 		if (ch->state != DCHAN_RUNNING)
 			return ch->state != before;
 	}
 	if (ch->state == DCHAN_RUNNING) {
-		dchan_run(ch);
+		if (dchan_run(ch) != 0)
+			return 1;
 		if (ch->state != DCHAN_FREEING)
 			return ch->state != before;
 	}
@@ -872,10 +885,10 @@ dhost_step(struct dhost *h)
 		if (k->state != DCONN_UP)
 			continue;
 		k->rx_seen = transport_rx_bytes(k->t);
-		for (ch = TAILQ_FIRST(&k->chans); ch != NULL; ch = next) {
+		/* a step that kills the session frees next too */
+		for (ch = TAILQ_FIRST(&k->chans); ch != NULL &&
+		    k->state == DCONN_UP; ch = next) {
 			next = TAILQ_NEXT(ch, hentry);
-			if (k->state != DCONN_UP)
-				break;
 			dchan_step(ch);
 		}
 		if (k->state == DCONN_UP)
