@@ -50,11 +50,16 @@ struct manifest_entry {
 	unsigned char	 hash[MANIFEST_HASH_LEN];
 };
 
-/* A whole tree: n entries in e, sorted by path. */
+/*
+ * A whole tree: n entries in e, sorted by path.  known, when set (on a
+ * prev given to manifest_scan or manifest_rescan; nothing else reads or
+ * copies it), is a second place the scan takes hashes from.
+ */
 struct manifest {
 	struct manifest_entry	*e;
 	size_t			 n;
 	size_t			 cap;	/* slots allocated in e */
+	const struct manifest	*known;	/* or NULL */
 };
 
 /*
@@ -205,8 +210,10 @@ int	manifest_check_tree(const struct manifest *m, size_t *bad,
  * skip may be NULL; see manifest_skip_cb for its calling convention.  With
  * MANIFEST_HASH_CHANGED in flags, regular files get a SHA-256: copied from
  * prev's entry for the same path when that is a hashed file of the same
- * size and mtime, otherwise computed from the content (a file that changes
- * while it is read gets no hash); without it nothing is hashed or copied.
+ * size and mtime (or else from prev->known's, on the same terms: hashes
+ * learnt otherwise, such as a pull's; never an entry of the result),
+ * otherwise computed from the content (a file that changes while it is
+ * read gets no hash); without it nothing is hashed or copied.
  * prev may be NULL.  Entries that vanish during the scan are left out.
  * Fails with a cause if a directory cannot be read, a file cannot be
  * hashed or skip fails.

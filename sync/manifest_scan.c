@@ -126,6 +126,15 @@ scan_hash_fd(struct scan *s, int fd, struct manifest_entry *e)
 	return 0;
 }
 
+/* Whether p is a hashed file as e is on disk (same size and mtime). */
+static int
+scan_same(const struct manifest_entry *p, const struct manifest_entry *e)
+{
+	return p != NULL && p->type == MANIFEST_FILE && p->have_hash &&
+	    p->size == e->size && p->mtime_sec == e->mtime_sec &&
+	    p->mtime_nsec == e->mtime_nsec;
+}
+
 /* Give e (a regular file called name in dirfd) its hash, if wanted. */
 static int
 scan_hash(struct scan *s, int dirfd, const char *name,
@@ -137,9 +146,9 @@ scan_hash(struct scan *s, int dirfd, const char *name,
 	if ((s->flags & MANIFEST_HASH_CHANGED) == 0)
 		return 0;
 	p = manifest_find(s->prev, e->path);
-	if (p != NULL && p->type == MANIFEST_FILE && p->have_hash &&
-	    p->size == e->size && p->mtime_sec == e->mtime_sec &&
-	    p->mtime_nsec == e->mtime_nsec) {
+	if (!scan_same(p, e) && s->prev != NULL && s->prev->known != NULL)
+		p = manifest_find(s->prev->known, e->path);
+	if (scan_same(p, e)) {
 		memcpy(e->hash, p->hash, sizeof(e->hash));
 		e->have_hash = 1;
 		return 0;

@@ -102,16 +102,45 @@ mirror_open(struct mirror *m, struct transport *t, struct pathguard *pg,
 	return rc;
 }
 
+/* Take what the pull wrote; see mirror.h. */
+void
+mirror_pulled(struct mirror *m, struct manifest *pulled)
+{
+	manifest_free(m->pulled);
+	m->pulled = pulled;
+}
+
+/*
+ * What a scan of m is given as prev: prev itself, or a view of it (the
+ * same entries, not copied) whose known is what the pull wrote
+ * (m->pulled), for the scan to take those files' hashes from.  A scan
+ * takes a known hash only for a file it finds on disk with the same
+ * size and time, and never makes an entry of it.
+ */
+static const struct manifest *
+mirror_hinted(const struct mirror *m, const struct manifest *prev,
+    struct manifest *view)
+{
+	if (m->pulled == NULL)
+		return prev;
+	memset(view, 0, sizeof *view);
+	if (prev != NULL)
+		*view = *prev;
+	view->known = m->pulled;
+	return view;
+}
+
 /* Scan the local workspace (ignore rules, hashes reused from prev). */
 int
 mirror_scan(struct mirror *m, const struct manifest *prev,
     struct manifest **out, char **cause)
 {
-	int	rc;
+	struct manifest	view;
+	int		rc;
 
 	m->known = prev;
-	rc = transfer_scan(m->pg, m->ig, prev, MANIFEST_HASH_CHANGED, out,
-	    cause);
+	rc = transfer_scan(m->pg, m->ig, mirror_hinted(m, prev, &view),
+	    MANIFEST_HASH_CHANGED, out, cause);
 	m->known = NULL;
 	return rc;
 }
@@ -121,11 +150,12 @@ int
 mirror_rescan(struct mirror *m, const struct manifest *prev,
     char *const *v, size_t n, struct manifest **out, char **cause)
 {
-	int	rc;
+	struct manifest	view;
+	int		rc;
 
 	m->known = prev;
-	rc = transfer_rescan(m->pg, m->ig, prev, v, n, MANIFEST_HASH_CHANGED,
-	    out, cause);
+	rc = transfer_rescan(m->pg, m->ig, mirror_hinted(m, prev, &view), v,
+	    n, MANIFEST_HASH_CHANGED, out, cause);
 	m->known = NULL;
 	return rc;
 }
@@ -620,6 +650,7 @@ mirror_close(struct mirror *m)
 		close(m->statefd);
 	syncstate_close(m->st);
 	manifest_free(m->base);
+	manifest_free(m->pulled);
 	ignore_free(m->ig);
 	hostws_clear(&m->hw);
 	free(m->name);

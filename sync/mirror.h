@@ -66,6 +66,7 @@ struct mirror {
 	size_t			 ntouched, ctouched;
 	struct ignore		*ig;
 	const struct manifest	*known;		/* synced: .gitignore spares */
+	struct manifest		*pulled;	/* what the pull wrote, hashed */
 	struct syncstate	*st;		/* the saved sync state */
 	struct manifest		*base;		/* state after the push */
 	char			**scope;	/* base is a view of these */
@@ -145,6 +146,14 @@ int	mirror_status(struct mirror *m, struct cJSON *up, struct cJSON *down,
  */
 int	mirror_record(struct mirror *m, char *const *v, size_t n,
 	    char **cause);
+
+/*
+ * The files a pull just wrote, with their sizes, times and hashes
+ * (transfer_pull's hints; m takes them, NULL is none): the scans after it
+ * take a file's hash from there when they find it with that size and
+ * time, instead of reading it again.
+ */
+void	mirror_pulled(struct mirror *m, struct manifest *pulled);
 
 /*
  * Release everything; the pathguard and transport stay the caller's.  A

@@ -273,6 +273,7 @@ mirror_apply(struct mirror *m, const struct manifest *base,
 {
 	struct manifest_change		 *ch = NULL;
 	const struct manifest_entry	**get;
+	struct manifest			 *pulled;
 	char				**gone;
 	size_t				  n = 0, nget = 0, ngone = 0, i, was;
 	int				  rc, sorted = 0, g;
@@ -297,9 +298,11 @@ mirror_apply(struct mirror *m, const struct manifest *base,
 	}
 	log_info("sync down: %zu to fetch, %zu deleted here, %zu conflicts",
 	    nget, m->deleted_local, m->conflicts);
-	if (rc == 0 && nget != 0)
+	if (rc == 0 && nget != 0) {
 		rc = transfer_pull_list(m->t, m->pg, &m->hw, get, nget,
-		    NULL, &m->down, cause);
+		    NULL, &m->down, &pulled, cause);
+		mirror_pulled(m, pulled);
+	}
 	if (rc == 0 && m->down.changed + m->down.missing != 0)
 		log_warn("sync down: %llu changed or gone in the sandbox "
 		    "during the pull: left as they are here for the next sync",

@@ -59,6 +59,8 @@ struct ts_x {
 	const struct manifest_entry	**want;		/* ex's, sorted */
 	unsigned char			*seen;		/* per want */
 	struct sha256			 md;		/* for hashes */
+	int				 hashing;	/* this file */
+	unsigned char			 got[SHA256_LEN]; /* its hash */
 	char				**swept;	/* directories */
 	size_t				 nswept;
 };
@@ -194,39 +196,46 @@ ts_md_zeros(struct sha256 *md, int64_t n)
 	}
 }
 
-/* Start hashing the content if w has a hash to compare with. */
+/*
+ * Start hashing the content if w has a hash to compare with, or the
+ * caller is told of the files written (ex->written).
+ */
 static void
 ts_md_begin(struct ts_x *x, const struct manifest_entry *w)
 {
-	if (w != NULL && w->have_hash)
+	x->hashing = (w != NULL && w->have_hash) ||
+	    (x->ex != NULL && x->ex->written != NULL);
+	if (x->hashing)
 		sha256_init(&x->md);
 }
 
-/* Finish hashing (the tail from at to size is a hole); 0 or TS_CHANGED. */
+/*
+ * Finish hashing into x->got (the tail from at to size is a hole); 0, or
+ * TS_CHANGED when w has a hash and the content is not that.
+ */
 static int
 ts_md_end(struct ts_x *x, const struct manifest_entry *w, int64_t at,
     int64_t size)
 {
-	unsigned char	got[SHA256_LEN];
-
-	if (w == NULL || !w->have_hash)
+	if (!x->hashing)
 		return 0;
 	ts_md_zeros(&x->md, size - at);
-	sha256_final(&x->md, got);
-	if (memcmp(got, w->hash, MANIFEST_HASH_LEN) != 0)
+	sha256_final(&x->md, x->got);
+	if (w != NULL && w->have_hash &&
+	    memcmp(x->got, w->hash, MANIFEST_HASH_LEN) != 0)
 		return TS_CHANGED;
 	return 0;
 }
 
 /*
  * Write one data block of len bytes at off (after at, where the last
- * ended), hashing it and the hole before it if w has a hash.
+ * ended), hashing it and the hole before it if the file is hashed.
  */
 static int
-ts_block(struct ts_x *x, int fd, const struct manifest_entry *w,
-    const void *buf, size_t len, int64_t off, int64_t at, char **why)
+ts_block(struct ts_x *x, int fd, const void *buf, size_t len, int64_t off,
+    int64_t at, char **why)
 {
-	if (w != NULL && w->have_hash) {
+	if (x->hashing) {
 		ts_md_zeros(&x->md, off - at);
 		sha256_update(&x->md, buf, len);
 	}
@@ -261,7 +270,7 @@ ts_copy(struct ts_x *x, int fd, int64_t size, const struct manifest_entry *w,
 			    "data beyond the entry's size");
 			return CLAW_ERR_INVAL;
 		}
-		if (len > 0 && (r = ts_block(x, fd, w, buf, len, off, at,
+		if (len > 0 && (r = ts_block(x, fd, buf, len, off, at,
 		    why)) != 0)
 			return r;
 		at = off + (int64_t)len;
@@ -376,6 +385,8 @@ ts_file(struct ts_x *x, struct archive_entry *e, const char *name,
 	if (r != 0)
 		return ts_verdict(x, name, r, why, cause);
 	x->st->files++;
+	if (x->ex != NULL && x->ex->written != NULL)
+		x->ex->written(x->ex->arg, name, size, &ts, x->got);
 	return 0;
 }
 
@@ -497,7 +508,7 @@ ts_expected(struct ts_x *x, struct archive_entry *e, const char *name,
 	ssize_t	i;
 
 	*w = NULL;
-	if (x->ex == NULL)
+	if (x->ex == NULL || x->ex->any)
 		return 0;
 	if ((i = ts_want_find(x, name)) != -1) {
 		if (x->seen[i]) {

@@ -24,6 +24,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include <time.h>
+
 struct manifest_entry;
 struct pathguard;
 
@@ -57,6 +59,16 @@ struct tarstream_stats {
 typedef void	(*tarstream_skip_fn)(void *arg, const char *path, int why);
 
 /*
+ * Told of each regular file written, once it is in place: its path, the
+ * size and modification time it was given and the SHA-256 of the content
+ * written (holes as zeros), so that the caller need not read the file
+ * again for its hash; path and hash are valid during the call only.
+ */
+typedef void	(*tarstream_written_fn)(void *arg, const char *path,
+		    int64_t size, const struct timespec *mtime,
+		    const unsigned char *hash);
+
+/*
  * What the caller asked the host for.  An entry of the stream is taken
  * only if its name (leading "./" and trailing '/' dropped) is the path of
  * one of want[0..nwant) or is equal to or below one of tops[0..ntops)
@@ -74,7 +86,10 @@ typedef void	(*tarstream_skip_fn)(void *arg, const char *path, int why);
  * pull; left for the next sync"); extraction goes on.  After the stream,
  * the entries of want it never held are counted in st->missing.  skipped,
  * unless NULL, is called with arg for each of both kinds, so that the
- * caller keeps its saved state for those paths.
+ * caller keeps its saved state for those paths.  written, unless NULL,
+ * is called with arg for each regular file written (every file's content
+ * is then hashed as it arrives).  With any set, want and tops are unused
+ * and any entry is taken, as with no ex at all.
  */
 struct tarstream_expect {
 	const struct manifest_entry *const	 *want;
@@ -83,6 +98,10 @@ struct tarstream_expect {
 	size_t					  ntops;
 	tarstream_skip_fn			  skipped;
 	void					 *arg;
+	tarstream_written_fn			  written;	/* or NULL */
+	int					  any;	/* take any
+							   entry, as with
+							   ex NULL */
 };
 
 /*

@@ -49,6 +49,7 @@ struct transfer_result {
 	int			rc;
 	struct tarstream_stats	st;
 	size_t			cause_len;
+	size_t			hints_len;	/* transfer_hints.c, after it */
 };
 
 /* A stream end for the tarstream callbacks. */
@@ -228,10 +229,13 @@ transfer_drain(struct transfer_fd *f, char **why)
 	return 0;
 }
 
-/* In the child: send the outcome up the result pipe and exit. */
+/*
+ * In the child: send the outcome up the result pipe (then the cause and
+ * the hints, if any: transfer_hints.c) and exit.
+ */
 static void __attribute__((__noreturn__))
 transfer_child_exit(int fd, int rc, const struct tarstream_stats *st,
-    const char *cause)
+    const char *cause, const struct transfer_hints *hints)
 {
 	struct transfer_result	res;
 
@@ -239,34 +243,56 @@ transfer_child_exit(int fd, int rc, const struct tarstream_stats *st,
 	res.rc = rc;
 	res.st = *st;
 	res.cause_len = cause != NULL ? strlen(cause) : 0;
-	if (fdio_write_all(fd, &res, sizeof res) == 0 && cause != NULL)
-		(void)fdio_write_all(fd, cause, res.cause_len);
+	res.hints_len = rc == 0 && hints != NULL && !hints->over ?
+	    hints->text.len : 0;
+	if (fdio_write_all(fd, &res, sizeof res) == 0 &&
+	    (res.cause_len == 0 ||
+	    fdio_write_all(fd, cause, res.cause_len) == 0) &&
+	    res.hints_len != 0)
+		(void)fdio_write_all(fd, hints->text.data, res.hints_len);
 	_exit(0);
 }
 
-/* In the parent: collect the child's outcome and reap it. */
+/*
+ * In the parent: collect the child's outcome (and, when hints is not
+ * NULL, what it learnt of the files it wrote: *hints, or NULL) and reap
+ * it.  All of it is read before the wait: the child may be blocked on
+ * the pipe until then.
+ */
 static int
 transfer_child_wait(pid_t pid, int fd, struct tarstream_stats *st,
-    char **cause)
+    struct manifest **hints, char **cause)
 {
-	struct transfer_result	res;
-	ssize_t			n;
-	int			status;
+	struct transfer_result	 res;
+	char			*why = NULL, *h;
+	ssize_t			 n;
+	int			 status;
 
-	n = read(fd, &res, sizeof res);
+	n = fdio_read_full(fd, &res, sizeof res);
+	if (n == (ssize_t)sizeof res && res.cause_len <= TRANSFER_ERR_MAX &&
+	    res.hints_len <= TRANSFER_HINTS_MAX) {
+		why = xcalloc(1, res.cause_len + 1);
+		if (fdio_read_full(fd, why, res.cause_len) !=
+		    (ssize_t)res.cause_len)
+			snprintf(why, res.cause_len + 1, "transfer failed");
+		h = xmalloc(res.hints_len + 1);
+		if (res.hints_len != 0 && fdio_read_full(fd, h,
+		    res.hints_len) == (ssize_t)res.hints_len && hints != NULL)
+			*hints = transfer_hints_parse(h, res.hints_len);
+		free(h);
+	}
 	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
 		;
-	if (n != (ssize_t)sizeof res || res.cause_len > TRANSFER_ERR_MAX) {
+	if (why == NULL) {
 		*cause = xstrdup("the local side of the transfer died");
 		return CLAW_ERR_IO;
 	}
 	if (st != NULL)
 		*st = res.st;
-	if (res.rc != 0) {
-		*cause = xcalloc(1, res.cause_len + 1);
-		if (read(fd, *cause, res.cause_len) != (ssize_t)res.cause_len)
-			snprintf(*cause, res.cause_len + 1, "transfer failed");
-	}
+	if (res.rc != 0)
+		*cause = why;
+	else
+		free(why);
 	return res.rc;
 }
 
@@ -577,13 +603,13 @@ transfer_spawn(int child_reads, int *data, int *res)
  */
 static int
 transfer_finish(pid_t pid, int res, int rc, int status,
-    struct tarstream_stats *st, char **cause)
+    struct tarstream_stats *st, struct manifest **hints, char **cause)
 {
 	char	*why = NULL;
 	int	 crc;
 
 	signals_forward(0);
-	crc = transfer_child_wait(pid, res, st, &why);
+	crc = transfer_child_wait(pid, res, st, hints, &why);
 	close(res);
 	if (crc != 0 && rc != CLAW_ERR_INTERRUPTED && (rc == 0 ||
 	    (rc == CLAW_ERR_PROTO && status == 128 + SIGPIPE))) {
@@ -591,9 +617,13 @@ transfer_finish(pid_t pid, int res, int rc, int status,
 			free(*cause);
 		*cause = xasprintf("here: %s", why);
 		free(why);
-		return crc;
+		rc = crc;
+	} else
+		free(why);
+	if (rc != 0 && hints != NULL) {
+		manifest_free(*hints);
+		*hints = NULL;
 	}
-	free(why);
 	return rc;
 }
 
@@ -665,7 +695,7 @@ transfer_push_do(struct transport *t, struct pathguard *pg,
 			    &why);
 		transfer_progress(&w, 0, 1);
 		close(data);
-		transfer_child_exit(res, rc, &cst, why);
+		transfer_child_exit(res, rc, &cst, why, NULL);
 	}
 	if (exact)
 		transfer_parents(paths, n, &parents);
@@ -683,13 +713,13 @@ transfer_push_do(struct transport *t, struct pathguard *pg,
 	free(script);
 	if (rc == 1) {		/* an older agent: again, the shell's way */
 		(void)transfer_finish(pid, res, CLAW_ERR_INTERRUPTED, 0, NULL,
-		    cause);
+		    NULL, cause);
 		free(*cause);
 		*cause = NULL;
 		return transfer_push_do(t, pg, hw, paths, n, flags, exact,
 		    exclude, nexclude, 0, st, cause);
 	}
-	return transfer_finish(pid, res, rc, status, st, cause);
+	return transfer_finish(pid, res, rc, status, st, NULL, cause);
 }
 
 /* Upload; see transfer.h. */
@@ -744,18 +774,22 @@ transfer_pull_script(struct buf *b, size_t n,
  * changed as we read it"): those are left for the next sync, not
  * taken half, and the pull goes on.  An exact set goes through the
  * agent's own fs-pack where the sandbox's running environment runs it
- * and self is set.
+ * and self is set.  With hints, what the child learnt of the files it
+ * wrote (transfer_hints.c) comes back in *hints, or NULL.
  */
 static int
 transfer_pull_do(struct transport *t, struct pathguard *pg,
     const struct hostws *hw, char *const *paths, size_t n,
     const struct tarstream_expect *ex, const struct tarstream_limits *lim,
-    int self, struct tarstream_stats *st, char **cause)
+    int self, struct tarstream_stats *st, struct manifest **hints,
+    char **cause)
 {
 	int			 exact = ex != NULL && ex->want != NULL;
 	struct transfer_io	 io;
 	struct transfer_fd	 r;
 	struct tarstream_stats	 cst;
+	struct tarstream_expect	 cex;
+	struct transfer_hints	 hh;
 	struct buf		 names = BUF_INIT, b = BUF_INIT;
 	char			*why = NULL;
 	pid_t			 pid;
@@ -772,14 +806,24 @@ transfer_pull_do(struct transport *t, struct pathguard *pg,
 	if (pid == 0) {
 		transfer_child_signals();
 		memset(&cst, 0, sizeof cst);
+		memset(&hh, 0, sizeof hh);
+		memset(&cex, 0, sizeof cex);
+		if (ex != NULL)
+			cex = *ex;
+		cex.any = ex == NULL;
+		if (hints != NULL && cex.skipped == NULL) {
+			cex.written = transfer_hints_add;
+			cex.arg = &hh;
+		}
 		transfer_fd_init(&r, data, "received", &cst,
 		    transfer_expect_want(ex));
 		rc = tarstream_extract_expect(pg, transfer_read_cb, &r, lim,
-		    ex, &cst, &why);
+		    &cex, &cst, &why);
 		if (rc == 0)
 			rc = transfer_drain(&r, &why);
 		transfer_progress(&r, 0, 1);
-		transfer_child_exit(res, rc, &cst, why);
+		transfer_child_exit(res, rc, &cst, why,
+		    cex.written != NULL ? &hh : NULL);
 	}
 	transfer_names(&names, paths, n);
 	transfer_pull_script(&b, n, ex);
@@ -796,11 +840,11 @@ transfer_pull_do(struct transport *t, struct pathguard *pg,
 	buf_free(&names);
 	if (rc == 1) {		/* an older agent: again, the shell's way */
 		(void)transfer_finish(pid, res, CLAW_ERR_INTERRUPTED, 0, NULL,
-		    cause);
+		    NULL, cause);
 		return transfer_pull_do(t, pg, hw, paths, n, ex, lim, 0, st,
-		    cause);
+		    hints, cause);
 	}
-	return transfer_finish(pid, res, rc, status, st, cause);
+	return transfer_finish(pid, res, rc, status, st, hints, cause);
 }
 
 /* Download; see transfer.h. */
@@ -808,15 +852,17 @@ int
 transfer_pull(struct transport *t, struct pathguard *pg,
     const struct hostws *hw, char *const *paths, size_t n,
     const struct tarstream_limits *lim, struct tarstream_stats *st,
-    char **cause)
+    struct manifest **hints, char **cause)
 {
 	struct tarstream_expect	ex;
 
 	memset(&ex, 0, sizeof ex);
 	ex.tops = paths;
 	ex.ntops = n;
+	if (hints != NULL)
+		*hints = NULL;
 	return transfer_pull_do(t, pg, hw, paths, n, n != 0 ? &ex : NULL,
-	    lim, 0, st, cause);
+	    lim, 0, st, hints, cause);
 }
 
 /* Download exactly these entries; see transfer.h. */
@@ -824,7 +870,7 @@ int
 transfer_pull_list(struct transport *t, struct pathguard *pg,
     const struct hostws *hw, const struct manifest_entry *const *want,
     size_t n, const struct tarstream_limits *lim,
-    struct tarstream_stats *st, char **cause)
+    struct tarstream_stats *st, struct manifest **hints, char **cause)
 {
 	struct tarstream_expect	  ex;
 	char			**paths;
@@ -837,7 +883,10 @@ transfer_pull_list(struct transport *t, struct pathguard *pg,
 	memset(&ex, 0, sizeof ex);
 	ex.want = want;
 	ex.nwant = n;
-	rc = transfer_pull_do(t, pg, hw, paths, n, &ex, lim, 1, st, cause);
+	if (hints != NULL)
+		*hints = NULL;
+	rc = transfer_pull_do(t, pg, hw, paths, n, &ex, lim, 1, st, hints,
+	    cause);
 	free(paths);
 	return rc;
 }

@@ -90,12 +90,15 @@ int	transfer_pack_list(struct pathguard *pg, char *const *paths, size_t n,
  * Fetch paths[0..n) (n == 0: everything) from the sandbox's workspace hw
  * into the workspace of pg, within lim (NULL: defaults); only entries at
  * or below those paths are taken, never a .git.  Refused entries are
- * counted in st->refused.  Returns 0 or negative.
+ * counted in st->refused.  Returns 0 or negative.  With hints not NULL,
+ * *hints is the files written with their sizes, times and hashes (a
+ * sorted manifest, or NULL: none known), for mirror_hints: the scan
+ * after the pull need not read them again.
  */
 int	transfer_pull(struct transport *t, struct pathguard *pg,
 	    const struct hostws *hw, char *const *paths, size_t n,
 	    const struct tarstream_limits *lim, struct tarstream_stats *st,
-	    char **cause);
+	    struct manifest **hints, char **cause);
 
 /*
  * Fetch exactly the entries want[0..n) (n > 0; a directory comes without
@@ -103,12 +106,14 @@ int	transfer_pull(struct transport *t, struct pathguard *pg,
  * stream holds is refused, and an entry that no longer matches (changed
  * or gone on the host since the listing) is left as it is here, counted
  * in st->changed or st->missing, for the next sync.  Needs a tar with
- * --no-recursion and -T (GNU, BusyBox).
+ * --no-recursion and -T (GNU, BusyBox).  hints as for transfer_pull (a
+ * small pull, unpacked here in memory, brings none).
  */
 int	transfer_pull_list(struct transport *t, struct pathguard *pg,
 	    const struct hostws *hw, const struct manifest_entry *const *want,
 	    size_t n, const struct tarstream_limits *lim,
-	    struct tarstream_stats *st, char **cause);
+	    struct tarstream_stats *st, struct manifest **hints,
+	    char **cause);
 
 /*
  * Where a push is staged on the host: a directory in the workspace's top

@@ -9,18 +9,43 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct buf;
+#include "buf.h"
+
+
+struct manifest;
 struct hostws;
 struct manifest_entry;
 struct pathguard;
 struct tarstream_expect;
 struct tarstream_limits;
 struct tarstream_stats;
+struct timespec;
 struct transport;
 
 #define TRANSFER_NOT_SMALL	1	/* transfer_*_small: stream it */
 #define TRANSFER_SMALL_MAX	(1024 * 1024)	/* bytes of tar in memory */
 #define TRANSFER_SMALL_PATHS	256	/* entries, at most */
+
+/*
+ * The files a pull's tar child wrote, as manifest text lines with their
+ * hashes (transfer_hints.c), up to TRANSFER_HINTS_MAX bytes (over it:
+ * none, over set).
+ */
+#define TRANSFER_HINTS_MAX	(8 * 1024 * 1024)
+struct transfer_hints {
+	struct buf	text;
+	int		over;
+};
+
+/* The child's tarstream_written_fn (arg: a struct transfer_hints). */
+void	transfer_hints_add(void *arg, const char *path, int64_t size,
+	    const struct timespec *mtime, const unsigned char *hash);
+
+/*
+ * The hints of len bytes at data as a sorted manifest of hashed files, or
+ * NULL when anything in them is malformed (they are then left unused).
+ */
+struct manifest *transfer_hints_parse(const char *data, size_t len);
 
 /* A step's input and output (transfer_run). */
 struct transfer_io {

@@ -29,6 +29,7 @@
 #include "hostws.h"
 #include "ignore.h"
 #include "log.h"
+#include "manifest.h"
 #include "mirror.h"
 #include "pathguard.h"
 #include "registry.h"
@@ -71,16 +72,25 @@ sync_report(const char *dir, const struct tarstream_stats *st,
  * failure is a warning: the next exec then moves the changes again.
  */
 static void
-sync_record(struct cmd_box *b, struct pathguard *pg, char **paths, size_t n)
+sync_record(struct cmd_box *b, struct pathguard *pg, char **paths, size_t n,
+    struct manifest *pulled)
 {
 	struct mirror	 m;
 	char		*cause = NULL;
+	int		 rc;
 
 	if (b->rec->settings.mode != SANDBOX_MODE_MIRROR ||
-	    b->rec->settings.access == SANDBOX_ACCESS_NONE)
+	    b->rec->settings.access == SANDBOX_ACCESS_NONE) {
+		manifest_free(pulled);
 		return;
-	if (cmd_box_mirror(b, pg, &m, &cause) != 0 ||
-	    mirror_record(&m, paths, n, &cause) != 0) {
+	}
+	if ((rc = cmd_box_mirror(b, pg, &m, &cause)) == 0) {
+		mirror_pulled(&m, pulled);	/* the scan's hashes */
+		pulled = NULL;
+		rc = mirror_record(&m, paths, n, &cause);
+	}
+	manifest_free(pulled);
+	if (rc != 0) {
 		log_warn("sync state not updated: %s", cause);
 		free(cause);
 	}
@@ -93,6 +103,7 @@ sync_move(struct cmd_box *b, int push, char **paths, size_t n, int json)
 {
 	struct tarstream_stats	 st;
 	struct pathguard	*pg = NULL;
+	struct manifest		*pulled = NULL;
 	struct hostws		 hw;
 	char			*cause = NULL;
 	int64_t			 start = clock_now_ms();
@@ -111,7 +122,8 @@ sync_move(struct cmd_box *b, int push, char **paths, size_t n, int json)
 		    b->cc.cfg->sync_exclude, b->cc.cfg->nsync_exclude, &st,
 		    &cause);
 	else
-		rc = transfer_pull(b->t, pg, &hw, paths, n, NULL, &st, &cause);
+		rc = transfer_pull(b->t, pg, &hw, paths, n, NULL, &st,
+		    &pulled, &cause);
 	if (rc != 0) {
 		sig = rc == CLAW_ERR_INTERRUPTED ? signals_caught(0) : 0;
 		rc = cmd_fail("%s", cause);
@@ -121,9 +133,11 @@ sync_move(struct cmd_box *b, int push, char **paths, size_t n, int json)
 	} else {
 		sync_report(push ? "pushed" : "pulled", &st,
 		    clock_now_ms() - start, json);
-		sync_record(b, pg, paths, n);
+		sync_record(b, pg, paths, n, pulled);	/* takes pulled */
+		pulled = NULL;
 		rc = st.refused != 0 ? 1 : 0;
 	}
+	manifest_free(pulled);
 	hostws_clear(&hw);
 	pathguard_close(pg);
 	return rc;

@@ -27,8 +27,11 @@
 #include "buf.h"
 #include "hostws.h"
 #include "local_fixture.h"
+#include "manifest.h"
 #include "mirror.h"
+#include "mirror_int.h"
 #include "pathguard.h"
+#include "sha256.h"
 #include "transport.h"
 
 #define ID	"cmirrortest0001"
@@ -252,6 +255,101 @@ test_mass_delete_guard(void **state)
 	assert_true(local_holds(f->sy.lx.a, "f8", "8\n"));
 }
 
+/* The SHA-256 of text. */
+static void
+hash_of(const char *text, unsigned char out[SHA256_LEN])
+{
+	struct sha256	md;
+
+	sha256_init(&md);
+	sha256_update(&md, text, strlen(text));
+	sha256_final(&md, out);
+}
+
+/* A hint for dir/rel as it is on disk, with a hash of other content. */
+static struct manifest *
+false_hint(const char *dir, const char *rel)
+{
+	struct manifest		*h = manifest_new();
+	struct manifest_entry	 e;
+	struct stat		 sb;
+	char			 p[PATH_MAX];
+
+	snprintf(p, sizeof p, "%s/%s", dir, rel);
+	assert_int_equal(lstat(p, &sb), 0);
+	memset(&e, 0, sizeof e);
+	e.path = (char *)(uintptr_t)rel;
+	e.type = MANIFEST_FILE;
+	e.size = (uint64_t)sb.st_size;
+	e.mtime_sec = sb.st_mtim.tv_sec;
+	e.mtime_nsec = sb.st_mtim.tv_nsec;
+	e.have_hash = 1;
+	hash_of("not what the file holds", e.hash);
+	manifest_add_copy(h, &e);
+	return h;
+}
+
+/*
+ * What a pull wrote (mirror_pulled) gives the scans their hashes without
+ * reading the files again, but only for a file found with that size and
+ * time, and in a rescan only at the paths it looks at: a hint that is
+ * not on disk, or not listed, never becomes an entry.  (The hint's hash
+ * is false on purpose, to show where it was taken.)
+ */
+static void
+test_pulled_hashes(void **state)
+{
+	struct fx			*f = *state;
+	struct mirror			 m;
+	struct manifest			*out = NULL, *again = NULL;
+	const struct manifest_entry	*e;
+	unsigned char			 lie[SHA256_LEN], real[SHA256_LEN];
+	char				*cause = NULL;
+	char *const			 g[] = { (char *)(uintptr_t)"g" };
+	char *const			 fb[] = { (char *)(uintptr_t)"f.bin" };
+
+	local_sh(f->sy.lx.a, "printf data > f.bin && echo g > g");
+	hash_of("not what the file holds", lie);
+	hash_of("data", real);
+	open_mirror(f, &m);
+	mirror_pulled(&m, false_hint(f->sy.lx.a, "f.bin"));
+	if (mirror_scan(&m, NULL, &out, &cause) != 0)
+		fail_msg("scan: %s", cause);
+	assert_non_null(e = manifest_find(out, "f.bin"));
+	assert_memory_equal(e->hash, lie, SHA256_LEN);	/* taken, not read */
+	manifest_free(out);
+	/* a rescan of g alone: f.bin is no entry of it */
+	out = manifest_new();
+	if (mirror_rescan(&m, out, g, 1, &again, &cause) != 0)
+		fail_msg("rescan: %s", cause);
+	assert_null(manifest_find(again, "f.bin"));
+	assert_non_null(manifest_find(again, "g"));
+	manifest_free(again);
+	/* a rescan of f.bin takes the hint */
+	if (mirror_rescan(&m, out, fb, 1, &again, &cause) != 0)
+		fail_msg("rescan: %s", cause);
+	assert_non_null(e = manifest_find(again, "f.bin"));
+	assert_memory_equal(e->hash, lie, SHA256_LEN);
+	manifest_free(again);
+	manifest_free(out);
+	/* another time on disk: the file is read */
+	local_sh(f->sy.lx.a, "touch -d '2001-01-01' f.bin");
+	if (mirror_scan(&m, NULL, &out, &cause) != 0)
+		fail_msg("scan: %s", cause);
+	assert_non_null(e = manifest_find(out, "f.bin"));
+	assert_memory_equal(e->hash, real, SHA256_LEN);
+	manifest_free(out);
+	/* a hint for a file that is not there adds nothing */
+	local_sh(f->sy.lx.a, "printf x > h");
+	mirror_pulled(&m, false_hint(f->sy.lx.a, "h"));
+	local_sh(f->sy.lx.a, "rm h");
+	if (mirror_scan(&m, NULL, &out, &cause) != 0)
+		fail_msg("scan: %s", cause);
+	assert_null(manifest_find(out, "h"));
+	manifest_free(out);
+	mirror_close(&m);
+}
+
 int
 main(void)
 {
@@ -264,6 +362,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_mass_delete_guard, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_hints, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pulled_hashes, setup,
+		    teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -173,7 +173,8 @@ t_expect_refuses_others(void **state)
 	struct tb			*tb = tb_pax();
 	struct manifest_entry		 w[2];
 	const struct manifest_entry	*wp[2] = { &w[0], &w[1] };
-	struct tarstream_expect		 ex = { wp, 2, NULL, 0, NULL, NULL };
+	struct tarstream_expect		 ex = { wp, 2, NULL, 0, NULL, NULL, NULL,
+					    0 };
 
 	want_file(&w[0], "a", "new a\n", 0);
 	memset(&w[1], 0, sizeof w[1]);
@@ -210,7 +211,8 @@ t_expect_changed(void **state)
 	struct manifest_entry		 w[4];
 	const struct manifest_entry	*wp[4] = { &w[0], &w[1], &w[2], &w[3] };
 	struct skips			 sk = { { NULL }, { 0 }, 0 };
-	struct tarstream_expect		 ex = { wp, 4, NULL, 0, skip_cb, &sk };
+	struct tarstream_expect		 ex = { wp, 4, NULL, 0, skip_cb, &sk,
+					    NULL, 0 };
 
 	want_file(&w[0], "grew", "12345", 0);
 	want_file(&w[1], "touched", "12345", 0);
@@ -256,7 +258,8 @@ t_expect_hash(void **state)
 	struct tb			*tb = tb_pax();
 	struct manifest_entry		 w[2];
 	const struct manifest_entry	*wp[2] = { &w[0], &w[1] };
-	struct tarstream_expect		 ex = { wp, 2, NULL, 0, NULL, NULL };
+	struct tarstream_expect		 ex = { wp, 2, NULL, 0, NULL, NULL, NULL,
+					    0 };
 
 	want_file(&w[0], "torn", "hello\n", 1);
 	want_file(&w[1], "good", "world\n", 1);
@@ -280,7 +283,8 @@ t_expect_twice(void **state)
 	struct tb			*tb = tb_pax();
 	struct manifest_entry		 w;
 	const struct manifest_entry	*wp[1] = { &w };
-	struct tarstream_expect		 ex = { wp, 1, NULL, 0, NULL, NULL };
+	struct tarstream_expect		 ex = { wp, 1, NULL, 0, NULL, NULL, NULL,
+					    0 };
 
 	want_file(&w, "a", "first\n", 0);
 	fx->ex = &ex;
@@ -301,7 +305,8 @@ t_expect_missing(void **state)
 	struct manifest_entry		 w[2];
 	const struct manifest_entry	*wp[2] = { &w[1], &w[0] };
 	struct skips			 sk = { { NULL }, { 0 }, 0 };
-	struct tarstream_expect		 ex = { wp, 2, NULL, 0, skip_cb, &sk };
+	struct tarstream_expect		 ex = { wp, 2, NULL, 0, skip_cb, &sk,
+					    NULL, 0 };
 
 	want_file(&w[0], "a", "a\n", 0);
 	want_file(&w[1], "gone", "b\n", 0);
@@ -325,7 +330,8 @@ t_expect_whole_seconds(void **state)
 	struct tb			*tb = tb_new(ARCHIVE_FORMAT_TAR_USTAR);
 	struct manifest_entry		 w;
 	const struct manifest_entry	*wp[1] = { &w };
-	struct tarstream_expect		 ex = { wp, 1, NULL, 0, NULL, NULL };
+	struct tarstream_expect		 ex = { wp, 1, NULL, 0, NULL, NULL, NULL,
+					    0 };
 
 	want_file(&w, "a", "abc", 0);
 	fx->ex = &ex;
@@ -343,7 +349,7 @@ t_expect_tops(void **state)
 	struct tfx		*fx = *state;
 	struct tb		*tb = tb_pax();
 	char			 d[] = "d", f[] = "f", *tops[] = { d, f };
-	struct tarstream_expect	 ex = { NULL, 0, tops, 2, NULL, NULL };
+	struct tarstream_expect	 ex = { NULL, 0, tops, 2, NULL, NULL, NULL, 0 };
 
 	fx->ex = &ex;
 	tb_dir(tb, "./", 0755);

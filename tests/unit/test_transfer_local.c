@@ -25,7 +25,9 @@
 
 #include "hostws.h"
 #include "local_fixture.h"
+#include "manifest.h"
 #include "pathguard.h"
+#include "sha256.h"
 #include "transfer.h"
 #include "transport.h"
 
@@ -62,7 +64,7 @@ pull(struct fx *f, char **cause)
 
 	memset(&st, 0, sizeof st);
 	return transfer_pull(f->sy.lx.t, f->sy.pg, &f->sy.hw, NULL, 0, NULL,
-	    &st, cause);
+	    &st, NULL, cause);
 }
 
 /* Write text to dir/rel. */
@@ -133,6 +135,62 @@ test_pull(void **state)
 	assert_true(local_holds(f->sy.lx.a, "new/c.txt", "three\n"));
 }
 
+/* Assert that e is dir/rel as it is on disk, with its content's hash. */
+static void
+hint_is(const struct manifest_entry *e, const char *dir, const char *rel,
+    const char *text)
+{
+	unsigned char	want[SHA256_LEN];
+	struct sha256	md;
+	struct stat	sb;
+	char		p[PATH_MAX];
+
+	assert_non_null(e);
+	assert_int_equal(e->type, MANIFEST_FILE);
+	assert_true(e->have_hash);
+	snprintf(p, sizeof p, "%s/%s", dir, rel);
+	assert_int_equal(lstat(p, &sb), 0);
+	assert_int_equal(e->size, (uint64_t)sb.st_size);
+	assert_int_equal(e->mtime_sec, sb.st_mtim.tv_sec);
+	assert_int_equal(e->mtime_nsec, sb.st_mtim.tv_nsec);
+	sha256_init(&md);
+	sha256_update(&md, text, strlen(text));
+	sha256_final(&md, want);
+	assert_memory_equal(e->hash, want, MANIFEST_HASH_LEN);
+}
+
+/*
+ * A pull says what it wrote: each regular file with the size and time it
+ * has here and the hash of its content (what the scan after it would
+ * read the file again for), and nothing else (no directory, no link).
+ */
+static void
+test_pull_hints(void **state)
+{
+	struct fx		*f = *state;
+	struct tarstream_stats	 st;
+	struct manifest		*h = NULL;
+	char			 p[PATH_MAX], big[300000], *cause = NULL;
+
+	put(f->sy.lx.b, "a.txt", "ONE\n");
+	snprintf(p, sizeof p, "%s/new", f->sy.lx.b);
+	assert_int_equal(mkdir(p, 0755), 0);
+	memset(big, 'x', sizeof big - 1);
+	big[sizeof big - 1] = '\0';
+	put(f->sy.lx.b, "new/big", big);
+	snprintf(p, sizeof p, "%s/ln", f->sy.lx.b);
+	assert_int_equal(symlink("a.txt", p), 0);
+	memset(&st, 0, sizeof st);
+	if (transfer_pull(f->sy.lx.t, f->sy.pg, &f->sy.hw, NULL, 0, NULL,
+	    &st, &h, &cause) != 0)
+		fail_msg("pull: %s", cause);
+	assert_non_null(h);
+	assert_int_equal(h->n, 2);
+	hint_is(manifest_find(h, "a.txt"), f->sy.lx.a, "a.txt", "ONE\n");
+	hint_is(manifest_find(h, "new/big"), f->sy.lx.a, "new/big", big);
+	manifest_free(h);
+}
+
 /*
  * A host link that points out of the workspace comes down as a link and
  * is never written through: a file the host puts "inside" it is refused.
@@ -169,6 +227,8 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_push, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pull, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pull_hints, setup,
+		    teardown),
 		cmocka_unit_test_setup_teardown(test_pull_link_out, setup,
 		    teardown),
 	};
