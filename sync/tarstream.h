@@ -23,7 +23,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
-
 #include <time.h>
 
 struct manifest_entry;
@@ -99,9 +98,7 @@ struct tarstream_expect {
 	tarstream_skip_fn			  skipped;
 	void					 *arg;
 	tarstream_written_fn			  written;	/* or NULL */
-	int					  any;	/* take any
-							   entry, as with
-							   ex NULL */
+	int					  any;	/* as ex NULL */
 };
 
 /*
