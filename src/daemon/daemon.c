@@ -431,6 +431,7 @@ daemon_done(struct daemon *d)
 	d->quit = 1;	/* in-process commands end, none falls back */
 	while ((c = TAILQ_FIRST(&d->clients)) != NULL)
 		dclient_free(c);
+	drpc_end(d);
 	dwatch_free_all(d);
 	if ((stuck = daemon_connectors_end(d, DAEMON_EXIT_WAIT_MS)) != 0)
 		log_warn("a connection is still being made; exiting without "

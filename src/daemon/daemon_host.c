@@ -56,6 +56,8 @@ struct dconnect_job {
 	struct transport	*t;
 	char			*cause;
 	int			 rc;
+	pthread_t		 tid;
+	int			 started;	/* tid runs: join it */
 };
 
 static void	dconn_dead(struct dconn *, const char *);
@@ -164,14 +166,18 @@ dconnect_thread(void *arg)
 	return NULL;
 }
 
-/* Start one more session for h in a thread. */
+/*
+ * Start one more session for h in a thread.  The thread is joined once
+ * its job is read back (dconnect_reap), not detached: it is not over
+ * when it has written its job, and OpenSSL's clean-up at exit freed its
+ * thread state a second time when the daemon ended in between (a double
+ * free under ASan's gateway.sh, serve --stdio ending with its input).
+ */
 static void
 dhost_connect(struct dhost *h)
 {
 	struct dconn		*k = xcalloc(1, sizeof *k);
 	struct dconnect_job	*job = xcalloc(1, sizeof *job);
-	pthread_attr_t		 attr;
-	pthread_t		 tid;
 
 	k->host = h;
 	k->cap = h->d->max_sessions;
@@ -183,15 +189,23 @@ dhost_connect(struct dhost *h)
 	job->wfd = h->d->wake[1];
 	log_info("connecting to %s", h->label);
 	h->d->connecting++;	/* until daemon_connected reads its job */
-	pthread_attr_init(&attr);
-	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	if (pthread_create(&tid, &attr, dconnect_thread, job) != 0) {
+	if (pthread_create(&job->tid, NULL, dconnect_thread, job) == 0)
+		job->started = 1;
+	else {
 		job->rc = CLAW_ERR_NOMEM;
 		job->cause = xstrdup("cannot start a connector thread");
 		if (write(job->wfd, &job, sizeof job) != sizeof job)
 			abort();
 	}
-	pthread_attr_destroy(&attr);
+}
+
+/* A job came back: wait for its thread to be over (it is returning). */
+static void
+dconnect_reap(struct dconnect_job *job)
+{
+	if (job->started)
+		(void)pthread_join(job->tid, NULL);
+	job->started = 0;
 }
 
 /* A connect finished: take the session or fail the waiters. */
@@ -244,6 +258,7 @@ daemon_connected(struct daemon *d)
 
 	while ((n = read(d->wake[0], &job, sizeof job)) == sizeof job) {
 		d->connecting--;
+		dconnect_reap(job);
 		dhost_connected(job);
 	}
 }
@@ -267,6 +282,7 @@ daemon_connectors_end(struct daemon *d, int ms)
 			return claw_err_from_errno(errno);
 		while (read(d->wake[0], &job, sizeof job) == sizeof job) {
 			d->connecting--;
+			dconnect_reap(job);
 			k = job->conn;
 			TAILQ_REMOVE(&k->host->conns, k, entry);
 			free(k);

@@ -251,6 +251,12 @@ int	dclient_paused(struct dclient *);
 /* daemon_rpc.c */
 void	drpc_read(struct dclient *);
 void	drpc_gone(struct dclient *);
+/*
+ * At the daemon's end: stop the calls still running (a client's that went
+ * away, a route being learnt) and free them; their workers are not waited
+ * for.
+ */
+void	drpc_end(struct daemon *);
 void	drpc_finish(struct dcall *, int status);
 /* MCP: a progress notification for a call that asked (1 a second). */
 void	drpc_progress(struct dcall *);

@@ -653,6 +653,24 @@ drpc_gone(struct dclient *cl)
 	free(cl->sandbox);
 }
 
+/* Stop and free what still runs at the end; see daemon_int.h. */
+void
+drpc_end(struct daemon *d)
+{
+	struct dcall	*c;
+
+	while ((c = TAILQ_FIRST(&d->calls)) != NULL) {
+		dcall_kill(c);
+		if (c->in_fd != -1)
+			close(c->in_fd);
+		if (c->out_fd != -1)
+			close(c->out_fd);
+		if (c->err_fd != -1)
+			close(c->err_fd);
+		drpc_call_free(c);
+	}
+}
+
 /* A client on stdin/stdout; see daemon_int.h. */
 struct dclient *
 drpc_stdio(struct daemon *d, int mcp, const char *agent,
