@@ -9,7 +9,7 @@
  * manifest_parse_line.  The child parses a hostile tar stream, so what it
  * says is checked as any manifest text, and the scan uses a hint only as
  * the hash of a file it finds on disk with exactly that size and time,
- * and only at the paths the parent asked for (see mirror_hinted).
+ * never as an entry of its own (prev->known, see mirror_hinted).
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -30,7 +30,6 @@ transfer_hints_add(void *arg, const char *path, int64_t size,
 {
 	struct transfer_hints	*h = arg;
 	struct manifest_entry	 e;
-	size_t			 before = h->text.len;
 
 	if (h->over || size < 0)
 		return;
@@ -45,7 +44,6 @@ transfer_hints_add(void *arg, const char *path, int64_t size,
 	manifest_format_line(&h->text, &e);
 	if (h->text.len > TRANSFER_HINTS_MAX) {
 		/* too many to be worth it: the scan reads them all */
-		h->text.len = before;
 		h->over = 1;
 		buf_free(&h->text);
 	}

@@ -11,9 +11,8 @@
 
 #include "buf.h"
 
-
-struct manifest;
 struct hostws;
+struct manifest;
 struct manifest_entry;
 struct pathguard;
 struct tarstream_expect;
