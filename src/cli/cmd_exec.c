@@ -344,11 +344,14 @@ exec_sync_down(struct mirror *m, int status, char **err)
 	int	 rc;
 
 	if ((rc = mirror_pull(m, &cause)) != 0) {
-		rc = cmd_fail("sync down: %s", cause);
-		log_warn("the command ran and exited with status %d; sync "
-		    "down failed, so its changes did not all come back "
-		    "(exit status %d)", status, status != 0 ? status :
-		    CMD_EXIT_FAILURE);
+		/*
+		 * One line, the cause last: a gateway shows a worker's last
+		 * "clawssh: " line as the call's error.
+		 */
+		rc = cmd_fail("the command ran and exited with status %d, "
+		    "but not all its changes came back (exit status %d): "
+		    "sync down: %s", status, status != 0 ? status :
+		    CMD_EXIT_FAILURE, cause);
 		*err = cause;
 		return rc;
 	}

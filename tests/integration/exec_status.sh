@@ -137,6 +137,10 @@ case_4() {
 	    lib_case_fail "the sync failure was not said: $(cat "$T/e5")"
 	grep -q "exited with status 3" "$T/e5" ||
 	    lib_case_fail "the command's status was not said: $(cat "$T/e5")"
+	# A gateway shows a worker's last "clawssh: " line: the cause is in it.
+	grep '^clawssh: ' "$T/e5" | tail -n 1 | grep -q "status 3.*mirror halted" ||
+	    lib_case_fail "the last line lacks the status or the cause:" \
+	    "$(cat "$T/e5")"
 	grep '^{' "$T/e5" > "$T/j5"
 	grep -q '^{"status": 3, "error": "[^"]*mirror halted' "$T/j5" ||
 	    lib_case_fail "--sync-json: $(cat "$T/j5")"
