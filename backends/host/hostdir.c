@@ -153,9 +153,9 @@ hostdir_list_add(struct hostdir_listing *l, const struct hostdir_entry *e)
 	l->entries[l->n++] = *e;
 }
 
-/* Parse a whole listing. */
-static int
-hostdir_parse_list(struct transport *t, const struct buf *out,
+/* Parse a whole listing from label's host; see hostdir_int.h. */
+int
+hostdir_parse_list(const char *label, const struct buf *out,
     struct hostdir_listing *l, char **cause)
 {
 	struct lines		 lr;
@@ -163,26 +163,27 @@ hostdir_parse_list(struct transport *t, const struct buf *out,
 	char			*line, *why = NULL;
 	int			 rc;
 
+	memset(l, 0, sizeof *l);
 	lines_init(&lr, out->data, out->len);
 	if ((line = hostdir_line(&lr)) == NULL ||
 	    strncmp(line, "clawssh-now ", 12) != 0 ||
 	    hostdir_number(line + 12, &l->now) != 0) {
 		free(line);
-		*cause = xasprintf("%s: malformed listing", transport_label(t));
+		*cause = xasprintf("%s: malformed listing", label);
 		return CLAW_ERR_PARSE;
 	}
 	free(line);
 	while (lines_left(&lr) != 0) {
 		if ((rc = hostdir_entry(&lr, &e, &why)) < 0) {
 			*cause = xasprintf("%s: malformed listing entry",
-			    transport_label(t));
+			    label);
 			return CLAW_ERR_PARSE;
 		}
 		if (rc == 0)
 			hostdir_list_add(l, &e);
 		else {
-			log_warn("%s: skipping sandbox %.*s: %s",
-			    transport_label(t), SANDBOX_ID_LEN, e.meta.id, why);
+			log_warn("%s: skipping sandbox %.*s: %s", label,
+			    SANDBOX_ID_LEN, e.meta.id, why);
 			l->corrupt++;
 		}
 		free(why);
@@ -208,16 +209,17 @@ hostdir_list(struct transport *t, const char *root, const char *id,
 	script = hostdir_script(HOSTDIR_SCRIPT_LIST, root,
 	    id != NULL ? id : "c????????????", NULL);
 	if ((rc = hostdir_run(t, script, NULL, 0, &o, cause)) == 0 &&
-	    (rc = hostdir_parse_list(t, &o, out, cause)) != 0)
+	    (rc = hostdir_parse_list(transport_label(t), &o, out,
+	    cause)) != 0)
 		hostdir_listing_clear(out);
 	free(script);
 	buf_free(&o);
 	return rc;
 }
 
-/* Parse get-or-create's answer: found/created, then one entry. */
-static int
-hostdir_parse_got(struct transport *t, const struct buf *out,
+/* Parse get-or-create's answer from label's host; see hostdir_int.h. */
+int
+hostdir_parse_got(const char *label, const struct buf *out,
     struct hostdir_entry *got, int *created, char **cause)
 {
 	struct lines	 lr;
@@ -233,14 +235,13 @@ hostdir_parse_got(struct transport *t, const struct buf *out,
 	free(line);
 	if (rc == 0 && (rc = hostdir_entry(&lr, got, &why)) == 1) {
 		*cause = xasprintf("%s: sandbox %s has corrupt metadata (%s);"
-		    " destroy it to start again", transport_label(t),
-		    got->meta.id, why);
+		    " destroy it to start again", label, got->meta.id, why);
 		free(why);
 		return CLAW_ERR_PARSE;
 	}
 	if (rc != 0 || lines_left(&lr) != 0) {
 		*cause = xasprintf("%s: malformed answer from the host",
-		    transport_label(t));
+		    label);
 		return CLAW_ERR_PARSE;
 	}
 	return 0;
@@ -261,7 +262,8 @@ hostdir_get_or_create(struct transport *t, const char *root,
 	    want->settings.image,
 	    contain_runtime_name(want->settings.runtime), NULL);
 	if ((rc = hostdir_run(t, script, meta, strlen(meta), &o, cause)) == 0)
-		rc = hostdir_parse_got(t, &o, got, created, cause);
+		rc = hostdir_parse_got(transport_label(t), &o, got, created,
+		    cause);
 	free(script);
 	free(meta);
 	buf_free(&o);
