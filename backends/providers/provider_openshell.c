@@ -208,7 +208,8 @@ os_parse_ssh_config(const struct provider_conf *pc, const char *text,
 	q.local_user = (pw = getpwuid(getuid())) != NULL ? pw->pw_name : "";
 	q.home = home != NULL && *home == '/' ? home : "/";
 	if (rc == 0)
-		rc = sshconfig_resolve(path, 0, &q, &sc, &why);
+		rc = sshconfig_resolve(path, SSHCONFIG_NO_INCLUDE, &q, &sc,
+		    &why);
 	unlink(path);
 	free(alias);
 	if (rc != 0) {

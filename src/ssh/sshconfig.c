@@ -9,10 +9,13 @@
 #include "config.h"
 #endif
 
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/types.h>
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <glob.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -20,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "buf.h"
 #include "error.h"
@@ -512,6 +516,9 @@ sc_kw_include(struct sc_parse *p, const struct sc_line *l,
 		return r;
 	if (!*l->active)
 		return 0;
+	if (p->no_include)
+		return sshconfig_err(cause, l->file, l->num, "Include is not "
+		    "allowed here");
 	if (l->depth >= SC_MAX_DEPTH)
 		return sshconfig_err(cause, l->file, l->num,
 		    "too many nested Include levels (at most %d)",
@@ -752,27 +759,84 @@ sc_err_errno(const char *path, int errnum, char **cause)
 	return claw_err_from_errno(errnum);
 }
 
+/*
+ * Open path for reading: a regular file, or /dev/null (ssh -F /dev/null
+ * is how one asks for no config), never a device that does not end
+ * (/dev/zero), a FIFO nobody writes (which would block the open), or a
+ * directory.  NULL with errno set (EINVAL: none of those).
+ */
+static FILE *
+sc_open(const char *path)
+{
+	struct stat	 st;
+	FILE		*f;
+	int		 fd, fl, errnum;
+
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) == -1)
+		return NULL;
+	if (fstat(fd, &st) == -1)
+		goto fail;
+	if (!S_ISREG(st.st_mode) && !(S_ISCHR(st.st_mode) &&
+	    major(st.st_rdev) == 1 && minor(st.st_rdev) == 3)) {
+		errno = EINVAL;
+		goto fail;
+	}
+	if ((fl = fcntl(fd, F_GETFL)) == -1 ||
+	    fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) == -1 ||
+	    (f = fdopen(fd, "r")) == NULL)
+		goto fail;
+	return f;
+fail:
+	errnum = errno;
+	close(fd);
+	errno = errnum;
+	return NULL;
+}
+
 /* Read one file at Include depth; lines before any Host apply to all. */
 static int
 sc_read_file(struct sc_parse *p, const char *path, int flags, int depth,
     char **cause)
 {
 	struct sc_line	 l;
+	struct stat	 st;
 	FILE		*f;
 	char		*text = NULL;
 	size_t		 cap = 0;
+	ssize_t		 n;
 	int		 active = 1, r = 0, errnum;
 
-	if ((f = fopen(path, "r")) == NULL) {
+	if (p->nfiles >= SSHCONFIG_FILES_MAX) {
+		sshconfig_cause(cause, xasprintf("%s: more than %d ssh config "
+		    "files", path, SSHCONFIG_FILES_MAX));
+		return CLAW_ERR_PARSE;
+	}
+	if ((f = sc_open(path)) == NULL) {
 		if (errno == ENOENT && (flags & SSHCONFIG_OPTIONAL))
 			return 0;
+		if (errno == EINVAL) {
+			sshconfig_cause(cause, xasprintf("%s: not a regular "
+			    "file", path));
+			return CLAW_ERR_PARSE;
+		}
 		return sc_err_errno(path, errno, cause);
 	}
 	memset(&l, 0, sizeof l);
 	l.file = sc_remember(p, path);
 	l.active = &active;
 	l.depth = depth;
-	while (r == 0 && getline(&text, &cap, f) != -1) {
+	if (fstat(fileno(f), &st) == 0 && st.st_size > (off_t)
+	    (SSHCONFIG_FILE_MAX - p->bytes)) {	/* not even one line of it */
+		sshconfig_cause(cause, xasprintf("%s: more than %d bytes of "
+		    "ssh config", path, SSHCONFIG_FILE_MAX));
+		r = CLAW_ERR_PARSE;
+	}
+	while (r == 0 && (n = getline(&text, &cap, f)) != -1) {
+		if ((p->bytes += (size_t)n) > SSHCONFIG_FILE_MAX) {
+			r = sshconfig_err(cause, l.file, l.num + 1, "more than "
+			    "%d bytes of ssh config", SSHCONFIG_FILE_MAX);
+			break;
+		}
 		l.num++;
 		r = sc_line_do(p, &l, text, cause);
 	}
@@ -840,6 +904,7 @@ sshconfig_resolve(const char *path, int flags,
 	}
 	memset(&p, 0, sizeof p);
 	p.q = q;
+	p.no_include = (flags & SSHCONFIG_NO_INCLUDE) != 0;
 	for (i = 0; i < SC_NSLOTS; i++)
 		p.ints[i] = -1;
 	r = sc_read_options(&p, cause);

@@ -68,6 +68,8 @@ struct sshconfig {
 	((sc)->host_key_alias != NULL ? (sc)->host_key_alias : (sc)->hostname)
 
 #define SSHCONFIG_OPTIONAL	0x1	/* a missing file is not an error */
+#define SSHCONFIG_NO_INCLUDE	0x2	/* Include is an error (a text that
+					   came from elsewhere: a provider) */
 
 /*
  * Resolve the settings for q from the config file at path (NULL: none).
@@ -83,10 +85,16 @@ struct sshconfig {
  * Tokens %% %d %h %l %n %p %r %u and a leading ~ are expanded in
  * IdentityFile and UserKnownHostsFile, and %% %h %n %p %r (and the other
  * tokens above but ~) in ProxyCommand; "none" empties those lists.
+ * Only regular files and /dev/null are read (another device, a FIFO or
+ * a directory is an error, never a hang), at most SSHCONFIG_FILE_MAX
+ * bytes in all and SSHCONFIG_FILES_MAX files.
  * On success sets *out (free with sshconfig_free) and returns 0; on failure
  * returns a negative CLAW_ERR_* and sets *cause to an allocated message
  * naming file and line.
  */
+#define SSHCONFIG_FILE_MAX	(1024 * 1024)	/* bytes, all files together */
+#define SSHCONFIG_FILES_MAX	256		/* files, Includes and all */
+
 int	sshconfig_resolve(const char *path, int flags,
 	    const struct sshconfig_query *q, struct sshconfig **out,
 	    char **cause);

@@ -51,6 +51,8 @@ struct sc_parse {
 					   when set to "none" */
 	char		**files;	/* names of files read, for sc_item */
 	size_t		 nfiles;
+	size_t		 bytes;		/* read from all of them */
+	int		 no_include;	/* SSHCONFIG_NO_INCLUDE */
 };
 
 /* A %-token and its value; a key of '\0' ends an array of them. */

@@ -3,9 +3,9 @@
 # Each libFuzzer target ('make fuzz': the JSON-RPC parser, the host's
 # watch frames and replies, the tar stream reader, the agent's frame
 # codec, the HTTP message reader, the host's answers to the process,
-# file tool and sandbox listing steps) built with ASan and UBSan and run
-# for FUZZ_SECONDS (default 15)
-# from its checked-in corpus.  A crash, leak or sanitizer report fails
+# file tool and sandbox listing steps, the Slurm and Kubernetes answers)
+# built with ASan and UBSan and run for FUZZ_SECONDS (default 15) from
+# its checked-in corpus.  A crash, leak or sanitizer report fails
 # the test and leaves the input in the test's directory.  Skipped
 # without clang and its libFuzzer runtime (scripts/install-deps.sh
 # installs both).
@@ -23,7 +23,8 @@ make -s -C "$builddir" fuzz > "$T/build.log" 2>&1 ||
     fail "make fuzz: $(tail -20 "$T/build.log")"
 secs=${FUZZ_SECONDS:-15}
 for t in jsonrpc:corpus remote:corpus_remote tarstream:corpus_tar \
-    agent_frame:corpus_agent http_msg:corpus_http host_reply:corpus_host; do
+    agent_frame:corpus_agent http_msg:corpus_http host_reply:corpus_host \
+    provider:corpus_provider; do
 	name=${t%%:*}
 	corpus="$top_srcdir/tests/fuzz/${t#*:}"
 	mkdir -p "$T/new-$name"

@@ -833,6 +833,95 @@ test_unreadable_file(void **state)
 	free(cause);
 }
 
+/*
+ * What a config (or a provider's ssh-config answer) names can be hostile:
+ * a device that never ends, a FIFO nobody writes, too many bytes or
+ * files are errors, never a hang or memory without end; /dev/null is
+ * still no config; SSHCONFIG_NO_INCLUDE refuses Include.
+ */
+static void
+test_hostile_files(void **state)
+{
+	struct fixture		*fx = *state;
+	struct sshconfig_query	 q = { .host = "h", .local_user = "alice",
+	    .home = fx->dir };
+	struct sshconfig	*c = NULL;
+	char			*cause = NULL, path[PATH_MAX], *text;
+	size_t			 i;
+	static const char *const bad[] = { "/dev/zero", "/dev/urandom",
+	    "fifo", "." };
+
+	snprintf(path, sizeof path, "%s/fifo", fx->dir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		text = malloc(PATH_MAX + 32);
+		snprintf(text, PATH_MAX + 32, "Host h\n\tInclude %s%s%s\n",
+		    bad[i][0] == '/' ? "" : fx->dir, bad[i][0] == '/' ? "" :
+		    "/", bad[i]);
+		write_file(fx->dir, "config", text);
+		free(text);
+		cause = NULL;
+		assert_int_equal(resolve(fx->dir, "h", NULL, 0, &c, &cause),
+		    CLAW_ERR_PARSE);
+		assert_null(c);
+		assert_non_null(strstr(cause, "not a regular file"));
+		free(cause);
+	}
+
+	c = NULL;
+	assert_int_equal(sshconfig_resolve("/dev/null", 0, &q, &c, &cause),
+	    0);
+	assert_string_equal(c->hostname, "h");
+	sshconfig_free(c);
+
+	/* Over the byte cap: a file, then the files of Includes together. */
+	text = malloc(SSHCONFIG_FILE_MAX + 2);
+	memset(text, '#', SSHCONFIG_FILE_MAX + 1);
+	text[SSHCONFIG_FILE_MAX + 1] = '\0';
+	write_file(fx->dir, "config", text);
+	c = NULL;
+	cause = NULL;
+	assert_int_equal(resolve(fx->dir, "h", NULL, 0, &c, &cause),
+	    CLAW_ERR_PARSE);
+	assert_non_null(strstr(cause, "bytes of ssh config"));
+	free(cause);
+	memset(text, '#', SSHCONFIG_FILE_MAX / 2);
+	text[SSHCONFIG_FILE_MAX / 2] = '\n';
+	text[SSHCONFIG_FILE_MAX / 2 + 1] = '\0';
+	write_file(fx->dir, ".ssh/half", text);
+	free(text);
+	write_file(fx->dir, "config", "Include half half half\n");
+	cause = NULL;
+	assert_int_equal(resolve(fx->dir, "h", NULL, 0, &c, &cause),
+	    CLAW_ERR_PARSE);
+	assert_non_null(strstr(cause, "bytes of ssh config"));
+	free(cause);
+
+	/* Over the files cap: one small file included 300 times. */
+	write_file(fx->dir, ".ssh/small", "Port 2345\n");
+	text = calloc(1, 300 * 7 + 16);
+	strcpy(text, "Include");
+	for (i = 0; i < 300; i++)
+		strcat(text, " small");
+	strcat(text, "\n");
+	write_file(fx->dir, "config", text);
+	free(text);
+	cause = NULL;
+	assert_int_equal(resolve(fx->dir, "h", NULL, 0, &c, &cause),
+	    CLAW_ERR_PARSE);
+	assert_non_null(strstr(cause, "ssh config files"));
+	free(cause);
+
+	/* No Include at all where the caller says so. */
+	write_file(fx->dir, "config", "Host h\n\tInclude small\n");
+	snprintf(path, sizeof path, "%s/config", fx->dir);
+	cause = NULL;
+	assert_int_equal(sshconfig_resolve(path, SSHCONFIG_NO_INCLUDE, &q,
+	    &c, &cause), CLAW_ERR_PARSE);
+	assert_non_null(strstr(cause, "line 2: Include is not allowed"));
+	free(cause);
+}
+
 /* Freeing NULL does nothing. */
 static void
 test_free_null(void **state)
@@ -876,6 +965,7 @@ main(void)
 		T(test_err_match_all),
 		T(test_missing_file),
 		T(test_unreadable_file),
+		T(test_hostile_files),
 		cmocka_unit_test(test_free_null),
 	};
 
