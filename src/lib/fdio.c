@@ -7,8 +7,13 @@
 #include "config.h"
 #endif
 
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
+#include <stdio.h>
 #include <unistd.h>
 
 #include "fdio.h"
@@ -78,4 +83,33 @@ fdio_close_pipes(int (*p)[2], size_t n)
 		if (p[i][1] != -1)
 			close(p[i][1]);
 	}
+}
+
+/* Open a text file a user named; see fdio.h. */
+FILE *
+fdio_fopen_text(const char *path)
+{
+	struct stat	 st;
+	FILE		*f;
+	int		 fd, fl, errnum;
+
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) == -1)
+		return NULL;
+	if (fstat(fd, &st) == -1)
+		goto fail;
+	if (!S_ISREG(st.st_mode) && !(S_ISCHR(st.st_mode) &&
+	    major(st.st_rdev) == 1 && minor(st.st_rdev) == 3)) {
+		errno = EINVAL;
+		goto fail;
+	}
+	if ((fl = fcntl(fd, F_GETFL)) == -1 ||
+	    fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) == -1 ||
+	    (f = fdopen(fd, "r")) == NULL)
+		goto fail;
+	return f;
+fail:
+	errnum = errno;
+	close(fd);
+	errno = errnum;
+	return NULL;
 }

@@ -8,6 +8,7 @@
 #include <sys/types.h>
 
 #include <stddef.h>
+#include <stdio.h>
 
 /*
  * Write all n bytes at p to fd.  Short writes are continued and EINTR is
@@ -30,5 +31,14 @@ ssize_t	fdio_read_full(int fd, void *p, size_t n);
 
 /* Close both ends of each of pipes p[0..n) that is open (not -1). */
 void	fdio_close_pipes(int (*p)[2], size_t n);
+
+/*
+ * Open path to read text from: a regular file, or /dev/null (ssh -F
+ * /dev/null and UserKnownHostsFile /dev/null mean "none"), never a
+ * device that does not end (/dev/zero), a FIFO nobody writes (the open
+ * does not block), or a directory.  NULL with errno set: open(2)'s, or
+ * EINVAL for a file of another kind.
+ */
+FILE	*fdio_fopen_text(const char *path);
 
 #endif /* CLAW_FDIO_H */

@@ -390,7 +390,10 @@ kh_walk_file(struct kh_walk *w, const char *path, char **cause)
 	enum kh_read	 got;
 	int		 r = 0;
 
-	if ((f = fopen(path, "re")) == NULL) {
+	if ((f = fdio_fopen_text(path)) == NULL) {
+		if (errno == EINVAL)
+			return claw_fail(cause, CLAW_ERR_INVAL, "%s: not a "
+			    "regular file", path);
 		if (errno != ENOENT && errno != ENOTDIR)
 			return kh_errno(cause, path, "open");
 		log_debug("%s: not found, skipped", path);

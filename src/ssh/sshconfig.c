@@ -10,12 +10,10 @@
 #endif
 
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <sys/types.h>
 
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <glob.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -23,10 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <unistd.h>
 
 #include "buf.h"
 #include "error.h"
+#include "fdio.h"
 #include "log.h"
 #include "match.h"
 #include "sshconfig.h"
@@ -759,40 +757,6 @@ sc_err_errno(const char *path, int errnum, char **cause)
 	return claw_err_from_errno(errnum);
 }
 
-/*
- * Open path for reading: a regular file, or /dev/null (ssh -F /dev/null
- * is how one asks for no config), never a device that does not end
- * (/dev/zero), a FIFO nobody writes (which would block the open), or a
- * directory.  NULL with errno set (EINVAL: none of those).
- */
-static FILE *
-sc_open(const char *path)
-{
-	struct stat	 st;
-	FILE		*f;
-	int		 fd, fl, errnum;
-
-	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) == -1)
-		return NULL;
-	if (fstat(fd, &st) == -1)
-		goto fail;
-	if (!S_ISREG(st.st_mode) && !(S_ISCHR(st.st_mode) &&
-	    major(st.st_rdev) == 1 && minor(st.st_rdev) == 3)) {
-		errno = EINVAL;
-		goto fail;
-	}
-	if ((fl = fcntl(fd, F_GETFL)) == -1 ||
-	    fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) == -1 ||
-	    (f = fdopen(fd, "r")) == NULL)
-		goto fail;
-	return f;
-fail:
-	errnum = errno;
-	close(fd);
-	errno = errnum;
-	return NULL;
-}
-
 /* Read one file at Include depth; lines before any Host apply to all. */
 static int
 sc_read_file(struct sc_parse *p, const char *path, int flags, int depth,
@@ -811,7 +775,7 @@ sc_read_file(struct sc_parse *p, const char *path, int flags, int depth,
 		    "files", path, SSHCONFIG_FILES_MAX));
 		return CLAW_ERR_PARSE;
 	}
-	if ((f = sc_open(path)) == NULL) {
+	if ((f = fdio_fopen_text(path)) == NULL) {
 		if (errno == ENOENT && (flags & SSHCONFIG_OPTIONAL))
 			return 0;
 		if (errno == EINVAL) {

@@ -621,6 +621,38 @@ test_crlf_no_final_newline(void **state)
 	tk_key_free(&a);
 }
 
+/*
+ * A file named as known_hosts that is no regular file: /dev/null holds
+ * nothing (UserKnownHostsFile /dev/null), /dev/zero and a FIFO nobody
+ * writes are errors at once, never a read without end or a hang.
+ */
+static void
+test_not_regular(void **state)
+{
+	struct tk			*t = *state;
+	struct tk_key			 a;
+	char				*files[1], *cause = NULL;
+	const char			*bad[] = { "/dev/zero", NULL };
+
+	tk_keygen(t, "ed25519", "a", &a);
+	files[0] = (char *)(uintptr_t)"/dev/null";
+	assert_int_equal(knownhosts_check(files, 1, HOST, 22, a.blob, a.len,
+	    NULL, &cause), CLAW_ERR_HOSTKEY_UNKNOWN);
+	assert_null(cause);
+	bad[1] = files[0] = tk_path(t, "fifo");
+	assert_int_equal(mkfifo(files[0], 0600), 0);
+	for (size_t i = 0; i < 2; i++) {
+		files[0] = (char *)(uintptr_t)bad[i];
+		assert_int_equal(knownhosts_check(files, 1, HOST, 22, a.blob,
+		    a.len, NULL, &cause), CLAW_ERR_INVAL);
+		assert_non_null(strstr(cause, "not a regular file"));
+		free(cause);
+		cause = NULL;
+	}
+	free((char *)(uintptr_t)bad[1]);
+	tk_key_free(&a);
+}
+
 int
 main(void)
 {
@@ -641,6 +673,7 @@ main(void)
 		T(test_multiple_files),
 		T(test_missing_file),
 		T(test_unreadable_file),
+		T(test_not_regular),
 		T(test_check_bad_args),
 		T(test_malformed_skipped),
 		T(test_malformed_no_conflict),
