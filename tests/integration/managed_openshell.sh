@@ -9,7 +9,8 @@
 # an OpenSSH config with its ProxyCommand (the sandbox's own sshd -i),
 # its host key pinned in the state directory at first contact (not in the
 # user's known_hosts, whatever ssh-config says), exec over it, a sandbox
-# stuck in Provisioning or in Error, destroy through "sandbox delete".
+# stuck in Provisioning or in Error, an ssh-config that Includes
+# /dev/zero, destroy through "sandbox delete".
 : "${top_srcdir:?top_srcdir must name the source tree (make check sets it)}"
 . "$TESTLIB"
 # shellcheck disable=SC1091 # shared by the openshell tests, linted alone
@@ -100,6 +101,18 @@ expect_match "$(cat "$T/err")" "will not become ready: failed (Error)" \
     "Error phase message"
 rm -f "$T/os/$name.phase"
 [ -s "$pin" ] || fail "a failed provision of a sandbox there dropped its pin"
+
+# A hostile gateway's ssh-config naming a file without end: a clear
+# error at once (it grew clawssh without end before), no record.
+printf '    Include /dev/zero\n' > "$T/os/ssh-config.extra"
+mkdir -p "$T/ws3"
+timeout 60 "$CLAWSSH" provision --provider os --workspace "$T/ws3" \
+    --key hostile >/dev/null 2>"$T/err"
+expect_status $? 255 "ssh-config with Include"
+expect_match "$(cat "$T/err")" "ssh-config: .*Include is not allowed" \
+    "Include refused, said"
+expect_eq "$(os_ids)" "$id" "no record for the hostile ssh-config"
+rm -f "$T/os/ssh-config.extra"
 
 # destroy: "sandbox delete", and the record and the pin are gone.
 "$CLAWSSH" destroy "$id" > "$T/out"
