@@ -17,6 +17,7 @@
 
 #include "sandbox.h"
 
+struct buf;
 struct transport;
 
 /* One sandbox as found on its host. */
@@ -105,5 +106,23 @@ int	hostdir_gpu_assign(struct transport *t, const char *root,
 
 /* Free the entries of a listing and reset it; NULL-safe. */
 void	hostdir_listing_clear(struct hostdir_listing *l);
+
+/*
+ * Parse the host's listing out (hostile: "clawssh-now T", then entries of
+ * a header line and SIZE bytes of metadata) into *l; label names the host
+ * in messages.  An entry with bad metadata is skipped with a warning (and
+ * counted); broken framing fails the whole listing.  0, or CLAW_ERR_PARSE
+ * with *cause and *l partly filled (hostdir_listing_clear).
+ */
+int	hostdir_parse_list(const char *label, const struct buf *out,
+	    struct hostdir_listing *l, char **cause);
+
+/*
+ * Parse get-or-create's answer out: "clawssh-found" or "clawssh-created",
+ * then exactly one entry.  0 with *got and *created, or CLAW_ERR_PARSE
+ * with *cause.
+ */
+int	hostdir_parse_got(const char *label, const struct buf *out,
+	    struct hostdir_entry *got, int *created, char **cause);
 
 #endif /* CLAW_HOSTDIR_H */

@@ -10,8 +10,6 @@
 #define HOSTDIR_LINE_MAX	256	/* bytes of a header line from the host */
 
 struct buf;
-struct hostdir_entry;
-struct hostdir_listing;
 struct lines;
 struct transport;
 
@@ -32,23 +30,5 @@ int	hostdir_run(struct transport *t, const char *script, const char *in,
  * its newline); NULL at the end or for a line too long or unterminated.
  */
 char	*hostdir_line(struct lines *l);
-
-/*
- * Parse the host's listing out (hostile: "clawssh-now T", then entries of
- * a header line and SIZE bytes of metadata) into *l; label names the host
- * in messages.  An entry with bad metadata is skipped with a warning (and
- * counted); broken framing fails the whole listing.  0, or CLAW_ERR_PARSE
- * with *cause and *l partly filled (hostdir_listing_clear).
- */
-int	hostdir_parse_list(const char *label, const struct buf *out,
-	    struct hostdir_listing *l, char **cause);
-
-/*
- * Parse get-or-create's answer out: "clawssh-found" or "clawssh-created",
- * then exactly one entry.  0 with *got and *created, or CLAW_ERR_PARSE
- * with *cause.
- */
-int	hostdir_parse_got(const char *label, const struct buf *out,
-	    struct hostdir_entry *got, int *created, char **cause);
 
 #endif /* CLAW_HOSTDIR_INT_H */

@@ -19,6 +19,7 @@ static const struct {
 	const char	*name;
 	int		(*main)(int, char **);
 } agent_cmds[] = {
+	{ "box-entry", box_entry_main },
 	{ "box-exec", box_exec_main },
 	{ "box-hold", box_hold_main },
 	{ "box-init", box_init_main },
@@ -46,6 +47,7 @@ static int
 agent_usage(void)
 {
 	fprintf(stderr, "usage: clawssh-agent version\n"
+	    "       clawssh-agent box-entry ROOT ID\n"
 	    "       clawssh-agent box-exec --dir RUNDIR [--cwd DIR] "
 	    "[--keep 'NAME ...'] [--spec TOKEN] [--pty] [--login] [-v] "
 	    "-- [CMD [ARG...]]\n"

@@ -26,6 +26,7 @@
 #define AGENT_HELLO_MS		10000	/* a holder answers within this */
 
 /* The subcommands (argv starts at the subcommand's name). */
+int	box_entry_main(int argc, char **argv);
 int	box_exec_main(int argc, char **argv);
 int	box_hold_main(int argc, char **argv);
 int	box_init_main(int argc, char **argv);

@@ -38,6 +38,7 @@
 #include "xmalloc.h"
 
 #define BOXENV_OUT_MAX	(1024 * 1024)	/* box-status's JSON */
+#define BOXENV_ENTRY_MAX (1024 * 1024 + 4096)	/* box-entry's, before it */
 #define BOXENV_ERR_MAX	(64 * 1024)
 
 static const char stop_usage[] =
@@ -374,6 +375,93 @@ cmd_boxenv_status(struct cmd_box *b)
 	free(script);
 	buf_free(&out);
 	return o;
+}
+
+/*
+ * Where the entry ends in out (box-entry's answer: "clawssh-now T", an
+ * entry's header and SIZE bytes or none, then "clawssh-env"): the offset
+ * of that "clawssh-env" line, or 0 when out is not shaped so.
+ */
+static size_t
+boxenv_entry_end(const struct buf *out)
+{
+	const char	*p = out->data, *end = out->data + out->len, *nl, *sp;
+	unsigned long	 size;
+	char		*e;
+
+	if (out->len == 0 || (nl = memchr(p, '\n', out->len)) == NULL)
+		return 0;
+	p = nl + 1;
+	if ((size_t)(end - p) > 14 && memcmp(p, "clawssh-entry ", 14) == 0) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			return 0;
+		for (sp = nl; sp > p && sp[-1] != ' '; sp--)
+			;
+		size = strtoul(sp, &e, 10);
+		if (e != nl || sp == nl || size > (size_t)(end - nl - 1))
+			return 0;
+		p = nl + 1 + size;
+	}
+	if ((size_t)(end - p) < 12 || memcmp(p, "clawssh-env\n", 12) != 0)
+		return 0;
+	return (size_t)(p - out->data);
+}
+
+/* status's one step; see cmd_boxenv.h. */
+int
+cmd_boxenv_status_entry(struct cmd_box *b, struct buf *entry, cJSON **env)
+{
+	const struct registry_record	*r = b->rec;
+	struct buf			 s = BUF_INIT, out = BUF_INIT;
+	struct buf			 err = BUF_INIT;
+	char				*dir, *run, *agent, *cause = NULL;
+	size_t				 at = 0;
+	int				 rc, status = 0;
+
+	*env = NULL;
+	if (r->settings.runtime != CONTAIN_BWRAP ||
+	    boxenv_where(b, &dir, &run, &agent) != 0)
+		return 1;
+	if (agent != NULL) {
+		box_script_params(&s, dir, run, agent);
+		buf_append_str(&s, "exec \"$3\" box-entry ");
+		shquote_append(&s, r->remote_root);
+		buf_append_str(&s, " ");
+		shquote_append(&s, r->id);
+		buf_append_str(&s, " \"$2\"\n");
+		rc = exec_script(b->t, s.data, NULL, 0, BOXENV_OUT_MAX +
+		    BOXENV_ENTRY_MAX, &out, &err, &status, &cause);
+		if (rc == 0 && status == 0)
+			at = boxenv_entry_end(&out);
+		if (at == 0)	/* an older agent, or a failure: two steps */
+			log_info("%s: status in one step: %s; in two",
+			    transport_label(b->t), rc != 0 ? cause : status !=
+			    0 ? "the agent refused" : "a malformed answer");
+	}
+	free(cause);
+	free(dir);
+	free(run);
+	free(agent);
+	buf_free(&s);
+	buf_free(&err);
+	if (at == 0) {
+		buf_free(&out);
+		return 1;
+	}
+	log_info("%s: status in one step (the host agent's box-entry)",
+	    transport_label(b->t));
+	buf_append(entry, out.data, at);
+	buf_append(&out, "", 1);
+	if ((*env = cJSON_Parse(out.data + at + 12)) != NULL &&
+	    !cJSON_IsObject(*env)) {
+		cJSON_Delete(*env);
+		*env = NULL;
+	}
+	if (*env == NULL)
+		log_warn("%s: malformed status of the sandbox environment",
+		    transport_label(b->t));
+	buf_free(&out);
+	return 0;
 }
 
 /* A number member of o, or -1. */

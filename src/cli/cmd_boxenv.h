@@ -6,6 +6,7 @@
 #ifndef CLAW_CMD_BOXENV_H
 #define CLAW_CMD_BOXENV_H
 
+struct buf;
 struct cJSON;
 struct cmd_box;
 
@@ -19,6 +20,17 @@ struct cmd_box;
  * (a warning was printed).
  */
 struct cJSON	*cmd_boxenv_status(struct cmd_box *b);
+
+/*
+ * status's host side in one step where b's sandbox is bwrap and the host
+ * agent is there: its entry in the host directory (the listing's text,
+ * appended to entry, for hostdir_parse_list) and the environment
+ * (*env, as cmd_boxenv_status; NULL after a warning).  0; 1 when it
+ * cannot (another runtime, no agent, an older one, a failure): the two
+ * steps then (hostdir_list, cmd_boxenv_status), which say what fails.
+ */
+int		 cmd_boxenv_status_entry(struct cmd_box *b, struct buf *entry,
+		    struct cJSON **env);
 
 /* Print env (or "not running" for NULL) as status's lines. */
 void		 cmd_boxenv_print(const struct cJSON *env);

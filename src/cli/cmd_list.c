@@ -14,6 +14,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "buf.h"
 #include "clawconfig.h"
 #include "cmd.h"
 #include "cmd_box.h"
@@ -21,6 +22,7 @@
 #include "cmd_conn.h"
 #include "cmd_ops.h"
 #include "error.h"
+#include "hostdir.h"
 #include "log.h"
 #include "managed.h"
 #include "registry.h"
@@ -47,7 +49,35 @@ struct list_host {
 	struct hostdir_listing	 l;
 	int			 reachable;
 	int			 only;		/* list the one record's only */
+	int			 have_env;	/* status's one step said env */
+	struct cJSON		*env;		/* what it said */
 };
+
+/*
+ * status, through the host agent: the entry and the environment in one
+ * step (cmd_boxenv_status_entry).  0 when done (h->l, h->env set), 1 to
+ * take the two steps instead.
+ */
+static int
+list_visit_one(struct list_host *h)
+{
+	struct buf	 entry = BUF_INIT;
+	char		*cause = NULL;
+	int		 rc;
+
+	if ((rc = cmd_boxenv_status_entry(h->b, &entry, &h->env)) == 0) {
+		h->have_env = 1;
+		if (hostdir_parse_list(transport_label(h->b->t), &entry, &h->l,
+		    &cause) != 0) {
+			cmd_fail("%s", cause);
+			free(cause);
+			hostdir_listing_clear(&h->l);
+		} else
+			h->reachable = 1;
+	}
+	buf_free(&entry);
+	return rc;
+}
 
 /*
  * Visit the host of rec: connect and list its sandboxes (status: only
@@ -71,6 +101,8 @@ list_visit(struct list_host *h, const struct registry_record *rec)
 	    b->cc.cfg->ssh_config_file;
 	cmd_box_endpoint(b, rec);
 	if (cmd_box_connect(b) != 0)
+		return;
+	if (h->only && list_visit_one(h) == 0)
 		return;
 	if (hostdir_list(b->t, rec->remote_root, h->only ? rec->id : NULL,
 	    &h->l, &cause) != 0) {
@@ -327,7 +359,9 @@ list_show(struct cmd_box *b, const char *cli_ssh_config,
 	    strcmp(rows[0].state, "stale") != 0)
 		rc = 1;
 	if (detail && rc == 0)
-		rows[0].env = cmd_boxenv_status(b);
+		rows[0].env = h.have_env ? h.env : cmd_boxenv_status(b);
+	else
+		cJSON_Delete(h.env);	/* missing or unreachable: not shown */
 	if (detail && !json)
 		list_detail_print(&rows[0]);
 	else if (detail)

@@ -23,7 +23,6 @@
 #include "fstore.h"
 #include "fstore_wire.h"
 #include "hostdir.h"
-#include "hostdir_int.h"
 #include "log.h"
 #include "process.h"
 

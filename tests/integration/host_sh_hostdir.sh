@@ -12,7 +12,8 @@
 #                  a file or another user's, a missing image, a link
 #                  where the sandbox goes
 #   list           the sandboxes only (not a link, a stage or a name
-#                  that is no id), all or one
+#                  that is no id), all or one; the agent's box-entry
+#                  answering one id as the script does
 #   exec pre       the check before each command: the command's own
 #                  positional parameters kept, last-used touched; 255
 #                  and the message once the sandbox is gone
@@ -193,8 +194,33 @@ for s in $SHELLS; do
 	expect_status "$st" 0 "$s: list: no root"
 	expect_match "$(cat "$T/out")" '^clawssh-now [0-9]*$' \
 	    "$s: list: no root, the time only"
+	# the agent's box-entry answers one id as the script does
+	# (clawssh status), the clock line aside
+	mkdir "$R/caaaaaaaaaaaa" "$R/cccccccccccc2"
+	ln -s "$R/$ID/meta.json" "$R/caaaaaaaaaaaa/meta.json"
+	echo '{}' > "$R/cccccccccccc2/meta.json"	# no last-used
+	for id in "$ID" "$ID2" cbbbbbbbbbbbb caaaaaaaaaaaa cccccccccccc2 \
+	    cbad ../x; do
+		run "$s" list "$R" "$id"
+		sed 1d "$T/out" > "$T/want"
+		"$CLAWSSH_AGENT" box-entry "$R" "$id" > "$T/got" 2>&1
+		expect_status $? 0 "$s: box-entry $id"
+		expect_match "$(sed -n 1p "$T/got")" '^clawssh-now [0-9]*$' \
+		    "$s: box-entry $id: the time"
+		sed 1d "$T/got" | cmp -s - "$T/want" ||
+		    fail "$s: box-entry $id: '$(cat "$T/got")', the script: '$(cat "$T/want")'"
+	done
+	"$CLAWSSH_AGENT" box-entry "$B/none" "$ID" > "$T/got"
+	expect_eq "$(sed 1d "$T/got")" "" "box-entry: no root, the time only"
+	"$CLAWSSH_AGENT" box-entry "$B/link/r" "$ID" > "$T/got" 2> "$T/err"
+	expect_status $? 3 "box-entry: a root through a link"
+	expect_eq "$(cat "$T/err")" \
+	    "clawssh-error: remoteRoot component $B/link is a symbolic link" \
+	    "box-entry: a root through a link, said"
+	"$CLAWSSH_AGENT" box-entry rel "$ID" > "$T/got" 2> "$T/err"
+	expect_status $? 3 "box-entry: a relative root"
 	rm -r "$R/cbad" "$R/caaaaaaaaaaaa" "$R/.stage-$ID2-1" \
-	    "$R/cbbbbbbbbbbbb"
+	    "$R/cbbbbbbbbbbbb" "$R/cccccccccccc2"
 
 	# the check before each command keeps the command's arguments
 	pre=$(cat "$H/hostdir_exec_pre.sh")

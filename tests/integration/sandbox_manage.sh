@@ -48,10 +48,20 @@ expect_match "$out" "$id .*session/one .*mirror .*rw .*host .* ok$" \
 c list --json > "$T/json"
 grep -q '"state":[[:space:]]*"ok"' "$T/json" || fail "list --json state"
 grep -q '"idleSeconds":' "$T/json" || fail "list --json idle"
-out=$(c status "$id")
+out=$(c -v status "$id" 2>"$T/err")
 expect_status $? 0 "status"
 expect_match "$out" "state: *ok" "status state"
 expect_match "$out" "key: *one" "status key"
+expect_match "$(cat "$T/err")" "status in one step" \
+    "status: the entry and the environment in one step"
+# Without the host agent: two steps, the same answer but the environment.
+out2=$(CLAWSSH_NO_AGENT=1 c -v status "$id" 2>"$T/err")
+expect_status $? 0 "status without the agent"
+expect_eq "$(echo "$out2" | sed -n '/^state:/p')" \
+    "$(echo "$out" | sed -n '/^state:/p')" "status without the agent: state"
+case $(cat "$T/err") in *"in one step"*)
+	fail "status in one step without the agent" ;;
+esac
 # status reads its own sandbox's entry on the host, not the others': one
 # whose metadata breaks the listing (over SANDBOX_META_MAX) makes list
 # fail for that host, and leaves status of another sandbox alone.

@@ -26,7 +26,6 @@
 #include "buf.h"
 #include "error.h"
 #include "hostdir.h"
-#include "hostdir_int.h"
 #include "sandbox.h"
 #include "xmalloc.h"
 
