@@ -419,9 +419,10 @@ cmd_boxenv_status_entry(struct cmd_box *b, struct buf *entry, cJSON **env)
 	int				 rc, status = 0;
 
 	*env = NULL;
-	if (r->settings.runtime != CONTAIN_BWRAP ||
-	    boxenv_where(b, &dir, &run, &agent) != 0)
+	if (r->settings.runtime != CONTAIN_BWRAP)
 		return 1;
+	if (boxenv_where(b, &dir, &run, &agent) != 0)
+		return 2;	/* said why; cmd_boxenv_status would again */
 	if (agent != NULL) {
 		box_script_params(&s, dir, run, agent);
 		buf_append_str(&s, "exec \"$3\" box-entry ");

@@ -27,7 +27,9 @@ struct cJSON	*cmd_boxenv_status(struct cmd_box *b);
  * appended to entry, for hostdir_parse_list) and the environment
  * (*env, as cmd_boxenv_status; NULL after a warning).  0; 1 when it
  * cannot (another runtime, no agent, an older one, a failure): the two
- * steps then (hostdir_list, cmd_boxenv_status), which say what fails.
+ * steps then (hostdir_list, cmd_boxenv_status), which say what fails;
+ * 2 when the host agent could not be had (said): the listing only, no
+ * environment.
  */
 int		 cmd_boxenv_status_entry(struct cmd_box *b, struct buf *entry,
 		    struct cJSON **env);

@@ -56,7 +56,8 @@ struct list_host {
 /*
  * status, through the host agent: the entry and the environment in one
  * step (cmd_boxenv_status_entry).  0 when done (h->l, h->env set), 1 to
- * take the two steps instead.
+ * list with the script instead (and ask for the environment after it,
+ * unless h->have_env says it is known: none).
  */
 static int
 list_visit_one(struct list_host *h)
@@ -65,7 +66,11 @@ list_visit_one(struct list_host *h)
 	char		*cause = NULL;
 	int		 rc;
 
-	if ((rc = cmd_boxenv_status_entry(h->b, &entry, &h->env)) == 0) {
+	if ((rc = cmd_boxenv_status_entry(h->b, &entry, &h->env)) == 2) {
+		h->have_env = 1;	/* none: the agent failed, and said so */
+		return 1;
+	}
+	if (rc == 0) {
 		h->have_env = 1;
 		if (hostdir_parse_list(transport_label(h->b->t), &entry, &h->l,
 		    &cause) != 0) {
