@@ -192,10 +192,43 @@ hostdir_parse_list(const char *label, const struct buf *out,
 	return 0;
 }
 
+/*
+ * The listing from the host agent's box-entry: 0 with out filled, or 1
+ * (nothing said) for the script to do it: a failure, an older agent.
+ */
+static int
+hostdir_list_agent(struct transport *t, const char *root, const char *id,
+    const char *agent, struct hostdir_listing *out)
+{
+	struct buf	 o = BUF_INIT, s = BUF_INIT;
+	char		*cause = NULL;
+	int		 rc;
+
+	buf_append_str(&s, "exec ");
+	shquote_append(&s, agent);
+	buf_append_str(&s, " box-entry ");
+	shquote_append(&s, root);
+	buf_append_str(&s, " ");
+	shquote_append(&s, id != NULL ? id : "*");
+	if ((rc = hostdir_run(t, s.data, NULL, 0, &o, &cause)) == 0 &&
+	    (rc = hostdir_parse_list(transport_label(t), &o, out,
+	    &cause)) != 0)
+		hostdir_listing_clear(out);
+	if (rc != 0)
+		log_info("%s: the host agent's listing: %s; the script "
+		    "instead", transport_label(t), cause);
+	else
+		log_debug("%s: listed by the host agent", transport_label(t));
+	free(cause);
+	buf_free(&s);
+	buf_free(&o);
+	return rc == 0 ? 0 : 1;
+}
+
 /* List sandboxes under root; see hostdir.h. */
 int
 hostdir_list(struct transport *t, const char *root, const char *id,
-    struct hostdir_listing *out, char **cause)
+    const char *agent, struct hostdir_listing *out, char **cause)
 {
 	struct buf	 o = BUF_INIT;
 	char		*script;
@@ -206,6 +239,8 @@ hostdir_list(struct transport *t, const char *root, const char *id,
 		*cause = xasprintf("invalid sandbox id '%s'", id);
 		return CLAW_ERR_INVAL;
 	}
+	if (agent != NULL && hostdir_list_agent(t, root, id, agent, out) == 0)
+		return 0;
 	script = hostdir_script(HOSTDIR_SCRIPT_LIST, root,
 	    id != NULL ? id : "c????????????", NULL);
 	if ((rc = hostdir_run(t, script, NULL, 0, &o, cause)) == 0 &&

@@ -59,9 +59,13 @@ int	hostdir_get_or_create(struct transport *t, const char *root,
 	    const struct sandbox_meta *want, struct hostdir_entry *got,
 	    int *created, char **cause);
 
-/* List the sandboxes under root (only id when not NULL). */
+/*
+ * List the sandboxes under root (only id when not NULL): with agent (the
+ * host agent's path, or NULL) its box-entry, one process; the listing
+ * script where there is none or it fails (which then says why).
+ */
 int	hostdir_list(struct transport *t, const char *root, const char *id,
-	    struct hostdir_listing *out, char **cause);
+	    const char *agent, struct hostdir_listing *out, char **cause);
 
 /* Remove sandbox id under root; *existed says if it was there. */
 int	hostdir_destroy(struct transport *t, const char *root, const char *id,

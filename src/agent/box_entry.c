@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * box-entry ROOT ID [RUNDIR]: one sandbox's entry in the host directory, as
- * src/host/hostdir_list.sh prints it for one id (after
+ * box-entry ROOT ID|'*' [RUNDIR]: a sandbox's entry in the host
+ * directory (every sandbox's for '*', in name order), as
+ * src/host/hostdir_list.sh prints it (after
  * hostdir_prelude.sh), in one process instead of sh and its stat, wc
  * and cat: "clawssh-now EPOCH", then, when ROOT/ID is a directory (not
  * a link) holding a meta.json that is a regular file (not a link),
@@ -20,6 +21,7 @@
 
 #include <sys/stat.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -129,6 +131,59 @@ entry_print(const char *root, const char *id, int dfd, int mfd,
 	free(meta);
 }
 
+/* id's entry under rfd, if it is a sandbox (else nothing). */
+static void
+entry_one(const char *root, int rfd, const char *id)
+{
+	struct stat	st;
+	int		dfd, mfd;
+
+	if (!entry_id_ok(id) || (dfd = openat(rfd, id, O_RDONLY |
+	    O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) == -1)
+		return;
+	if ((mfd = openat(dfd, "meta.json", O_RDONLY | O_NOFOLLOW |
+	    O_NONBLOCK | O_CLOEXEC)) != -1) {
+		if (fstat(mfd, &st) == 0 && S_ISREG(st.st_mode))
+			entry_print(root, id, dfd, mfd, &st);
+		close(mfd);
+	}
+	close(dfd);
+}
+
+/* Order names bytewise. */
+static int
+entry_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every sandbox's entry under rfd, in name order (the script's glob). */
+static void
+entry_all(const char *root, int rfd)
+{
+	struct dirent	 *de;
+	DIR		 *d;
+	char		**v = NULL;
+	size_t		  n = 0, i;
+	int		  fd;
+
+	if ((fd = dup(rfd)) == -1 || (d = fdopendir(fd)) == NULL)
+		entry_fail("cannot list %s", root);
+	while ((de = readdir(d)) != NULL) {
+		if (!entry_id_ok(de->d_name))
+			continue;
+		v = xreallocarray(v, n + 1, sizeof *v);
+		v[n++] = xstrdup(de->d_name);
+	}
+	closedir(d);
+	qsort(v, n, sizeof *v, entry_cmp);
+	for (i = 0; i < n; i++) {
+		entry_one(root, rfd, v[i]);
+		free(v[i]);
+	}
+	free(v);
+}
+
 /* End: with run (RUNDIR), "clawssh-env" and box-status's answer. */
 static int
 entry_status(const char *run)
@@ -148,9 +203,8 @@ entry_status(const char *run)
 int
 box_entry_main(int argc, char **argv)
 {
-	struct stat	 st;
 	const char	*root, *id;
-	int		 rfd, dfd, mfd;
+	int		 rfd;
 
 	if (argc != 3 && argc != 4)
 		agent_die("usage: clawssh-agent box-entry ROOT ID [RUNDIR]");
@@ -161,16 +215,10 @@ box_entry_main(int argc, char **argv)
 	if ((rfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1) {
 		if (errno != ENOENT && errno != ENOTDIR)
 			entry_fail("cannot enter %s", root);
-	} else if (entry_id_ok(id) && (dfd = openat(rfd, id, O_RDONLY |
-	    O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) != -1) {
-		if ((mfd = openat(dfd, "meta.json", O_RDONLY | O_NOFOLLOW |
-		    O_NONBLOCK | O_CLOEXEC)) != -1) {
-			if (fstat(mfd, &st) == 0 && S_ISREG(st.st_mode))
-				entry_print(root, id, dfd, mfd, &st);
-			close(mfd);
-		}
-		close(dfd);
-	}
+	} else if (strcmp(id, "*") == 0)
+		entry_all(root, rfd);
+	else
+		entry_one(root, rfd, id);
 	if (rfd != -1)
 		close(rfd);
 	return entry_status(argc == 4 ? argv[3] : NULL);

@@ -17,6 +17,7 @@
 #include "clawconfig.h"
 #include "cmd.h"
 #include "cmd_box.h"
+#include "cmd_env.h"
 #include "cmd_conn.h"
 #include "cmd_ops.h"
 #include "error.h"
@@ -224,11 +225,14 @@ prune_host(struct cmd_box *b, const struct prune_args *p,
 {
 	struct hostdir_listing	 l;
 	const char		*why;
-	char			*cause = NULL, buf[64];
+	char			*cause = NULL, *agent, buf[64];
 	size_t			 i;
 	int			 rc = 0, existed;
 
-	if (hostdir_list(b->t, rec->remote_root, NULL, &l, &cause) != 0) {
+	agent = cmd_env_agent_cached(b);
+	rc = hostdir_list(b->t, rec->remote_root, NULL, agent, &l, &cause);
+	free(agent);
+	if (rc != 0) {
 		rc = cmd_fail("%s", cause);
 		free(cause);
 		return rc;

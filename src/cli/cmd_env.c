@@ -188,6 +188,26 @@ cmd_env_agent(const struct cmd_box *b, char **path)
 	return 0;
 }
 
+/* The agent from the kept answer only; see cmd_env.h. */
+char *
+cmd_env_agent_cached(const struct cmd_box *b)
+{
+	struct agent_host	 ah;
+	const char		*off = getenv("CLAWSSH_NO_AGENT");
+	char			*dir, *path = NULL;
+
+	if (off != NULL && strcmp(off, "1") == 0)
+		return NULL;
+	dir = xasprintf("%s/agents", registry_dir(b->reg));
+	if (agent_deploy_cached(b->t, dir, &ah) == 0) {
+		path = ah.path;
+		ah.path = NULL;
+		agent_host_clear(&ah);
+	}
+	free(dir);
+	return path;
+}
+
 /* Forget b's host's kept agent answer; see cmd_env.h. */
 void
 cmd_env_agent_forget(const struct cmd_box *b)

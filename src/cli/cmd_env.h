@@ -61,6 +61,13 @@ void	cmd_env_free(struct cmd_env *e);
  * exit status after printing why.
  */
 int	cmd_env_agent(const struct cmd_box *b, char **path);
+
+/*
+ * The host agent's path (allocated) where a fresh kept answer says it is
+ * on b's connected host, without asking it or installing anything (for
+ * listings); NULL otherwise or with CLAWSSH_NO_AGENT=1.
+ */
+char	*cmd_env_agent_cached(const struct cmd_box *b);
 /* The host lost its agent: forget the kept answer (the next call asks). */
 void	cmd_env_agent_forget(const struct cmd_box *b);
 

@@ -20,6 +20,7 @@
 #include "cmd_box.h"
 #include "cmd_boxenv.h"
 #include "cmd_conn.h"
+#include "cmd_env.h"
 #include "cmd_ops.h"
 #include "error.h"
 #include "hostdir.h"
@@ -92,7 +93,8 @@ static void
 list_visit(struct list_host *h, const struct registry_record *rec)
 {
 	struct cmd_box	*b = h->b;
-	char		*cause = NULL;
+	char		*cause = NULL, *agent;
+	int		 rc;
 
 	transport_free(b->t);
 	sshconfig_free(b->sc);
@@ -109,8 +111,11 @@ list_visit(struct list_host *h, const struct registry_record *rec)
 		return;
 	if (h->only && list_visit_one(h) == 0)
 		return;
-	if (hostdir_list(b->t, rec->remote_root, h->only ? rec->id : NULL,
-	    &h->l, &cause) != 0) {
+	agent = cmd_env_agent_cached(b);
+	rc = hostdir_list(b->t, rec->remote_root, h->only ? rec->id : NULL,
+	    agent, &h->l, &cause);
+	free(agent);
+	if (rc != 0) {
 		cmd_fail("%s", cause);
 		free(cause);
 		return;

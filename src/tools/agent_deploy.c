@@ -310,6 +310,22 @@ agent_deploy_ensure(struct transport *t, const char *cache_dir,
 	return rc;
 }
 
+/* The agent from the kept answer only; see agent_deploy.h. */
+int
+agent_deploy_cached(struct transport *t, const char *cache_dir,
+    struct agent_host *out)
+{
+	char	*file = agent_cache_file(t, cache_dir);
+	int	 rc;
+
+	memset(out, 0, sizeof *out);
+	rc = agent_cache_get(file, out) == 0 && out->path != NULL ? 0 : 1;
+	if (rc != 0)
+		agent_host_clear(out);
+	free(file);
+	return rc;
+}
+
 /* Forget the kept answer; see agent_deploy.h. */
 void
 agent_deploy_forget(struct transport *t, const char *cache_dir)

@@ -47,6 +47,14 @@ const char	*agent_deploy_sum(void);
 int	agent_deploy_ensure(struct transport *t, const char *cache_dir,
 	    struct agent_host *out, char **cause);
 
+/*
+ * The agent's path on t's host from the kept answer alone (no question
+ * to the host, nothing installed): 0 with out->path set, or 1 when no
+ * fresh answer says the agent is there.
+ */
+int	agent_deploy_cached(struct transport *t, const char *cache_dir,
+	    struct agent_host *out);
+
 /* Forget t's kept answer (the host lost its agent).  Never fails. */
 void	agent_deploy_forget(struct transport *t, const char *cache_dir);
 

@@ -196,7 +196,7 @@ for s in $SHELLS; do
 	    "$s: list: no root, the time only"
 	# the agent's box-entry answers one id as the script does
 	# (clawssh status), the clock line aside
-	mkdir "$R/caaaaaaaaaaaa" "$R/cccccccccccc2"
+	mkdir "$R/cccccccccccc2"	# (caaaaaaaaaaaa: made above)
 	ln -s "$R/$ID/meta.json" "$R/caaaaaaaaaaaa/meta.json"
 	echo '{}' > "$R/cccccccccccc2/meta.json"	# no last-used
 	for id in "$ID" "$ID2" cbbbbbbbbbbbb caaaaaaaaaaaa cccccccccccc2 \
@@ -210,6 +210,18 @@ for s in $SHELLS; do
 		sed 1d "$T/got" | cmp -s - "$T/want" ||
 		    fail "$s: box-entry $id: '$(cat "$T/got")', the script: '$(cat "$T/want")'"
 	done
+	# and all of them, as the script's glob (clawssh list, prune)
+	cp -R "$R/$ID" "$R/czzzzzzzzzzz2"	# not its own metadata: kept
+	run "$s" list "$R" 'c????????????'
+	sed 1d "$T/out" > "$T/want"
+	"$CLAWSSH_AGENT" box-entry "$R" '*' > "$T/got"
+	expect_status $? 0 "$s: box-entry *"
+	sed 1d "$T/got" | cmp -s - "$T/want" ||
+	    fail "$s: box-entry *: '$(cat "$T/got")', the script: '$(cat "$T/want")'"
+	# (an entry's metadata may not end a line: count them anywhere)
+	expect_eq "$(grep -o "clawssh-entry c" "$T/want" | wc -l)" 3 \
+	    "$s: box-entry *: three sandboxes"
+	rm -r "$R/czzzzzzzzzzz2"
 	"$CLAWSSH_AGENT" box-entry "$B/none" "$ID" > "$T/got"
 	expect_eq "$(sed 1d "$T/got")" "" "box-entry: no root, the time only"
 	"$CLAWSSH_AGENT" box-entry "$B/link/r" "$ID" > "$T/got" 2> "$T/err"

@@ -41,8 +41,10 @@ c exec -s '../etc' -- true 2>"$T/err"
 expect_status $? 255 "exec -s bad id"
 
 # list and status.
-out=$(c list)
+out=$(c -vv list 2>"$T/err")
 expect_match "$out" "^ID" "list header"
+expect_match "$(cat "$T/err")" "listed by the host agent" \
+    "list: the agent (known from the exec) lists"
 expect_match "$out" "$id .*session/one .*mirror .*rw .*host .* ok$" \
     "list row"
 c list --json > "$T/json"

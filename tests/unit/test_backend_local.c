@@ -80,6 +80,7 @@ test_lifecycle(void **state)
 	struct hostdir_entry	 got;
 	struct hostdir_listing	 l;
 	struct buf		 out = BUF_INIT, err = BUF_INIT;
+	const char		*agent;
 	char			*cause = NULL, *pre, *ws, dir[256];
 	int			 created = -1, existed = -1, status = -1;
 	struct stat		 sb;
@@ -99,12 +100,29 @@ test_lifecycle(void **state)
 	    &got, &created, &cause), 0);
 	assert_int_equal(created, 0);
 	memset(&l, 0, sizeof l);
-	assert_int_equal(hostdir_list(f->lx.t, f->root, NULL, &l, &cause),
-	    0);
+	assert_int_equal(hostdir_list(f->lx.t, f->root, NULL, NULL, &l,
+	    &cause), 0);
 	assert_int_equal(l.n, 1);
 	assert_string_equal(l.entries[0].meta.id, want.id);
 	assert_string_equal(l.entries[0].meta.key, "k1");
 	hostdir_listing_clear(&l);
+	/* the same through the host agent's box-entry, all and one */
+	if ((agent = getenv("CLAWSSH_AGENT")) != NULL) {
+		assert_int_equal(hostdir_list(f->lx.t, f->root, NULL, agent,
+		    &l, &cause), 0);
+		assert_int_equal(l.n, 1);
+		assert_string_equal(l.entries[0].meta.key, "k1");
+		hostdir_listing_clear(&l);
+		assert_int_equal(hostdir_list(f->lx.t, f->root, want.id,
+		    agent, &l, &cause), 0);
+		assert_int_equal(l.n, 1);
+		hostdir_listing_clear(&l);
+		/* an agent that is not there: the script, the same answer */
+		assert_int_equal(hostdir_list(f->lx.t, f->root, NULL,
+		    "/nonexistent/agent", &l, &cause), 0);
+		assert_int_equal(l.n, 1);
+		hostdir_listing_clear(&l);
+	}
 	/* the per-command check passes while it is there */
 	pre = hostdir_exec_pre(f->root, want.id);
 	assert_int_equal(exec_script(f->lx.t, pre, NULL, 0, 4096, &out, &err,
@@ -147,11 +165,18 @@ test_list_corrupt(void **state)
 	    "%s/%s/meta.json", f->root, want.id);
 	assert_int_equal(system(cmd), 0);
 	memset(&l, 0, sizeof l);
-	assert_int_equal(hostdir_list(f->lx.t, f->root, NULL, &l, &cause),
-	    0);
+	assert_int_equal(hostdir_list(f->lx.t, f->root, NULL, NULL, &l,
+	    &cause), 0);
 	assert_int_equal(l.n, 0);
 	assert_int_equal(l.corrupt, 1);
 	hostdir_listing_clear(&l);
+	if (getenv("CLAWSSH_AGENT") != NULL) {
+		assert_int_equal(hostdir_list(f->lx.t, f->root, NULL,
+		    getenv("CLAWSSH_AGENT"), &l, &cause), 0);
+		assert_int_equal(l.n, 0);
+		assert_int_equal(l.corrupt, 1);
+		hostdir_listing_clear(&l);
+	}
 }
 
 int
