@@ -935,4 +935,6 @@ case_17() {
 	[ -S "$R/$id/run/box.sock" ] || lib_case_fail "no environment after"
 }
 
+# A failure shows the end of the daemon's log (-vv).
+LIB_CASE_LOG=$T/daemon.log
 lib_run_cases "${RPC_ROUTE_CASES:-1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17}"

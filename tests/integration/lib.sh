@@ -14,7 +14,8 @@
 # Set LIB_SSH_USER=NAME before sourcing to connect as that (non-root)
 # user instead of the one running the test: see lib_ssh_user.
 #   fail, expect_eq, expect_match, expect_status
-#   lib_snapshot, lib_case_fail, lib_run_cases (tests made of cases),
+#   lib_snapshot, lib_case_fail, lib_run_cases (tests made of cases;
+#            LIB_CASE_LOG names a log whose end a failure shows),
 #   lib_wait_host, lib_gone_cmd (waits), lib_cases_as_nonroot
 
 set -u
@@ -382,6 +383,10 @@ lib_run_cases() {
 	if [ -s "$T/case-failures" ]; then
 		echo "FAILED:" >&2
 		cat "$T/case-failures" >&2
+		if [ -n "${LIB_CASE_LOG:-}" ] && [ -f "$LIB_CASE_LOG" ]; then
+			echo "$LIB_CASE_LOG ends:" >&2
+			tail -n 80 "$LIB_CASE_LOG" | sed 's/^/  | /' >&2
+		fi
 		exit 1
 	fi
 	exit 0
