@@ -153,14 +153,21 @@ hostdir_list_add(struct hostdir_listing *l, const struct hostdir_entry *e)
 	l->entries[l->n++] = *e;
 }
 
-/* Parse a whole listing from label's host; see hostdir_int.h. */
-int
-hostdir_parse_list(const char *label, const struct buf *out,
-    struct hostdir_listing *l, char **cause)
+#define HOSTDIR_ENV_LINE	"clawssh-env\n"	/* box-entry's, before status */
+
+/*
+ * Parse a listing from label's host in out; with env_at, the listing
+ * ends at box-entry's HOSTDIR_ENV_LINE, and *env_at is the offset of
+ * what follows it.  See hostdir_parse_list.
+ */
+static int
+hostdir_parse(const char *label, const struct buf *out,
+    struct hostdir_listing *l, size_t *env_at, char **cause)
 {
 	struct lines		 lr;
 	struct hostdir_entry	 e;
 	char			*line, *why = NULL;
+	size_t			 n = strlen(HOSTDIR_ENV_LINE);
 	int			 rc;
 
 	memset(l, 0, sizeof *l);
@@ -174,6 +181,11 @@ hostdir_parse_list(const char *label, const struct buf *out,
 	}
 	free(line);
 	while (lines_left(&lr) != 0) {
+		if (env_at != NULL && lines_left(&lr) >= n &&
+		    memcmp(lr.p, HOSTDIR_ENV_LINE, n) == 0) {
+			*env_at = (size_t)(lr.p - out->data) + n;
+			return 0;
+		}
 		if ((rc = hostdir_entry(&lr, &e, &why)) < 0) {
 			*cause = xasprintf("%s: malformed listing entry",
 			    label);
@@ -189,7 +201,48 @@ hostdir_parse_list(const char *label, const struct buf *out,
 		free(why);
 		why = NULL;
 	}
+	if (env_at != NULL) {
+		*cause = xasprintf("%s: the listing has no environment after "
+		    "it", label);
+		return CLAW_ERR_PARSE;
+	}
 	return 0;
+}
+
+/* Parse a whole listing from label's host; see hostdir.h. */
+int
+hostdir_parse_list(const char *label, const struct buf *out,
+    struct hostdir_listing *l, char **cause)
+{
+	return hostdir_parse(label, out, l, NULL, cause);
+}
+
+/* Parse box-entry's answer with the environment; see hostdir.h. */
+int
+hostdir_parse_entry_env(const char *label, const struct buf *out,
+    struct hostdir_listing *l, size_t *env_at, char **cause)
+{
+	return hostdir_parse(label, out, l, env_at, cause);
+}
+
+/* The host agent's box-entry command; see hostdir.h. */
+char *
+hostdir_entry_command(const char *agent, const char *root, const char *id,
+    const char *run)
+{
+	struct buf	s = BUF_INIT;
+
+	buf_append_str(&s, "exec ");
+	shquote_append(&s, agent);
+	buf_append_str(&s, " box-entry ");
+	shquote_append(&s, root);
+	buf_append_str(&s, " ");
+	shquote_append(&s, id != NULL ? id : "*");
+	if (run != NULL) {
+		buf_append_str(&s, " ");
+		shquote_append(&s, run);
+	}
+	return buf_detach(&s);
 }
 
 /*
@@ -200,17 +253,12 @@ static int
 hostdir_list_agent(struct transport *t, const char *root, const char *id,
     const char *agent, struct hostdir_listing *out)
 {
-	struct buf	 o = BUF_INIT, s = BUF_INIT;
-	char		*cause = NULL;
+	struct buf	 o = BUF_INIT;
+	char		*cause = NULL, *cmd;
 	int		 rc;
 
-	buf_append_str(&s, "exec ");
-	shquote_append(&s, agent);
-	buf_append_str(&s, " box-entry ");
-	shquote_append(&s, root);
-	buf_append_str(&s, " ");
-	shquote_append(&s, id != NULL ? id : "*");
-	if ((rc = hostdir_run(t, s.data, NULL, 0, &o, &cause)) == 0 &&
+	cmd = hostdir_entry_command(agent, root, id, NULL);
+	if ((rc = hostdir_run(t, cmd, NULL, 0, &o, &cause)) == 0 &&
 	    (rc = hostdir_parse_list(transport_label(t), &o, out,
 	    &cause)) != 0)
 		hostdir_listing_clear(out);
@@ -220,7 +268,7 @@ hostdir_list_agent(struct transport *t, const char *root, const char *id,
 	else
 		log_debug("%s: listed by the host agent", transport_label(t));
 	free(cause);
-	buf_free(&s);
+	free(cmd);
 	buf_free(&o);
 	return rc == 0 ? 0 : 1;
 }
@@ -252,7 +300,7 @@ hostdir_list(struct transport *t, const char *root, const char *id,
 	return rc;
 }
 
-/* Parse get-or-create's answer from label's host; see hostdir_int.h. */
+/* Parse get-or-create's answer from label's host; see hostdir.h. */
 int
 hostdir_parse_got(const char *label, const struct buf *out,
     struct hostdir_entry *got, int *created, char **cause)

@@ -122,6 +122,24 @@ int	hostdir_parse_list(const char *label, const struct buf *out,
 	    struct hostdir_listing *l, char **cause);
 
 /*
+ * The command that runs the host agent's box-entry (its path agent) for
+ * root: id's entry, every entry for NULL; with run (the sandbox's run
+ * directory, or NULL), then "clawssh-env" and the environment's status.
+ * Allocated.
+ */
+char	*hostdir_entry_command(const char *agent, const char *root,
+	    const char *id, const char *run);
+
+/*
+ * Parse box-entry's answer with run: the listing as hostdir_parse_list,
+ * up to the "clawssh-env" line; *env_at is the offset after that line.
+ * 0, or CLAW_ERR_PARSE with *cause (no such line among well-framed
+ * entries too).
+ */
+int	hostdir_parse_entry_env(const char *label, const struct buf *out,
+	    struct hostdir_listing *l, size_t *env_at, char **cause);
+
+/*
  * Parse get-or-create's answer out: "clawssh-found" or "clawssh-created",
  * then exactly one entry.  0 with *got and *created, or CLAW_ERR_PARSE
  * with *cause.

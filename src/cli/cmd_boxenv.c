@@ -29,6 +29,7 @@
 #include "error.h"
 #include "exec.h"
 #include "host_sh.h"
+#include "hostdir.h"
 #include "hostdir_scripts.h"
 #include "log.h"
 #include "registry.h"
@@ -377,46 +378,17 @@ cmd_boxenv_status(struct cmd_box *b)
 	return o;
 }
 
-/*
- * Where the entry ends in out (box-entry's answer: "clawssh-now T", an
- * entry's header and SIZE bytes or none, then "clawssh-env"): the offset
- * of that "clawssh-env" line, or 0 when out is not shaped so.
- */
-static size_t
-boxenv_entry_end(const struct buf *out)
-{
-	const char	*p = out->data, *end = out->data + out->len, *nl, *sp;
-	unsigned long	 size;
-	char		*e;
-
-	if (out->len == 0 || (nl = memchr(p, '\n', out->len)) == NULL)
-		return 0;
-	p = nl + 1;
-	if ((size_t)(end - p) > 14 && memcmp(p, "clawssh-entry ", 14) == 0) {
-		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
-			return 0;
-		for (sp = nl; sp > p && sp[-1] != ' '; sp--)
-			;
-		size = strtoul(sp, &e, 10);
-		if (e != nl || sp == nl || size > (size_t)(end - nl - 1))
-			return 0;
-		p = nl + 1 + size;
-	}
-	if ((size_t)(end - p) < 12 || memcmp(p, "clawssh-env\n", 12) != 0)
-		return 0;
-	return (size_t)(p - out->data);
-}
-
 /* status's one step; see cmd_boxenv.h. */
 int
-cmd_boxenv_status_entry(struct cmd_box *b, struct buf *entry, cJSON **env)
+cmd_boxenv_status_entry(struct cmd_box *b, struct hostdir_listing *l,
+    cJSON **env)
 {
 	const struct registry_record	*r = b->rec;
-	struct buf			 s = BUF_INIT, out = BUF_INIT;
-	struct buf			 err = BUF_INIT;
-	char				*dir, *run, *agent, *cause = NULL;
+	struct buf			 out = BUF_INIT, err = BUF_INIT;
+	char				*dir, *run, *agent, *cmd;
+	char				*cause = NULL;
 	size_t				 at = 0;
-	int				 rc, status = 0;
+	int				 rc = 1, status = 0;
 
 	*env = NULL;
 	if (r->settings.runtime != CONTAIN_BWRAP)
@@ -424,36 +396,32 @@ cmd_boxenv_status_entry(struct cmd_box *b, struct buf *entry, cJSON **env)
 	if (boxenv_where(b, &dir, &run, &agent) != 0)
 		return 2;	/* said why; cmd_boxenv_status would again */
 	if (agent != NULL) {
-		box_script_params(&s, dir, run, agent);
-		buf_append_str(&s, "exec \"$3\" box-entry ");
-		shquote_append(&s, r->remote_root);
-		buf_append_str(&s, " ");
-		shquote_append(&s, r->id);
-		buf_append_str(&s, " \"$2\"\n");
-		rc = exec_script(b->t, s.data, NULL, 0, BOXENV_OUT_MAX +
-		    BOXENV_ENTRY_MAX, &out, &err, &status, &cause);
-		if (rc == 0 && status == 0)
-			at = boxenv_entry_end(&out);
-		if (at == 0)	/* an older agent, or a failure: two steps */
+		cmd = hostdir_entry_command(agent, r->remote_root, r->id, run);
+		if ((rc = exec_script(b->t, cmd, NULL, 0, BOXENV_OUT_MAX +
+		    BOXENV_ENTRY_MAX, &out, &err, &status, &cause)) == 0 &&
+		    (rc = status) == 0 &&
+		    (rc = hostdir_parse_entry_env(transport_label(b->t), &out,
+		    l, &at, &cause)) != 0)
+			hostdir_listing_clear(l);
+		if (rc != 0)	/* an older agent, or a failure: two steps */
 			log_info("%s: status in one step: %s; in two",
-			    transport_label(b->t), rc != 0 ? cause : status !=
-			    0 ? "the agent refused" : "a malformed answer");
+			    transport_label(b->t), cause != NULL ? cause :
+			    "the agent refused");
+		free(cmd);
 	}
 	free(cause);
 	free(dir);
 	free(run);
 	free(agent);
-	buf_free(&s);
 	buf_free(&err);
-	if (at == 0) {
+	if (rc != 0) {
 		buf_free(&out);
 		return 1;
 	}
 	log_info("%s: status in one step (the host agent's box-entry)",
 	    transport_label(b->t));
-	buf_append(entry, out.data, at);
 	buf_append(&out, "", 1);
-	if ((*env = cJSON_Parse(out.data + at + 12)) != NULL &&
+	if ((*env = cJSON_Parse(out.data + at)) != NULL &&
 	    !cJSON_IsObject(*env)) {
 		cJSON_Delete(*env);
 		*env = NULL;

@@ -14,7 +14,6 @@
 
 #include <cjson/cJSON.h>
 
-#include "buf.h"
 #include "clawconfig.h"
 #include "cmd.h"
 #include "cmd_box.h"
@@ -55,37 +54,6 @@ struct list_host {
 };
 
 /*
- * status, through the host agent: the entry and the environment in one
- * step (cmd_boxenv_status_entry).  0 when done (h->l, h->env set), 1 to
- * list with the script instead (and ask for the environment after it,
- * unless h->have_env says it is known: none).
- */
-static int
-list_visit_one(struct list_host *h)
-{
-	struct buf	 entry = BUF_INIT;
-	char		*cause = NULL;
-	int		 rc;
-
-	if ((rc = cmd_boxenv_status_entry(h->b, &entry, &h->env)) == 2) {
-		h->have_env = 1;	/* none: the agent failed, and said so */
-		return 1;
-	}
-	if (rc == 0) {
-		h->have_env = 1;
-		if (hostdir_parse_list(transport_label(h->b->t), &entry, &h->l,
-		    &cause) != 0) {
-			cmd_fail("%s", cause);
-			free(cause);
-			hostdir_listing_clear(&h->l);
-		} else
-			h->reachable = 1;
-	}
-	buf_free(&entry);
-	return rc;
-}
-
-/*
  * Visit the host of rec: connect and list its sandboxes (status: only
  * rec's, so that its time does not grow with the host's other ones).
  */
@@ -109,9 +77,15 @@ list_visit(struct list_host *h, const struct registry_record *rec)
 	cmd_box_endpoint(b, rec);
 	if (cmd_box_connect(b) != 0)
 		return;
-	if (h->only && list_visit_one(h) == 0)
-		return;
-	agent = cmd_env_agent_cached(b);
+	if (h->only) {
+		/* status: the entry and the environment in one step */
+		rc = cmd_boxenv_status_entry(b, &h->l, &h->env);
+		h->have_env = rc != 1;	/* 2: none, the agent said why */
+		if ((h->reachable = rc == 0))
+			return;
+	}
+	/* the agent's listing; for status it was just tried */
+	agent = h->only ? NULL : cmd_env_agent_cached(b);
 	rc = hostdir_list(b->t, rec->remote_root, h->only ? rec->id : NULL,
 	    agent, &h->l, &cause);
 	free(agent);

@@ -4,7 +4,8 @@
  * daemon run there, all of it hostile -- the process calls' replies
  * (process_step_reply, each step), the file tools' (fstore_wire), the
  * sandbox listing and get-or-create answer with their metadata
- * (hostdir), a failed step's stderr.  The input's first byte picks the
+ * (hostdir; box-entry's with the environment after it), a failed step's
+ * stderr.  The input's first byte picks the
  * parser, the second the exit status (most often 0), the third how many
  * bytes at the end are stderr; the rest is stdout.  Every parser must
  * answer 0 with no cause or an error with one, and leak nothing.  Build
@@ -115,7 +116,10 @@ fz_fstore(int which, int status, const struct buf *out,
 	fz_cause(rc, cause);
 }
 
-/* The sandbox listing and get-or-create's answer. */
+/*
+ * The sandbox listing (got 0), get-or-create's answer (1), box-entry's
+ * answer with the environment (2).
+ */
 static void
 fz_hostdir(int got, const struct buf *out)
 {
@@ -125,10 +129,16 @@ fz_hostdir(int got, const struct buf *out)
 	int			 rc, created = 0;
 
 	memset(&l, 0, sizeof l);
-	if (got)
+	size_t			 at = 0;
+
+	if (got == 1)
 		rc = hostdir_parse_got(FZ_LABEL, out, &e, &created, &cause);
 	else {
-		rc = hostdir_parse_list(FZ_LABEL, out, &l, &cause);
+		rc = got == 2 ? hostdir_parse_entry_env(FZ_LABEL, out, &l,
+		    &at, &cause) : hostdir_parse_list(FZ_LABEL, out, &l,
+		    &cause);
+		if (at > out->len)
+			abort();	/* the environment lies inside */
 		hostdir_listing_clear(&l);
 	}
 	fz_cause(rc, cause);
@@ -145,7 +155,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 3)
 		return 0;
 	log_set_level(LOG_LEVEL_ERROR - 1);	/* not even warnings */
-	which = data[0] % 13;
+	which = data[0] % 14;
 	status = data[1] < 192 ? 0 : data[1] - 192;	/* 0 .. 63 */
 	errlen = data[2];
 	data += 3;
@@ -160,7 +170,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fz_fstore((int)which - PROCESS_OP_START - 1, status, &out,
 		    &err);
 	else
-		fz_hostdir(which == 12, &out);
+		fz_hostdir((int)which - 11, &out);
 	buf_free(&out);
 	buf_free(&err);
 	return 0;

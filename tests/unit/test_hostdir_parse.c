@@ -6,8 +6,9 @@
  * and counted, the others kept; broken framing (a size past the end, a
  * header out of shape, no clock line) fails the whole answer with the
  * host's label in the cause; get-or-create takes exactly one entry after
- * exactly one of its two words.  tests/fuzz/fuzz_host_reply.c runs the
- * same parsers on arbitrary bytes.
+ * exactly one of its two words; box-entry's answer with the environment
+ * ends the listing at its "clawssh-env" line.
+ * tests/fuzz/fuzz_host_reply.c runs the same parsers on arbitrary bytes.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -159,6 +160,57 @@ test_got(void **state)
 	buf_free(&b);
 }
 
+/*
+ * box-entry's answer with the environment: the listing up to the
+ * "clawssh-env" line, the offset after it; that line inside an entry's
+ * metadata is the metadata's; no such line is an error.
+ */
+static void
+test_entry_env(void **state)
+{
+	struct hostdir_listing	 l;
+	struct buf		 b = BUF_INIT;
+	char			*cause = NULL;
+	size_t			 at = 0, meta_end;
+
+	(void)state;
+	buf_append_str(&b, "clawssh-now 1\n");
+	entry(&b, "cabcdefghijkl", "cabcdefghijkl");
+	meta_end = b.len;
+	buf_append_str(&b, "clawssh-env\n{\"running\":false}\n");
+	assert_int_equal(hostdir_parse_entry_env(LABEL, &b, &l, &at,
+	    &cause), 0);
+	assert_int_equal(l.n, 1);
+	assert_int_equal(at, meta_end + 12);
+	assert_string_equal(b.data + at, "{\"running\":false}\n");
+	hostdir_listing_clear(&l);
+
+	buf_reset(&b);			/* no entry: the clock, then env */
+	buf_append_str(&b, "clawssh-now 1\nclawssh-env\n{}");
+	assert_int_equal(hostdir_parse_entry_env(LABEL, &b, &l, &at,
+	    &cause), 0);
+	assert_int_equal(l.n, 0);
+	assert_string_equal(b.data + at, "{}");
+
+	buf_reset(&b);			/* the line inside the metadata */
+	buf_append_str(&b, "clawssh-now 1\n"
+	    "clawssh-entry cabcdefghijkl 1 2 12\nclawssh-env\n");
+	assert_int_equal(hostdir_parse_entry_env(LABEL, &b, &l, &at,
+	    &cause), CLAW_ERR_PARSE);
+	assert_non_null(strstr(cause, "no environment after it"));
+	free(cause);
+	cause = NULL;
+	hostdir_listing_clear(&l);
+
+	buf_reset(&b);			/* a plain listing has none */
+	buf_append_str(&b, "clawssh-now 1\n");
+	assert_int_equal(hostdir_parse_entry_env(LABEL, &b, &l, &at,
+	    &cause), CLAW_ERR_PARSE);
+	free(cause);
+	hostdir_listing_clear(&l);
+	buf_free(&b);
+}
+
 int
 main(void)
 {
@@ -166,6 +218,7 @@ main(void)
 		cmocka_unit_test(test_list_skips_bad_meta),
 		cmocka_unit_test(test_list_framing),
 		cmocka_unit_test(test_got),
+		cmocka_unit_test(test_entry_env),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
