@@ -324,7 +324,14 @@ dhost_detach(struct dhost *h, struct dclient *c)
 	}
 }
 
-/* A new channel for client c (NULL: the daemon's own), queued on h. */
+/*
+ * A new channel for client c (NULL: the daemon's own), queued on h; the
+ * loop's next turn starts it.  Not here: on a busy host the open, the
+ * command and its close can all be in libssh2's hands by the first
+ * step, and a channel that ends nobody's is freed -- before the caller
+ * has made it its own (ch->call, ->agent, ->watch), which would keep a
+ * freed channel and never hear its end.
+ */
 struct dchan *
 dchan_new(struct dhost *h, struct dclient *c, uint32_t id,
     const char *command, const struct pty_req *pty)
@@ -343,7 +350,7 @@ dchan_new(struct dhost *h, struct dclient *c, uint32_t id,
 	if (c != NULL)
 		TAILQ_INSERT_TAIL(&c->chans, ch, centry);
 	TAILQ_INSERT_TAIL(&h->queue, ch, hentry);
-	dhost_schedule(h);
+	h->d->again = 1;
 	return ch;
 }
 
