@@ -41,6 +41,7 @@ box_stop_start(struct buf *s, const char *dir, const char *run,
     const char *agent)
 {
 	box_script_params(s, dir, run, agent);
+	buf_append_str(s, HOST_SH_PROC_OURS);
 	buf_append_str(s, HOST_SH_BOXENV_PROCS);
 }
 

@@ -39,7 +39,7 @@
 #define HOSTDIR_SCRIPT_DESTROY						\
 	HOSTDIR_SCRIPT_PRELUDE HOSTDIR_SCRIPT_CONTAINERS_RM		\
 	HOSTDIR_SCRIPT_BOXKILL HOSTDIR_SCRIPT_CGROUPS_RM		\
-	HOST_SH_HOSTDIR_DESTROY
+	HOST_SH_PROC_OURS HOST_SH_HOSTDIR_DESTROY
 /*
  * The function __claw_pre DIR ID, checking the sandbox is there before
  * each command; hostdir_exec_pre calls it.

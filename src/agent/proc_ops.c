@@ -154,18 +154,50 @@ proc_exists(int dfd, const char *name)
 	return fstatat(dfd, name, &st, 0) == 0;
 }
 
-/* Whether the pid in the file name below dfd is alive (kill -0). */
-static int
-proc_alive_file(int dfd, const char *name)
+/* Identify pid; see proc.h. */
+int
+proc_ident(long pid, char *out, size_t len)
 {
-	char	buf[25];
+	char	path[64], stat[1024], boot[64], *rp, *end;
+	size_t	n;
+	int	field;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	if (pid <= 0 || read_file(path, stat, sizeof(stat)) <= 0 ||
+	    (rp = strrchr(stat, ')')) == NULL ||
+	    read_file("/proc/sys/kernel/random/boot_id", boot,
+	    sizeof(boot)) <= 0)
+		return -1;
+	/* ") state ppid ...": the start time is the 20th word after it */
+	for (field = 1, rp++; field < 20 && rp != NULL; field++)
+		rp = strchr(rp + 1, ' ');
+	if (rp == NULL || (n = strspn(++rp, "0123456789")) == 0 || n > 20)
+		return -1;
+	if ((end = strchr(boot, '\n')) != NULL)
+		*end = '\0';
+	return snprintf(out, len, "%s %.*s", boot, (int)n, rp) < (int)len ?
+	    0 : -1;
+}
+
+/* Whether the pid file name below dfd names its process still; proc.h. */
+int
+proc_ours(int dfd, const char *name, long *pidp)
+{
+	char	buf[25], file[32], want[PROC_IDENT_MAX + 1];
+	char	now[PROC_IDENT_MAX];
 	long	pid;
 
 	if (proc_read_field(dfd, name, buf, 24) < 0 || !proc_digits(buf) ||
-	    strlen(buf) > 9)
+	    strlen(buf) > 9 || (pid = strtol(buf, NULL, 10)) <= 1)
 		return 0;
-	pid = strtol(buf, NULL, 10);
-	return pid > 0 && kill((pid_t)pid, 0) == 0;
+	if (pidp != NULL)
+		*pidp = pid;
+	if (proc_ident(pid, now, sizeof(now)) != 0)
+		return 0;		/* gone */
+	snprintf(file, sizeof(file), "%s.ident", name);
+	if (proc_read_field(dfd, file, want, PROC_IDENT_MAX) < 0)
+		return errno == ENOENT;	/* recorded before idents were */
+	return strcmp(want, now) == 0;
 }
 
 /*
@@ -186,7 +218,7 @@ proc_state(int dfd, const char *h, int wait, char *line)
 		if (proc_read_field(dfd, "rc", rc, 24) < 0)
 			rc[0] = '\0';
 		st = proc_exists(dfd, "killed") ? "killed" : "exited";
-	} else if (!proc_alive_file(dfd, "sup"))
+	} else if (!proc_ours(dfd, "sup", NULL))
 		st = "lost";
 	if (proc_read_field(dfd, "name", nm, 100) < 0)
 		nm[0] = '\0';
@@ -627,7 +659,7 @@ proc_waitcmd(const char *sd, const char *h, const char *ds)
 	if (proc_digits(ds) && strlen(ds) < 9)
 		lim = strtol(ds, NULL, 10);
 	for (n = 0; !proc_exists(p.dfd, "rc") && n < lim; n++) {
-		if (!proc_alive_file(p.dfd, "sup"))
+		if (!proc_ours(p.dfd, "sup", NULL))
 			break;
 		proc_nap();
 	}
@@ -686,6 +718,16 @@ proc_put_file(int dfd, const char *name, const char *text)
 	close(fd);
 }
 
+/* proc_put_file of text and a newline. */
+void
+proc_put_line(int dfd, const char *name, const char *text)
+{
+	char	line[PROC_IDENT_MAX + 2];
+
+	snprintf(line, sizeof(line), "%s\n", text);
+	proc_put_file(dfd, name, line);
+}
+
 /* proc-kill SANDBOX HANDLE SIGNUM ESCALATE GRACE. */
 static int
 proc_killcmd(const char *sd, const char *h, const char *signum,
@@ -705,7 +747,9 @@ proc_killcmd(const char *sd, const char *h, const char *signum,
 	    !proc_digits(grace) || strlen(grace) > 6)
 		proc_fail("bad arguments to proc-kill");
 	g = strtol(grace, NULL, 10);
-	if (proc_exists(p.dfd, "rc")) {
+	/* gone without its rc (its supervisor killed, a reboot): its pid
+	   may be another process's by now */
+	if (proc_exists(p.dfd, "rc") || !proc_ours(p.dfd, "pid", NULL)) {
 		puts("clawssh-exited");
 		return 0;
 	}

@@ -259,13 +259,19 @@ daemon_turn(struct daemon *d, struct pollfd **pfdp, size_t *cap)
 	struct dclient	*c;
 	struct dhost	*h;
 	size_t		 n, i, ncalls;
+	int		 sig;
 
 	n = daemon_pollfds(d, pfdp, cap, &ncalls);
 	pfd = *pfdp;
-	if (poll(pfd, (nfds_t)n, daemon_timeout(d)) == -1 && errno != EINTR)
+	if (poll(pfd, (nfds_t)n, daemon_timeout(d)) == -1 && errno != EINTR) {
+		log_warn("poll: %s: stopping", strerror(errno));
 		d->quit = 1;
-	if (signals_take() != 0)
+	}
+	if ((sig = signals_take()) != 0) {
+		log_info("SIG%s from pid %ld: stopping", signals_name(sig),
+		    (long)signals_sender());
 		d->quit = 1;
+	}
 	i = 3;
 	TAILQ_FOREACH(c, &d->clients, entry)
 		i += 2;

@@ -7,13 +7,15 @@
 # clawssh-missing when there is no such sandbox (or no root), else
 # moves it aside under its lock, prints clawssh-destroyed and cleans
 # up: the holder of its persistent environment and its background
-# processes are killed (their sessions, from the pid files: numbers
-# only; killing the holder's bwrap session ends its pid namespace, and
-# with it every process of the sandbox), its docker and podman
+# processes are killed (the groups and sessions of the pid files that
+# still name their process, clawours of proc_ours.sh: a pid of a process
+# long gone is another's by now; killing the holder's bwrap session ends
+# its pid namespace, and with it every process of the sandbox), its
+# docker and podman
 # containers removed (clawctrs: label clawssh.sandbox=ID), its
 # directory, and its empty cgroups.  prune removes each sandbox with
 # this script.  A sandbox directory that is a link is refused.
-# shellcheck disable=SC2154 # $root: hostdir_prelude.sh
+# shellcheck disable=SC2154 # $root: hostdir_prelude.sh; $_p: clawours
 id=$2; d="$root/$id"
 [ -d "$root" ] || { echo clawssh-missing; exit 0; }
 [ -L "$d" ] && clawfail "$d is a symbolic link; not removing it"
@@ -24,11 +26,10 @@ mv -- "$d" "$t" || clawfail "cannot remove $d"
 echo clawssh-destroyed
 clawboxkill "$t/run/box.pid"
 for f in "$t"/procs/p*/pid "$t"/procs/p*/sup; do
-	p=$(head -c 16 -- "$f" 2>/dev/null) || continue
-	case $p in ''|*[!0-9]*) continue ;; esac
-	[ "$p" -gt 1 ] || continue
-	kill -s KILL -- "-$p" 2>/dev/null
-	pkill -KILL -s "$p" 2>/dev/null
+	clawours "$f" || continue
+	[ -f "$f.ident" ] || [ ! -e "${f%/*}/done" ] || continue
+	kill -s KILL -- "-$_p" 2>/dev/null
+	pkill -KILL -s "$_p" 2>/dev/null
 done
 clawctrs "$id"
 chmod -R u+rwx -- "$t" 2>/dev/null

@@ -8,7 +8,9 @@
 # shellcheck disable=SC2154 # $d: process_open.sh
 sig=$3; esc=$4; grace=$5; pid=$(num pid) || exit 3
 [ "$pid" -gt 1 ] || clawfail "garbled state file $d/pid"
-[ -e "$d/rc" ] && { echo clawssh-exited; exit 0; }
+# gone without its rc (its supervisor killed, a reboot): its pid may be
+# another process's by now
+{ [ -e "$d/rc" ] || ! clawours "$d/pid"; } && { echo clawssh-exited; exit 0; }
 echo "$sig" > "$d/killed"
 alive() { kill -0 -- "-$pid" 2>/dev/null || pgrep -s "$pid" >/dev/null 2>&1; }
 kill -s "$sig" -- "-$pid" 2>/dev/null; pkill "-$sig" -s "$pid" 2>/dev/null

@@ -19,11 +19,7 @@ clawstate() {
 		st=exited
 		[ -e "$d/killed" ] && st=killed
 	else
-		s=$(head -c 24 -- "$d/sup" 2>/dev/null | tr -d '\n')
-		case $s in
-		''|*[!0-9]*) st=lost ;;
-		*) kill -0 "$s" 2>/dev/null || st=lost ;;
-		esac
+		clawours "$d/sup" || st=lost
 	fi
 	nm=$(head -c 100 -- "$d/name" 2>/dev/null | tr -d '\n')
 	t0=$(head -c 24 -- "$d/start" 2>/dev/null | tr -d '\n')

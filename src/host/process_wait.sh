@@ -6,9 +6,7 @@
 # shellcheck disable=SC2154 # $d: process_open.sh
 lim=$3; case $lim in ''|*[!0-9]*) lim=0 ;; esac; n=0
 while [ ! -e "$d/rc" ] && [ $n -lt "$lim" ]; do
-	s=$(head -c 24 -- "$d/sup" 2>/dev/null | tr -d '\n')
-	case $s in ''|*[!0-9]*) break ;; esac
-	kill -0 "$s" 2>/dev/null || break
+	clawours "$d/sup" || break
 	clawnap; n=$((n + 1))
 done
 clawstate wait

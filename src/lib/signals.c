@@ -20,6 +20,7 @@
 static int			signals_pipe[2] = { -1, -1 };
 static volatile sig_atomic_t	signals_last;	/* the latest caught */
 static volatile pid_t		signals_child;	/* forwarded to, or 0 */
+static volatile sig_atomic_t	signals_from;	/* the latest's sender */
 
 static const struct {
 	const char	*name;
@@ -37,13 +38,15 @@ static const struct {
 	{ "IO", SIGIO }, { "SYS", SIGSYS },
 };
 
-/* Record the signal in the pipe; async-signal-safe. */
+/* Record the signal and its sender in the pipe; async-signal-safe. */
 static void
-signals_handler(int sig)
+signals_handler(int sig, siginfo_t *si, void *uc)
 {
 	unsigned char	c = (unsigned char)sig;
 	int		saved = errno;
 
+	(void)uc;
+	signals_from = si != NULL && si->si_code <= 0 ? (int)si->si_pid : 0;
 	signals_last = sig;
 	if (signals_child > 0)
 		(void)kill(signals_child, sig);
@@ -64,9 +67,9 @@ signals_init(void)
 	if (pipe2(signals_pipe, O_CLOEXEC | O_NONBLOCK) == -1)
 		return CLAW_ERR_IO;
 	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = signals_handler;
+	sa.sa_sigaction = signals_handler;
 	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = SA_RESTART;
+	sa.sa_flags = SA_RESTART | SA_SIGINFO;
 	if (sigaction(SIGINT, &sa, NULL) == -1 ||
 	    sigaction(SIGTERM, &sa, NULL) == -1 ||
 	    sigaction(SIGHUP, &sa, NULL) == -1)
@@ -107,6 +110,13 @@ signals_caught(int clear)
 	if (clear)
 		signals_last = 0;
 	return sig;
+}
+
+/* Who sent the latest signal caught; see signals.h. */
+pid_t
+signals_sender(void)
+{
+	return (pid_t)signals_from;
 }
 
 /* Forward what is caught to pid as well; see signals.h. */

@@ -26,6 +26,12 @@ int	signals_take(void);
 int	signals_caught(int clear);
 
 /*
+ * The pid that sent the latest signal caught with kill(2) (0: the
+ * kernel's own, or none yet), for a log line that says who stopped us.
+ */
+pid_t	signals_sender(void);
+
+/*
  * Forward each signal caught to pid too (a child doing the local half of
  * the work, which must stop with its parent); 0 stops forwarding.
  */

@@ -24,9 +24,9 @@
 #include "host_sh.h"
 
 /* Functions shared by every script and by split's filter. */
-#define PROCESS_SCRIPT_LIB	HOST_SH_PROCESS_LIB
+#define PROCESS_SCRIPT_LIB	HOST_SH_PROCESS_LIB HOST_SH_PROC_OURS
 /* The checks every reader starts with. */
-#define PROCESS_SCRIPT_OPEN	HOST_SH_PROCESS_LIB HOST_SH_PROCESS_OPEN
+#define PROCESS_SCRIPT_OPEN	PROCESS_SCRIPT_LIB HOST_SH_PROCESS_OPEN
 /* clawstate [WAIT]: the state line. */
 #define PROCESS_SCRIPT_STATE	HOST_SH_PROCESS_STATE
 /* The supervisor: "setsid sh -c SCRIPT sh DIR CAP CHUNK UMASK LIB ARGV...". */
@@ -44,7 +44,7 @@
 	PROCESS_SCRIPT_OPEN PROCESS_SCRIPT_STATE HOST_SH_PROCESS_WAIT
 /* List: a state line per process. */
 #define PROCESS_SCRIPT_LIST						\
-	HOST_SH_PROCESS_LIB HOST_SH_PROCESS_STATE HOST_SH_PROCESS_LIST
+	PROCESS_SCRIPT_LIB HOST_SH_PROCESS_STATE HOST_SH_PROCESS_LIST
 /* Write: "sh -c SCRIPT sh SANDBOX HANDLE EOF", stdin to the FIFO. */
 #define PROCESS_SCRIPT_WRITE	PROCESS_SCRIPT_OPEN HOST_SH_PROCESS_WRITE
 /* Kill: $3 the signal, $4 1 to follow with KILL after $5 tenths. */

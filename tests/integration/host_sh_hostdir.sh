@@ -52,7 +52,8 @@ join() {
 }
 join get_or_create prelude ensure_root get_or_create
 join list prelude list
-join destroy prelude containers_rm boxkill cgroups_rm destroy
+join destroy prelude containers_rm boxkill cgroups_rm
+cat "$H/proc_ours.sh" "$H/hostdir_destroy.sh" >> "$S/destroy"
 join image_import prelude ensure_root image_import
 join image_list prelude image_list
 join image_rm prelude image_rm
@@ -253,8 +254,12 @@ for s in $SHELLS; do
 	session proc
 	session box
 	session other
-	mkdir -p "$R/$ID/procs/p1" "$R/$ID/run"
+	mkdir -p "$R/$ID/procs/p1" "$R/$ID/procs/p2" "$R/$ID/run"
 	cp "$T/pid.proc" "$R/$ID/procs/p1/pid"
+	# p2: a process long gone, its pid another's by now (the identity
+	# differs): that other process is left alone
+	cp "$T/pid.other" "$R/$ID/procs/p2/pid"
+	echo "another-boot 1" > "$R/$ID/procs/p2/pid.ident"
 	p=$(cat "$T/pid.box")
 	start=$(sed 's/.*) //' "/proc/$p/stat" | cut -d' ' -f20)
 	echo "$p $start" > "$R/$ID/run/box.pid"
@@ -267,6 +272,8 @@ for s in $SHELLS; do
 	expect_eq "$(left "$R")" "" "$s: destroy: the root"
 	lib_gone "$(cat "$T/pid.proc")" || fail "$s: its background process lives"
 	lib_gone "$p" || fail "$s: the holder of its environment lives"
+	lib_alive "$(cat "$T/pid.other")" ||
+	    fail "$s: destroy killed the process of a stale pid file"
 	expect_eq "$(grep -c "^rm -f aaaa1111\$" "$T/calls")" 2 \
 	    "$s: its containers removed (docker and podman)"
 	grep -q bbbb2222 "$T/calls" && fail "$s: another's container removed"

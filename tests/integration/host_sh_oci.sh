@@ -300,12 +300,14 @@ chmod +x "$AG"
 AGENT_LOG="$T/agent.log"
 export AGENT_LOG
 RUN="$SD/run"
-cat "$H/boxenv_procs.sh" > "$T/stop-none.sh"
+cat "$H/proc_ours.sh" "$H/boxenv_procs.sh" > "$T/stop-none.sh"
 echo 'echo stopped' >> "$T/stop-none.sh"
 {
 	echo 'clawboxkill() { echo "clawboxkill $1" >> "$AGENT_LOG"; }'
-	cat "$H/boxenv_procs.sh" "$H/boxenv_stop_bwrap.sh"
+	cat "$H/proc_ours.sh" "$H/boxenv_procs.sh" "$H/boxenv_stop_bwrap.sh"
 } > "$T/stop-bwrap.sh"
+# clawident: the identity a supervisor records (proc_ours.sh).
+. "$H/proc_ours.sh"
 
 # spawn N [IGNORE]: a process group (and session) of its own, not a
 # child of ours, whose leader's pid goes to $SD/procs/pN/pid and to
@@ -360,6 +362,20 @@ for s in $SHELLS; do
 	echo 1 > "$SD/procs/p4/pid"
 	p1=$(cat "$SD/procs/p1/pid")
 	p2=$(cat "$SD/procs/p2/pid")
+	# p5: its identity recorded, as a supervisor does: ended.  p6: a
+	# record whose process is long gone and whose pid is another's by
+	# now (a reboot, pids come round): its identity differs, and stop
+	# must leave that other process alone.  p7: a record from before
+	# identities were kept, whose command has exited (rc): the same.
+	spawn 5
+	spawn 6
+	spawn 7
+	p5=$(cat "$SD/procs/p5/pid")
+	p6=$(cat "$SD/procs/p6/pid")
+	p7=$(cat "$SD/procs/p7/pid")
+	clawident "$p5" > "$SD/procs/p5/pid.ident"
+	echo "another-boot 12345" > "$SD/procs/p6/pid.ident"
+	echo 0 > "$SD/procs/p7/rc"
 	env_run "$s" stop-none ""
 	expect_status "$st" 0 "$s: stop, runtime none"
 	expect_eq "$(cat "$T/out")" stopped "$s: stop, runtime none"
@@ -371,6 +387,15 @@ for s in $SHELLS; do
 	fi
 	lib_gone "$p1" || fail "$s: the background process $p1 still runs"
 	lib_gone "$p2" || fail "$s: the one ignoring TERM ($p2) still runs"
+	if [ "$s" != busybox ]; then	# (end_spawned ended them all)
+		lib_gone "$p5" ||
+		    fail "$s: the one with its identity ($p5) still runs"
+		kill -0 "$p6" 2>/dev/null ||
+		    fail "$s: stop killed $p6, whose identity is not the record's"
+		kill -0 "$p7" 2>/dev/null ||
+		    fail "$s: stop killed $p7, the pid of a process that had exited"
+		kill -s KILL -- "-$p6" "-$p7" 2>/dev/null
+	fi
 	# the holder: none, from box.pid, by the agent (a failure: 3)
 	mkdir -p "$RUN"
 	env_run "$s" stop-bwrap ""

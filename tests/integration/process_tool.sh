@@ -185,6 +185,26 @@ expect_match "$js" '"exit_status":143' "killed by TERM: 143"
 pr kill "$h5" 2>"$T/err" || fail "kill of an exited process"
 expect_match "$(cat "$T/err")" "already exited" "second kill says so"
 
+# A record whose process went without its rc (its supervisor killed, a
+# reboot) and whose pid is another process's by now: kill must not
+# signal that process (a session leader, as a reused pid often is), and
+# the process is lost.
+hs=$(pr start -- sleep "285.$$") || fail "start stale"
+wait_state "$hs" '"state":"running"'
+kill -KILL "$(cat "$P/$hs/sup")"
+kill -KILL -- "-$(cat "$P/$hs/pid")"
+setsid sleep "283.$$" < /dev/null > /dev/null 2>&1 &
+other=$!
+sleep 0.2
+echo "$other" > "$P/$hs/pid"
+echo "$other" > "$P/$hs/sup"
+pr kill --signal KILL "$hs" 2>"$T/err" || fail "kill of a stale record"
+expect_match "$(cat "$T/err")" "already exited" "a stale record: exited"
+kill -0 "$other" 2>/dev/null ||
+    fail "kill signalled the process that has a stale record's pid"
+wait_state "$hs" '"state":"lost"'
+kill -KILL "$other"
+
 # --signal sends just that signal.
 h6=$(pr start -- sh -c 'trap "echo usr1; exit 7" USR1; echo ready;
 	while :; do sleep 0.1; done')
@@ -216,7 +236,8 @@ expect_match "$out" "^HANDLE" "list header"
 expect_match "$out" "^$h  *ticker  *exited 0 " "list exited"
 expect_match "$out" "^$h5  *tree  *killed " "list killed"
 expect_match "$out" "^$h7  *survivor  *running .*sleep 300" "list running"
-expect_eq "$(printf '%s\n' "$out" | wc -l | tr -d ' ')" 8 "list rows"
+expect_match "$out" "^$hs  *-  *lost " "list lost"
+expect_eq "$(printf '%s\n' "$out" | wc -l | tr -d ' ')" 9 "list rows"
 js=$(pr list --json)
 expect_match "$js" '"handle":"'"$h3"'","name":null,"state":"exited",'\
 '"exit_status":137' "list --json"
