@@ -10,7 +10,8 @@
 # Afterwards the daemon must still run, with nothing in its log of a
 # double free or a sanitizer, the long commands of the vanished clients
 # must be gone from the host, and a new client's calls must all be
-# answered right.  CHAOS_SEED repeats a run (the seed is printed).
+# answered right.  CHAOS_SEED repeats a run (the seed is printed).  Run
+# as root, it runs again as the non-root SSH user clawssh-test.
 # This is where a channel freed before its call owned it showed up (the
 # daemon died of a double free; docs/daemon.md).
 . "$TESTLIB"
@@ -56,6 +57,8 @@ req() {
 	5) printf '{"jsonrpc":"2.0","id":%s,"method":"process.list","params":{"sandbox":"%s"}}\n' "$1" "$rid" ;;
 	6) printf '{"jsonrpc":"2.0","id":%s,"method":"fs.write","params":{"sandbox":"%s","path":"w%s.txt","content":"chaos\\n"}}\n' "$1" "$rid" "$1" ;;
 	7) printf '{"jsonrpc":"2.0","id":%s,"method":"fs.read","params":{"sandbox":"%s","path":"w%s.txt"}}\n' "$1" "$rid" "$1" ;;
+	8) printf '{"jsonrpc":"2.0","id":%s,"method":"fs.write","params":{"sandbox":"%s","path":"w%s.txt","content":"mirror\\n"}}\n' "$1" "$mid" "$1" ;;
+	9) printf '{"jsonrpc":"2.0","id":%s,"method":"exec","params":{"sandbox":"%s","argv":["seq","1","300000"]}}\n' "$1" "$rid" ;;
 	*) printf '{"jsonrpc":"2.0","id":%s,"method":"exec","params":{"sandbox":"%s","argv":["sleep","%s"]}}\n{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":%s}}\n' "$1" "$rid" "$nap" "$1" ;;
 	esac
 }
@@ -87,7 +90,7 @@ while [ "$r" -lt "$ROUNDS" ]; do
 		lines=
 		i=0
 		while [ $i -lt $n ]; do
-			lines="$lines$(req "$((r * 100 + c * 10 + i))" "$(rnd 9)")
+			lines="$lines$(req "$((r * 100 + c * 10 + i))" "$(rnd 11)")
 "
 			i=$((i + 1))
 		done
@@ -140,5 +143,10 @@ kill -0 "$DPID" 2>/dev/null || fail "the daemon died"
 if grep -E "double free|AddressSanitizer|runtime error|corrupted|Assertion" \
     "$T/daemon.log"; then
 	fail "the daemon's log says memory went wrong"
+fi
+# Once more connected as the non-root SSH user clawssh-test, from a root
+# run: root hides permission bugs.
+if [ "$(id -u)" -eq 0 ] && [ -z "${LIB_SSH_USER:-}" ]; then
+	env LIB_SSH_USER=clawssh-test sh "$0" || fail "as user clawssh-test"
 fi
 exit 0
