@@ -181,11 +181,14 @@ dclient_resize(struct dclient *c, struct dchan *ch, const struct mux_frame *f)
 static void
 dclient_pgid(struct dchan *ch, const struct mux_frame *f)
 {
-	uint64_t	v;
+	long	pgid;
+	char	ident[REMOTE_IDENT_MAX];
 
-	if (num_parse((const char *)f->payload, f->len, 0, LONG_MAX,
-	    &v) == 0 && v > 1)
-		ch->pgid = (long)v;
+	if (remote_cmd_parse_ident((const char *)f->payload, f->len, &pgid,
+	    ident) == 0) {
+		ch->pgid = pgid;
+		memcpy(ch->ident, ident, sizeof ident);
+	}
 }
 
 /* One frame from a control client. */

@@ -354,14 +354,16 @@ dchan_new(struct dhost *h, struct dclient *c, uint32_t id,
 	return ch;
 }
 
-#define DCONN_LEFT_MAX	1000	/* maxSessions' top: channels per session */
-
-/* Queue the kill script for a process group on h; why says whose it is. */
+/*
+ * Queue the kill script for a process group on h (ident: its leader's
+ * identity, or ""); why says whose it is.
+ */
 static void
-dhost_kill(struct dhost *h, long pgid, const char *why)
+dhost_kill(struct dhost *h, long pgid, const char *ident, const char *why)
 {
 	struct dchan	*k;
-	char		*script = remote_cmd_kill_script(pgid, DCHAN_KILL_DS);
+	char		*script = remote_cmd_kill_script(pgid, ident,
+			    DCHAN_KILL_DS);
 
 	log_info("%s: stopping remote process group %ld %s", h->label, pgid,
 	    why);
@@ -409,7 +411,8 @@ static void
 dchan_abandon_running(struct dchan *ch)
 {
 	if (ch->pgid > 0)
-		dhost_kill(ch->host, ch->pgid, "of a client that went away");
+		dhost_kill(ch->host, ch->pgid, ch->ident,
+		    "of a client that went away");
 	else if (ch->nonce[0] != '\0' && !ch->marker_done) {
 		if (ch->kill_by == 0) {
 			log_debug("%s: waiting for the pid marker of an "
@@ -558,7 +561,7 @@ dchan_marker(struct dchan *ch, const char *p, size_t n)
 		memset(&rc, 0, sizeof rc);
 		memcpy(rc.nonce, ch->nonce, sizeof rc.nonce);
 		(void)remote_cmd_parse_pid(&rc, ch->head.data,
-		    (size_t)(nl - ch->head.data) + 1, &ch->pgid);
+		    (size_t)(nl - ch->head.data) + 1, &ch->pgid, ch->ident);
 		ch->marker_done = 1;
 	} else if (ch->head.len > DCHAN_LINE_MAX)
 		ch->marker_done = 1;
@@ -806,25 +809,34 @@ dchan_step1(struct dchan *ch)
  * sent may have run), and reconnect if anyone waits.  A command whose pid
  * marker came may still run on the host (the link went dark rather than
  * down, and its watchdog sees sshd still there): the next session kills
- * its process group, once, after the backoff.
+ * its process group, once, after the backoff -- unless its leader is
+ * alive as another process by then (the host rebooted: the marker's
+ * identity says which it was).
  */
 static void
 dconn_dead(struct dconn *k, const char *why)
 {
 	struct dhost	*h = k->host;
 	struct dchan	*ch;
-	long		 left[DCONN_LEFT_MAX];
-	size_t		 nleft = 0, i;
+	struct {
+		long	 pgid;
+		char	 ident[REMOTE_IDENT_MAX];
+	}		*left;
+	size_t		 nleft = 0, i, n = (size_t)k->nchan;
 
 	log_warn("%s", why);
 	k->state = DCONN_DEAD;
 	h->d->deaths++;
+	left = xcalloc(n + 1, sizeof *left);
 	while ((ch = TAILQ_FIRST(&k->chans)) != NULL) {
 		if (ch->state == DCHAN_FREEING)
 			ch->abandoned = 1;
 		if (ch->state == DCHAN_RUNNING && ch->pgid > 0 &&
-		    nleft < DCONN_LEFT_MAX)
-			left[nleft++] = ch->pgid;
+		    nleft < n) {
+			left[nleft].pgid = ch->pgid;
+			memcpy(left[nleft++].ident, ch->ident,
+			    sizeof ch->ident);
+		}
 		ch->sc.ch = NULL;	/* freed with the session */
 		dchan_fail(ch, CLAW_ERR_CONNECT, why);
 	}
@@ -832,7 +844,9 @@ dconn_dead(struct dconn *k, const char *why)
 	k->t = NULL;
 	dhost_failed(h, why);
 	for (i = 0; i < nleft; i++)
-		dhost_kill(h, left[i], "left by a session that died");
+		dhost_kill(h, left[i].pgid, left[i].ident,
+		    "left by a session that died");
+	free(left);
 }
 
 /* Give queued channels a session with room; connect more if needed. */

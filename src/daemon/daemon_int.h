@@ -71,6 +71,7 @@ struct dchan {
 	int			 eof_sent;
 	int			 eof_told;	/* EOF sent to the client */
 	long			 pgid;		/* remote process group */
+	char			 ident[REMOTE_IDENT_MAX]; /* its leader's */
 	char			 nonce[REMOTE_CMD_NONCE_LEN + 1];
 	struct buf		 head;		/* stdout up to the marker */
 	int			 marker_done;	/* seen, or never coming */

@@ -151,10 +151,10 @@ chan_exit(struct chan *c, int *status, char **signame)
 
 /* Register the process group; see chan.h. */
 void
-chan_set_pgid(struct chan *c, long pgid)
+chan_set_pgid(struct chan *c, long pgid, const char *ident)
 {
 	if (c->ops->set_pgid != NULL)
-		c->ops->set_pgid(c, pgid);
+		c->ops->set_pgid(c, pgid, ident);
 }
 
 /* Free; see chan.h. */

@@ -92,7 +92,7 @@ void	chan_exit(struct chan *, int *status, char **signame);
 
 /* Tell the transport the remote process group (the daemon kills it if
    this process goes away first). */
-void	chan_set_pgid(struct chan *, long pgid);
+void	chan_set_pgid(struct chan *, long pgid, const char *ident);
 
 /* Free the channel (closing it if needed); NULL is fine. */
 void	chan_free(struct chan *);

@@ -37,7 +37,7 @@ struct chan_ops {
 	int	(*resize)(struct chan *, unsigned, unsigned, char **);
 	int	(*signal)(struct chan *, int, char **);
 	int	(*started)(struct chan *);
-	void	(*set_pgid)(struct chan *, long);
+	void	(*set_pgid)(struct chan *, long, const char *);
 	void	(*free)(struct chan *);	/* the kind's part, not c */
 };
 

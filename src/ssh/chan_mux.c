@@ -154,9 +154,9 @@ mux_started(struct chan *c)
 
 /* Tell the daemon the process group to kill if this process goes. */
 static void
-mux_set_pgid(struct chan *c, long pgid)
+mux_set_pgid(struct chan *c, long pgid, const char *ident)
 {
-	mux_chan_pgid(c->mc, pgid);
+	mux_chan_pgid(c->mc, pgid, ident);
 }
 
 /* Free the daemon's channel. */

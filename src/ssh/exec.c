@@ -63,6 +63,7 @@ struct exec_state {
 	int			 marker_seen;
 	int			 sync_checked;	/* the line after it looked at */
 	long			 pid;		/* remote process group */
+	char			 ident[REMOTE_IDENT_MAX]; /* its leader's */
 	int64_t			 deadline;	/* --timeout */
 	int64_t			 grace;		/* after a kill */
 	int64_t			 kill_at;	/* agent: SIGKILL after TERM */
@@ -113,10 +114,11 @@ static int
 exec_head_line(struct exec_state *st, const char *line, size_t len)
 {
 	if (!st->marker_seen && remote_cmd_parse_pid(&st->rc, line, len,
-	    &st->pid)) {
+	    &st->pid, st->ident)) {
 		st->marker_seen = 1;
-		log_debug("remote process group %ld", st->pid);
-		chan_set_pgid(st->ch, st->pid);
+		log_debug("remote process group %ld%s%s", st->pid,
+		    st->ident[0] != '\0' ? ", leader " : "", st->ident);
+		chan_set_pgid(st->ch, st->pid, st->ident);
 		exec_kill_late(st);
 		return 0;
 	}
@@ -238,14 +240,14 @@ exec_read_stdin(struct exec_state *st)
 
 /* Run the kill script for the remote process group on a new channel. */
 static void
-exec_kill_remote(struct transport *t, long pid)
+exec_kill_remote(struct transport *t, long pid, const char *ident)
 {
 	struct chan	*ch;
 	int64_t		 deadline = clock_now_ms() + EXEC_KILL_MS;
 	char		*script, *cause = NULL, sink[1024];
 	ssize_t		 n, m;
 
-	script = remote_cmd_kill_script(pid, EXEC_KILL_DS);
+	script = remote_cmd_kill_script(pid, ident, EXEC_KILL_DS);
 	if ((ch = chan_exec(t, script, NULL, deadline, &cause)) == NULL) {
 		log_warn("cannot stop remote process group %ld: %s", pid,
 		    cause);
@@ -328,7 +330,7 @@ exec_stop(struct exec_state *st, enum exec_stop reason, int sig)
 		st->kill_at = clock_now_ms() + EXEC_KILL_DS * 100;
 		st->grace = clock_now_ms() + EXEC_GRACE_MS;
 	} else if (st->pid > 0) {
-		exec_kill_remote(st->t, st->pid);
+		exec_kill_remote(st->t, st->pid, st->ident);
 		st->grace = clock_now_ms() + EXEC_GRACE_MS;
 	} else {
 		log_info("remote pid not known yet; waiting for it to stop "
@@ -345,7 +347,7 @@ exec_kill_late(struct exec_state *st)
 	if (!st->kill_pending)
 		return;
 	st->kill_pending = 0;
-	exec_kill_remote(st->t, st->pid);
+	exec_kill_remote(st->t, st->pid, st->ident);
 	st->grace = clock_now_ms() + EXEC_GRACE_MS;
 }
 

@@ -31,6 +31,7 @@
 #include "fdio.h"
 #include "log.h"
 #include "mux_client.h"
+#include "remote_cmd.h"
 #include "mux_proto.h"
 #include "pty.h"
 #include "signals.h"
@@ -722,11 +723,12 @@ mux_chan_exit(struct mux_chan *c, int *status, const char **signame)
 
 /* Register the remote process group; see mux_client.h. */
 void
-mux_chan_pgid(struct mux_chan *c, long pgid)
+mux_chan_pgid(struct mux_chan *c, long pgid, const char *ident)
 {
-	char	num[32];
+	char	num[32 + REMOTE_IDENT_MAX];
 
-	snprintf(num, sizeof num, "%ld", pgid);
+	snprintf(num, sizeof num, "%ld%s%s", pgid, *ident != '\0' ? " " : "",
+	    ident);
 	mux_frame_put(&c->m->out, MUX_PGID, c->id, num, strlen(num));
 	(void)mux_pump(c->m);
 }

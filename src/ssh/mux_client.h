@@ -131,8 +131,11 @@ int	mux_chan_closed(struct mux_chan *);
  */
 void	mux_chan_exit(struct mux_chan *, int *status, const char **signame);
 
-/* Tell the daemon the remote process group, to kill if we vanish. */
-void	mux_chan_pgid(struct mux_chan *, long pgid);
+/*
+ * Tell the daemon the remote process group (and its leader's identity,
+ * or ""), to kill if we vanish.
+ */
+void	mux_chan_pgid(struct mux_chan *, long pgid, const char *ident);
 
 /*
  * Whether the daemon understands cap (a word of MUX_CAPS), waiting up to

@@ -176,13 +176,22 @@ remote_cmd_build_wrapped(struct remote_cmd *rc, int argc, char *const argv[],
 		return CLAW_ERR_INVAL;
 	}
 	remote_cmd_nonce(rc->nonce);
-	buf_appendf(&b, "printf '\\001clawssh-pid %s %%s\\n' \"$$\"; "
+	/* the marker: pid, then its identity where /proc has it (builtins
+	   only: read, and the 20th word after the name in stat) */
+	buf_appendf(&b, "__claw_m() { shift 19; printf "
+	    "'\\001clawssh-pid %s %%s %%s %%s\\n' \"$$\" \"$__claw_b\" "
+	    "\"$1\"; }; if read -r __claw_b 2>/dev/null "
+	    "< /proc/sys/kernel/random/boot_id && read -r __claw_s "
+	    "2>/dev/null < /proc/$$/stat; then __claw_m ${__claw_s##*) }; "
+	    "else printf '\\001clawssh-pid %s %%s\\n' \"$$\"; fi; "
+	    "unset -f __claw_m; unset __claw_b __claw_s; "
 	    "__claw_ok=; __claw_e=; "
 	    "while IFS= read -r __claw_l; do "
 	    "if [ \"$__claw_l\" = %s ]; then __claw_ok=1; break; fi; "
 	    "__claw_e=\"$__claw_e$__claw_l\n\"; done; "
 	    "[ -n \"$__claw_ok\" ] || exit 255; eval \"$__claw_e\"; "
-	    "unset __claw_l __claw_e __claw_ok; ", rc->nonce, rc->nonce);
+	    "unset __claw_l __claw_e __claw_ok; ", rc->nonce, rc->nonce,
+	    rc->nonce);
 	if (flags & REMOTE_CMD_PTY)
 		buf_append_str(&b, "stty " PTY_STTY_ON " 2>/dev/null; ");
 	if ((flags & REMOTE_CMD_NO_WATCHDOG) == 0)
@@ -218,13 +227,46 @@ remote_cmd_clear(struct remote_cmd *rc)
 	memset(rc, 0, sizeof *rc);
 }
 
+/* A pid and maybe its identity; see remote_cmd.h. */
+int
+remote_cmd_parse_ident(const char *p, size_t len, long *pid, char *ident)
+{
+	const char	*sp = memchr(p, ' ', len), *start;
+	size_t		 n = sp != NULL ? (size_t)(sp - p) : len, k;
+	uint64_t	 v;
+
+	ident[0] = '\0';
+	if (num_parse(p, n, NUM_CANONICAL, REMOTE_PID_MAX, &v) != 0 || v < 2)
+		return -1;
+	*pid = (long)v;
+	if (sp == NULL)
+		return 0;
+	/* " BOOT_ID START": 36 of [0-9a-f-], a space, 1 to 20 digits */
+	p = sp + 1;
+	len -= n + 1;
+	if (len < 38 || p[36] != ' ')
+		return 0;
+	for (k = 0; k < 36; k++)
+		if (p[k] == '\0' || strchr("0123456789abcdef-", p[k]) == NULL)
+			return 0;
+	start = p + 37;
+	n = len - 37;
+	if (n == 0 || n > 20)
+		return 0;
+	for (k = 0; k < n; k++)
+		if (start[k] < '0' || start[k] > '9')
+			return 0;
+	memcpy(ident, p, len);
+	ident[len] = '\0';
+	return 0;
+}
+
 /* Recognise the pid marker line for this nonce; see remote_cmd.h. */
 int
 remote_cmd_parse_pid(const struct remote_cmd *rc, const char *line,
-    size_t len, long *pid)
+    size_t len, long *pid, char *ident)
 {
 	size_t		mlen = sizeof REMOTE_CMD_MARKER - 1, i, end;
-	uint64_t	v;
 
 	if (len == 0 || line[len - 1] != '\n')
 		return 0;
@@ -237,22 +279,28 @@ remote_cmd_parse_pid(const struct remote_cmd *rc, const char *line,
 	    line[mlen + REMOTE_CMD_NONCE_LEN] != ' ')
 		return 0;
 	i = mlen + REMOTE_CMD_NONCE_LEN + 1;
-	if (num_parse(line + i, end - i, NUM_CANONICAL, REMOTE_PID_MAX,
-	    &v) != 0 || v < 2)
-		return 0;
-	*pid = (long)v;
-	return 1;
+	return remote_cmd_parse_ident(line + i, end - i, pid, ident) == 0;
 }
 
 /* Return the TERM-wait-KILL script for pid's group and session. */
 char *
-remote_cmd_kill_script(long pid, int grace_ds)
+remote_cmd_kill_script(long pid, const char *ident, int grace_ds)
 {
-	return xasprintf("kill -s TERM -- -%ld 2>/dev/null; "
+	char	*check, *script;
+
+	/* ident is checked (hex, '-', digits, one space): safe in quotes */
+	check = ident == NULL || *ident == '\0' ? xstrdup("") : xasprintf(
+	    "__claw_k() { shift 19; [ \"$__claw_b $1\" = '%s' ]; }; "
+	    "if read -r __claw_s 2>/dev/null < /proc/%ld/stat && "
+	    "read -r __claw_b 2>/dev/null < /proc/sys/kernel/random/boot_id; "
+	    "then __claw_k ${__claw_s##*) } || exit 0; fi; ", ident, pid);
+	script = xasprintf("%skill -s TERM -- -%ld 2>/dev/null; "
 	    "pkill -TERM -s %ld 2>/dev/null; __claw_i=0; "
 	    "while kill -s 0 -- -%ld 2>/dev/null && [ $__claw_i -lt %d ]; "
 	    "do sleep 0.1 2>/dev/null || sleep 1; __claw_i=$((__claw_i+1)); "
 	    "done; kill -s KILL -- -%ld 2>/dev/null; "
 	    "pkill -KILL -s %ld 2>/dev/null; exit 0",
-	    pid, pid, pid, grace_ds, pid, pid);
+	    check, pid, pid, pid, grace_ds, pid, pid);
+	free(check);
+	return script;
 }

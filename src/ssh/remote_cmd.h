@@ -27,6 +27,14 @@ struct claw_env {
 
 #define REMOTE_CMD_NONCE_LEN	32	/* hex characters */
 #define REMOTE_CMD_MARKER	"\001clawssh-pid "
+/*
+ * A process's identity, "BOOT_ID START" (/proc/PID/stat's start time in
+ * ticks since that boot), with its NUL: what the wrapper's marker adds
+ * after the pid on Linux, so that a kill much later (the next session
+ * after one died, the host rebooted meanwhile) can tell the process from
+ * another that has its number by now.
+ */
+#define REMOTE_IDENT_MAX	64
 #define REMOTE_CMD_WATCH_DS	2	/* watchdog check, tenths of a second */
 #define REMOTE_CMD_WATCH_GRACE_DS 20	/* TERM to KILL, tenths of a second */
 #define REMOTE_CMD_SYNCED	"\001clawssh-synced\n"	/* see exec_opts */
@@ -88,19 +96,31 @@ void	remote_cmd_clear(struct remote_cmd *rc);
 /*
  * Look at one complete stdout line (with its newline) for the pid marker.
  * Returns 1 and sets *pid if line is exactly the marker for this nonce with
- * a plausible pid (2 .. 4194304), 0 otherwise.  Remote output is hostile:
- * anything else is not the marker.  The line may end in "\r\n" (a
- * pseudo-terminal's output).
+ * a plausible pid (2 .. 4194304), 0 otherwise; ident (REMOTE_IDENT_MAX
+ * bytes) gets the identity after it, or "" (none, or not well formed).
+ * Remote output is hostile: anything else is not the marker.  The line
+ * may end in "\r\n" (a pseudo-terminal's output).
  */
 int	remote_cmd_parse_pid(const struct remote_cmd *rc, const char *line,
-	    size_t len, long *pid);
+	    size_t len, long *pid, char *ident);
+
+/*
+ * "PID[ BOOT_ID START]" of p[0..len) (the marker's tail, a client's
+ * MUX_PGID): 0 with *pid and ident ("" without one, or a malformed
+ * one), or -1 when the pid is not plausible.
+ */
+int	remote_cmd_parse_ident(const char *p, size_t len, long *pid,
+	    char *ident);
 
 /*
  * Return the script (allocated) that sends SIGTERM to the process group
  * and session of pid, waits up to grace_ds tenths of a second for them to
- * go, then sends SIGKILL.
+ * go, then sends SIGKILL.  With ident (not NULL or ""), a live process
+ * pid whose identity differs is another's by now: the script then
+ * signals nothing.  A pid no longer alive is signalled still: its group
+ * and session, while anything holds them, cannot be another's.
  */
-char	*remote_cmd_kill_script(long pid, int grace_ds);
+char	*remote_cmd_kill_script(long pid, const char *ident, int grace_ds);
 
 /*
  * The prefix of the host-side scripts' own variables: no environment

@@ -68,12 +68,17 @@ static void
 check_marker(const struct remote_cmd *rc, struct buf *out)
 {
 	char	*nl = memchr(out->data, '\n', out->len);
+	char	 ident[REMOTE_IDENT_MAX];
 	long	 pid = 0;
 
 	assert_non_null(nl);
 	assert_true(remote_cmd_parse_pid(rc, out->data,
-	    (size_t)(nl - out->data) + 1, &pid));
+	    (size_t)(nl - out->data) + 1, &pid, ident));
 	assert_true(pid > 1);
+	/* on Linux the wrapper says who its process is */
+	assert_int_equal(strlen(ident), 36 + 1 + strspn(ident + 37,
+	    "0123456789"));
+	assert_true(strlen(ident) > 37);
 	buf_consume(out, (size_t)(nl - out->data) + 1);
 }
 
@@ -222,14 +227,15 @@ static void
 test_parse_pid(void **state)
 {
 	struct remote_cmd	 rc;
-	char			 line[128];
+	char			 line[160], ident[REMOTE_IDENT_MAX];
 	long			 pid = 0;
+	const char		*boot = "0123abcd-0123-4567-89ab-0123456789ab";
 
 	(void)state;
 	memset(&rc, 0, sizeof rc);
 	memset(rc.nonce, 'a', REMOTE_CMD_NONCE_LEN);
 #define TRY(fmt, arg) (snprintf(line, sizeof line, fmt, rc.nonce, arg), \
-	remote_cmd_parse_pid(&rc, line, strlen(line), &pid))
+	remote_cmd_parse_pid(&rc, line, strlen(line), &pid, ident))
 	assert_true(TRY(REMOTE_CMD_MARKER "%s %s\n", "1234"));
 	assert_int_equal(pid, 1234);
 	assert_false(TRY(REMOTE_CMD_MARKER "%s %s\n", "1"));
@@ -247,7 +253,42 @@ test_parse_pid(void **state)
 	assert_false(TRY(REMOTE_CMD_MARKER "%s %s\n\n", "1234"));
 	assert_false(TRY("x" REMOTE_CMD_MARKER "%s %s\n", "1234"));
 	memset(line, 0, sizeof line);
-	assert_false(remote_cmd_parse_pid(&rc, line, 3, &pid));
+	assert_false(remote_cmd_parse_pid(&rc, line, 3, &pid, ident));
+	/* the identity after the pid: kept when well formed, else dropped
+	   (the marker stands: its nonce says it is ours) */
+	snprintf(line, sizeof line, REMOTE_CMD_MARKER "%s 1234 77 %s 1\n",
+	    rc.nonce, boot);	/* a word too many before it: not ours */
+	assert_true(remote_cmd_parse_pid(&rc, line, strlen(line), &pid, ident));
+	assert_string_equal(ident, "");
+	snprintf(line, sizeof line, REMOTE_CMD_MARKER "%s 1234 %s 123456\n",
+	    rc.nonce, boot);
+	assert_true(remote_cmd_parse_pid(&rc, line, strlen(line), &pid, ident));
+	assert_int_equal(pid, 1234);
+	assert_string_equal(ident, "0123abcd-0123-4567-89ab-0123456789ab "
+	    "123456");
+	snprintf(line, sizeof line, REMOTE_CMD_MARKER "%s 1234 %s 12x\n",
+	    rc.nonce, boot);
+	assert_true(remote_cmd_parse_pid(&rc, line, strlen(line), &pid, ident));
+	assert_string_equal(ident, "");
+	snprintf(line, sizeof line, REMOTE_CMD_MARKER "%s 1234 %s 1 '\n",
+	    rc.nonce, boot);
+	assert_true(remote_cmd_parse_pid(&rc, line, strlen(line), &pid, ident));
+	assert_string_equal(ident, "");
+	snprintf(line, sizeof line, REMOTE_CMD_MARKER "%s 1234 x%s 1\n",
+	    rc.nonce, boot + 1);
+	assert_true(remote_cmd_parse_pid(&rc, line, strlen(line), &pid, ident));
+	assert_string_equal(ident, "");
+	snprintf(line, sizeof line, REMOTE_CMD_MARKER "%s 1234 %s "
+	    "123456789012345678901\n", rc.nonce, boot);
+	assert_true(remote_cmd_parse_pid(&rc, line, strlen(line), &pid, ident));
+	assert_string_equal(ident, "");
+	/* a client's MUX_PGID */
+	assert_int_equal(remote_cmd_parse_ident("42", 2, &pid, ident), 0);
+	assert_int_equal(pid, 42);
+	assert_string_equal(ident, "");
+	assert_int_equal(remote_cmd_parse_ident("1", 1, &pid, ident), -1);
+	assert_int_equal(remote_cmd_parse_ident("4 2", 3, &pid, ident), 0);
+	assert_string_equal(ident, "");
 #undef TRY
 }
 
@@ -267,7 +308,7 @@ test_kill_script(void **state)
 		_exit(127);
 	}
 	usleep(200000);
-	script = remote_cmd_kill_script((long)leader, 20);
+	script = remote_cmd_kill_script((long)leader, NULL, 20);
 	assert_int_equal(system(script), 0);
 	free(script);
 	assert_int_equal(waitpid(leader, &status, 0), leader);
@@ -276,6 +317,74 @@ test_kill_script(void **state)
 		usleep(100000);
 	child = kill(-leader, 0);
 	assert_int_equal(child, -1);
+}
+
+/* fork a session leader running sleep; its pid. */
+static pid_t
+leader_start(void)
+{
+	pid_t	p;
+
+	if ((p = fork()) == 0) {
+		setsid();
+		execl("/bin/sh", "sh", "-c", "sleep 300 & sleep 300; wait",
+		    (char *)NULL);
+		_exit(127);
+	}
+	usleep(200000);
+	return p;
+}
+
+/* The identity the wrapper would print for pid, as remote_cmd.c reads it. */
+static void
+ident_of(pid_t pid, char *out, size_t len)
+{
+	char	 path[64], stat[1024], boot[64], *rp;
+	FILE	*f;
+	int	 i;
+
+	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+	assert_non_null(f = fopen(path, "r"));
+	assert_non_null(fgets(stat, sizeof stat, f));
+	fclose(f);
+	assert_non_null(f = fopen("/proc/sys/kernel/random/boot_id", "r"));
+	assert_non_null(fgets(boot, sizeof boot, f));
+	fclose(f);
+	boot[strcspn(boot, "\n")] = '\0';
+	assert_non_null(rp = strrchr(stat, ')'));
+	for (rp += 1, i = 1; i < 20; i++)	/* ") S ppid ...": word 20 */
+		assert_non_null(rp = strchr(rp + 1, ' '));
+	rp++;
+	rp[strspn(rp, "0123456789")] = '\0';
+	snprintf(out, len, "%.36s %.20s", boot, rp);
+}
+
+/*
+ * A pid whose process is another than the one the marker named (its
+ * identity differs: the host rebooted, pids came round) is left alone;
+ * with the identity it was given, the kill goes ahead.
+ */
+static void
+test_kill_script_ident(void **state)
+{
+	char	 ident[REMOTE_IDENT_MAX], *script;
+	pid_t	 leader;
+	int	 status;
+
+	(void)state;
+	leader = leader_start();
+	script = remote_cmd_kill_script((long)leader,
+	    "0123abcd-0123-4567-89ab-0123456789ab 1", 20);
+	assert_int_equal(system(script), 0);
+	free(script);
+	assert_int_equal(kill(-leader, 0), 0);		/* not touched */
+	assert_int_equal(waitpid(leader, &status, WNOHANG), 0);
+	ident_of(leader, ident, sizeof ident);
+	script = remote_cmd_kill_script((long)leader, ident, 20);
+	assert_int_equal(system(script), 0);
+	free(script);
+	assert_int_equal(waitpid(leader, &status, 0), leader);
+	assert_true(WIFSIGNALED(status));
 }
 
 int
@@ -289,6 +398,7 @@ main(void)
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_parse_pid),
 		cmocka_unit_test(test_kill_script),
+		cmocka_unit_test(test_kill_script_ident),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
