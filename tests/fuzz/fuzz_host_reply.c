@@ -5,7 +5,8 @@
  * (process_step_reply, each step), the file tools' (fstore_wire), the
  * sandbox listing and get-or-create answer with their metadata
  * (hostdir; box-entry's with the environment after it), a failed step's
- * stderr.  The input's first byte picks the
+ * stderr, the exec wrapper's pid marker (with the leader's identity).
+ * The input's first byte picks the
  * parser, the second the exit status (most often 0), the third how many
  * bytes at the end are stderr; the rest is stdout.  Every parser must
  * answer 0 with no cause or an error with one, and leak nothing.  Build
@@ -26,6 +27,7 @@
 #include "hostdir.h"
 #include "log.h"
 #include "process.h"
+#include "remote_cmd.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -39,6 +41,26 @@ fz_cause(int rc, char *cause)
 	if ((rc == 0) != (cause == NULL))
 		abort();
 	free(cause);
+}
+
+/* The pid marker, as exec.c and the daemon read it; and a MUX_PGID. */
+static void
+fz_marker(const struct buf *out)
+{
+	struct remote_cmd	 rc;
+	char			 ident[REMOTE_IDENT_MAX];
+	long			 pid = 0;
+
+	memset(&rc, 0, sizeof rc);
+	memset(rc.nonce, 'a', REMOTE_CMD_NONCE_LEN);
+	if (remote_cmd_parse_pid(&rc, out->data != NULL ? out->data : "",
+	    out->len, &pid, ident) && (pid < 2 ||
+	    strlen(ident) >= REMOTE_IDENT_MAX))
+		abort();
+	if (remote_cmd_parse_ident(out->data != NULL ? out->data : "",
+	    out->len, &pid, ident) == 0 && (pid < 2 ||
+	    strlen(ident) >= REMOTE_IDENT_MAX))
+		abort();
 }
 
 /* One process step's reply. */
@@ -155,7 +177,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 3)
 		return 0;
 	log_set_level(LOG_LEVEL_ERROR - 1);	/* not even warnings */
-	which = data[0] % 14;
+	which = data[0] % 15;
 	status = data[1] < 192 ? 0 : data[1] - 192;	/* 0 .. 63 */
 	errlen = data[2];
 	data += 3;
@@ -169,8 +191,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	else if (which < 11)
 		fz_fstore((int)which - PROCESS_OP_START - 1, status, &out,
 		    &err);
-	else
+	else if (which < 14)
 		fz_hostdir((int)which - 11, &out);
+	else
+		fz_marker(&out);
 	buf_free(&out);
 	buf_free(&err);
 	return 0;
