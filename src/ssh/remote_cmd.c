@@ -160,6 +160,17 @@ remote_cmd_argv(struct buf *b, int argc, char *const argv[], int wrapped,
 	buf_free(&words);
 }
 
+/*
+ * sh that turns $__claw_s, a /proc/PID/stat line, into its start time
+ * (the 20th word after the name), with builtins only and no word
+ * splitting (zsh does not split an unquoted expansion).  A printf
+ * format: its %% are doubled.
+ */
+#define REMOTE_START_SH							\
+	"__claw_s=${__claw_s##*) }; __claw_i=1; "			\
+	"while [ $__claw_i -lt 20 ]; do __claw_s=${__claw_s#* }; "	\
+	"__claw_i=$((__claw_i+1)); done; __claw_s=${__claw_s%%%% *}; "
+
 /* Build a command line that may run argv through a wrapper. */
 int
 remote_cmd_build_wrapped(struct remote_cmd *rc, int argc, char *const argv[],
@@ -176,15 +187,13 @@ remote_cmd_build_wrapped(struct remote_cmd *rc, int argc, char *const argv[],
 		return CLAW_ERR_INVAL;
 	}
 	remote_cmd_nonce(rc->nonce);
-	/* the marker: pid, then its identity where /proc has it (builtins
-	   only: read, and the 20th word after the name in stat) */
-	buf_appendf(&b, "__claw_m() { shift 19; printf "
-	    "'\\001clawssh-pid %s %%s %%s %%s\\n' \"$$\" \"$__claw_b\" "
-	    "\"$1\"; }; if read -r __claw_b 2>/dev/null "
+	/* the marker: pid, then its identity where /proc has it */
+	buf_appendf(&b, "if read -r __claw_b 2>/dev/null "
 	    "< /proc/sys/kernel/random/boot_id && read -r __claw_s "
-	    "2>/dev/null < /proc/$$/stat; then __claw_m ${__claw_s##*) }; "
-	    "else printf '\\001clawssh-pid %s %%s\\n' \"$$\"; fi; "
-	    "unset -f __claw_m; unset __claw_b __claw_s; "
+	    "2>/dev/null < /proc/$$/stat; then " REMOTE_START_SH "printf "
+	    "'\\001clawssh-pid %s %%s %%s %%s\\n' \"$$\" \"$__claw_b\" "
+	    "\"$__claw_s\"; else printf '\\001clawssh-pid %s %%s\\n' "
+	    "\"$$\"; fi; unset __claw_b __claw_s __claw_i; "
 	    "__claw_ok=; __claw_e=; "
 	    "while IFS= read -r __claw_l; do "
 	    "if [ \"$__claw_l\" = %s ]; then __claw_ok=1; break; fi; "
@@ -290,10 +299,10 @@ remote_cmd_kill_script(long pid, const char *ident, int grace_ds)
 
 	/* ident is checked (hex, '-', digits, one space): safe in quotes */
 	check = ident == NULL || *ident == '\0' ? xstrdup("") : xasprintf(
-	    "__claw_k() { shift 19; [ \"$__claw_b $1\" = '%s' ]; }; "
 	    "if read -r __claw_s 2>/dev/null < /proc/%ld/stat && "
 	    "read -r __claw_b 2>/dev/null < /proc/sys/kernel/random/boot_id; "
-	    "then __claw_k ${__claw_s##*) } || exit 0; fi; ", ident, pid);
+	    "then " REMOTE_START_SH "[ \"$__claw_b $__claw_s\" = '%s' ] || "
+	    "exit 0; fi; ", pid, ident);
 	script = xasprintf("%skill -s TERM -- -%ld 2>/dev/null; "
 	    "pkill -TERM -s %ld 2>/dev/null; __claw_i=0; "
 	    "while kill -s 0 -- -%ld 2>/dev/null && [ $__claw_i -lt %d ]; "
