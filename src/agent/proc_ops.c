@@ -185,6 +185,7 @@ proc_ours(int dfd, const char *name, long *pidp)
 {
 	char	buf[25], file[32], want[PROC_IDENT_MAX + 1];
 	char	now[PROC_IDENT_MAX];
+	ssize_t	n;
 	long	pid;
 
 	if (proc_read_field(dfd, name, buf, 24) < 0 || !proc_digits(buf) ||
@@ -195,8 +196,11 @@ proc_ours(int dfd, const char *name, long *pidp)
 	if (proc_ident(pid, now, sizeof(now)) != 0)
 		return 0;		/* gone */
 	snprintf(file, sizeof(file), "%s.ident", name);
-	if (proc_read_field(dfd, file, want, PROC_IDENT_MAX) < 0)
-		return errno == ENOENT;	/* recorded before idents were */
+	if ((n = proc_read_field(dfd, file, want, PROC_IDENT_MAX)) < 0 &&
+	    errno != ENOENT)
+		return 0;
+	if (n <= 0)
+		return 1;	/* recorded before idents were, or without */
 	return strcmp(want, now) == 0;
 }
 

@@ -15,7 +15,7 @@ pids=
 # shellcheck disable=SC2154 # $_p: clawours (proc_ours.sh)
 for f in "$d"/procs/p*/pid; do
 	clawours "$f" || continue
-	[ -f "$f.ident" ] || [ ! -e "${f%/pid}/rc" ] || continue
+	[ -s "$f.ident" ] || [ ! -e "${f%/pid}/rc" ] || continue
 	p=$_p
 	kill -s 0 -- "-$p" 2>/dev/null || continue
 	pids="$pids $p"; kill -s TERM -- "-$p" 2>/dev/null

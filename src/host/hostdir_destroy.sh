@@ -27,7 +27,7 @@ echo clawssh-destroyed
 clawboxkill "$t/run/box.pid"
 for f in "$t"/procs/p*/pid "$t"/procs/p*/sup; do
 	clawours "$f" || continue
-	[ -f "$f.ident" ] || [ ! -e "${f%/*}/done" ] || continue
+	[ -s "$f.ident" ] || [ ! -e "${f%/*}/done" ] || continue
 	kill -s KILL -- "-$_p" 2>/dev/null
 	pkill -KILL -s "$_p" 2>/dev/null
 done

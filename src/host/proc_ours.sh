@@ -4,7 +4,8 @@
 # time in ticks since this boot), or nothing.  clawours FILE: whether the
 # pid file FILE (a background process's pid or sup) still names its
 # process: alive, with the identity its writer put in FILE.ident (a file
-# without one, from before identities were kept, is taken at its word);
+# without one, or an empty one -- from before identities were kept, or
+# from a host without /proc -- is taken at its word);
 # the pid in $_p.  Pids come round, and all of them after a reboot: the
 # pid of a process long gone is another process by now, and its group
 # and session are not ours to signal (stop, destroy and kill once sent
@@ -20,6 +21,6 @@ clawours() {
 	case $_p in ''|*[!0-9]*) return 1 ;; esac
 	[ "$_p" -gt 1 ] || return 1
 	_i=$(clawident "$_p") || return 1
-	[ -f "$1.ident" ] || return 0
+	[ -s "$1.ident" ] || return 0
 	[ "$(head -c 80 -- "$1.ident" 2>/dev/null)" = "$_i" ]
 }
