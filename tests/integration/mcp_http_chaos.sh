@@ -5,10 +5,13 @@
 # HTTP clients at once, each a tools/call -- a long exec with a progress
 # token (its answer an event stream), an exec with a large output, a
 # file write, a short exec -- cut after a random 1-600 ms.  The server
-# must live through it, the long commands of the vanished clients must
-# end on the host, a later call be answered, and nothing in its log
-# speak of a double free or a sanitizer.  The JSON-RPC socket's
-# counterpart is daemon_chaos.sh.  CHAOS_SEED repeats a run.
+# must live through it; a cut connection does not cancel its call (MCP:
+# "disconnection SHOULD NOT be interpreted as the client cancelling its
+# request"), but ending the session does: after a DELETE the long
+# commands must end on the host.  A new session's call must then be
+# answered, and nothing in the server's log speak of a double free or a
+# sanitizer.  The JSON-RPC socket's counterpart is daemon_chaos.sh.
+# CHAOS_SEED repeats a run.
 . "$TESTLIB"
 
 ROUNDS=${CHAOS_ROUNDS:-30}
@@ -35,14 +38,18 @@ AUTH="Authorization: Bearer $(cat "$T/token")"
 CT="Content-Type: application/json"
 ACC="Accept: application/json, text/event-stream"
 V="MCP-Protocol-Version: 2025-06-18"
-curl -sS -D "$T/init.hdr" -o "$T/init.body" -H "$AUTH" -H "$CT" -H "$ACC" \
-    -d '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"chaos","version":"1"}}}' \
-    "$URL" || fail "initialize"
-S="Mcp-Session-Id: $(tr -d '\r' < "$T/init.hdr" |
-    sed -n 's/^[Mm]cp-[Ss]ession-[Ii]d: //p')"
-curl -sS -o /dev/null -H "$AUTH" -H "$CT" -H "$ACC" -H "$S" -H "$V" \
-    -d '{"jsonrpc":"2.0","method":"notifications/initialized"}' "$URL" ||
-    fail "initialized"
+# session: a new MCP session, its header in $S.
+session() {
+	curl -sS -D "$T/init.hdr" -o "$T/init.body" -H "$AUTH" -H "$CT" \
+	    -H "$ACC" -d '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"chaos","version":"1"}}}' \
+	    "$URL" || fail "initialize"
+	S="Mcp-Session-Id: $(tr -d '\r' < "$T/init.hdr" |
+	    sed -n 's/^[Mm]cp-[Ss]ession-[Ii]d: //p')"
+	curl -sS -o /dev/null -H "$AUTH" -H "$CT" -H "$ACC" -H "$S" -H "$V" \
+	    -d '{"jsonrpc":"2.0","method":"notifications/initialized"}' \
+	    "$URL" || fail "initialized"
+}
+session
 
 # rnd N: a pseudo-random number in [0, N) from $seed (which it moves).
 rnd() {
@@ -80,6 +87,9 @@ while [ "$r" -lt "$ROUNDS" ]; do
 	r=$((r + 1))
 done
 
+# The session ends: its calls are cancelled, their commands stopped.
+[ "$(curl -sS -o /dev/null -w '%{http_code}' -X DELETE -H "$AUTH" -H "$S" \
+    -H "$V" "$URL")" = 200 ] || fail "DELETE of the session"
 i=0
 while pgrep -f "sleep $nap" > /dev/null && [ $i -lt 150 ]; do
 	sleep 0.1
@@ -87,7 +97,8 @@ while pgrep -f "sleep $nap" > /dev/null && [ $i -lt 150 ]; do
 done
 pgrep -af "sleep $nap" | sed 's/^/left: /'
 pgrep -f "sleep $nap" > /dev/null &&
-    fail "commands of clients that left still run on the host"
+    fail "commands of the ended session still run on the host"
+session
 out=$(curl -sS --max-time 20 -H "$AUTH" -H "$CT" -H "$ACC" -H "$S" -H "$V" \
     -d "$(call 999 3 | sed 's/"true"/"echo","after"/')" "$URL") ||
     fail "the call after"
