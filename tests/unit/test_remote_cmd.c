@@ -109,6 +109,38 @@ test_env_and_argv(void **state)
 	buf_free(&out);
 }
 
+/*
+ * The marker's identity is the command's own (the wrapper execs it, so
+ * pid and start time are the same), as sed and cut read it from /proc.
+ */
+static void
+test_marker_ident(void **state)
+{
+	char			 a0[] = "sh", a1[] = "-c";
+	char			 a2[] = "printf '%s %s' \"$(cat "
+				    "/proc/sys/kernel/random/boot_id)\" "
+				    "\"$(sed 's/.*) //' /proc/$$/stat | "
+				    "cut -d' ' -f20)\"";
+	char *const		 argv[] = { a0, a1, a2 };
+	struct remote_cmd	 rc;
+	struct buf		 out = BUF_INIT;
+	char			*cause = NULL, *nl, ident[REMOTE_IDENT_MAX];
+	long			 pid;
+
+	(void)state;
+	assert_int_equal(remote_cmd_build(&rc, 3, argv, NULL, NULL, NULL, 0,
+	    &cause), 0);
+	assert_int_equal(run_wrapper(&rc, NULL, &out), 0);
+	assert_non_null(nl = memchr(out.data, '\n', out.len));
+	assert_true(remote_cmd_parse_pid(&rc, out.data,
+	    (size_t)(nl - out.data) + 1, &pid, ident));
+	buf_consume(&out, (size_t)(nl - out.data) + 1);
+	buf_append(&out, "", 1);
+	assert_string_equal(ident, out.data);
+	remote_cmd_clear(&rc);
+	buf_free(&out);
+}
+
 /* User stdin after the preamble reaches the command untouched. */
 static void
 test_stdin_passthrough(void **state)
@@ -392,6 +424,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_env_and_argv),
+		cmocka_unit_test(test_marker_ident),
 		cmocka_unit_test(test_stdin_passthrough),
 		cmocka_unit_test(test_truncated_preamble),
 		cmocka_unit_test(test_long_argv),
