@@ -40,6 +40,7 @@
 #include "pty.h"
 #include "registry.h"
 #include "remote_cmd.h"
+#include "signals.h"
 #include "transport.h"
 #include "tty.h"
 #include "xmalloc.h"
@@ -401,8 +402,16 @@ exec_fg_run(struct exec_args *a, struct exec_opts *eo, int routable,
     int *status, char **cause)
 {
 	struct exec_agent	ea;
-	int			rc;
+	int			rc, sig;
 
+	/*
+	 * A SIGTERM (a daemon's worker whose client left) or SIGINT caught
+	 * before now may have been taken by a step before the command (the
+	 * push) whose failure was not fatal: the command must not start.
+	 */
+	if ((sig = signals_caught(0)) != 0)
+		return claw_fail(cause, CLAW_ERR_INTERRUPTED, "SIG%s before the "
+		    "command started", signals_name(sig));
 	if (a->route.dir != NULL && routable && eo->pty == NULL) {
 		memset(&ea, 0, sizeof ea);
 		ea.path = a->route.agent;

@@ -328,6 +328,8 @@ dcall_kill(struct dcall *c)
 		dproc_kill(c);
 	else if (c->areq != NULL)
 		droute_kill(c);
-	else if (c->pid > 0)
+	else if (c->pid > 0) {
+		log_debug("%s: stopping worker %ld", c->method, (long)c->pid);
 		(void)kill(c->pid, SIGTERM);
+	}
 }
