@@ -370,6 +370,9 @@ lib_run_cases() {
 		echo "case $LIB_CASE" >&2
 		_t0=$(date +%s)
 		_n=$(wc -l < "$T/case-failures")
+		_l=0
+		[ -n "${LIB_CASE_LOG:-}" ] && [ -f "$LIB_CASE_LOG" ] &&
+		    _l=$(wc -l < "$LIB_CASE_LOG")
 		( "case_$LIB_CASE" ) 2>"$T/case-$LIB_CASE.err" ||
 		    lib_case_fail "ended early (status $?)" 2>/dev/null
 		_s="$(( $(date +%s) - _t0 )) s"
@@ -378,6 +381,12 @@ lib_run_cases() {
 		else
 			echo "case $LIB_CASE: FAILED, $_s; its stderr ends:" >&2
 			tail -n 15 "$T/case-$LIB_CASE.err" | sed 's/^/  | /' >&2
+			# what the log got while the case ran (its first lines)
+			if [ -n "${LIB_CASE_LOG:-}" ] && [ -f "$LIB_CASE_LOG" ]; then
+				echo "$LIB_CASE_LOG during case $LIB_CASE:" >&2
+				tail -n "+$((_l + 1))" "$LIB_CASE_LOG" |
+				    head -n 120 | sed 's/^/  | /' >&2
+			fi
 		fi
 	done
 	if [ -s "$T/case-failures" ]; then
