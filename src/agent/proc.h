@@ -40,8 +40,6 @@ void	proc_unlock(int dfd);
 void	proc_prune(int dfd, unsigned long long limit);
 /* Write text to name below dfd, made or emptied, no link followed. */
 void	proc_put_file(int dfd, const char *name, const char *text);
-/* The same with a newline after text (at most PROC_IDENT_MAX bytes). */
-void	proc_put_line(int dfd, const char *name, const char *text);
 
 /*
  * A process's identity, "BOOT_ID START" (/proc/PID/stat's start time in
@@ -50,6 +48,8 @@ void	proc_put_line(int dfd, const char *name, const char *text);
  */
 #define PROC_IDENT_MAX	80
 int	proc_ident(long pid, char *out, size_t len);
+/* Write pid's identity to NAME.ident below dfd (nothing if pid is gone). */
+void	proc_put_ident(int dfd, const char *name, long pid);
 
 /*
  * Whether the pid file name below dfd still names its process: alive,
@@ -57,9 +57,8 @@ int	proc_ident(long pid, char *out, size_t len);
  * identities were kept, is taken at its word).  Pids come round, and
  * all of them after a reboot: a pid of a process long gone is another
  * process by now, and its group and session are not ours to signal.
- * The pid in *pidp when the file holds one (pidp may be NULL).
  */
-int	proc_ours(int dfd, const char *name, long *pidp);
+int	proc_ours(int dfd, const char *name);
 /* Open the FIFO name below dfd read-write, no link followed; or -1. */
 int	proc_fifo(int dfd, const char *name);
 

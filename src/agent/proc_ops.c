@@ -181,7 +181,7 @@ proc_ident(long pid, char *out, size_t len)
 
 /* Whether the pid file name below dfd names its process still; proc.h. */
 int
-proc_ours(int dfd, const char *name, long *pidp)
+proc_ours(int dfd, const char *name)
 {
 	char	buf[25], file[32], want[PROC_IDENT_MAX + 1];
 	char	now[PROC_IDENT_MAX];
@@ -191,8 +191,6 @@ proc_ours(int dfd, const char *name, long *pidp)
 	if (proc_read_field(dfd, name, buf, 24) < 0 || !proc_digits(buf) ||
 	    strlen(buf) > 9 || (pid = strtol(buf, NULL, 10)) <= 1)
 		return 0;
-	if (pidp != NULL)
-		*pidp = pid;
 	if (proc_ident(pid, now, sizeof(now)) != 0)
 		return 0;		/* gone */
 	snprintf(file, sizeof(file), "%s.ident", name);
@@ -222,7 +220,7 @@ proc_state(int dfd, const char *h, int wait, char *line)
 		if (proc_read_field(dfd, "rc", rc, 24) < 0)
 			rc[0] = '\0';
 		st = proc_exists(dfd, "killed") ? "killed" : "exited";
-	} else if (!proc_ours(dfd, "sup", NULL))
+	} else if (!proc_ours(dfd, "sup"))
 		st = "lost";
 	if (proc_read_field(dfd, "name", nm, 100) < 0)
 		nm[0] = '\0';
@@ -663,7 +661,7 @@ proc_waitcmd(const char *sd, const char *h, const char *ds)
 	if (proc_digits(ds) && strlen(ds) < 9)
 		lim = strtol(ds, NULL, 10);
 	for (n = 0; !proc_exists(p.dfd, "rc") && n < lim; n++) {
-		if (!proc_ours(p.dfd, "sup", NULL))
+		if (!proc_ours(p.dfd, "sup"))
 			break;
 		proc_nap();
 	}
@@ -722,14 +720,17 @@ proc_put_file(int dfd, const char *name, const char *text)
 	close(fd);
 }
 
-/* proc_put_file of text and a newline. */
+/* Write pid's identity beside its pid file; see proc.h. */
 void
-proc_put_line(int dfd, const char *name, const char *text)
+proc_put_ident(int dfd, const char *name, long pid)
 {
-	char	line[PROC_IDENT_MAX + 2];
+	char	ident[PROC_IDENT_MAX], file[32], line[PROC_IDENT_MAX + 2];
 
-	snprintf(line, sizeof(line), "%s\n", text);
-	proc_put_file(dfd, name, line);
+	if (proc_ident(pid, ident, sizeof(ident)) != 0)
+		return;
+	snprintf(file, sizeof(file), "%s.ident", name);
+	snprintf(line, sizeof(line), "%s\n", ident);
+	proc_put_file(dfd, file, line);
 }
 
 /* proc-kill SANDBOX HANDLE SIGNUM ESCALATE GRACE. */
@@ -753,7 +754,7 @@ proc_killcmd(const char *sd, const char *h, const char *signum,
 	g = strtol(grace, NULL, 10);
 	/* gone without its rc (its supervisor killed, a reboot): its pid
 	   may be another process's by now */
-	if (proc_exists(p.dfd, "rc") || !proc_ours(p.dfd, "pid", NULL)) {
+	if (proc_exists(p.dfd, "rc") || !proc_ours(p.dfd, "pid")) {
 		puts("clawssh-exited");
 		return 0;
 	}

@@ -352,7 +352,7 @@ sup_child(const struct sup *s, int out, int ex, mode_t um, char **argv)
 static int
 sup_spawn(struct sup *s, mode_t um, char **argv)
 {
-	char	text[24], ident[PROC_IDENT_MAX];
+	char	text[24];
 	int	out[2], ex[2], e;
 	ssize_t	n;
 
@@ -367,10 +367,7 @@ sup_spawn(struct sup *s, mode_t um, char **argv)
 	while ((n = read(ex[0], &e, sizeof(e))) == -1 && errno == EINTR)
 		;
 	close(ex[0]);
-	/* not reaped yet: s->pid is still the command's */
-	if (proc_ident((long)s->pid, ident, sizeof(ident)) == 0) {
-		proc_put_line(s->dfd, "pid.ident", ident);
-	}
+	proc_put_ident(s->dfd, "pid", (long)s->pid);	/* not reaped yet */
 	snprintf(text, sizeof(text), "%ld\n", (long)s->pid);
 	proc_put_file(s->dfd, "pid.t", text);
 	if (renameat(s->dfd, "pid.t", s->dfd, "pid") != 0) {
@@ -390,7 +387,7 @@ static void __attribute__((__noreturn__))
 sup_main(struct sup *s, int ready, mode_t um, char **argv)
 {
 	struct sigaction	sa;
-	char			text[24], ident[PROC_IDENT_MAX];
+	char			text[24];
 	int			nul, keep[3], ok;
 
 	(void)setsid();
@@ -413,9 +410,7 @@ sup_main(struct sup *s, int ready, mode_t um, char **argv)
 	fd_close_from(3, keep, 3);
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGHUP, SIG_IGN);
-	if (proc_ident((long)getpid(), ident, sizeof(ident)) == 0) {
-		proc_put_line(s->dfd, "sup.ident", ident);
-	}
+	proc_put_ident(s->dfd, "sup", (long)getpid());
 	snprintf(text, sizeof(text), "%ld\n", (long)getpid());
 	proc_put_file(s->dfd, "sup", text);
 	s->hold = proc_fifo(s->dfd, "in");

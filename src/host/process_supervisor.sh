@@ -21,7 +21,7 @@ filt="$lib
 d=.; clawlock 20 && { clawprune $((cap - chunk)); clawunlock; }
 exec cat > \"\$FILE\""
 # shellcheck disable=SC2016 # the inner script expands its own $$ and $1
-{ setsid -w sh -c 'b=$(cat /proc/sys/kernel/random/boot_id 2>/dev/null) && s=$(sed "s/.*) //" /proc/$$/stat 2>/dev/null | cut -d" " -f20) && [ -n "$b" ] && [ -n "$s" ] && echo "$b $s" > "$1/pid.ident"; echo $$ > "$1/pid.t" && mv -f "$1/pid.t" "$1/pid" || exit 126; umask "$2"; shift 2; exec "$@"' sh "$d" "$um" "$@" < "$d/in"
+{ setsid -w sh -c 'eval "$3"; _i=$(clawident $$) && echo "$_i" > "$1/pid.ident"; echo $$ > "$1/pid.t" && mv -f "$1/pid.t" "$1/pid" || exit 126; umask "$2"; shift 3; exec "$@"' sh "$d" "$um" "$lib" "$@" < "$d/in"
   echo $? > "$d/rc.t"; mv -f "$d/rc.t" "$d/rc"
   echo x 1<>"$d/ctl"
 } 2>&1 | ( cd "$d" && SHELL=/bin/sh exec split -b "$chunk" -a 6 -d \

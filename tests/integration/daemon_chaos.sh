@@ -113,14 +113,7 @@ while [ "$r" -lt "$ROUNDS" ]; do
 done
 
 # The long commands of the vanished clients are stopped (15 s at most).
-i=0
-while pgrep -f "sleep $nap" > /dev/null && [ $i -lt 150 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
-pgrep -af "sleep $nap" | sed 's/^/left: /'
-pgrep -f "sleep $nap" > /dev/null &&
-    fail "commands of clients that left still run on the host"
+lib_none_left "sleep $nap" "commands of clients that left"
 
 # A new client: every call answered, and answered right.
 {
@@ -144,10 +137,7 @@ expect_eq "$(jq -c 'select(.id == 5) | .result.processes | type' \
     "$T/after")" '"array"' "process list after"
 expect_eq "$(cat "$T/ws-chaos-m/kept.txt")" keep "the mirror's own file"
 kill -0 "$DPID" 2>/dev/null || fail "the daemon died"
-if grep -E "double free|AddressSanitizer|runtime error|corrupted|Assertion" \
-    "$T/daemon.log"; then
-	fail "the daemon's log says memory went wrong"
-fi
+lib_log_sane "$T/daemon.log" "the daemon"
 # Once more connected as the non-root SSH user clawssh-test, from a root
 # run: root hides permission bugs.
 if [ "$(id -u)" -eq 0 ] && [ -z "${LIB_SSH_USER:-}" ]; then

@@ -16,7 +16,8 @@
 #   fail, expect_eq, expect_match, expect_status
 #   lib_snapshot, lib_case_fail, lib_run_cases (tests made of cases;
 #            LIB_CASE_LOG names a log whose end a failure shows),
-#   lib_wait_host, lib_gone_cmd (waits), lib_cases_as_nonroot
+#   lib_wait_host, lib_gone_cmd, lib_none_left (waits), lib_log_sane,
+#   lib_cases_as_nonroot
 
 set -u
 
@@ -323,6 +324,26 @@ lib_cases_as_nonroot() {
 	_s=$?
 	[ "$_s" -eq 0 ] || [ "$_s" -eq 77 ] ||
 	    lib_case_fail "as user clawssh-test: status $_s"
+}
+
+# lib_none_left PATTERN WHAT: wait (up to 15 s) until no process whose
+# command line matches PATTERN is left; else list them and fail saying
+# WHAT still run on the host.
+lib_none_left() {
+	_i=0
+	while pgrep -f "$1" > /dev/null && [ "$_i" -lt 150 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	pgrep -af "$1" | sed 's/^/left: /'
+	! pgrep -f "$1" > /dev/null || fail "$2 still run on the host"
+}
+
+# lib_log_sane LOG WHAT: fail if LOG (WHAT's) tells of memory gone wrong:
+# a double free, a sanitizer's report, an assertion.
+lib_log_sane() {
+	! grep -E "double free|AddressSanitizer|runtime error|corrupted|Assertion" \
+	    "$1" || fail "$2's log says memory went wrong"
 }
 
 # lib_alive PID: the process runs (a zombie does not).

@@ -94,23 +94,13 @@ done
 # The session ends: its calls are cancelled, their commands stopped.
 [ "$(curl -sS -o /dev/null -w '%{http_code}' -X DELETE -H "$AUTH" -H "$S" \
     -H "$V" "$URL")" = 200 ] || fail "DELETE of the session"
-i=0
-while pgrep -f "sleep $nap" > /dev/null && [ $i -lt 150 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
-pgrep -af "sleep $nap" | sed 's/^/left: /'
-pgrep -f "sleep $nap" > /dev/null &&
-    fail "commands of the ended session still run on the host"
+lib_none_left "sleep $nap" "commands of the ended session"
 session
 out=$(curl -sS --max-time 20 -H "$AUTH" -H "$CT" -H "$ACC" -H "$S" -H "$V" \
     -d "$(call 999 3 | sed 's/"true"/"echo","after"/')" "$URL") ||
     fail "the call after"
 expect_match "$out" '"after' "the call after"
-if grep -E "double free|AddressSanitizer|runtime error|corrupted|Assertion" \
-    "$T/serve.log"; then
-	fail "the server's log says memory went wrong"
-fi
+lib_log_sane "$T/serve.log" "the server"
 kill "$SPID"
 wait "$SPID"
 exit 0
