@@ -326,19 +326,6 @@ lib_cases_as_nonroot() {
 	    lib_case_fail "as user clawssh-test: status $_s"
 }
 
-# lib_none_left PATTERN WHAT: wait (up to 15 s) until no process whose
-# command line matches PATTERN is left; else list them and fail saying
-# WHAT still run on the host.
-lib_none_left() {
-	_i=0
-	while pgrep -f "$1" > /dev/null && [ "$_i" -lt 150 ]; do
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	pgrep -af "$1" | sed 's/^/left: /'
-	! pgrep -f "$1" > /dev/null || fail "$2 still run on the host"
-}
-
 # lib_log_sane LOG WHAT: fail if LOG (WHAT's) tells of memory gone wrong:
 # a double free, a sanitizer's report, an assertion.
 lib_log_sane() {
@@ -362,18 +349,31 @@ lib_gone() {
 	! lib_alive "$1"
 }
 
-# lib_gone_cmd PATTERN: wait (up to 5 s) until no process whose command
-# line matches PATTERN (pgrep -f) is left; a case failure if one is.
-lib_gone_cmd() {
+# lib_wait_cmd_gone PATTERN TENTHS: wait (up to TENTHS tenths of a
+# second) until no process whose command line matches PATTERN (pgrep -f)
+# is left; 0 if none is.
+lib_wait_cmd_gone() {
 	_i=0
-	while pgrep -f "$1" > /dev/null && [ "$_i" -lt 50 ]; do
+	while pgrep -f "$1" > /dev/null && [ "$_i" -lt "$2" ]; do
 		sleep 0.1
 		_i=$((_i + 1))
 	done
-	if pgrep -f "$1" > /dev/null; then
-		lib_case_fail "$1 still runs"
-	fi
+	! pgrep -f "$1" > /dev/null
+}
+
+# lib_gone_cmd PATTERN: lib_wait_cmd_gone for 5 s; a case failure if one
+# is left.
+lib_gone_cmd() {
+	lib_wait_cmd_gone "$1" 50 || lib_case_fail "$1 still runs"
 	return 0
+}
+
+# lib_none_left PATTERN WHAT: lib_wait_cmd_gone for 15 s; else list them
+# and fail saying WHAT still run on the host.
+lib_none_left() {
+	lib_wait_cmd_gone "$1" 150 && return 0
+	pgrep -af "$1" | sed 's/^/left: /'
+	fail "$2 still run on the host"
 }
 
 # end, with the tail of the failed cases' stderr.
